@@ -1,0 +1,100 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv, SandboxConfig, Services } from './context.js';
+import { bodyGuard } from './lib/body-guard.js';
+import { type Clock, manualClock } from './lib/clock.js';
+import { ValidationFailure, errors } from './lib/errors.js';
+import { handleError } from './lib/handle-error.js';
+import { seededIds } from './lib/ids.js';
+import { TokenService } from './lib/tokens.js';
+import { locationOf, toValidationIssues } from './lib/validation.js';
+import { registerAuth } from './resources/auth/index.js';
+import { registerConsumers } from './resources/consumers/index.js';
+import { registerDocs } from './resources/docs/index.js';
+import { registerSandboxControl } from './resources/sandbox/index.js';
+import { loadCatalogue } from './seed/catalogue.js';
+import { jwtSecret } from './seed/credentials.js';
+import { seedWorld } from './seed/world.js';
+import { Store } from './store/store.js';
+import type { WorldSize } from './store/world.js';
+
+export interface CreateAppOptions {
+  /** Seed of the world (default 1): the same seed builds the same world. */
+  seed?: number;
+  /** World size when no store is given: 'default' or 'large' (100,000 consumers). */
+  size?: WorldSize;
+  /** A store opened by the caller (a file, say); default: a new in-memory world of the seed. */
+  store?: Store;
+  /** Default: a manual clock, which makes responses byte-identical run after run. */
+  clock?: Clock;
+  publicUrl?: string | null;
+  /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
+  bodyLimit?: number;
+  /** When set, the /__sandbox control endpoints need it as a bearer token. */
+  adminToken?: string | null;
+}
+
+export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export function createApp(options: CreateAppOptions = {}): SandboxApp {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default'));
+  const clock = options.clock ?? manualClock();
+  const config: SandboxConfig = {
+    seed,
+    publicUrl: options.publicUrl ?? null,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    adminToken: options.adminToken ?? null,
+  };
+  const sequence = {
+    get value() {
+      return store.world.meta.sequence;
+    },
+    set value(next: number) {
+      store.world.meta.sequence = next;
+    },
+  };
+  const secret = jwtSecret(config.adminToken ? `${seed}:${config.adminToken}` : seed);
+  const services: Services = {
+    store,
+    clock,
+    ids: seededIds(seed, sequence),
+    catalogue: loadCatalogue(),
+    tokens: new TokenService(secret, clock, () => store),
+    config,
+  };
+
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const target = locationOf(result.target);
+        throw new ValidationFailure(
+          toValidationIssues(result.error, (result as { data?: unknown }).data, target),
+        );
+      }
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('store', services.store);
+    c.set('clock', services.clock);
+    c.set('ids', services.ids);
+    c.set('catalogue', services.catalogue);
+    c.set('tokens', services.tokens);
+    c.set('config', services.config);
+    await next();
+  });
+  app.use('*', bodyGuard(/^\/link\//));
+
+  registerAuth(app);
+  registerConsumers(app);
+  registerSandboxControl(app);
+  registerDocs(app);
+
+  app.notFound((c) => c.json(errors.notFound().toBody(), 404));
+  app.onError(handleError);
+
+  return Object.assign(app, { services });
+}

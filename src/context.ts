@@ -1,0 +1,34 @@
+import type { Clock } from './lib/clock.js';
+import type { IdSource } from './lib/ids.js';
+import type { Principal, TokenService } from './lib/tokens.js';
+import type { Catalogue } from './seed/catalogue.js';
+import type { Store } from './store/store.js';
+
+/** Settings of one sandbox app, fixed when it is created. */
+export interface SandboxConfig {
+  seed: number;
+  /** Base url to put in links and logo urls; by default the origin of each request. */
+  publicUrl: string | null;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** When set, the control endpoints under /__sandbox need it as a bearer token. */
+  adminToken: string | null;
+}
+
+/** The services every handler reaches through `c.var`: nothing is imported as a global. */
+export interface Services {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  catalogue: Catalogue;
+  tokens: TokenService;
+  config: SandboxConfig;
+}
+
+export type AppEnv = {
+  Variables: Services & {
+    principal: Principal;
+    /** Set by a write that creates an entity: recorded with the request's transaction. */
+    createdEntityId: string | undefined;
+  };
+};

@@ -1,0 +1,169 @@
+/**
+ * Every error the sandbox answers is an ApiError built by one of the named helpers below, and every
+ * message text of the specification lives here once. Tests import the same helpers, so a message that
+ * drifts from the specification fails in one place.
+ */
+
+export type ErrorStatus = 400 | 401 | 404 | 413 | 415 | 422 | 500;
+
+export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
+
+export interface ServiceErrorBody {
+  message: string;
+  status: 'error';
+  detail: string;
+  error_code?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly detail: string;
+  readonly errorCode: string | undefined;
+
+  constructor(status: ErrorStatus, message: string, detail = '', errorCode?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.detail = detail;
+    this.errorCode = errorCode;
+  }
+
+  toBody(): ServiceErrorBody {
+    const body: ServiceErrorBody = { message: this.message, status: 'error', detail: this.detail };
+    if (this.errorCode !== undefined) body.error_code = this.errorCode;
+    return body;
+  }
+}
+
+/** Message templates of the specification's Errors table, named once. */
+export const messages = {
+  invalidCredentials: 'The provided credentials are not correct',
+  missingToken: 'Missing or malformed Authorization header: expected "Bearer <token>"',
+  invalidToken: 'The access token is invalid or has expired',
+  wrongEnvironment: 'The API key of this token does not belong to the environment of this resource',
+  restrictedKey: 'The API key of this token is restricted to other consumers',
+  scopeDenied: 'The token does not grant a scope accepted by this operation',
+  mcpConsumerDenied: 'The token is bound to another consumer',
+  mcpScopesUnknown: 'Unknown scope requested',
+  mcpScopesNotGranted: 'The requested scopes are not granted to this API key',
+
+  consumerNameInvalid: 'The specified name is not valid',
+  redirectUrlInvalid: 'The specified redirect url is not valid',
+  consumerNotFound: 'The consumer does not exist',
+
+  integrationInvalid: 'The specified integrationid is not valid, is not active or does not exist',
+  connectionAlreadyActive: (integrationid: number) =>
+    `There is already an active connection for the integrationid ${integrationid}. Only one can be created for each consumer for each integrationid.`,
+  countryCodeInvalid: (countryCode: string) => `${countryCode} is not a valid country code.`,
+  countryNotSupported: (countryCode: string) => `No integration supports country '${countryCode}'`,
+  missingCredential: 'Missing at least one credential for this integration',
+  missingPostConnection:
+    'Missing at least one post connection value for this integration. When providing post connection values, make sure to provide all mandatory post connection values.',
+  connectionsNotRetrieved: 'Existing connections could not be retrived',
+  connectionIdInvalid: 'The specified connectionid is not valid',
+  connectionNotFound: 'The connection does not exist',
+  invalidDatetime: (key: string) => `Invalid datetime format in key ${key}`,
+  transactionNotFound: 'The specified transaction could not be found',
+  linkNotFound: 'The connection link does not exist or has already been used',
+
+  imageNotFound: (imageType: string) => `The ${imageType} doesn't exist.`,
+
+  webhookDuplicate: 'There is already an existing webhook with the same url and type',
+  webhookUrlInvalid: 'The specified url is not valid',
+  webhookNotFound: 'The specified webhook could not be found for this account',
+  webhookEventInvalid: 'The specified event is not a webhook type of this account',
+  webhookIntegrationRequired:
+    'An integrationid of the One API of this event is mandatory for this webhook type',
+
+  notFound: 'Not Found',
+  methodNotAllowed: 'Method Not Allowed',
+  payloadTooLarge: (limit: number) => `The request body is larger than the limit of ${limit} bytes`,
+  unsupportedMediaType: 'The request body must be JSON, sent with Content-Type: application/json',
+  internal: 'Internal server error',
+  adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
+} as const;
+
+const authError = (message: string, detail = '') => new ApiError(401, message, detail, AUTH_ERROR_CODE);
+
+export const errors = {
+  invalidCredentials: () => authError(messages.invalidCredentials),
+  missingToken: () => authError(messages.missingToken),
+  invalidToken: (detail = '') => authError(messages.invalidToken, detail),
+  wrongEnvironment: () => authError(messages.wrongEnvironment),
+  restrictedKey: () => authError(messages.restrictedKey),
+  scopeDenied: (accepted: readonly string[]) =>
+    authError(
+      messages.scopeDenied,
+      accepted.length ? `Accepted scopes: ${accepted.join(', ')}` : 'Not available to MCP tokens',
+    ),
+  mcpConsumerDenied: () => authError(messages.mcpConsumerDenied),
+  mcpScopesUnknown: (scopes: string[]) => new ApiError(400, messages.mcpScopesUnknown, scopes.join(', ')),
+  mcpScopesNotGranted: (scopes: string[]) =>
+    new ApiError(400, messages.mcpScopesNotGranted, scopes.join(', ')),
+
+  consumerNameInvalid: (detail = '') => new ApiError(400, messages.consumerNameInvalid, detail),
+  redirectUrlInvalid: () => new ApiError(422, messages.redirectUrlInvalid),
+  consumerNotFound: () => new ApiError(404, messages.consumerNotFound),
+
+  integrationInvalid: () => new ApiError(400, messages.integrationInvalid),
+  connectionAlreadyActive: (integrationid: number) =>
+    new ApiError(400, messages.connectionAlreadyActive(integrationid)),
+  countryCodeInvalid: (code: string) => new ApiError(400, messages.countryCodeInvalid(code)),
+  countryNotSupported: (code: string) => new ApiError(400, messages.countryNotSupported(code)),
+  missingCredential: (detail = '') => new ApiError(400, messages.missingCredential, detail),
+  missingPostConnection: (detail = '') => new ApiError(400, messages.missingPostConnection, detail),
+  connectionsNotRetrieved: (detail = '') => new ApiError(400, messages.connectionsNotRetrieved, detail),
+  connectionIdInvalid: () => new ApiError(400, messages.connectionIdInvalid),
+  connectionNotFound: () => new ApiError(404, messages.connectionNotFound),
+  invalidDatetime: (key: string) => new ApiError(422, messages.invalidDatetime(key)),
+  transactionNotFound: () => new ApiError(404, messages.transactionNotFound),
+  linkNotFound: () => new ApiError(404, messages.linkNotFound),
+
+  imageNotFound: (imageType: string) => new ApiError(404, messages.imageNotFound(imageType)),
+
+  webhookDuplicate: () => new ApiError(400, messages.webhookDuplicate),
+  webhookUrlInvalid: () => new ApiError(400, messages.webhookUrlInvalid),
+  webhookNotFound: () => new ApiError(404, messages.webhookNotFound),
+  webhookEventInvalid: (event: string) =>
+    new ApiError(400, messages.webhookEventInvalid, `Unknown event '${event}'`),
+  webhookIntegrationRequired: (api: string) =>
+    new ApiError(
+      400,
+      messages.webhookIntegrationRequired,
+      `Give the integrationid of an active ${api} integration`,
+    ),
+
+  notFound: () => new ApiError(404, messages.notFound),
+  methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),
+  payloadTooLarge: (limit: number) => new ApiError(413, messages.payloadTooLarge(limit)),
+  unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
+  adminTokenRequired: () => authError(messages.adminTokenRequired),
+};
+
+/** One entry of the validation error body, in the shape of the reference's ValidationError. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export interface ValidationErrorBody {
+  message: 'Validation error';
+  status: 'error';
+  detail: ValidationIssue[];
+}
+
+export class ValidationFailure extends Error {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    super('Validation error');
+    this.name = 'ValidationFailure';
+    this.issues = issues;
+  }
+  toBody(): ValidationErrorBody {
+    return { message: 'Validation error', status: 'error', detail: this.issues };
+  }
+}
+
+export const invalidJson = (detail: string) =>
+  new ValidationFailure([{ loc: ['body', 0], msg: `JSON decode error: ${detail}`, type: 'json_invalid' }]);

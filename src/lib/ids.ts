@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic identifiers: the n-th id minted for a seed is always the same uuid, so the same seed
+ * and the same requests give the same ids. The counter lives in the stored world, so a world reopened
+ * from its file goes on where it stopped instead of minting ids it already used.
+ */
+export function uuidFrom(...parts: (string | number)[]): string {
+  const hex = createHash('sha256').update(parts.join(':')).digest('hex');
+  // Shape it as a version 4, variant 1 uuid so that strict uuid validators accept it.
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
+export interface IdSource {
+  next(kind: string): string;
+}
+
+/** Mints ids from the seed and a counter held by `sequence`. */
+export function seededIds(seed: number, sequence: { value: number }): IdSource {
+  return {
+    next(kind) {
+      sequence.value += 1;
+      return uuidFrom('id', seed, kind, sequence.value);
+    },
+  };
+}

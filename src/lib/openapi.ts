@@ -1,0 +1,119 @@
+import { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context.js';
+import { errors } from './errors.js';
+import { withClientRequestId } from './transactions.js';
+
+/** Wire shapes and route pieces shared by every resource group. */
+
+export const ServiceError = z
+  .object({
+    message: z.string(),
+    status: z.string().nullable().default('error'),
+    detail: z.string().nullable().default(''),
+    error_code: z.string().nullable().optional(),
+  })
+  .openapi('ServiceError', { description: 'The error body of every refused request but validation.' });
+
+export const ValidationError = z
+  .object({
+    loc: z.array(z.union([z.string(), z.number().int()])),
+    msg: z.string(),
+    type: z.string(),
+  })
+  .openapi('ValidationError');
+
+export const HTTPValidationError = z
+  .object({
+    message: z.string().default('Validation error'),
+    status: z.string().default('error'),
+    detail: z.array(ValidationError),
+  })
+  .openapi('HTTPValidationError', {
+    description: 'The body of a 422 answer for input that fails validation.',
+  });
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Bad request: the input breaks a rule of the service',
+  401: 'Authentication failure (error_code ERROR_SERVICE_AUTHENTICATION_ERROR)',
+  404: 'The resource does not exist',
+  413: 'The request body is too large',
+  422: 'Validation error',
+} as const;
+
+type ErrorCode = keyof typeof ERROR_DESCRIPTIONS;
+
+const errorContent = (code: ErrorCode, schema: z.ZodType) => ({
+  description: ERROR_DESCRIPTIONS[code],
+  content: { 'application/json': { schema } },
+});
+
+/**
+ * The error responses of a route. 422 is the validation body unless `serviceError422` is set (some
+ * operations answer their own 422 messages in the ServiceError shape as well).
+ */
+export function errorResponses(codes: ErrorCode[], options: { serviceError422?: boolean } = {}) {
+  const out: Partial<Record<ErrorCode, ReturnType<typeof errorContent>>> = {};
+  for (const code of codes) {
+    out[code] =
+      code === 422 && !options.serviceError422
+        ? errorContent(422, HTTPValidationError)
+        : code === 422
+          ? errorContent(422, z.union([HTTPValidationError, ServiceError]))
+          : errorContent(code, ServiceError);
+  }
+  return out;
+}
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description: string, required = true) => ({
+  description,
+  required,
+  content: { 'application/json': { schema } },
+});
+
+export const emptyResponse = (description: string) => ({ description });
+
+/** An MCP scope list, as the reference declares it per operation; null: refused to MCP tokens. */
+export type Scopes = readonly string[] | null;
+
+const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
+  async function authenticate(c, next) {
+    const principal = await c.var.tokens.authenticate(c.req.header('authorization'));
+    if (principal.mcp) {
+      const granted = principal.mcp.scopes;
+      const allowed = scopes !== null && (granted.includes('*') || granted.some((s) => scopes.includes(s)));
+      if (!allowed) throw errors.scopeDenied(scopes ?? []);
+      const consumerId = c.req.param('consumer_id');
+      if (consumerId !== undefined && consumerId.toLowerCase() !== principal.mcp.consumerid) {
+        throw errors.mcpConsumerDenied();
+      }
+    }
+    c.set('principal', principal);
+    return withClientRequestId(c, next);
+  };
+
+/**
+ * What a route needs to require the bearer token: the OpenAPI security requirement (with the MCP
+ * scopes it accepts) and the middleware that enforces it before any input is read.
+ */
+export function secured(scopes: Scopes = null) {
+  const security: Record<string, string[]>[] = [{ bearerAuth: [] }];
+  if (scopes) security.push({ mcp_auth: [...scopes] });
+  return { security, middleware: [requireAuth(scopes)] as [MiddlewareHandler<AppEnv>] };
+}
+
+/** MCP scope lists of the reference, named once. */
+export const SCOPES = {
+  consumersRead: ['consumers', 'consumers.read'],
+  consumersWrite: ['consumers'],
+  connectionsRead: ['connections', 'connections.read'],
+  connectionsWrite: ['connections'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Parses a JSON body that a route declares optional (the validator skips it for other types). */
+export const nullableBody = <T extends z.ZodType>(schema: T) => schema.nullable();

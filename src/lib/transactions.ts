@@ -1,0 +1,117 @@
+import type { Context, Next } from 'hono';
+import type { AppEnv } from '../context.js';
+import type { ApiName } from '../seed/catalogue.js';
+import { type ConnectionRecord, type World, transactionKey } from '../store/world.js';
+import { isUuid } from './ids.js';
+
+/**
+ * Client request ids (header x-chift-client-requestid, sent by the official SDK on writes): the first
+ * answer of a write is recorded against the connection that served it, a repeated request with the
+ * same id gets that first answer again without doing anything, and GET .../transactions finds it.
+ */
+export const CLIENT_REQUEST_ID_HEADER = 'x-chift-client-requestid';
+export const CONNECTION_ID_HEADER = 'x-chift-connectionid';
+
+/** Path segment of a vertical under /consumers/{consumer_id}/ and the One API it belongs to. */
+export const VERTICAL_SEGMENTS: Record<string, ApiName> = {
+  accounting: 'Accounting',
+  pos: 'Point of Sale',
+  commerce: 'eCommerce',
+  invoicing: 'Invoicing',
+  banking: 'Banking',
+  payment: 'Payment',
+  pms: 'Property Management System',
+  custom: 'Custom',
+};
+
+/**
+ * The active connection of a consumer for a One API: the one named by the X-Chift-ConnectionId
+ * header when it is one of them, otherwise the most recently created.
+ */
+export function activeConnectionOf(
+  world: World,
+  consumerid: string,
+  api: ApiName,
+  apiOf: (integrationid: number) => ApiName | undefined,
+  preferred?: string,
+): ConnectionRecord | undefined {
+  let found: ConnectionRecord | undefined;
+  for (const connection of Object.values(world.connections)) {
+    if (connection.consumerid !== consumerid || connection.status !== 'active') continue;
+    if (apiOf(connection.integrationid) !== api) continue;
+    if (preferred && connection.connectionid === preferred) return connection;
+    if (!found || connection.created_on >= found.created_on) found = connection;
+  }
+  return found;
+}
+
+function connectionOfRequest(c: Context<AppEnv>, consumerid: string): string | undefined {
+  const world = c.var.store.world;
+  const fromPath = c.req.param('connectionid') ?? c.req.param('connection_id');
+  if (fromPath) return isUuid(fromPath) ? fromPath.toLowerCase() : undefined;
+  const segment = c.req.path.split('/')[3] ?? '';
+  const api = VERTICAL_SEGMENTS[segment];
+  if (!api) return undefined;
+  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
+  const catalogue = c.var.catalogue;
+  return activeConnectionOf(world, consumerid, api, (id) => catalogue.get(id)?.api, preferred)?.connectionid;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Wraps a consumer-scoped write that carries a client request id; runs after authentication. */
+export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promise<Response | undefined> {
+  const requestId = c.req.header(CLIENT_REQUEST_ID_HEADER);
+  const consumerParam = c.req.param('consumer_id');
+  if (!requestId || !consumerParam || !WRITE_METHODS.has(c.req.method) || !isUuid(consumerParam)) {
+    await next();
+    return;
+  }
+  const world = c.var.store.world;
+  const consumer = world.consumers[consumerParam.toLowerCase()];
+  const principal = c.var.principal;
+  const reachable =
+    consumer &&
+    consumer.accountid === principal.accountid &&
+    consumer.envid === principal.envid &&
+    (!principal.consumers || principal.consumers.has(consumer.consumerid));
+  if (!reachable) {
+    await next();
+    return;
+  }
+  const before = connectionOfRequest(c, consumer.consumerid);
+  const earlier = before ? world.transactions[transactionKey(before, requestId)] : undefined;
+  if (earlier && earlier.method === c.req.method && earlier.route === c.req.path) {
+    return c.json(earlier.response_body as object, earlier.status_code as 200);
+  }
+  await next();
+  if (earlier || c.res.status >= 500) return;
+  const connectionid = before ?? created(c);
+  if (!connectionid || !world.connections[connectionid]) return;
+  let responseBody: unknown = null;
+  const text = await c.res.clone().text();
+  if (text.length) {
+    try {
+      responseBody = JSON.parse(text);
+    } catch {
+      responseBody = text;
+    }
+  }
+  world.transactions[transactionKey(connectionid, requestId)] = {
+    connectionid,
+    client_request_id: requestId,
+    created_on: c.var.clock.now().toISOString(),
+    method: c.req.method,
+    route: c.req.path,
+    status_code: c.res.status,
+    created_entity_id: c.var.createdEntityId ?? null,
+    response_body: responseBody,
+  };
+  await c.var.store.commit();
+}
+
+/** POST connections records against the connection it created. */
+function created(c: Context<AppEnv>): string | undefined {
+  const id = c.var.createdEntityId;
+  return id && c.req.path.endsWith('/connections') ? id : undefined;
+}

@@ -1,0 +1,11 @@
+/** An absolute http(s) url with a host: what the service accepts as a redirect or webhook url. */
+export function isHttpUrl(value: string): boolean {
+  if (value.length === 0 || value.length > 2048 || /\s/.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+}

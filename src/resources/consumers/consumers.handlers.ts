@@ -1,0 +1,50 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import {
+  createConsumer,
+  deleteConsumer,
+  matchesFilters,
+  requireConsumer,
+  toConsumerItem,
+  updateConsumer,
+  visibleConsumers,
+} from './consumers.domain.js';
+import type * as routes from './consumers.routes.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+export const listConsumers: Handler<'listConsumers'> = (c) => {
+  const filters = c.req.valid('query');
+  const items = visibleConsumers(c.var.store.world, c.var.principal)
+    .filter((consumer) => matchesFilters(consumer, filters))
+    .map(toConsumerItem);
+  return c.json(items, 200);
+};
+
+export const createConsumerHandler: Handler<'createConsumer'> = async (c) => {
+  const { store, ids, clock, principal } = c.var;
+  const consumer = createConsumer(store.world, { ids, clock }, principal, c.req.valid('json'));
+  await store.commit();
+  return c.json(toConsumerItem(consumer), 200);
+};
+
+export const getConsumer: Handler<'getConsumer'> = (c) => {
+  const consumer = requireConsumer(c.var.store.world, c.var.principal, c.req.valid('param').consumer_id);
+  return c.json(toConsumerItem(consumer), 200);
+};
+
+export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
+  const { store, principal } = c.var;
+  const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
+  updateConsumer(consumer, c.req.valid('json'));
+  await store.commit();
+  return c.json(toConsumerItem(consumer), 200);
+};
+
+export const deleteConsumerHandler: Handler<'deleteConsumer'> = async (c) => {
+  const { store, principal } = c.var;
+  const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
+  deleteConsumer(store.world, consumer);
+  await store.commit();
+  return c.body(null, 204);
+};

@@ -1,0 +1,25 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { seedWorld } from '../../seed/world.js';
+import * as routes from './sandbox.routes.js';
+
+export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.getClock, (c) => {
+    const { clock } = c.var;
+    return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
+  });
+
+  app.openapi(routes.setClock, (c) => {
+    const { clock } = c.var;
+    const change = c.req.valid('json');
+    if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
+    if (change.now !== undefined) clock.set(new Date(change.now));
+    return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
+  });
+
+  app.openapi(routes.reset, async (c) => {
+    const { store, config } = c.var;
+    await store.replace(seedWorld(config.seed, store.world.meta.size));
+    return c.json({ status: 'reset' as const, seed: config.seed }, 200);
+  });
+}

@@ -1,0 +1,50 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../context.js';
+import { errors } from '../../lib/errors.js';
+import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
+import { ClockChange, ClockState, ResetResult } from './sandbox.schemas.js';
+
+const tags = ['Sandbox control'];
+
+/** Control endpoints are open on loopback; with an admin token configured they need it. */
+const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const expected = c.var.config.adminToken;
+  if (expected !== null && c.req.header('authorization') !== `Bearer ${expected}`) {
+    throw errors.adminTokenRequired();
+  }
+  await next();
+};
+
+const admin = { security: [{ sandboxAdmin: [] }], middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>] };
+
+export const getClock = createRoute({
+  method: 'get',
+  path: '/__sandbox/clock',
+  operationId: 'sandbox_get_clock',
+  tags,
+  summary: 'Read the sandbox clock',
+  ...admin,
+  responses: { 200: jsonContent(ClockState, 'The sandbox time'), ...errorResponses([401]) },
+});
+
+export const setClock = createRoute({
+  method: 'post',
+  path: '/__sandbox/clock',
+  operationId: 'sandbox_set_clock',
+  tags,
+  summary: 'Move the sandbox clock (token expiry, scheduled runs and webhook retries follow it)',
+  ...admin,
+  request: { body: jsonBody(ClockChange, 'advance_seconds or now') },
+  responses: { 200: jsonContent(ClockState, 'The new sandbox time'), ...errorResponses([401, 422]) },
+});
+
+export const reset = createRoute({
+  method: 'post',
+  path: '/__sandbox/reset',
+  operationId: 'sandbox_reset',
+  tags,
+  summary: 'Put the seeded world back, as at start',
+  ...admin,
+  responses: { 200: jsonContent(ResetResult, 'The world was reseeded'), ...errorResponses([401]) },
+});

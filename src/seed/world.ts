@@ -1,0 +1,260 @@
+import { Faker, en } from '@faker-js/faker';
+import { uuidFrom } from '../lib/ids.js';
+import type { ApiKeyRecord, ConnectionRecord, ConsumerRecord, World, WorldSize } from '../store/world.js';
+import { type ApiName, type Catalogue, loadCatalogue } from './catalogue.js';
+import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
+
+/**
+ * The seeded world: the same seed always builds the same world. Showcase consumers (one per vertical
+ * with an active connection, a restricted one, pending and retired connections) have ids derived
+ * from the seed and their role; the crowd around them comes from faker with the seed.
+ */
+
+export const ALL_MCP_SCOPES = ['*'];
+
+/** The world's clock starts from here: seeded records are dated before it. */
+const SEED_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
+
+export const VERTICAL_SHOWCASE: { envName: string; api: ApiName; integrationid: number }[] = [
+  { envName: 'ACCOUNTING', api: 'Accounting', integrationid: 1101 },
+  { envName: 'POS', api: 'Point of Sale', integrationid: 1201 },
+  { envName: 'ECOMMERCE', api: 'eCommerce', integrationid: 1301 },
+  { envName: 'INVOICING', api: 'Invoicing', integrationid: 1401 },
+  { envName: 'BANKING', api: 'Banking', integrationid: 1501 },
+  { envName: 'PAYMENT', api: 'Payment', integrationid: 1601 },
+  { envName: 'PMS', api: 'Property Management System', integrationid: 1701 },
+];
+
+export const LARGE_WORLD_CONSUMERS = 100_000;
+
+export function emptyWorld(seed: number, size: WorldSize): World {
+  return {
+    meta: { schema: 1, seed, size, sequence: 0 },
+    accounts: {},
+    environments: {},
+    keys: {},
+    consumers: {},
+    connections: {},
+    links: {},
+    transactions: {},
+    webhooks: {},
+    webhook_logs: {},
+  };
+}
+
+class WorldBuilder {
+  readonly world: World;
+  readonly faker: Faker;
+  readonly catalogue: Catalogue;
+  readonly seed: number;
+  #dayOffset = 0;
+
+  constructor(seed: number, size: WorldSize) {
+    this.seed = seed;
+    this.world = emptyWorld(seed, size);
+    this.faker = new Faker({ locale: [en] });
+    this.faker.seed(seed);
+    this.catalogue = loadCatalogue();
+  }
+
+  /** Dates walk forward from a year before the epoch, so seeded records have an order. */
+  date(): string {
+    this.#dayOffset += 1;
+    const minutes = this.faker.number.int({ min: 0, max: 24 * 60 - 1 });
+    return new Date(
+      SEED_EPOCH - 365 * 86_400_000 + (this.#dayOffset % 360) * 86_400_000 + minutes * 60_000,
+    ).toISOString();
+  }
+
+  account(accountid: string, name: string) {
+    this.world.accounts[accountid] = { accountid, name };
+  }
+
+  environment(envid: string, accountid: string, kind: 'sandbox' | 'production') {
+    this.world.environments[envid] = {
+      envid,
+      accountid,
+      kind,
+      name: kind === 'sandbox' ? 'Sandbox' : 'Production',
+    };
+  }
+
+  key(
+    credentials: KeyCredentials,
+    accountid: string,
+    envid: string,
+    name: string,
+    extra: Partial<ApiKeyRecord> = {},
+  ) {
+    this.world.keys[credentials.clientId] = {
+      clientid: credentials.clientId,
+      accountid,
+      envid,
+      name,
+      secret_sha256: sha256(credentials.clientSecret),
+      consumers: null,
+      mcp_scopes: ALL_MCP_SCOPES,
+      created_on: this.date(),
+      deleted_on: null,
+      ...extra,
+    };
+  }
+
+  consumer(consumerid: string, accountid: string, envid: string, name?: string): ConsumerRecord {
+    const company = name ?? this.faker.company.name();
+    const slug = company
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    const record: ConsumerRecord = {
+      consumerid,
+      accountid,
+      envid,
+      name: company,
+      email: this.faker.datatype.boolean(0.8) ? `finance@${slug || 'example'}.example` : null,
+      internal_reference: this.faker.datatype.boolean(0.7)
+        ? `CUST-${this.faker.number.int({ min: 1000, max: 99999 })}`
+        : null,
+      redirect_url: this.faker.datatype.boolean(0.5) ? `https://app.vendor.example/return/${slug}` : null,
+      created_on: this.date(),
+    };
+    this.world.consumers[consumerid] = record;
+    return record;
+  }
+
+  connection(
+    consumerid: string,
+    integrationid: number,
+    status: 'active' | 'inactive',
+    connectionid = uuidFrom('connection', this.seed, consumerid, integrationid),
+  ): ConnectionRecord {
+    const integration = this.catalogue.get(integrationid);
+    if (!integration) throw new Error(`seed: unknown integration ${integrationid}`);
+    const created = this.date();
+    const record: ConnectionRecord = {
+      connectionid,
+      consumerid,
+      integrationid,
+      name: integration.name,
+      status,
+      credentials:
+        status === 'active'
+          ? Object.fromEntries(
+              integration.credentials
+                .filter((c) => !c.optional && c.visibility !== 'connector')
+                .map((c) => [c.name, `sandbox-${c.name}`]),
+            )
+          : {},
+      post_connections:
+        status === 'active'
+          ? Object.fromEntries(
+              integration.post_connections.filter((p) => !p.optional).map((p) => [p.id, `${p.resource}-1`]),
+            )
+          : {},
+      datetimes: {},
+      data: null,
+      created_on: created,
+      updated_on: created,
+    };
+    this.world.connections[connectionid] = record;
+    return record;
+  }
+
+  /** A consumer of the crowd, with zero, one or two connections. */
+  crowdConsumer(accountid: string, envid: string, index: number, activeIntegrations: number[]) {
+    const consumer = this.consumer(uuidFrom('consumer', this.seed, envid, 'crowd', index), accountid, envid);
+    const count = this.faker.helpers.weightedArrayElement([
+      { weight: 2, value: 0 },
+      { weight: 6, value: 1 },
+      { weight: 2, value: 2 },
+    ]);
+    const picked = this.faker.helpers.arrayElements(activeIntegrations, count);
+    for (const integrationid of picked) {
+      this.connection(
+        consumer.consumerid,
+        integrationid,
+        this.faker.datatype.boolean(0.85) ? 'active' : 'inactive',
+      );
+    }
+  }
+}
+
+export function seedWorld(seed: number, size: WorldSize = 'default'): World {
+  const b = new WorldBuilder(seed, size);
+  const creds = seedCredentials(seed);
+  const { accountId, sandboxEnvId, productionEnvId } = creds;
+
+  b.account(accountId, 'Sandbox Software Vendor');
+  b.environment(sandboxEnvId, accountId, 'sandbox');
+  b.environment(productionEnvId, accountId, 'production');
+
+  // Showcase consumers: one per vertical with an active connection of that vertical.
+  for (const showcase of VERTICAL_SHOWCASE) {
+    const id = uuidFrom('consumer', seed, 'vertical', showcase.envName);
+    b.consumer(id, accountId, sandboxEnvId);
+    b.connection(id, showcase.integrationid, 'active');
+  }
+  const multiFolder = b.consumer(uuidFrom('consumer', seed, 'multi-folder'), accountId, sandboxEnvId);
+  b.connection(multiFolder.consumerid, 1102, 'active');
+  const pending = b.consumer(uuidFrom('consumer', seed, 'pending'), accountId, sandboxEnvId);
+  b.connection(pending.consumerid, 1201, 'inactive');
+  const retired = b.consumer(uuidFrom('consumer', seed, 'retired'), accountId, sandboxEnvId);
+  b.connection(retired.consumerid, 1104, 'active');
+  const restricted = b.consumer(creds.restricted.consumerId, accountId, sandboxEnvId);
+  b.connection(restricted.consumerid, 1101, 'active');
+  const syncConsumer = b.consumer(uuidFrom('consumer', seed, 'sync'), accountId, sandboxEnvId);
+  b.connection(syncConsumer.consumerid, 1101, 'active');
+  b.connection(syncConsumer.consumerid, 1401, 'active');
+
+  const active = b.catalogue.integrations
+    .filter((i) => i.status === 'active' && i.api !== 'Custom')
+    .map((i) => i.integrationid);
+  const crowd = size === 'large' ? LARGE_WORLD_CONSUMERS : 24;
+  for (let i = 0; i < crowd; i++) b.crowdConsumer(accountId, sandboxEnvId, i, active);
+
+  // Production data, kept apart from the sandbox's.
+  for (const showcase of VERTICAL_SHOWCASE.slice(0, 3)) {
+    const id = uuidFrom('consumer', seed, 'production', showcase.envName);
+    b.consumer(id, accountId, productionEnvId);
+    b.connection(id, showcase.integrationid, 'active');
+  }
+  for (let i = 0; i < 4; i++) b.crowdConsumer(accountId, productionEnvId, i, active);
+
+  b.key(creds.sandbox, accountId, sandboxEnvId, 'Sandbox key');
+  b.key(creds.production, accountId, productionEnvId, 'Production key');
+  b.key(creds.restricted, accountId, sandboxEnvId, 'Key restricted to one consumer', {
+    consumers: [creds.restricted.consumerId],
+    mcp_scopes: ['consumers.read', 'connections.read', 'accounting.read'],
+  });
+  b.key(creds.revoked, accountId, sandboxEnvId, 'Deleted key', { deleted_on: b.date() });
+
+  // A second vendor account with its own sandbox world.
+  const other = creds.otherAccount;
+  b.account(other.accountId, 'Another Software Vendor');
+  b.environment(other.sandboxEnvId, other.accountId, 'sandbox');
+  b.key(other, other.accountId, other.sandboxEnvId, 'Sandbox key');
+  for (const showcase of VERTICAL_SHOWCASE.slice(0, 2)) {
+    const id = uuidFrom('consumer', seed, 'other', showcase.envName);
+    b.consumer(id, other.accountId, other.sandboxEnvId);
+    b.connection(id, showcase.integrationid, 'active');
+  }
+  return b.world;
+}
+
+/** Well-known ids of the seeded world, for the `env` command and for tests. */
+export function seedDirectory(seed: number) {
+  const creds = seedCredentials(seed);
+  return {
+    ...creds,
+    verticalConsumers: Object.fromEntries(
+      VERTICAL_SHOWCASE.map((s) => [s.envName, uuidFrom('consumer', seed, 'vertical', s.envName)]),
+    ) as Record<string, string>,
+    multiFolderConsumerId: uuidFrom('consumer', seed, 'multi-folder'),
+    pendingConsumerId: uuidFrom('consumer', seed, 'pending'),
+    retiredConsumerId: uuidFrom('consumer', seed, 'retired'),
+    syncConsumerId: uuidFrom('consumer', seed, 'sync'),
+    productionConsumerId: uuidFrom('consumer', seed, 'production', 'ACCOUNTING'),
+    otherAccountConsumerId: uuidFrom('consumer', seed, 'other', 'ACCOUNTING'),
+    syncId: uuidFrom('sync', seed, 'main'),
+  };
+}

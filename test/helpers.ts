@@ -1,0 +1,93 @@
+import { expect } from 'vitest';
+import { type CreateAppOptions, type SandboxApp, createApp } from '../src/app.js';
+import type { ApiError } from '../src/lib/errors.js';
+import { seedDirectory } from '../src/seed/world.js';
+
+export const SEED = 7;
+
+export interface TestSandbox {
+  app: SandboxApp;
+  ids: ReturnType<typeof seedDirectory>;
+}
+
+export function sandbox(options: CreateAppOptions = {}): TestSandbox {
+  const seed = options.seed ?? SEED;
+  return { app: createApp({ seed, ...options }), ids: seedDirectory(seed) };
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read field by field in tests
+export interface CallResult<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** One request through app.request(), the body parsed when it is JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: as above
+export async function call<T = any>(
+  app: SandboxApp,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await app.request(path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text.length) parsed = JSON.parse(text);
+  return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
+
+export async function tokenFor(
+  app: SandboxApp,
+  creds: { accountId: string; clientId: string; clientSecret: string },
+): Promise<string> {
+  const res = await call(app, 'POST', '/token', {
+    body: { accountId: creds.accountId, clientId: creds.clientId, clientSecret: creds.clientSecret },
+  });
+  expect(res.status).toBe(200);
+  return res.body.access_token as string;
+}
+
+/** Token of the seeded sandbox key. */
+export async function sandboxToken(s: TestSandbox): Promise<string> {
+  return tokenFor(s.app, { accountId: s.ids.accountId, ...s.ids.sandbox });
+}
+
+/** Asserts a ServiceError answer built by the given helper. */
+export function expectError(res: CallResult, error: ApiError): void {
+  expect({ status: res.status, message: res.body?.message, status_word: res.body?.status }).toEqual({
+    status: error.status,
+    message: error.message,
+    status_word: 'error',
+  });
+  expect(typeof res.body.detail).toBe('string');
+  if (error.errorCode) expect(res.body.error_code).toBe(error.errorCode);
+}
+
+/** Asserts a 422 validation body naming the given location. */
+export function expectValidation(res: CallResult, loc: (string | number)[], type?: string): void {
+  expect(res.status).toBe(422);
+  expect(res.body.message).toBe('Validation error');
+  expect(res.body.status).toBe('error');
+  const match = (res.body.detail as { loc: unknown[]; type: string }[]).find(
+    (d) => JSON.stringify(d.loc) === JSON.stringify(loc),
+  );
+  expect(match, `no validation entry at ${JSON.stringify(loc)} in ${res.text}`).toBeDefined();
+  if (type) expect(match?.type).toBe(type);
+}

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
 import { GroupCommitFile, StoreFileError } from './file-adapter.js';
+import { emptyWorld } from '../seed/world.js';
 import type { World } from './world.js';
 
 export { StoreFileError };
@@ -33,17 +34,15 @@ export class Store {
    */
   static async file(file: string, makeWorld: () => World): Promise<Store> {
     const adapter = new GroupCommitFile<World>(file);
-    const db = new Low<World>(adapter, undefined as unknown as World);
-    const existing = await adapter.read();
-    if (existing === null) {
+    let world = await adapter.read();
+    if (world === null) {
       if (existsSync(file)) throw new StoreFileError(`${file} is empty or unreadable; it was left untouched`);
-      db.data = makeWorld();
-      adapter.writeNow(db.data);
+      world = makeWorld();
+      adapter.writeNow(world);
     } else {
-      assertWorld(existing, file);
-      db.data = existing;
+      assertWorld(world, file);
     }
-    return new Store(db, file);
+    return new Store(new Low<World>(adapter, world), file);
   }
 
   commit(): Promise<void> {
@@ -57,24 +56,24 @@ export class Store {
   }
 }
 
-const WORLD_KEYS: (keyof World)[] = [
-  'meta',
-  'accounts',
-  'environments',
-  'keys',
-  'consumers',
-  'connections',
-  'links',
-  'transactions',
-  'webhooks',
-  'webhook_logs',
-];
-
+/**
+ * A world file is accepted when it has the sandbox's meta block and every collection it holds is an
+ * object. Collections added by a newer version start empty in an older file.
+ */
 function assertWorld(value: unknown, file: string): asserts value is World {
+  const record = value as Record<string, unknown> | null;
+  const meta = record?.meta as World['meta'] | undefined;
   const ok =
-    value !== null &&
-    typeof value === 'object' &&
-    WORLD_KEYS.every((key) => typeof (value as Record<string, unknown>)[key] === 'object') &&
-    (value as World).meta?.schema === 1;
+    record !== null &&
+    typeof record === 'object' &&
+    !Array.isArray(record) &&
+    meta?.schema === 1 &&
+    typeof meta.seed === 'number' &&
+    typeof meta.sequence === 'number' &&
+    Object.entries(record).every(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (!ok) throw new StoreFileError(`${file} does not hold a sandbox world; it was left untouched`);
+  const empty = emptyWorld(meta.seed, meta.size ?? 'default') as unknown as Record<string, unknown>;
+  for (const [key, initial] of Object.entries(empty)) {
+    if (!(key in record)) record[key] = initial;
+  }
 }

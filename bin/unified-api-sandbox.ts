@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SEED } from '../src/app.js';
+import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
+import { seedWorld } from '../src/seed/world.js';
+import { type RunningSandbox, StartError, isLoopback, startSandbox } from '../src/server.js';
+import { Store, StoreFileError } from '../src/store/store.js';
+import type { WorldSize } from '../src/store/world.js';
+
+/** The command line: the only place that reads argv and the environment. */
+
+const USAGE = `unified-api-sandbox: an offline, stateful sandbox of the unified integration API
+
+Usage:
+  unified-api-sandbox [serve] [options]   serve the seeded sandbox (the default command)
+  unified-api-sandbox env [options]       print the sandbox's credentials and ids as dotenv lines
+  unified-api-sandbox help                this text
+
+Run 'unified-api-sandbox <command> --help' for the options of a command.`;
+
+const SERVE_USAGE = `unified-api-sandbox serve [options]
+
+Options:
+  --port N            port to listen on; 0 picks a free one          (default 4010, env SANDBOX_PORT)
+  --host HOST         address to listen on                           (default 127.0.0.1, env SANDBOX_HOST)
+  --seed N            seed of the world                              (default 1, env SANDBOX_SEED)
+  --db FILE           keep the world in FILE (created when missing); (default: in memory, env SANDBOX_DB)
+                      every acknowledged write is on disk before the answer
+  --size SIZE         default | large (100,000 consumers)            (default default)
+  --now ISO           start a manual clock at this instant (it moves only through
+                      POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
+  --admin-token T     token the /__sandbox control endpoints require; mandatory when
+                      --host is not a loopback address               (env SANDBOX_ADMIN_TOKEN)
+  --public-url URL    base url to put in links and logo urls         (default: the request's origin)
+  --quiet             print only the url
+  -h, --help          this text`;
+
+const ENV_USAGE = `unified-api-sandbox env [options]
+
+Prints, one per line, the dotenv values of the world that 'serve' with the same --seed/--db holds:
+SANDBOX_BASE_URL, SANDBOX_ACCOUNT_ID, the sandbox, production and restricted keys, the restricted
+consumer, one consumer per vertical with an active connection, SANDBOX_SYNC_ID and
+SANDBOX_SYNC_CONSUMER_ID. Reading --db never writes to the file.
+
+Options:
+  --seed N        seed of the world (default 1; ignored when --db names an existing world)
+  --db FILE       read the ids from this world file
+  --port N        port for SANDBOX_BASE_URL (default 4010)
+  --host HOST     host for SANDBOX_BASE_URL (default 127.0.0.1)
+  --public-url U  use this as SANDBOX_BASE_URL
+  -h, --help      this text`;
+
+class UsageError extends Error {}
+
+function integer(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number, not '${value}'`);
+  return Number(value);
+}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  db: { type: 'string' },
+  size: { type: 'string' },
+  now: { type: 'string' },
+  'admin-token': { type: 'string' },
+  'public-url': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parse(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const env = process.env;
+  const size = values.size ?? 'default';
+  if (size !== 'default' && size !== 'large') throw new UsageError(`--size is default or large, not '${size}'`);
+  let now: Date | undefined;
+  if (values.now !== undefined) {
+    now = new Date(values.now);
+    if (Number.isNaN(now.getTime())) throw new UsageError(`--now takes an ISO date-time, not '${values.now}'`);
+  }
+  return {
+    command: positionals[0] ?? 'serve',
+    extra: positionals.slice(1),
+    help: values.help === true,
+    port: integer('port', values.port ?? env.SANDBOX_PORT, 4010),
+    host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
+    seed: integer('seed', values.seed ?? env.SANDBOX_SEED, DEFAULT_SEED),
+    db: values.db ?? env.SANDBOX_DB ?? null,
+    size: size as WorldSize,
+    now,
+    adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN ?? null,
+    publicUrl: values['public-url'] ?? null,
+    quiet: values.quiet === true,
+  };
+}
+
+function banner(sandbox: RunningSandbox, db: string | null, adminToken: string | null): string {
+  const c = sandbox.credentials;
+  return [
+    'unified-api-sandbox is running',
+    '',
+    `  API        ${sandbox.url}`,
+    `  Docs       ${sandbox.url}/docs   (OpenAPI: ${sandbox.url}/openapi.json)`,
+    `  World      seed ${sandbox.seed}, ${db ? `file ${db}` : 'in memory'}`,
+    `  Control    ${sandbox.url}/__sandbox/clock, /__sandbox/reset${adminToken ? ' (admin token required)' : ''}`,
+    '',
+    '  Sandbox key (POST /token with these):',
+    `    accountId     ${c.accountId}`,
+    `    clientId      ${c.sandbox.clientId}`,
+    `    clientSecret  ${c.sandbox.clientSecret}`,
+    '',
+    "  'unified-api-sandbox env' prints every key and consumer id as dotenv lines. Ctrl-C stops.",
+  ].join('\n');
+}
+
+async function serveCommand(args: ReturnType<typeof parse>) {
+  if (args.help) return console.log(SERVE_USAGE);
+  const sandbox = await startSandbox({
+    seed: args.seed,
+    port: args.port,
+    host: args.host,
+    db: args.db,
+    size: args.size,
+    clock: args.now ?? 'system',
+    adminToken: args.adminToken,
+    publicUrl: args.publicUrl,
+  });
+  console.log(args.quiet ? sandbox.url : banner(sandbox, args.db, args.adminToken));
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function envCommand(args: ReturnType<typeof parse>) {
+  if (args.help) return console.log(ENV_USAGE);
+  let world = seedWorld(args.seed, 'default');
+  if (args.db && existsSync(args.db)) {
+    world = (await Store.file(args.db, () => world)).world;
+  }
+  const host = isLoopback(args.host) || args.host === '0.0.0.0' ? '127.0.0.1' : args.host;
+  const url = args.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
+  console.log(formatDotenv(sandboxEnv(world, url)));
+}
+
+async function main(argv: string[]) {
+  const args = parse(argv);
+  switch (args.command) {
+    case 'serve':
+      return serveCommand(args);
+    case 'env':
+      return envCommand(args);
+    case 'help':
+      return console.log(USAGE);
+    default:
+      throw new UsageError(`Unknown command '${args.command}'. ${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof UsageError || error instanceof StartError || error instanceof StoreFileError;
+  const isParseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  console.error(`unified-api-sandbox: ${(error as Error).message}`);
+  if (isParseError) console.error("Run 'unified-api-sandbox --help' for the options.");
+  if (!known && !isParseError) console.error(error);
+  process.exit(known || isParseError ? 2 : 1);
+});

@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { seedCredentials } from '../src/seed/credentials.js';
+import { seedDirectory } from '../src/seed/world.js';
+import { runCli, serveCli, stop } from './cli-helpers.js';
+
+const ENV_NAMES = [
+  'SANDBOX_BASE_URL',
+  'SANDBOX_ACCOUNT_ID',
+  'SANDBOX_CLIENT_ID',
+  'SANDBOX_CLIENT_SECRET',
+  'SANDBOX_PRODUCTION_CLIENT_ID',
+  'SANDBOX_PRODUCTION_CLIENT_SECRET',
+  'SANDBOX_RESTRICTED_CLIENT_ID',
+  'SANDBOX_RESTRICTED_CLIENT_SECRET',
+  'SANDBOX_RESTRICTED_CONSUMER_ID',
+  'SANDBOX_CONSUMER_ID_ACCOUNTING',
+  'SANDBOX_CONSUMER_ID_POS',
+  'SANDBOX_CONSUMER_ID_ECOMMERCE',
+  'SANDBOX_CONSUMER_ID_INVOICING',
+  'SANDBOX_CONSUMER_ID_BANKING',
+  'SANDBOX_CONSUMER_ID_PAYMENT',
+  'SANDBOX_CONSUMER_ID_PMS',
+  'SANDBOX_SYNC_ID',
+  'SANDBOX_SYNC_CONSUMER_ID',
+];
+
+const parseEnv = (text: string) =>
+  Object.fromEntries(
+    text
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const at = line.indexOf('=');
+        return [line.slice(0, at), line.slice(at + 1)];
+      }),
+  );
+
+describe('CLI', () => {
+  it('env prints exactly the documented names, with the values of the seeded world', () => {
+    const out = runCli(['env', '--seed', '7', '--port', '4999']);
+    expect(out.code).toBe(0);
+    const env = parseEnv(out.stdout);
+    expect(Object.keys(env)).toEqual(ENV_NAMES);
+    const creds = seedCredentials(7);
+    const dir = seedDirectory(7);
+    expect(env.SANDBOX_BASE_URL).toBe('http://127.0.0.1:4999');
+    expect(env.SANDBOX_ACCOUNT_ID).toBe(creds.accountId);
+    expect(env.SANDBOX_CLIENT_SECRET).toBe(creds.sandbox.clientSecret);
+    expect(env.SANDBOX_RESTRICTED_CONSUMER_ID).toBe(creds.restricted.consumerId);
+    expect(env.SANDBOX_CONSUMER_ID_PMS).toBe(dir.verticalConsumers.PMS);
+  });
+
+  it.each([['serve'], ['env'], ['help']])('%s --help prints usage and exits 0', (command) => {
+    const out = runCli([command, '--help']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/unified-api-sandbox/);
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port takes a whole number/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--size', 'huge'], /--size is default or large/],
+    [['--now', 'someday'], /--now takes an ISO date-time/],
+    [['--host', '0.0.0.0'], /needs --admin-token/],
+    [['frobnicate'], /Unknown command 'frobnicate'/],
+  ])('refuses %j with a clear message and exit code 2', (args, message) => {
+    const out = runCli(args);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(message);
+  });
+
+  it('serve listens, and the env of the same seed authenticates against it', async () => {
+    const { child, url } = await serveCli(['--port', '0', '--seed', '7']);
+    try {
+      const env = parseEnv(runCli(['env', '--seed', '7']).stdout);
+      const token = await fetch(`${url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accountId: env.SANDBOX_ACCOUNT_ID, clientId: env.SANDBOX_CLIENT_ID, clientSecret: env.SANDBOX_CLIENT_SECRET }),
+      });
+      expect(token.status).toBe(200);
+      const { access_token } = (await token.json()) as { access_token: string };
+      const consumer = await fetch(`${url}/consumers/${env.SANDBOX_CONSUMER_ID_ACCOUNTING}`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(consumer.status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('--db keeps every acknowledged write across a SIGKILL, and refuses a corrupt file untouched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    const db = join(dir, 'world.json');
+    const first = await serveCli(['--port', '0', '--seed', '3', '--db', db]);
+    const creds = seedCredentials(3);
+    const names: string[] = [];
+    try {
+      const res = await fetch(`${first.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+      });
+      const { access_token } = (await res.json()) as { access_token: string };
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const created = await fetch(`${first.url}/consumers`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+            body: JSON.stringify({ name: `Durable ${i}` }),
+          });
+          if (created.status === 200) names.push(`Durable ${i}`);
+        }),
+      );
+    } finally {
+      await stop(first.child, 'SIGKILL');
+    }
+    expect(names).toHaveLength(20);
+    const saved = JSON.parse(readFileSync(db, 'utf8')) as { consumers: Record<string, { name: string }> };
+    const savedNames = Object.values(saved.consumers).map((c) => c.name);
+    for (const name of names) expect(savedNames).toContain(name);
+
+    const second = await serveCli(['--port', '0', '--db', db]);
+    await stop(second.child);
+
+    writeFileSync(db, '{"meta": {"schema": 1}, "consumers": ');
+    const out = runCli(['serve', '--port', '0', '--db', db]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/not a valid sandbox world.*left untouched/);
+    expect(readFileSync(db, 'utf8')).toBe('{"meta": {"schema": 1}, "consumers": ');
+  });
+});

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SEED } from '../src/app.js';
 import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
 import { seedWorld } from '../src/seed/world.js';
-import { type RunningSandbox, StartError, isLoopback, startSandbox } from '../src/server.js';
+import { isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { Store, StoreFileError } from '../src/store/store.js';
 import type { WorldSize } from '../src/store/world.js';
 
@@ -73,14 +73,21 @@ const OPTIONS = {
 } as const;
 
 function parse(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
   const env = process.env;
   const size = values.size ?? 'default';
-  if (size !== 'default' && size !== 'large') throw new UsageError(`--size is default or large, not '${size}'`);
+  if (size !== 'default' && size !== 'large')
+    throw new UsageError(`--size is default or large, not '${size}'`);
   let now: Date | undefined;
   if (values.now !== undefined) {
     now = new Date(values.now);
-    if (Number.isNaN(now.getTime())) throw new UsageError(`--now takes an ISO date-time, not '${values.now}'`);
+    if (Number.isNaN(now.getTime()))
+      throw new UsageError(`--now takes an ISO date-time, not '${values.now}'`);
   }
   return {
     command: positionals[0] ?? 'serve',

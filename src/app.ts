@@ -1,16 +1,20 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, SandboxConfig, Services } from './context.js';
-import { bodyGuard } from './lib/body-guard.js';
+import { bodyGuard, isJsonRequest } from './lib/body-guard.js';
 import { type Clock, manualClock } from './lib/clock.js';
-import { ValidationFailure, errors } from './lib/errors.js';
+import { errors, ValidationFailure } from './lib/errors.js';
 import { handleError } from './lib/handle-error.js';
 import { seededIds } from './lib/ids.js';
+import { Ticker } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAuth } from './resources/auth/index.js';
+import { registerConnections } from './resources/connections/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
 import { registerDocs } from './resources/docs/index.js';
+import { registerIntegrations } from './resources/integrations/index.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
+import { registerWebhooks } from './resources/webhooks/index.js';
 import { loadCatalogue } from './seed/catalogue.js';
 import { jwtSecret } from './seed/credentials.js';
 import { seedWorld } from './seed/world.js';
@@ -64,10 +68,15 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     catalogue: loadCatalogue(),
     tokens: new TokenService(secret, clock, () => store),
     config,
+    ticker: new Ticker(),
   };
 
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
+      // A required JSON body sent without one (no body, or not JSON) reaches the hook as {}.
+      if (result.target === 'json' && !isJsonRequest(c.req.header('content-type'))) {
+        throw new ValidationFailure([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      }
       if (!result.success) {
         const target = locationOf(result.target);
         throw new ValidationFailure(
@@ -84,12 +93,16 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('catalogue', services.catalogue);
     c.set('tokens', services.tokens);
     c.set('config', services.config);
+    c.set('ticker', services.ticker);
     await next();
   });
   app.use('*', bodyGuard(/^\/link\//));
 
   registerAuth(app);
   registerConsumers(app);
+  registerConnections(app);
+  registerIntegrations(app);
+  registerWebhooks(app);
   registerSandboxControl(app);
   registerDocs(app);
 

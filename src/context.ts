@@ -1,5 +1,6 @@
 import type { Clock } from './lib/clock.js';
 import type { IdSource } from './lib/ids.js';
+import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
 import type { Catalogue } from './seed/catalogue.js';
 import type { Store } from './store/store.js';
@@ -23,6 +24,8 @@ export interface Services {
   catalogue: Catalogue;
   tokens: TokenService;
   config: SandboxConfig;
+  /** Background work driven by the clock (see lib/ticker.ts). */
+  ticker: Ticker;
 }
 
 export type AppEnv = {

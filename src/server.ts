@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import { DEFAULT_SEED, type SandboxApp, createApp } from './app.js';
+import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import { type SeedCredentials, seedCredentials } from './seed/credentials.js';
 import { seedWorld } from './seed/world.js';
@@ -56,7 +56,9 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   const adminToken = options.adminToken ?? null;
   if (!isLoopback(host) && !adminToken) {
-    throw new StartError(`Listening on ${host} (beyond loopback) needs --admin-token for the control endpoints`);
+    throw new StartError(
+      `Listening on ${host} (beyond loopback) needs --admin-token for the control endpoints`,
+    );
   }
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
@@ -76,6 +78,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
   });
   const server = await listen(app, options.port ?? 4010, host);
+  // With the machine's time, background work comes due by itself: look for it every second.
+  const timer =
+    app.services.clock.mode === 'system' ? setInterval(() => void app.services.ticker.run(), 1000) : null;
+  timer?.unref();
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
@@ -88,6 +94,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     store,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (timer) clearInterval(timer);
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets of clients would hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
 import { TOKEN_LIFETIME_SECONDS } from '../src/lib/tokens.js';
 import { jwtSecret } from '../src/seed/credentials.js';
-import { SEED, call, expectError, expectValidation, sandbox, sandboxToken, tokenFor } from './helpers.js';
+import { call, expectError, expectValidation, SEED, sandbox, sandboxToken, tokenFor } from './helpers.js';
 
 describe('POST /token', () => {
   const s = sandbox();
-  const good = { accountId: s.ids.accountId, clientId: s.ids.sandbox.clientId, clientSecret: s.ids.sandbox.clientSecret };
+  const good = {
+    accountId: s.ids.accountId,
+    clientId: s.ids.sandbox.clientId,
+    clientSecret: s.ids.sandbox.clientSecret,
+  };
 
   it('answers a signed JWT valid 30 minutes on the sandbox clock', async () => {
     const res = await call(s.app, 'POST', '/token', { body: good });
@@ -18,7 +22,10 @@ describe('POST /token', () => {
     const now = Math.floor(s.app.services.clock.now().getTime() / 1000);
     expect(res.body.expires_on).toBe(now + 1800);
     const [header] = (res.body.access_token as string).split('.');
-    expect(JSON.parse(Buffer.from(header ?? '', 'base64url').toString())).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(header ?? '', 'base64url').toString())).toMatchObject({
+      alg: 'HS256',
+      typ: 'JWT',
+    });
   });
 
   it('is deterministic: the same seed and request give the same token', async () => {
@@ -31,7 +38,12 @@ describe('POST /token', () => {
   it.each([
     ['missing accountId', { clientId: 'x', clientSecret: 'y' }, ['body', 'accountId'], 'missing'],
     ['missing clientId', { accountId: good.accountId, clientSecret: 'y' }, ['body', 'clientId'], 'missing'],
-    ['missing clientSecret', { accountId: good.accountId, clientId: 'x' }, ['body', 'clientSecret'], 'missing'],
+    [
+      'missing clientSecret',
+      { accountId: good.accountId, clientId: 'x' },
+      ['body', 'clientSecret'],
+      'missing',
+    ],
     ['accountId not a uuid', { ...good, accountId: 'not-a-uuid' }, ['body', 'accountId'], 'uuid_parsing'],
     ['clientId not a string', { ...good, clientId: 12 }, ['body', 'clientId'], 'string_type'],
     ['body not an object', [1, 2], ['body'], 'model_attributes_type'],
@@ -40,7 +52,10 @@ describe('POST /token', () => {
   });
 
   it('422 json_invalid on malformed JSON, and 415 on a non-JSON body', async () => {
-    const bad = await call(s.app, 'POST', '/token', { rawBody: '{"accountId":', headers: { 'content-type': 'application/json' } });
+    const bad = await call(s.app, 'POST', '/token', {
+      rawBody: '{"accountId":',
+      headers: { 'content-type': 'application/json' },
+    });
     expectValidation(bad, ['body', 0], 'json_invalid');
     const form = await call(s.app, 'POST', '/token', {
       rawBody: 'clientId=a&clientSecret=b',
@@ -80,7 +95,9 @@ describe('bearer authentication', () => {
     const resigned = await new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode('not the sandbox secret'));
-    const otherSeed = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(jwtSecret(SEED + 1));
+    const otherSeed = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(jwtSecret(SEED + 1));
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, env: s.ids.productionEnvId })).toString('base64url')}.${token.split('.')[2]}`;
     for (const bad of [resigned, otherSeed, none, tampered, 'abc.def.ghi', 'garbage']) {
@@ -143,13 +160,20 @@ describe('bearer authentication', () => {
     const s = sandbox();
     const token = await tokenFor(s.app, { accountId: s.ids.accountId, ...s.ids.restricted });
     const list = await call(s.app, 'GET', '/consumers', { token });
-    expect((list.body as { consumerid: string }[]).map((c) => c.consumerid)).toEqual([s.ids.restricted.consumerId]);
-    expect((await call(s.app, 'GET', `/consumers/${s.ids.restricted.consumerId}`, { token })).status).toBe(200);
+    expect((list.body as { consumerid: string }[]).map((c) => c.consumerid)).toEqual([
+      s.ids.restricted.consumerId,
+    ]);
+    expect((await call(s.app, 'GET', `/consumers/${s.ids.restricted.consumerId}`, { token })).status).toBe(
+      200,
+    );
     expectError(
       await call(s.app, 'GET', `/consumers/${s.ids.verticalConsumers.POS}`, { token }),
       errors.consumerNotFound(),
     );
-    expectError(await call(s.app, 'POST', '/consumers', { token, body: { name: 'x' } }), errors.restrictedKey());
+    expectError(
+      await call(s.app, 'POST', '/consumers', { token, body: { name: 'x' } }),
+      errors.restrictedKey(),
+    );
   });
 });
 
@@ -165,7 +189,10 @@ describe('POST /mcp-token', () => {
   it('binds a token to a consumer and scopes, enforced on every operation', async () => {
     const s = sandbox();
     const api = await sandboxToken(s);
-    const res = await call(s.app, 'POST', '/mcp-token', { token: api, body: mcpBody(s, { scopes: ['consumers.read'] }) });
+    const res = await call(s.app, 'POST', '/mcp-token', {
+      token: api,
+      body: mcpBody(s, { scopes: ['consumers.read'] }),
+    });
     expect(res.status).toBe(200);
     expect(res.body.expires_in).toBe(1800);
     const mcp = res.body.access_token as string;
@@ -182,15 +209,24 @@ describe('POST /mcp-token', () => {
       await call(s.app, 'PATCH', `/consumers/${own}`, { token: mcp, body: { name: 'x' } }),
       errors.scopeDenied(['consumers']),
     );
-    expectError(await call(s.app, 'POST', '/mcp-token', { token: mcp, body: mcpBody(s) }), errors.scopeDenied([]));
+    expectError(
+      await call(s.app, 'POST', '/mcp-token', { token: mcp, body: mcpBody(s) }),
+      errors.scopeDenied([]),
+    );
   });
 
   it('a write scope allows the write on its own consumer', async () => {
     const s = sandbox();
     const api = await sandboxToken(s);
-    const res = await call(s.app, 'POST', '/mcp-token', { token: api, body: mcpBody(s, { scopes: ['consumers'] }) });
+    const res = await call(s.app, 'POST', '/mcp-token', {
+      token: api,
+      body: mcpBody(s, { scopes: ['consumers'] }),
+    });
     const own = s.ids.verticalConsumers.ACCOUNTING;
-    const patched = await call(s.app, 'PATCH', `/consumers/${own}`, { token: res.body.access_token, body: { name: 'Renamed' } });
+    const patched = await call(s.app, 'PATCH', `/consumers/${own}`, {
+      token: res.body.access_token,
+      body: { name: 'Renamed' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.name).toBe('Renamed');
   });
@@ -208,7 +244,10 @@ describe('POST /mcp-token', () => {
       body: { ...restricted, consumerId: s.ids.restricted.consumerId, scopes: ['consumers'] },
     });
     expectError(notGranted, errors.mcpScopesNotGranted(['consumers']));
-    const unknown = await call(s.app, 'POST', '/mcp-token', { token: api, body: mcpBody(s, { scopes: ['everything'] }) });
+    const unknown = await call(s.app, 'POST', '/mcp-token', {
+      token: api,
+      body: mcpBody(s, { scopes: ['everything'] }),
+    });
     expectError(unknown, errors.mcpScopesUnknown(['everything']));
     const outside = await call(s.app, 'POST', '/mcp-token', {
       token: api,
@@ -231,7 +270,10 @@ describe('POST /mcp-token', () => {
       errors.invalidCredentials(),
     );
     const other = await tokenFor(s.app, s.ids.otherAccount);
-    expectError(await call(s.app, 'POST', '/mcp-token', { token: other, body: mcpBody(s) }), errors.invalidCredentials());
+    expectError(
+      await call(s.app, 'POST', '/mcp-token', { token: other, body: mcpBody(s) }),
+      errors.invalidCredentials(),
+    );
     expectValidation(
       await call(s.app, 'POST', '/mcp-token', { token: api, body: mcpBody(s, { consumerId: undefined }) }),
       ['body', 'consumerId'],

@@ -6,7 +6,11 @@ const CLI = ['--import', 'tsx', 'bin/unified-api-sandbox.ts'];
 
 /** Runs the CLI to completion (from source, through tsx). */
 export function runCli(args: string[]) {
-  const out = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  const out = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 

@@ -79,7 +79,11 @@ describe('CLI', () => {
       const token = await fetch(`${url}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ accountId: env.SANDBOX_ACCOUNT_ID, clientId: env.SANDBOX_CLIENT_ID, clientSecret: env.SANDBOX_CLIENT_SECRET }),
+        body: JSON.stringify({
+          accountId: env.SANDBOX_ACCOUNT_ID,
+          clientId: env.SANDBOX_CLIENT_ID,
+          clientSecret: env.SANDBOX_CLIENT_SECRET,
+        }),
       });
       expect(token.status).toBe(200);
       const { access_token } = (await token.json()) as { access_token: string };

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConsumerItem } from '../src/resources/consumers/consumers.schemas.js';
 import { errors } from '../src/lib/errors.js';
-import { type TestSandbox, call, expectError, expectValidation, sandbox, sandboxToken } from './helpers.js';
+import { ConsumerItem } from '../src/resources/consumers/consumers.schemas.js';
+import { call, expectError, expectValidation, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 let s: TestSandbox;
 let token: string;
@@ -15,7 +15,12 @@ const create = (body: unknown) => call(s.app, 'POST', '/consumers', { token, bod
 
 describe('consumers', () => {
   it('creates, reads, lists, updates and deletes a consumer', async () => {
-    const created = await create({ name: 'Acme SA', email: 'acc@acme.example', internal_reference: 'ACME-1', redirect_url: 'https://vendor.example/back' });
+    const created = await create({
+      name: 'Acme SA',
+      email: 'acc@acme.example',
+      internal_reference: 'ACME-1',
+      redirect_url: 'https://vendor.example/back',
+    });
     expect(created.status).toBe(200);
     const item = ConsumerItem.parse(created.body);
     expect(item).toEqual({
@@ -30,18 +35,30 @@ describe('consumers', () => {
     const list = await call(s.app, 'GET', '/consumers', { token });
     expect(list.body).toContainEqual(item);
 
-    const patched = await call(s.app, 'PATCH', `/consumers/${item.consumerid}`, { token, body: { name: 'Acme NV', email: null } });
+    const patched = await call(s.app, 'PATCH', `/consumers/${item.consumerid}`, {
+      token,
+      body: { name: 'Acme NV', email: null },
+    });
     expect(patched.body).toEqual({ ...item, name: 'Acme NV', email: null });
 
     const deleted = await call(s.app, 'DELETE', `/consumers/${item.consumerid}`, { token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    expectError(await call(s.app, 'GET', `/consumers/${item.consumerid}`, { token }), errors.consumerNotFound());
+    expectError(
+      await call(s.app, 'GET', `/consumers/${item.consumerid}`, { token }),
+      errors.consumerNotFound(),
+    );
   });
 
   it('optional fields are present as null', async () => {
     const created = await create({ name: 'Minimal' });
-    expect(created.body).toEqual({ consumerid: expect.any(String), name: 'Minimal', email: null, internal_reference: null, redirect_url: null });
+    expect(created.body).toEqual({
+      consumerid: expect.any(String),
+      name: 'Minimal',
+      email: null,
+      internal_reference: null,
+      redirect_url: null,
+    });
   });
 
   it('filters by search (name, e-mail, reference; any case) and by exact internal_reference', async () => {
@@ -73,14 +90,27 @@ describe('consumers', () => {
   ])('POST and PATCH refuse a redirect url that is %s with 422', async (_n, redirect_url) => {
     expectError(await create({ name: 'Ok', redirect_url }), errors.redirectUrlInvalid());
     const id = s.ids.verticalConsumers.POS;
-    expectError(await call(s.app, 'PATCH', `/consumers/${id}`, { token, body: { redirect_url } }), errors.redirectUrlInvalid());
+    expectError(
+      await call(s.app, 'PATCH', `/consumers/${id}`, { token, body: { redirect_url } }),
+      errors.redirectUrlInvalid(),
+    );
   });
 
   it.each([
     ['no name', {}, ['body', 'name'], 'missing'],
     ['a numeric name', { name: 5 }, ['body', 'name'], 'string_type'],
-    ['an e-mail over 80 characters', { name: 'a', email: `${'e'.repeat(81)}` }, ['body', 'email'], 'string_too_long'],
-    ['a reference over 255 characters', { name: 'a', internal_reference: 'r'.repeat(256) }, ['body', 'internal_reference'], 'string_too_long'],
+    [
+      'an e-mail over 80 characters',
+      { name: 'a', email: `${'e'.repeat(81)}` },
+      ['body', 'email'],
+      'string_too_long',
+    ],
+    [
+      'a reference over 255 characters',
+      { name: 'a', internal_reference: 'r'.repeat(256) },
+      ['body', 'internal_reference'],
+      'string_too_long',
+    ],
     ['null', null, ['body'], 'model_attributes_type'],
   ])('POST with %s is a 422 validation error', async (_n, body, loc, type) => {
     expectValidation(await create(body), loc, type);
@@ -90,7 +120,10 @@ describe('consumers', () => {
     const id = s.ids.verticalConsumers.POS;
     const before = await call(s.app, 'GET', `/consumers/${id}`, { token });
     expectError(
-      await call(s.app, 'PATCH', `/consumers/${id}`, { token, body: { name: ' ', email: 'changed@x.example' } }),
+      await call(s.app, 'PATCH', `/consumers/${id}`, {
+        token,
+        body: { name: ' ', email: 'changed@x.example' },
+      }),
       errors.consumerNameInvalid(),
     );
     expect((await call(s.app, 'GET', `/consumers/${id}`, { token })).body).toEqual(before.body);
@@ -102,8 +135,15 @@ describe('consumers', () => {
     ['DELETE', undefined],
   ])('%s of a missing consumer is 404, of a malformed id 422', async (method, body) => {
     const missing = '00000000-0000-4000-8000-000000000000';
-    expectError(await call(s.app, method, `/consumers/${missing}`, { token, body }), errors.consumerNotFound());
-    expectValidation(await call(s.app, method, '/consumers/12', { token, body }), ['path', 'consumer_id'], 'uuid_parsing');
+    expectError(
+      await call(s.app, method, `/consumers/${missing}`, { token, body }),
+      errors.consumerNotFound(),
+    );
+    expectValidation(
+      await call(s.app, method, '/consumers/12', { token, body }),
+      ['path', 'consumer_id'],
+      'uuid_parsing',
+    );
   });
 
   it('deleting a consumer removes its connections', async () => {

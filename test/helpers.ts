@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type CreateAppOptions, type SandboxApp, createApp } from '../src/app.js';
+import { type CreateAppOptions, createApp, type SandboxApp } from '../src/app.js';
 import type { ApiError } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 

@@ -60,7 +60,10 @@ describe('cross-cutting HTTP behaviour', () => {
   it('a body over the limit gets 413, announced or not', async () => {
     const app = createApp({ seed: 7, bodyLimit: 1000 });
     const big = JSON.stringify({ name: 'x'.repeat(2000) });
-    expectError(await call(app, 'POST', '/token', { rawBody: big, headers: { 'content-type': 'application/json' } }), errors.payloadTooLarge(1000));
+    expectError(
+      await call(app, 'POST', '/token', { rawBody: big, headers: { 'content-type': 'application/json' } }),
+      errors.payloadTooLarge(1000),
+    );
   });
 
   it('same seed and same requests give byte-identical responses', async () => {
@@ -88,6 +91,28 @@ describe('cross-cutting HTTP behaviour', () => {
   it('a query parameter of the wrong shape is a validation error', async () => {
     const s = sandbox();
     const token = await sandboxToken(s);
-    expectValidation(await call(s.app, 'GET', '/consumers/not-a-uuid', { token }), ['path', 'consumer_id'], 'uuid_parsing');
+    expectValidation(
+      await call(s.app, 'GET', '/consumers/not-a-uuid', { token }),
+      ['path', 'consumer_id'],
+      'uuid_parsing',
+    );
+  });
+});
+
+describe('required bodies', () => {
+  it.each([
+    ['PATCH', 'consumer'],
+    ['POST', '/consumers'],
+    ['POST', '/token'],
+  ])('%s %s without a body is a 422 missing body', async (method, target) => {
+    const s = sandbox();
+    const token = await sandboxToken(s);
+    const path = target === 'consumer' ? `/consumers/${s.ids.verticalConsumers.POS}` : target;
+    expectValidation(await call(s.app, method, path, { token }), ['body'], 'missing');
+  });
+
+  it('an unauthenticated request without its body is a 401 first', async () => {
+    const s = sandbox();
+    expectError(await call(s.app, 'PATCH', `/consumers/${s.ids.verticalConsumers.POS}`), errors.missingToken());
   });
 });

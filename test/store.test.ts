@@ -53,7 +53,10 @@ describe('file store', () => {
 
   it('fills collections that an older world file does not have', async () => {
     const file = tempFile();
-    writeFileSync(file, JSON.stringify({ meta: { schema: 1, seed: 1, size: 'default', sequence: 3 }, consumers: {} }));
+    writeFileSync(
+      file,
+      JSON.stringify({ meta: { schema: 1, seed: 1, size: 'default', sequence: 3 }, consumers: {} }),
+    );
     const store = await Store.file(file, () => seedWorld(5));
     expect(store.world.webhooks).toEqual({});
     expect(store.world.meta.sequence).toBe(3);

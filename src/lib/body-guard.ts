@@ -3,6 +3,9 @@ import type { AppEnv } from '../context.js';
 import { errors } from './errors.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+export const isJsonRequest = (contentType: string | undefined): boolean =>
+  JSON_TYPE.test((contentType ?? '').split(';')[0]?.trim() ?? '');
+
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /**

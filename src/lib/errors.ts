@@ -105,7 +105,7 @@ export const errors = {
   redirectUrlInvalid: () => new ApiError(422, messages.redirectUrlInvalid),
   consumerNotFound: () => new ApiError(404, messages.consumerNotFound),
 
-  integrationInvalid: () => new ApiError(400, messages.integrationInvalid),
+  integrationInvalid: (detail = '') => new ApiError(400, messages.integrationInvalid, detail),
   connectionAlreadyActive: (integrationid: number) =>
     new ApiError(400, messages.connectionAlreadyActive(integrationid)),
   countryCodeInvalid: (code: string) => new ApiError(400, messages.countryCodeInvalid(code)),

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApiError, ValidationFailure, invalidJson, messages } from './errors.js';
+import { ApiError, invalidJson, messages, ValidationFailure } from './errors.js';
 
 /**
  * The one error mapper: ApiError to the ServiceError envelope, validation failures to the 422

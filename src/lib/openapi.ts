@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
-import { errors } from './errors.js';
+import { errors, ValidationFailure } from './errors.js';
 import { withClientRequestId } from './transactions.js';
+import { locationOf, toValidationIssues } from './validation.js';
 
 /** Wire shapes and route pieces shared by every resource group. */
 
@@ -115,5 +116,27 @@ export const SCOPES = {
   connectionsWrite: ['connections'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** Parses a JSON body that a route declares optional (the validator skips it for other types). */
-export const nullableBody = <T extends z.ZodType>(schema: T) => schema.nullable();
+/**
+ * A body the reference types anyOf [Item, null]. (`.nullable()` on a registered schema would make
+ * the component itself nullable.) Register such routes with `nullableBodyHook`.
+ */
+export const itemOrNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
+/**
+ * Validation hook of the routes whose body is anyOf [Item, null]: a body that is neither is reported
+ * with the item's own issues (as a nullable field is), rather than as a failed union.
+ */
+export function nullableBodyHook(result: {
+  success: boolean;
+  error?: z.ZodError;
+  data?: unknown;
+  target: string;
+}): undefined {
+  if (result.success || !result.error) return undefined;
+  const issues = result.error.issues.flatMap((issue) =>
+    issue.code === 'invalid_union' && issue.path.length === 0 ? (issue.errors[0] ?? [issue]) : [issue],
+  );
+  throw new ValidationFailure(
+    toValidationIssues(new z.ZodError(issues), result.data, locationOf(result.target)),
+  );
+}

@@ -1,4 +1,4 @@
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord } from '../store/world.js';
 import { type Clock, unixSeconds } from './clock.js';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { ApiName } from '../seed/catalogue.js';
-import { type ConnectionRecord, type World, transactionKey } from '../store/world.js';
+import { type ConnectionRecord, transactionKey, type World } from '../store/world.js';
 import { isUuid } from './ids.js';
 
 /**
@@ -80,7 +80,9 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     return;
   }
   const before = connectionOfRequest(c, consumer.consumerid);
-  const earlier = before ? world.transactions[transactionKey(before, requestId)] : undefined;
+  const earlier = before
+    ? world.transactions[transactionKey(before, requestId)]
+    : earlierCreation(world, consumer.consumerid, requestId, c.req.path);
   if (earlier && earlier.method === c.req.method && earlier.route === c.req.path) {
     return c.json(earlier.response_body as object, earlier.status_code as 200);
   }
@@ -108,6 +110,18 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     response_body: responseBody,
   };
   await c.var.store.commit();
+}
+
+/**
+ * A write that is not tied to a connection before it runs (POST connections) was recorded against the
+ * connection it created: find it among the consumer's connections.
+ */
+function earlierCreation(world: World, consumerid: string, requestId: string, route: string) {
+  for (const transaction of Object.values(world.transactions)) {
+    if (transaction.client_request_id !== requestId || transaction.route !== route) continue;
+    if (world.connections[transaction.connectionid]?.consumerid === consumerid) return transaction;
+  }
+  return undefined;
 }
 
 /** POST connections records against the connection it created. */

@@ -1,7 +1,7 @@
 import type { World } from '../store/world.js';
 import { type Catalogue, loadCatalogue } from './catalogue.js';
 import { seedCredentials } from './credentials.js';
-import { VERTICAL_SHOWCASE, seedDirectory } from './world.js';
+import { seedDirectory, VERTICAL_SHOWCASE } from './world.js';
 
 /**
  * The dotenv lines of `unified-api-sandbox env`: the url and the seeded credentials, and for each

@@ -1,6 +1,16 @@
-import { Faker, en } from '@faker-js/faker';
+import { en, Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
-import type { ApiKeyRecord, ConnectionRecord, ConsumerRecord, World, WorldSize } from '../store/world.js';
+import {
+  type ApiKeyRecord,
+  type ConnectionRecord,
+  type ConsumerRecord,
+  emptyWorld,
+  type World,
+  type WorldSize,
+} from '../store/world.js';
+
+export { emptyWorld };
+
 import { type ApiName, type Catalogue, loadCatalogue } from './catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
 
@@ -26,21 +36,6 @@ export const VERTICAL_SHOWCASE: { envName: string; api: ApiName; integrationid: 
 ];
 
 export const LARGE_WORLD_CONSUMERS = 100_000;
-
-export function emptyWorld(seed: number, size: WorldSize): World {
-  return {
-    meta: { schema: 1, seed, size, sequence: 0 },
-    accounts: {},
-    environments: {},
-    keys: {},
-    consumers: {},
-    connections: {},
-    links: {},
-    transactions: {},
-    webhooks: {},
-    webhook_logs: {},
-  };
-}
 
 class WorldBuilder {
   readonly world: World;

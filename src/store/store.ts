@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
 import { GroupCommitFile, StoreFileError } from './file-adapter.js';
-import { emptyWorld } from '../seed/world.js';
-import type { World } from './world.js';
+import { emptyWorld, type World } from './world.js';
 
 export { StoreFileError };
 

@@ -107,6 +107,29 @@ export interface WebhookLogRecord {
   integrationid: number | null;
 }
 
+/**
+ * One event to deliver to one webhook instance (the outbox). `body` is the exact JSON text sent, so
+ * that its signature and every retry carry the same bytes.
+ */
+export interface WebhookDeliveryRecord {
+  deliveryid: string;
+  webhookid: string;
+  accountid: string;
+  envid: string;
+  consumerid: string | null;
+  event: string;
+  url: string;
+  integrationid: number | null;
+  body: string;
+  created_on: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: string | null;
+  state: 'pending' | 'delivered' | 'failed';
+  last_httpstatus: number | null;
+}
+
 export interface WorldMeta {
   schema: 1;
   seed: number;
@@ -129,7 +152,25 @@ export interface World {
   transactions: Record<string, TransactionRecord>;
   webhooks: Record<string, WebhookRecord>;
   webhook_logs: Record<string, WebhookLogRecord>;
+  webhook_deliveries: Record<string, WebhookDeliveryRecord>;
 }
 
 export const transactionKey = (connectionid: string, clientRequestId: string) =>
   `${connectionid}:${clientRequestId}`;
+
+/** A world with no records: every collection the sandbox knows, empty. */
+export function emptyWorld(seed: number, size: WorldSize): World {
+  return {
+    meta: { schema: 1, seed, size, sequence: 0 },
+    accounts: {},
+    environments: {},
+    keys: {},
+    consumers: {},
+    connections: {},
+    links: {},
+    transactions: {},
+    webhooks: {},
+    webhook_logs: {},
+    webhook_deliveries: {},
+  };
+}

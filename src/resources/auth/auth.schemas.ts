@@ -1,22 +1,25 @@
 import { z } from '@hono/zod-openapi';
 
-export const AuthItem = z
-  .object({
-    clientId: z.string().openapi({ description: 'Client id of the API key' }),
-    clientSecret: z.string().openapi({ description: 'Client secret of the API key' }),
-    accountId: z.uuid().openapi({ description: 'Id of the vendor account' }),
-    marketplaceId: z.uuid().nullable().optional().openapi({ description: 'Id of a marketplace, if any' }),
-    envId: z.uuid().nullable().optional().openapi({ description: 'Id of a sub-environment, if any' }),
-  })
-  .openapi('AuthItem');
+// Kept unregistered so that MCPAuthItem renders as one flat object rather than allOf [AuthItem, ...].
+const keyCredentials = z.object({
+  clientId: z.string().openapi({ description: 'Client id of the API key' }),
+  clientSecret: z.string().openapi({ description: 'Client secret of the API key' }),
+  accountId: z.uuid().openapi({ description: 'Id of the vendor account' }),
+  marketplaceId: z.uuid().nullable().optional().openapi({ description: 'Id of a marketplace, if any' }),
+  envId: z.uuid().nullable().optional().openapi({ description: 'Id of a sub-environment, if any' }),
+});
 
-export const MCPAuthItem = AuthItem.extend({
-  consumerId: z.uuid().openapi({ description: 'The consumer the token is bound to' }),
-  scopes: z.array(z.string()).nullable().optional().openapi({
-    description:
-      'Sandbox extension: the scopes the token should carry, a subset of those granted to the API key. Omitted: every scope granted to the key.',
-  }),
-}).openapi('MCPAuthItem');
+export const AuthItem = keyCredentials.openapi('AuthItem');
+
+export const MCPAuthItem = keyCredentials
+  .extend({
+    consumerId: z.uuid().openapi({ description: 'The consumer the token is bound to' }),
+    scopes: z.array(z.string()).nullable().optional().openapi({
+      description:
+        'Sandbox extension: the scopes the token should carry, a subset of those granted to the API key. Omitted: every scope granted to the key.',
+    }),
+  })
+  .openapi('MCPAuthItem');
 
 export const Token = z
   .object({

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { SCOPES, emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { emptyResponse, errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
 import {
   ConsumerIdParam,
   ConsumerItem,

@@ -9,11 +9,13 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
     return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
   });
 
-  app.openapi(routes.setClock, (c) => {
-    const { clock } = c.var;
+  app.openapi(routes.setClock, async (c) => {
+    const { clock, ticker } = c.var;
     const change = c.req.valid('json');
     if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
     if (change.now !== undefined) clock.set(new Date(change.now));
+    // Whatever came due (finished executions, scheduled runs, webhook retries) is done before the answer.
+    await ticker.run();
     return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
   });
 

@@ -1,0 +1,131 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
+import { errors } from '../../lib/errors.js';
+import { publicOrigin } from '../../lib/urls.js';
+import type { LinkRecord } from '../../store/world.js';
+import { requireConsumer } from '../consumers/consumers.domain.js';
+import {
+  completeLink,
+  connectionsOf,
+  createConnection,
+  deleteConnection,
+  findTransaction,
+  type LinkSubmission,
+  linkIntegrations,
+  requireConnection,
+  requireOpenLink,
+  toConnectionItem,
+  updateConnection,
+} from './connections.domain.js';
+import type * as routes from './connections.routes.js';
+import type { HttpMethodName, LinkCompletionFormInput, LinkCompletionInput } from './connections.schemas.js';
+import { credentialField, renderConnectedPage, renderLinkPage } from './link-page.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+const linkUrl = (c: Context<AppEnv>, link: LinkRecord) =>
+  `${publicOrigin(c.var.config, c.req.url)}/link/${link.linkid}`;
+
+const depsOf = (c: Context<AppEnv>) => ({ ids: c.var.ids, clock: c.var.clock, catalogue: c.var.catalogue });
+
+export const listConnections: Handler<'listConnections'> = (c) => {
+  const consumer = requireConsumer(c.var.store.world, c.var.principal, c.req.valid('param').consumer_id);
+  const items = connectionsOf(c.var.store.world, consumer.consumerid).map((connection) =>
+    toConnectionItem(connection, c.var.catalogue),
+  );
+  return c.json(items, 200);
+};
+
+export const createConnectionHandler: Handler<'createConnection'> = async (c) => {
+  const { store, principal } = c.var;
+  const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
+  const { connection, link } = createConnection(store.world, depsOf(c), consumer, c.req.valid('json'));
+  if (connection) c.set('createdEntityId', connection.connectionid);
+  await store.commit();
+  return c.json({ url: linkUrl(c, link) }, 200);
+};
+
+export const updateConnectionHandler: Handler<'updateConnection'> = async (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, connectionid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
+  await store.commit();
+  return c.json({ url: linkUrl(c, link) }, 200);
+};
+
+export const deleteConnectionHandler: Handler<'deleteConnection'> = async (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, connectionid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  deleteConnection(store.world, requireConnection(store.world, consumer, connectionid));
+  await store.commit();
+  return c.body(null, 204);
+};
+
+export const getTransaction: Handler<'getTransaction'> = (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, connection_id } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const transaction = findTransaction(
+    store.world,
+    consumer,
+    connection_id,
+    c.req.valid('query').client_request_id,
+  );
+  return c.json(
+    {
+      created_on: transaction.created_on,
+      // Recorded from c.req.method by the transactions middleware, so one of HTTPMethod's values.
+      method: transaction.method as HttpMethodName,
+      route: transaction.route,
+      status_code: transaction.status_code,
+      created_entity_id: transaction.created_entity_id,
+    },
+    200,
+  );
+};
+
+export const getLinkPage: Handler<'getLinkPage'> = (c) => {
+  const world = c.var.store.world;
+  const { link, consumer } = requireOpenLink(world, c.req.valid('param').linkid);
+  const connection = link.connectionid !== null ? (world.connections[link.connectionid] ?? null) : null;
+  return c.html(renderLinkPage(link, consumer, linkIntegrations(c.var.catalogue, link), connection), 200);
+};
+
+const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/** Reads the page's form fields: integrationid and the credential fields of that integration. */
+function formSubmission(form: Record<string, string>, fixed: number | null): LinkSubmission {
+  const raw = form.integrationid?.trim() ?? '';
+  let integrationid: number | null = null;
+  if (raw !== '') {
+    if (!/^\d{1,15}$/.test(raw)) throw errors.integrationInvalid();
+    integrationid = Number(raw);
+  }
+  const prefix = credentialField(integrationid ?? fixed ?? -1, '');
+  const credentials: Record<string, string> = {};
+  for (const [field, value] of Object.entries(form)) {
+    if (field.startsWith(prefix)) credentials[field.slice(prefix.length)] = value;
+  }
+  return { integrationid, credentials };
+}
+
+export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
+  const { store } = c.var;
+  const { link, consumer } = requireOpenLink(store.world, c.req.valid('param').linkid);
+  const asForm = FORM_TYPE.test(c.req.header('content-type') ?? '');
+  let submission: LinkSubmission;
+  if (asForm) {
+    submission = formSubmission(c.req.valid('form') as LinkCompletionFormInput, link.integrationid);
+  } else {
+    const body = c.req.valid('json') as LinkCompletionInput;
+    submission = { integrationid: body.integrationid ?? null, credentials: body.credentials ?? {} };
+  }
+  const connection = completeLink(store.world, depsOf(c), link, submission);
+  await store.commit();
+  if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
+  if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);
+  return c.html(renderConnectedPage(consumer, c.var.catalogue.get(connection.integrationid)), 200);
+};

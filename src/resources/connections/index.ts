@@ -1,0 +1,15 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { nullableBodyHook } from '../../lib/openapi.js';
+import * as handlers from './connections.handlers.js';
+import * as routes from './connections.routes.js';
+
+export function registerConnections(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.listConnections, handlers.listConnections);
+  app.openapi(routes.createConnection, handlers.createConnectionHandler, nullableBodyHook);
+  app.openapi(routes.updateConnection, handlers.updateConnectionHandler, nullableBodyHook);
+  app.openapi(routes.deleteConnection, handlers.deleteConnectionHandler);
+  app.openapi(routes.getTransaction, handlers.getTransaction);
+  app.openapi(routes.getLinkPage, handlers.getLinkPage);
+  app.openapi(routes.completeLink, handlers.completeLinkHandler);
+}

@@ -1,0 +1,15 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import * as handlers from './webhooks.handlers.js';
+import * as routes from './webhooks.routes.js';
+
+export function registerWebhooks(app: OpenAPIHono<AppEnv>): void {
+  // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
+  app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
+  app.openapi(routes.createWebhook, handlers.createWebhookHandler);
+  app.openapi(routes.listWebhooks, handlers.listWebhooksHandler);
+  app.openapi(routes.getWebhook, handlers.getWebhookHandler);
+  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler);
+  app.openapi(routes.deleteWebhook, handlers.deleteWebhookHandler);
+  app.openapi(routes.listWebhookLogs, handlers.listWebhookLogsHandler);
+}

@@ -113,6 +113,20 @@ describe('required bodies', () => {
 
   it('an unauthenticated request without its body is a 401 first', async () => {
     const s = sandbox();
-    expectError(await call(s.app, 'PATCH', `/consumers/${s.ids.verticalConsumers.POS}`), errors.missingToken());
+    expectError(
+      await call(s.app, 'PATCH', `/consumers/${s.ids.verticalConsumers.POS}`),
+      errors.missingToken(),
+    );
+  });
+});
+
+describe('clock bounds', () => {
+  it.each([[1e308], [-1e308], [4e9]])('refuses advancing by %d seconds with 422', async (advance_seconds) => {
+    const s = sandbox();
+    expectValidation(await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds } }), [
+      'body',
+      'advance_seconds',
+    ]);
+    expect((await call(s.app, 'GET', '/__sandbox/clock')).body.now).toBe('2026-01-15T09:00:00.000Z');
   });
 });

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
+const MAX_SHIFT_SECONDS = 100 * 366 * 86_400;
+
 export const ClockState = z
   .object({
     now: z.iso.datetime().openapi({ description: 'The sandbox time' }),
@@ -11,7 +13,13 @@ export const ClockState = z
 
 export const ClockChange = z
   .object({
-    advance_seconds: z.number().optional().openapi({ description: 'Seconds to move the clock forward' }),
+    // A century either way keeps every date the sandbox writes a valid ISO date.
+    advance_seconds: z
+      .number()
+      .min(-MAX_SHIFT_SECONDS)
+      .max(MAX_SHIFT_SECONDS)
+      .optional()
+      .openapi({ description: 'Seconds to move the clock forward (negative: back)' }),
     now: z.iso
       .datetime({ offset: true })
       .optional()

@@ -1,0 +1,325 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { seedCredentials } from '../src/seed/credentials.js';
+import { seedDirectory } from '../src/seed/world.js';
+
+/**
+ * npm run bench [-- --quick] [--no-write] [--no-build]
+ *
+ * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling) and the built
+ * sandbox, drives each scenario with autocannon (50 connections), and prints and writes a table of
+ * req/s, p50, p99, the server's peak RSS and the ratio to the bare server measured in the same run.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+const DURATION = QUICK ? 1 : 10;
+const CONNECTIONS = 50;
+const SEED = 1;
+
+interface Row {
+  scenario: string;
+  world: string;
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+  rssMiB: number;
+  note: string;
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  startMs: number;
+}
+
+function peakRssMiB(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+function start(command: string[], readyPath: string | null): Promise<Server> {
+  const began = performance.now();
+  const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
+    child.stdout?.on('data', async (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /http:\/\/[\d.]+:\d+/.exec(out)?.[0];
+      if (!url || child.listenerCount('exit') === 0) return;
+      child.removeAllListeners('exit');
+      // Cold start ends at the first 2xx answer.
+      for (;;) {
+        try {
+          const res = await fetch(`${url}${readyPath ?? '/'}`);
+          await res.arrayBuffer();
+          if (res.ok) break;
+        } catch {
+          // not yet
+        }
+      }
+      resolve({ child, url, startMs: Math.round(performance.now() - began) });
+    });
+  });
+}
+
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGKILL');
+  });
+
+async function drive(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; path: string },
+): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const result = await autocannon({
+    url: `${url}${options.path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: (options.method ?? 'GET') as 'GET',
+    headers: options.headers,
+    body: options.body,
+  });
+  const errors = result.errors + result.non2xx + result.timeouts;
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+  };
+}
+
+async function token(url: string): Promise<string> {
+  const creds = seedCredentials(SEED);
+  const res = await fetch(`${url}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const sandboxCommand = (...extra: string[]) => [
+  'dist/bin/unified-api-sandbox.js',
+  'serve',
+  '--port',
+  '0',
+  '--quiet',
+  '--seed',
+  String(SEED),
+  ...extra,
+];
+
+async function main() {
+  if (!args.has('--no-build')) {
+    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
+  const rows: Row[] = [];
+  const creds = seedCredentials(SEED);
+  const ids = seedDirectory(SEED);
+  const tokenBody = JSON.stringify({ accountId: creds.accountId, ...creds.sandbox });
+  const json = { 'content-type': 'application/json' };
+
+  // 1. The ceiling.
+  const bare = await start(['bench/bare-server.mjs'], null);
+  const ceiling = await drive(bare.url, { path: '/' });
+  rows.push({
+    scenario: 'bare node:http, fixed 200-byte JSON',
+    world: '-',
+    ...ceiling,
+    rssMiB: peakRssMiB(bare.child.pid),
+    note: '',
+  });
+  await stop(bare);
+
+  // 2. The sandbox, default world, in memory.
+  const mem = await start(sandboxCommand(), '/openapi.json');
+  rows.push({
+    scenario: 'cold start to first 2xx',
+    world: 'default',
+    rps: null,
+    p50: null,
+    p99: null,
+    rssMiB: peakRssMiB(mem.child.pid),
+    note: `${mem.startMs} ms`,
+  });
+  const bearer = await token(mem.url);
+  const auth = { authorization: `Bearer ${bearer}` };
+  const add = (
+    scenario: string,
+    world: string,
+    r: Awaited<ReturnType<typeof drive>>,
+    pid: number | undefined,
+  ) =>
+    rows.push({
+      scenario,
+      world,
+      rps: r.rps,
+      p50: r.p50,
+      p99: r.p99,
+      rssMiB: peakRssMiB(pid),
+      note: r.errors ? `${r.errors} non-2xx/errors` : '',
+    });
+
+  add(
+    'POST /token',
+    'default',
+    await drive(mem.url, { method: 'POST', path: '/token', headers: json, body: tokenBody }),
+    mem.child.pid,
+  );
+  const consumer = ids.verticalConsumers.ACCOUNTING;
+  add(
+    'GET /consumers/{id} (authenticated)',
+    'default',
+    await drive(mem.url, { path: `/consumers/${consumer}`, headers: auth }),
+    mem.child.pid,
+  );
+  const doc = (await (await fetch(`${mem.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+  const pagedPath = '/consumers/{consumer_id}/accounting/clients';
+  if (doc.paths[pagedPath]) {
+    add(
+      'GET accounting clients (paged, size 50)',
+      'default',
+      await drive(mem.url, {
+        path: `/consumers/${consumer}/accounting/clients?page=1&size=50`,
+        headers: auth,
+      }),
+      mem.child.pid,
+    );
+  } else {
+    rows.push({
+      scenario: 'GET accounting clients (paged)',
+      world: 'default',
+      rps: null,
+      p50: null,
+      p99: null,
+      rssMiB: 0,
+      note: 'not served yet',
+    });
+  }
+  add(
+    'POST /consumers (in memory)',
+    'default',
+    await drive(mem.url, {
+      method: 'POST',
+      path: '/consumers',
+      headers: { ...json, ...auth },
+      body: JSON.stringify({ name: 'Bench consumer' }),
+    }),
+    mem.child.pid,
+  );
+  await stop(mem);
+
+  // 3. A world of 1,000 consumers for search.
+  const search = await start(sandboxCommand(), '/openapi.json');
+  const searchAuth = { authorization: `Bearer ${await token(search.url)}` };
+  for (let i = 0; i < 1000; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, (_, j) =>
+        fetch(`${search.url}/consumers`, {
+          method: 'POST',
+          headers: { ...json, ...searchAuth },
+          body: JSON.stringify({ name: `Search target ${i + j}` }),
+        }).then((r) => r.arrayBuffer()),
+      ),
+    );
+  }
+  add(
+    'GET /consumers?search= (1,000 consumers)',
+    '1,000',
+    await drive(search.url, { path: '/consumers?search=target%2099', headers: searchAuth }),
+    search.child.pid,
+  );
+  await stop(search);
+
+  // 4. Durable writes.
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
+  const durable = await start(sandboxCommand('--db', join(dir, 'world.json')), '/openapi.json');
+  const durableAuth = { authorization: `Bearer ${await token(durable.url)}` };
+  add(
+    'POST /consumers with --db (durable)',
+    'default',
+    await drive(durable.url, {
+      method: 'POST',
+      path: '/consumers',
+      headers: { ...json, ...durableAuth },
+      body: JSON.stringify({ name: 'Durable bench consumer' }),
+    }),
+    durable.child.pid,
+  );
+  await stop(durable);
+  rmSync(dir, { recursive: true, force: true });
+
+  // 5. The large world.
+  const large = await start(sandboxCommand('--size', 'large'), '/openapi.json');
+  rows.push({
+    scenario: 'cold start to first 2xx',
+    world: 'large (100,000)',
+    rps: null,
+    p50: null,
+    p99: null,
+    rssMiB: peakRssMiB(large.child.pid),
+    note: `${large.startMs} ms`,
+  });
+  const largeAuth = { authorization: `Bearer ${await token(large.url)}` };
+  add(
+    'GET /consumers/{id} (authenticated)',
+    'large (100,000)',
+    await drive(large.url, { path: `/consumers/${consumer}`, headers: largeAuth }),
+    large.child.pid,
+  );
+  add(
+    'GET /consumers?search=',
+    'large (100,000)',
+    await drive(large.url, { path: '/consumers?search=zzzz-no-match', headers: largeAuth }),
+    large.child.pid,
+  );
+  await stop(large);
+
+  const table = render(rows, ceiling.rps);
+  console.log(table);
+  if (!args.has('--no-write')) {
+    mkdirSync(join(ROOT, 'docs'), { recursive: true });
+    const header = [
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version};`,
+      `autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario${QUICK ? ' (quick mode)' : ''}.`,
+    ].join(' ');
+    writeFileSync(
+      join(ROOT, 'docs', 'benchmark-results.md'),
+      `# Benchmark results\n\n${header}\n\n${table}\n`,
+    );
+  }
+}
+
+function render(rows: Row[], ceiling: number): string {
+  const lines = [
+    '| scenario | world | req/s | ratio to bare | p50 ms | p99 ms | peak RSS MiB | note |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of rows) {
+    const ratio = r.rps === null ? '' : (r.rps / ceiling).toFixed(2);
+    lines.push(
+      `| ${r.scenario} | ${r.world} | ${r.rps ?? ''} | ${ratio} | ${r.p50 ?? ''} | ${r.p99 ?? ''} | ${r.rssMiB} | ${r.note} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

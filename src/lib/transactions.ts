@@ -1,6 +1,7 @@
 import type { Context, Next } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { ApiName } from '../seed/catalogue.js';
+import { connectionsOfConsumer } from '../store/indexes.js';
 import { type ConnectionRecord, transactionKey, type World } from '../store/world.js';
 import { isUuid } from './ids.js';
 
@@ -36,8 +37,8 @@ export function activeConnectionOf(
   preferred?: string,
 ): ConnectionRecord | undefined {
   let found: ConnectionRecord | undefined;
-  for (const connection of Object.values(world.connections)) {
-    if (connection.consumerid !== consumerid || connection.status !== 'active') continue;
+  for (const connection of connectionsOfConsumer(world, consumerid)) {
+    if (connection.status !== 'active') continue;
     if (apiOf(connection.integrationid) !== api) continue;
     if (preferred && connection.connectionid === preferred) return connection;
     if (!found || connection.created_on >= found.created_on) found = connection;

@@ -1,5 +1,6 @@
 import { en, Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
+import { putConnection, putConsumer } from '../store/indexes.js';
 import {
   type ApiKeyRecord,
   type ConnectionRecord,
@@ -113,7 +114,7 @@ class WorldBuilder {
       redirect_url: this.faker.datatype.boolean(0.5) ? `https://app.vendor.example/return/${slug}` : null,
       created_on: this.date(),
     };
-    this.world.consumers[consumerid] = record;
+    putConsumer(this.world, record);
     return record;
   }
 
@@ -151,7 +152,7 @@ class WorldBuilder {
       created_on: created,
       updated_on: created,
     };
-    this.world.connections[connectionid] = record;
+    putConnection(this.world, record);
     return record;
   }
 

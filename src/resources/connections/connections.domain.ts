@@ -4,6 +4,7 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { type IdSource, isUuid } from '../../lib/ids.js';
 import type { Catalogue, Integration } from '../../seed/catalogue.js';
+import { connectionsOfConsumer, putConnection } from '../../store/indexes.js';
 import {
   type ConnectionRecord,
   type ConsumerRecord,
@@ -41,7 +42,7 @@ export function toConnectionItem(connection: ConnectionRecord, catalogue: Catalo
 
 /** Every connection of the consumer, active and inactive, in creation order. */
 export const connectionsOf = (world: World, consumerid: string): ConnectionRecord[] =>
-  Object.values(world.connections).filter((c) => c.consumerid === consumerid);
+  connectionsOfConsumer(world, consumerid);
 
 // ---------------------------------------------------------------------------------------------
 // Rules, one function each. They only read: callers check everything before writing anything.
@@ -118,12 +119,8 @@ export function assertNoOtherActive(
   integrationid: number,
   except?: string,
 ): void {
-  const clash = Object.values(world.connections).some(
-    (c) =>
-      c.consumerid === consumerid &&
-      c.integrationid === integrationid &&
-      c.status === 'active' &&
-      c.connectionid !== except,
+  const clash = connectionsOfConsumer(world, consumerid).some(
+    (c) => c.integrationid === integrationid && c.status === 'active' && c.connectionid !== except,
   );
   if (clash) throw errors.connectionAlreadyActive(integrationid);
 }
@@ -237,7 +234,7 @@ export function createConnection(
     created_on: now,
     updated_on: now,
   };
-  world.connections[connection.connectionid] = connection;
+  putConnection(world, connection);
   // With an integrationid the link always goes back to the consumer's redirect url.
   const link = newLink(world, deps, {
     consumerid: consumer.consumerid,
@@ -431,7 +428,7 @@ export function completeLink(
       created_on: now,
       updated_on: now,
     };
-    world.connections[connection.connectionid] = connection;
+    putConnection(world, connection);
     link.connectionid = connection.connectionid;
     link.integrationid = integration.integrationid;
   }

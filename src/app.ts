@@ -11,6 +11,7 @@ import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAuth } from './resources/auth/index.js';
 import { registerConnections } from './resources/connections/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
+import { registerDatastores } from './resources/datastores/index.js';
 import { registerDocs } from './resources/docs/index.js';
 import { registerIntegrations } from './resources/integrations/index.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
@@ -35,6 +36,8 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** When set, the /__sandbox control endpoints need it as a bearer token. */
   adminToken?: string | null;
+  /** Time-out of one webhook delivery attempt in milliseconds (default 5000; tests shorten it). */
+  webhookTimeoutMs?: number;
 }
 
 export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
@@ -102,7 +105,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerConsumers(app);
   registerConnections(app);
   registerIntegrations(app);
-  registerWebhooks(app);
+  registerWebhooks(app, services, { timeoutMs: options.webhookTimeoutMs });
+  registerDatastores(app);
   registerSandboxControl(app);
   registerDocs(app);
 

@@ -37,6 +37,11 @@ const PLATFORM_OPERATIONS = [
   'webhooks_update_webhook',
   'webhooks_delete_webhook',
   'webhooks_get_webhook_logs',
+  'datastores_get_datastores',
+  'datastores_get_consumer_and_datastoredata',
+  'datastores_create_consumer_datastoredata',
+  'datastores_update_consumer_datastoredata',
+  'datastores_delete_consumer_datastoredata',
 ] as const;
 
 const REFERENCE_FILE = fileURLToPath(new URL('../../shared/reference/openapi.json', import.meta.url));

@@ -74,6 +74,40 @@ export const messages = {
   webhookEventInvalid: 'The specified event is not a webhook type of this account',
   webhookIntegrationRequired:
     'An integrationid of the One API of this event is mandatory for this webhook type',
+  webhookDeliveryNotFound: 'The webhook delivery does not exist',
+
+  datastoreNotFound: 'The datastore does not exist',
+  datastoreDataNotFound: 'The datastoredata does not exist',
+  datastoreInputInvalid: 'The input does not match the definition of the datastore',
+
+  syncNotFound: 'The sync does not exist',
+  chainNotFound: 'The chain does not exist',
+  flowNotFound: 'The flow does not exist',
+  executionNotFound: 'The execution does not exist',
+  noConsumersFound: 'No consumers found',
+  contextDataInvalid: (fieldName: string, fieldType: string) =>
+    `Error while validating context data; the field ${fieldName} does not seem to be of type ${fieldType}`,
+  oneIntegrationPerApi: 'You can only provide one integrationid for each selected One API',
+  integrationNotInSync: (integrationid: string) =>
+    `${integrationid} is not part of the selected integrations of the sync`,
+  consumerNotInSync: 'The consumer is not configured for this sync',
+  flowNotActivated: 'The flow is not yet activated for this consumer',
+  bodyShouldBeList: 'The body should be a list',
+  flowRequiresConfiguration: 'Impossible to enable the flow as the flow requires configuration fields',
+  datalayerNotConfigured: 'The datalayer is not configured on this account.',
+  datalayerTargetNotFound: 'The consumer or connection does not exist',
+  issueConsumerNotFound: 'The consumer does not exist.',
+  issueNotFound: 'The issue does not exist.',
+
+  accountingFailure: 'Error while trying to perform your request',
+  accountingCompanyIdInvalid: "The format of the company_id doesn't seem to be correct.",
+  accountingVatNumberInvalid:
+    'The VAT number is incorrect; dots and whitespace must be removed; the expected form is a country prefix followed by digits',
+  accountingPartnerDuplicate:
+    'A client/supplier already exist with the same code/id in the accounting system.',
+  accountingPartnerNotFound: "The client/supplier doesn't exist in the accounting system.",
+  accountingInvoiceNotFound: "The invoice doesn't exist in the accounting system.",
+  accountingEntryNotFound: "The entry doesn't exist in the accounting system.",
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
@@ -132,6 +166,42 @@ export const errors = {
       messages.webhookIntegrationRequired,
       `Give the integrationid of an active ${api} integration`,
     ),
+  webhookDeliveryNotFound: () => new ApiError(404, messages.webhookDeliveryNotFound),
+
+  datastoreNotFound: () => new ApiError(404, messages.datastoreNotFound),
+  datastoreDataNotFound: () => new ApiError(404, messages.datastoreDataNotFound),
+  /** `problems` name each offending column and what is wrong with it. */
+  datastoreInputInvalid: (problems: readonly string[]) =>
+    new ApiError(422, messages.datastoreInputInvalid, problems.join('; ')),
+
+  syncNotFound: () => new ApiError(404, messages.syncNotFound),
+  chainNotFound: () => new ApiError(404, messages.chainNotFound),
+  flowNotFound: () => new ApiError(404, messages.flowNotFound),
+  executionNotFound: () => new ApiError(404, messages.executionNotFound),
+  noConsumersFound: (detail = '') => new ApiError(400, messages.noConsumersFound, detail),
+  contextDataInvalid: (fieldName: string, fieldType: string) =>
+    new ApiError(422, messages.contextDataInvalid(fieldName, fieldType)),
+  oneIntegrationPerApi: (detail = '') => new ApiError(400, messages.oneIntegrationPerApi, detail),
+  integrationNotInSync: (integrationid: string) =>
+    new ApiError(400, messages.integrationNotInSync(integrationid)),
+  consumerNotInSync: () => new ApiError(404, messages.consumerNotInSync),
+  flowNotActivated: () => new ApiError(404, messages.flowNotActivated),
+  bodyShouldBeList: () => new ApiError(422, messages.bodyShouldBeList),
+  flowRequiresConfiguration: (missing: string[]) =>
+    new ApiError(400, messages.flowRequiresConfiguration, `Missing: ${missing.join(', ')}`),
+  datalayerNotConfigured: (detail = '') => new ApiError(400, messages.datalayerNotConfigured, detail),
+  datalayerTargetNotFound: () => new ApiError(404, messages.datalayerTargetNotFound),
+  issueConsumerNotFound: () => new ApiError(404, messages.issueConsumerNotFound),
+  issueNotFound: () => new ApiError(404, messages.issueNotFound),
+
+  /** Any refused accounting request: the detail says what was wrong. */
+  accountingFailure: (detail: string) => new ApiError(400, messages.accountingFailure, detail),
+  accountingCompanyIdInvalid: (detail = '') => new ApiError(400, messages.accountingCompanyIdInvalid, detail),
+  accountingVatNumberInvalid: (detail = '') => new ApiError(400, messages.accountingVatNumberInvalid, detail),
+  accountingPartnerDuplicate: (detail = '') => new ApiError(400, messages.accountingPartnerDuplicate, detail),
+  accountingPartnerNotFound: (detail = '') => new ApiError(404, messages.accountingPartnerNotFound, detail),
+  accountingInvoiceNotFound: (detail = '') => new ApiError(404, messages.accountingInvoiceNotFound, detail),
+  accountingEntryNotFound: (detail = '') => new ApiError(404, messages.accountingEntryNotFound, detail),
 
   notFound: () => new ApiError(404, messages.notFound),
   methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),

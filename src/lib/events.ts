@@ -1,12 +1,15 @@
 import type { Services } from '../context.js';
 import { subscribersOf } from '../resources/webhooks/webhooks.domain.js';
+import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
 import { unixSeconds } from './clock.js';
 
 /**
  * Events of the platform (a connection created, a flow executed, an issue opened...). Publishing
  * one writes a delivery into the outbox (world.webhook_deliveries) for every active webhook
  * instance subscribed to it, in the same change of the world as what caused it: the caller commits.
- * The delivery worker (registered on the ticker) sends them.
+ * The delivery worker (resources/webhooks/delivery.ts, a task of the ticker) sends them: after the
+ * commit, kick it with `void services.ticker.run()` so that the first attempt is made at once; it
+ * also runs on every move of the clock and every second on the machine's time.
  */
 export interface SandboxEvent {
   accountid: string;
@@ -22,26 +25,37 @@ export interface SandboxEvent {
 
 export type EventServices = Pick<Services, 'store' | 'clock' | 'ids' | 'ticker'>;
 
+const ENVELOPE_FIELDS = new Set(['accountid', 'event', 'consumerid', 'created']);
+
+/**
+ * The JSON text delivered for an event: accountid, event, consumerid and created (Unix seconds),
+ * then the event's own fields (which cannot replace the first four).
+ */
+export function eventBody(event: SandboxEvent, now: Date): string {
+  const fields = Object.entries(event.fields ?? {}).filter(([name]) => !ENVELOPE_FIELDS.has(name));
+  return JSON.stringify({
+    accountid: event.accountid,
+    event: event.event,
+    consumerid: event.consumerid,
+    created: unixSeconds(now),
+    ...Object.fromEntries(fields),
+  });
+}
+
 /** Queues the event for its subscribers; returns the number of deliveries queued. */
 export function publishEvent(services: EventServices, event: SandboxEvent): number {
   const world = services.store.world;
   const now = services.clock.now();
   const subscribers = subscribersOf(world, event.accountid, event.envid, event.event, event.integrationid);
   for (const webhook of subscribers) {
-    const body = JSON.stringify({
-      accountid: event.accountid,
-      event: event.event,
-      consumerid: event.consumerid,
-      created: unixSeconds(now),
-      ...event.fields,
-    });
+    const body = eventBody(event, now);
     const deliveryid = services.ids.next('webhook-delivery');
     world.webhook_deliveries[deliveryid] = {
       deliveryid,
       webhookid: webhook.webhookid,
       accountid: event.accountid,
       envid: event.envid,
-      consumerid: event.consumerid,
+      event_consumerid: event.consumerid,
       event: event.event,
       url: webhook.url,
       integrationid: event.integrationid ?? null,
@@ -51,7 +65,36 @@ export function publishEvent(services: EventServices, event: SandboxEvent): numb
       next_attempt_at: now.toISOString(),
       state: 'pending',
       last_httpstatus: null,
+      last_error: null,
+      redelivery_of: null,
     };
   }
   return subscribers.length;
+}
+
+export type ConnectionEventKind = 'created' | 'updated' | 'deleted';
+
+/**
+ * account.connection.created / updated / deleted: published when a connection is made (POST
+ * connections with an integrationid, or a link page that creates one), changed (PATCH, or a link
+ * page that completes an existing one) or deleted. Fields: connectionid, integrationid, name, status.
+ */
+export function connectionEvent(
+  kind: ConnectionEventKind,
+  consumer: Pick<ConsumerRecord, 'consumerid' | 'accountid' | 'envid'>,
+  connection: Pick<ConnectionRecord, 'connectionid' | 'integrationid' | 'name' | 'status'>,
+): SandboxEvent {
+  return {
+    accountid: consumer.accountid,
+    envid: consumer.envid,
+    event: `account.connection.${kind}`,
+    consumerid: consumer.consumerid,
+    integrationid: connection.integrationid,
+    fields: {
+      connectionid: connection.connectionid,
+      integrationid: connection.integrationid,
+      name: connection.name,
+      status: connection.status,
+    },
+  };
 }

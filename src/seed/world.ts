@@ -14,6 +14,7 @@ export { emptyWorld };
 
 import { type ApiName, type Catalogue, loadCatalogue } from './catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
+import { seedDatastores } from './datastores.js';
 
 /**
  * The seeded world: the same seed always builds the same world. Showcase consumers (one per vertical
@@ -234,6 +235,7 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
     b.consumer(id, other.accountId, other.sandboxEnvId);
     b.connection(id, showcase.integrationid, 'active');
   }
+  seedDatastores(b.world, seed, seedDirectory(seed));
   return b.world;
 }
 

@@ -2,6 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
+import { connectionEvent, publishEvent } from '../../lib/events.js';
 import { publicOrigin } from '../../lib/urls.js';
 import type { LinkRecord } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
@@ -41,8 +42,12 @@ export const createConnectionHandler: Handler<'createConnection'> = async (c) =>
   const { store, principal } = c.var;
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   const { connection, link } = createConnection(store.world, depsOf(c), consumer, c.req.valid('json'));
-  if (connection) c.set('createdEntityId', connection.connectionid);
+  if (connection) {
+    c.set('createdEntityId', connection.connectionid);
+    publishEvent(c.var, connectionEvent('created', consumer, connection));
+  }
   await store.commit();
+  if (connection) void c.var.ticker.run();
   return c.json({ url: linkUrl(c, link) }, 200);
 };
 
@@ -51,7 +56,10 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
+  const connection = store.world.connections[link.connectionid ?? ''];
+  if (connection) publishEvent(c.var, connectionEvent('updated', consumer, connection));
   await store.commit();
+  void c.var.ticker.run();
   return c.json({ url: linkUrl(c, link) }, 200);
 };
 
@@ -59,8 +67,11 @@ export const deleteConnectionHandler: Handler<'deleteConnection'> = async (c) =>
   const { store, principal } = c.var;
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
-  deleteConnection(store.world, requireConnection(store.world, consumer, connectionid));
+  const connection = requireConnection(store.world, consumer, connectionid);
+  deleteConnection(store.world, connection);
+  publishEvent(c.var, connectionEvent('deleted', consumer, connection));
   await store.commit();
+  void c.var.ticker.run();
   return c.body(null, 204);
 };
 
@@ -123,8 +134,11 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
     const body = c.req.valid('json') as LinkCompletionInput;
     submission = { integrationid: body.integrationid ?? null, credentials: body.credentials ?? {} };
   }
+  const existed = link.connectionid !== null;
   const connection = completeLink(store.world, depsOf(c), link, submission);
+  publishEvent(c.var, connectionEvent(existed ? 'updated' : 'created', consumer, connection));
   await store.commit();
+  void c.var.ticker.run();
   if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
   if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);
   return c.html(renderConnectedPage(consumer, c.var.catalogue.get(connection.integrationid)), 200);

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { seedWorld } from '../../seed/world.js';
+import { registerDeliveryControl } from './delivery-control.js';
 import * as routes from './sandbox.routes.js';
 
 export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
@@ -24,4 +25,5 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
     await store.replace(seedWorld(config.seed, store.world.meta.size));
     return c.json({ status: 'reset' as const, seed: config.seed }, 200);
   });
+  registerDeliveryControl(app);
 }

@@ -16,7 +16,8 @@ const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-const admin = { security: [{ sandboxAdmin: [] }], middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>] };
+/** The guard of every control endpoint (spread into createRoute). */
+export const admin = { security: [{ sandboxAdmin: [] }], middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>] };
 
 export const getClock = createRoute({
   method: 'get',

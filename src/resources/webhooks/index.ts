@@ -1,9 +1,16 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
+import type { AppEnv, Services } from '../../context.js';
+import { type DeliveryOptions, registerDeliveryWorker } from './delivery.js';
 import * as handlers from './webhooks.handlers.js';
 import * as routes from './webhooks.routes.js';
 
-export function registerWebhooks(app: OpenAPIHono<AppEnv>): void {
+/** The webhook routes, and the worker that delivers the events to the instances. */
+export function registerWebhooks(
+  app: OpenAPIHono<AppEnv>,
+  services: Services,
+  delivery: DeliveryOptions = {},
+): void {
+  registerDeliveryWorker(services, delivery);
   // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
   app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
   app.openapi(routes.createWebhook, handlers.createWebhookHandler);

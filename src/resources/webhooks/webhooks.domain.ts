@@ -163,11 +163,14 @@ export function updateWebhook(world: World, record: WebhookRecord, input: Webhoo
   return record;
 }
 
-/** Removes an instance and its delivery logs. */
+/** Removes an instance, its delivery logs and its deliveries (pending ones are not sent). */
 export function deleteWebhook(world: World, record: WebhookRecord): void {
   delete world.webhooks[record.webhookid];
   for (const [key, log] of Object.entries(world.webhook_logs)) {
     if (log.webhookid === record.webhookid) delete world.webhook_logs[key];
+  }
+  for (const [key, delivery] of Object.entries(world.webhook_deliveries)) {
+    if (delivery.webhookid === record.webhookid) delete world.webhook_deliveries[key];
   }
 }
 

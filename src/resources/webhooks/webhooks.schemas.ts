@@ -79,7 +79,9 @@ export const WebhookLogItem = z
     url: z.string().openapi({ description: 'The url the delivery was posted to' }),
     accountid: z.string().openapi({ description: 'The account of the instance' }),
     createdon: z.iso.datetime().openapi({ description: 'When the delivery was made' }),
-    httpstatus: z.number().int().openapi({ description: 'HTTP status answered by the receiver' }),
+    httpstatus: z.number().int().openapi({
+      description: 'HTTP status answered by the receiver; 0 when none came (time-out, connection error)',
+    }),
     integrationid: z
       .number()
       .int()

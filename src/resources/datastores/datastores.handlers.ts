@@ -1,0 +1,66 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { requireConsumer } from '../consumers/consumers.domain.js';
+import {
+  createRows,
+  deleteRow,
+  listDatastores,
+  listRows,
+  RELATED_EXECUTION_HEADER,
+  relatedExecutionId,
+  requireDatastore,
+  requireRow,
+  toDataItemOut,
+  toDataStoreItem,
+  updateRow,
+} from './datastores.domain.js';
+import type * as routes from './datastores.routes.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+export const listDatastoresHandler: Handler<'listDatastores'> = (c) => {
+  const records = listDatastores(c.var.store.world, c.var.principal, c.req.valid('query').status);
+  return c.json(records.map(toDataStoreItem), 200);
+};
+
+export const listDataHandler: Handler<'listData'> = (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, datastoreid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const datastore = requireDatastore(store.world, principal, datastoreid);
+  const rows = listRows(store.world, consumer, datastore, c.req.valid('query'));
+  return c.json(rows.map(toDataItemOut), 200);
+};
+
+export const createDataHandler: Handler<'createData'> = async (c) => {
+  const { store, principal, ids, clock } = c.var;
+  const { consumer_id, datastoreid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const datastore = requireDatastore(store.world, principal, datastoreid);
+  const executionid = relatedExecutionId(c.req.header(RELATED_EXECUTION_HEADER));
+  const rows = createRows(store.world, { ids, clock }, consumer, datastore, c.req.valid('json'), executionid);
+  if (rows.length === 1) c.set('createdEntityId', rows[0]?.datastoredataid);
+  await store.commit();
+  return c.json(rows.map(toDataItemOut), 200);
+};
+
+export const updateDataHandler: Handler<'updateData'> = async (c) => {
+  const { store, principal, clock } = c.var;
+  const { consumer_id, datastoreid, datastoredataid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const datastore = requireDatastore(store.world, principal, datastoreid);
+  const row = requireRow(store.world, consumer, datastore, datastoredataid);
+  updateRow(row, datastore, c.req.valid('json'), clock);
+  await store.commit();
+  return c.json(toDataItemOut(row), 200);
+};
+
+export const deleteDataHandler: Handler<'deleteData'> = async (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, datastoreid, datastoredataid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const datastore = requireDatastore(store.world, principal, datastoreid);
+  deleteRow(store.world, requireRow(store.world, consumer, datastore, datastoredataid));
+  await store.commit();
+  return c.json({}, 200);
+};

@@ -316,6 +316,21 @@ describe('connection events', () => {
     await advance(RETRY_DELAYS_SECONDS[0]);
     expect((await logs(webhookid)).map((l) => l.httpstatus)).toEqual([200, 500]);
   });
+
+  it('deleting a consumer publishes deleted for each of its connections', async () => {
+    const r = await receiver();
+    await subscribe(r.url('/deleted'), { event: 'account.connection.deleted' });
+    const consumer = await newConsumer();
+    await connect(consumer);
+    const connectionid = Object.values(world().connections).find((c) => c.consumerid === consumer)
+      ?.connectionid as string;
+    expect((await api('DELETE', `/consumers/${consumer}`)).status).toBe(204);
+    await settle();
+    const bodies = r.requests.map((q) => JSON.parse(q.body));
+    expect(bodies).toEqual([
+      expect.objectContaining({ event: 'account.connection.deleted', consumerid: consumer, connectionid }),
+    ]);
+  });
 });
 
 describe('retries on the sandbox clock', () => {

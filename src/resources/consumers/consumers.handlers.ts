@@ -1,5 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { connectionEvent, publishEvent } from '../../lib/events.js';
+import { connectionsOfConsumer } from '../../store/indexes.js';
 import {
   createConsumer,
   deleteConsumer,
@@ -44,7 +46,12 @@ export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
 export const deleteConsumerHandler: Handler<'deleteConsumer'> = async (c) => {
   const { store, principal } = c.var;
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
+  // Its connections go with it: subscribers hear of each, as for a deleted connection.
+  for (const connection of connectionsOfConsumer(store.world, consumer.consumerid)) {
+    publishEvent(c.var, connectionEvent('deleted', consumer, connection));
+  }
   deleteConsumer(store.world, consumer);
   await store.commit();
+  void c.var.ticker.run();
   return c.body(null, 204);
 };

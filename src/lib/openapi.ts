@@ -84,7 +84,9 @@ export type Scopes = readonly string[] | null;
 
 const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
-    const principal = await c.var.tokens.authenticate(c.req.header('authorization'));
+    // c.get, not c.var: this runs on every request, and c.var builds a new object each time.
+    const pending = c.get('tokens').authenticate(c.req.header('authorization'));
+    const principal = pending instanceof Promise ? await pending : pending;
     if (principal.mcp) {
       const granted = principal.mcp.scopes;
       const allowed = scopes !== null && (granted.includes('*') || granted.some((s) => scopes.includes(s)));
@@ -115,24 +117,74 @@ export const SCOPES = {
   connectionsRead: ['connections', 'connections.read'],
   connectionsWrite: ['connections'],
   accountingFoldersRead: ['accounting', 'accounting.read', 'accounting.folders', 'accounting.folders.read'],
-  accountingBookyearsRead: ['accounting', 'accounting.read', 'accounting.bookyears', 'accounting.bookyears.read'],
-  accountingAnalyticPlansRead: ['accounting', 'accounting.read', 'accounting.analytic_plans', 'accounting.analytic_plans.read'],
+  accountingBookyearsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.bookyears',
+    'accounting.bookyears.read',
+  ],
+  accountingAnalyticPlansRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.analytic_plans',
+    'accounting.analytic_plans.read',
+  ],
   accountingSchemesRead: ['accounting', 'accounting.read', 'accounting.schemes', 'accounting.schemes.read'],
   accountingClientsRead: ['accounting', 'accounting.read', 'accounting.clients', 'accounting.clients.read'],
   accountingClientsWrite: ['accounting', 'accounting.clients'],
-  accountingSuppliersRead: ['accounting', 'accounting.read', 'accounting.suppliers', 'accounting.suppliers.read'],
+  accountingSuppliersRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.suppliers',
+    'accounting.suppliers.read',
+  ],
   accountingSuppliersWrite: ['accounting', 'accounting.suppliers'],
-  accountingContactsRead: ['accounting', 'accounting.read', 'accounting.contacts', 'accounting.contacts.read'],
-  accountingInvoicesRead: ['accounting', 'accounting.read', 'accounting.invoices', 'accounting.invoices.read'],
+  accountingContactsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.contacts',
+    'accounting.contacts.read',
+  ],
+  accountingInvoicesRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.invoices',
+    'accounting.invoices.read',
+  ],
   accountingInvoicesWrite: ['accounting', 'accounting.invoices'],
-  accountingJournalEntriesRead: ['accounting', 'accounting.read', 'accounting.journal_entries', 'accounting.journal_entries.read'],
+  accountingJournalEntriesRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.journal_entries',
+    'accounting.journal_entries.read',
+  ],
   accountingJournalEntriesWrite: ['accounting', 'accounting.journal_entries'],
-  accountingJournalsRead: ['accounting', 'accounting.read', 'accounting.journals', 'accounting.journals.read'],
+  accountingJournalsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.journals',
+    'accounting.journals.read',
+  ],
   accountingJournalsWrite: ['accounting', 'accounting.journals'],
-  accountingVatCodesRead: ['accounting', 'accounting.read', 'accounting.vat_codes', 'accounting.vat_codes.read'],
-  accountingLedgerAccountsRead: ['accounting', 'accounting.read', 'accounting.ledger_accounts', 'accounting.ledger_accounts.read'],
+  accountingVatCodesRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.vat_codes',
+    'accounting.vat_codes.read',
+  ],
+  accountingLedgerAccountsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.ledger_accounts',
+    'accounting.ledger_accounts.read',
+  ],
   accountingLedgerAccountsWrite: ['accounting', 'accounting.ledger_accounts'],
-  accountingOutstandingsRead: ['accounting', 'accounting.read', 'accounting.outstandings', 'accounting.outstandings.read'],
+  accountingOutstandingsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.outstandings',
+    'accounting.outstandings.read',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

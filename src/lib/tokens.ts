@@ -38,6 +38,11 @@ interface Claims {
 
 const MAX_CACHED_TOKENS = 10_000;
 
+interface Verified {
+  claims: Claims;
+  principal: Principal;
+}
+
 /**
  * Mints and verifies the sandbox's JWTs (HS256). A token's signature is verified once and the
  * result cached, since the same token comes back on every request of a client; what can change
@@ -47,7 +52,7 @@ export class TokenService {
   readonly #secret: Uint8Array;
   readonly #clock: Clock;
   readonly #store: () => Store;
-  readonly #verified = new Map<string, Claims>();
+  readonly #verified = new Map<string, Verified>();
 
   constructor(secret: Uint8Array, clock: Clock, store: () => Store) {
     this.#secret = secret;
@@ -72,28 +77,30 @@ export class TokenService {
     return { access_token, token_type: 'bearer', expires_in: TOKEN_LIFETIME_SECONDS, expires_on: exp };
   }
 
-  /** Reads the Authorization header; throws the 401 ApiError for anything but a valid token. */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * Reads the Authorization header; throws the 401 ApiError for anything but a valid token. A token
+   * seen before is answered without waiting (no signature check, no promise).
+   */
+  authenticate(authorization: string | undefined): Principal | Promise<Principal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match?.[1]) throw errors.missingToken();
     const token = match[1];
-    const claims = this.#verified.get(token) ?? (await this.#verify(token));
+    const known = this.#verified.get(token);
+    if (known) return this.#admit(known);
+    return this.#verify(token).then((entry) => this.#admit(entry));
+  }
+
+  /** What may have changed since the token was verified: the clock, and the key's existence. */
+  #admit({ claims, principal }: Verified): Principal {
     if (claims.exp <= unixSeconds(this.#clock.now())) throw errors.invalidToken('The token has expired');
     const key = this.#store().world.keys[claims.sub];
     if (!key || key.deleted_on !== null || key.accountid !== claims.acc || key.envid !== claims.env) {
       throw errors.invalidToken('The API key of this token no longer exists');
     }
-    return {
-      kind: claims.typ,
-      clientid: claims.sub,
-      accountid: claims.acc,
-      envid: claims.env,
-      consumers: key.consumers ? new Set(key.consumers) : null,
-      mcp: claims.typ === 'mcp' && claims.cid ? { consumerid: claims.cid, scopes: claims.scp ?? [] } : null,
-    };
+    return principal;
   }
 
-  async #verify(token: string): Promise<Claims> {
+  async #verify(token: string): Promise<Verified> {
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.#secret, {
@@ -110,8 +117,18 @@ export class TokenService {
     if (typeof claims.sub !== 'string' || (claims.typ !== 'api' && claims.typ !== 'mcp')) {
       throw errors.invalidToken('The token is not valid');
     }
+    const key = this.#store().world.keys[claims.sub];
+    const principal: Principal = {
+      kind: claims.typ,
+      clientid: claims.sub,
+      accountid: claims.acc,
+      envid: claims.env,
+      consumers: key?.consumers ? new Set(key.consumers) : null,
+      mcp: claims.typ === 'mcp' && claims.cid ? { consumerid: claims.cid, scopes: claims.scp ?? [] } : null,
+    };
+    const entry = { claims, principal };
     if (this.#verified.size >= MAX_CACHED_TOKENS) this.#verified.clear();
-    this.#verified.set(token, claims);
-    return claims;
+    this.#verified.set(token, entry);
+    return entry;
   }
 }

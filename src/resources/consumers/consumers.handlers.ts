@@ -31,7 +31,8 @@ export const createConsumerHandler: Handler<'createConsumer'> = async (c) => {
 };
 
 export const getConsumer: Handler<'getConsumer'> = (c) => {
-  const consumer = requireConsumer(c.var.store.world, c.var.principal, c.req.valid('param').consumer_id);
+  const { store, principal } = c.var;
+  const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   return c.json(toConsumerItem(consumer), 200);
 };
 

@@ -11,10 +11,13 @@ import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAuth } from './resources/auth/index.js';
 import { registerConnections } from './resources/connections/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
+import { registerDatalayer } from './resources/datalayer/index.js';
 import { registerDatastores } from './resources/datastores/index.js';
 import { registerDocs } from './resources/docs/index.js';
 import { registerIntegrations } from './resources/integrations/index.js';
+import { registerIssues } from './resources/issues/index.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
+import { registerSyncs } from './resources/syncs/index.js';
 import { registerWebhooks } from './resources/webhooks/index.js';
 import { loadCatalogue } from './seed/catalogue.js';
 import { jwtSecret } from './seed/credentials.js';
@@ -107,6 +110,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerIntegrations(app);
   registerWebhooks(app, services, { timeoutMs: options.webhookTimeoutMs });
   registerDatastores(app);
+  registerSyncs(app, services);
+  registerDatalayer(app);
+  registerIssues(app);
   registerSandboxControl(app);
   registerDocs(app);
 

@@ -42,6 +42,26 @@ const PLATFORM_OPERATIONS = [
   'datastores_create_consumer_datastoredata',
   'datastores_update_consumer_datastoredata',
   'datastores_delete_consumer_datastoredata',
+  // Syncs, flows, executions, datalayer and issues.
+  'syncs_get_syncs',
+  'syncs_post_sync',
+  'syncs_get_sync',
+  'syncs_send_custom_event',
+  'syncs_get_consumer_executions',
+  'syncs_get_sync_executions',
+  'syncs_get_execution',
+  'syncs_create_synctoconsumer',
+  'syncs_get_syncconsumer',
+  'syncs_update_synctoconsumer',
+  'syncs_enable_syncconsumer',
+  'syncs_disable_syncconsumer',
+  'syncs_update_flowtoconsumer',
+  'datalayer_enable',
+  'datalayer_refresh',
+  'datalayer_disable',
+  'issues_get_issues',
+  'issues_get_issues_by_consumer_id',
+  'issues_get_issue',
 ] as const;
 
 const REFERENCE_FILE = fileURLToPath(new URL('../../shared/reference/openapi.json', import.meta.url));

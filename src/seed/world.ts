@@ -12,6 +12,7 @@ import {
 
 export { emptyWorld };
 
+import { seedAutomation } from './automation.js';
 import { type ApiName, type Catalogue, loadCatalogue } from './catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
 import { seedDatastores } from './datastores.js';
@@ -236,6 +237,7 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
     b.connection(id, showcase.integrationid, 'active');
   }
   seedDatastores(b.world, seed, seedDirectory(seed));
+  seedAutomation(b.world, seed, seedDirectory(seed));
   return b.world;
 }
 

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { seedWorld } from '../../seed/world.js';
+import { registerAutomationControl } from './automation-control.js';
 import { registerDeliveryControl } from './delivery-control.js';
 import * as routes from './sandbox.routes.js';
 
@@ -26,4 +27,5 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
     return c.json({ status: 'reset' as const, seed: config.seed }, 200);
   });
   registerDeliveryControl(app);
+  registerAutomationControl(app);
 }

@@ -17,7 +17,10 @@ const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The guard of every control endpoint (spread into createRoute). */
-export const admin = { security: [{ sandboxAdmin: [] }], middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>] };
+export const admin = {
+  security: [{ sandboxAdmin: [] }],
+  middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>],
+};
 
 export const getClock = createRoute({
   method: 'get',

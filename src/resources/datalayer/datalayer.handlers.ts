@@ -1,0 +1,51 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
+import {
+  disableDatalayer,
+  enableDatalayer,
+  refreshDatalayer,
+  requireDatalayerTarget,
+} from './datalayer.domain.js';
+import type * as routes from './datalayer.routes.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+const servicesOf = (c: Context<AppEnv>) => ({
+  store: c.var.store,
+  clock: c.var.clock,
+  ids: c.var.ids,
+  ticker: c.var.ticker,
+  catalogue: c.var.catalogue,
+});
+
+const targetOf = (c: Context<AppEnv>, params: { consumer_id: string; connection_id: string }) =>
+  requireDatalayerTarget(c.var.store.world, c.var.principal, params.consumer_id, params.connection_id);
+
+export const enableDatalayerHandler: Handler<'enableDatalayer'> = async (c) => {
+  const target = targetOf(c, c.req.valid('param'));
+  enableDatalayer(servicesOf(c), target, c.req.valid('json'));
+  await c.var.store.commit();
+  return c.json({}, 200);
+};
+
+export const refreshDatalayerHandler: Handler<'refreshDatalayer'> = async (c) => {
+  const target = targetOf(c, c.req.valid('param'));
+  const execution = refreshDatalayer(servicesOf(c), target, c.req.valid('json'));
+  await c.var.store.commit();
+  return c.json(
+    {
+      status: 'success',
+      message: 'A run of the datalayer sync was queued',
+      data: { executionid: execution.executionid, connectionid: target.connection.connectionid },
+    },
+    200,
+  );
+};
+
+export const disableDatalayerHandler: Handler<'disableDatalayer'> = async (c) => {
+  const target = targetOf(c, c.req.valid('param'));
+  disableDatalayer(servicesOf(c), target);
+  await c.var.store.commit();
+  return c.json({}, 200);
+};

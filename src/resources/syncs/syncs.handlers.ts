@@ -1,0 +1,215 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
+import { errors } from '../../lib/errors.js';
+import { publishEvent } from '../../lib/events.js';
+import { publicOrigin } from '../../lib/urls.js';
+import type { ConsumerRecord, FlowRecord } from '../../store/world.js';
+import { requireConsumer } from '../consumers/consumers.domain.js';
+import {
+  findExecution,
+  listConsumerExecutions,
+  listSyncExecutions,
+  reportLocalRun,
+  sendCustomEvent,
+} from './executions.domain.js';
+import {
+  createConsumerSyncLink,
+  createSync,
+  disableFlow,
+  enableFlow,
+  replaceMappings,
+  requireConsumerSync,
+  requireFlow,
+  requireSync,
+  syncsOf,
+  toReadFlowItem,
+  toReadSyncItem,
+  toSyncConsumerItem,
+  updateFlowConfig,
+  upsertFlow,
+} from './syncs.domain.js';
+import type * as routes from './syncs.routes.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+const depsOf = (c: Context<AppEnv>) => ({ ids: c.var.ids, clock: c.var.clock, catalogue: c.var.catalogue });
+const servicesOf = (c: Context<AppEnv>) => ({
+  store: c.var.store,
+  clock: c.var.clock,
+  ids: c.var.ids,
+  ticker: c.var.ticker,
+  catalogue: c.var.catalogue,
+});
+
+/** Saves the world, then lets the delivery worker send what was published, without waiting for it. */
+async function commitAndDeliver(c: Context<AppEnv>, published: number): Promise<void> {
+  await c.var.store.commit();
+  if (published > 0) void c.var.ticker.run();
+}
+
+function publishFlowEvent(
+  c: Context<AppEnv>,
+  event: 'account.flow.enabled' | 'account.flow.disabled',
+  consumer: ConsumerRecord,
+  flow: FlowRecord,
+): number {
+  return publishEvent(c.var, {
+    accountid: consumer.accountid,
+    envid: consumer.envid,
+    event,
+    consumerid: consumer.consumerid,
+    fields: { syncid: flow.syncid, flowid: flow.flowid },
+  });
+}
+
+/** The consumer, the sync and the flow of a consumer-scoped flow route, each 404 in that order. */
+function consumerFlow(c: Context<AppEnv>, params: { consumer_id: string; syncid: string; flowid: string }) {
+  const world = c.var.store.world;
+  const consumer = requireConsumer(world, c.var.principal, params.consumer_id);
+  const sync = requireSync(world, c.var.principal, params.syncid);
+  const flow = requireFlow(world, sync, params.flowid);
+  return { consumer, sync, flow };
+}
+
+export const listSyncsHandler: Handler<'listSyncs'> = (c) => {
+  const { store, principal } = c.var;
+  return c.json(
+    syncsOf(store.world, principal).map((sync) => toReadSyncItem(store.world, principal, sync)),
+    200,
+  );
+};
+
+export const createSyncHandler: Handler<'createSync'> = async (c) => {
+  const { store, principal } = c.var;
+  const sync = createSync(store.world, depsOf(c), principal, c.req.valid('json'));
+  await store.commit();
+  return c.json(toReadSyncItem(store.world, principal, sync), 200);
+};
+
+export const getSyncHandler: Handler<'getSync'> = (c) => {
+  const { store, principal } = c.var;
+  const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
+  return c.json(toReadSyncItem(store.world, principal, sync), 200);
+};
+
+export const createFlowHandler: Handler<'createFlow'> = async (c) => {
+  const { store, principal } = c.var;
+  const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
+  const flow = upsertFlow(store.world, depsOf(c), sync, c.req.valid('json'));
+  await store.commit();
+  return c.json(toReadFlowItem(flow), 200);
+};
+
+export const sendCustomEventHandler: Handler<'sendCustomEvent'> = async (c) => {
+  const { store, principal } = c.var;
+  const { syncid, flowid } = c.req.valid('param');
+  const sync = requireSync(store.world, principal, syncid);
+  const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
+  const answer = sendCustomEvent(servicesOf(c), principal, sync, flow, c.req.valid('json'));
+  await store.commit();
+  return c.json(answer, 200);
+};
+
+export const reportLocalRunHandler: Handler<'reportLocalRun'> = async (c) => {
+  const { store, principal } = c.var;
+  const { syncid, flowid } = c.req.valid('param');
+  const sync = requireSync(store.world, principal, syncid);
+  const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
+  const { published, ...answer } = reportLocalRun(servicesOf(c), principal, sync, flow, c.req.valid('json'));
+  await commitAndDeliver(c, published);
+  return c.json(answer, 200);
+};
+
+export const listSyncExecutionsHandler: Handler<'listSyncExecutions'> = (c) => {
+  const { store, principal, clock } = c.var;
+  const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
+  return c.json(listSyncExecutions(store.world, principal, sync, c.req.valid('query'), clock.now()), 200);
+};
+
+export const getExecutionHandler: Handler<'getExecution'> = (c) => {
+  const { store, principal, clock } = c.var;
+  const { syncid, flowid, executionid } = c.req.valid('param');
+  const sync = requireSync(store.world, principal, syncid);
+  const flow = requireFlow(store.world, sync, flowid);
+  const { consumerid } = c.req.valid('query');
+  return c.json(findExecution(store.world, principal, flow, executionid, consumerid, clock.now()), 200);
+};
+
+export const listConsumerExecutionsHandler: Handler<'listConsumerExecutions'> = (c) => {
+  const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
+  const items = listConsumerExecutions(
+    c.var.store.world,
+    consumer.consumerid,
+    flow,
+    c.req.valid('query'),
+    c.var.clock.now(),
+  );
+  return c.json(items, 200);
+};
+
+export const createConsumerSyncHandler: Handler<'createConsumerSync'> = async (c) => {
+  const { store, principal } = c.var;
+  const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
+  const input = c.req.valid('json');
+  const sync = requireSync(store.world, principal, input.syncid);
+  const link = createConsumerSyncLink(store.world, depsOf(c), consumer, sync, input);
+  await store.commit();
+  return c.json({ url: `${publicOrigin(c.var.config, c.req.url)}/link/${link.linkid}` }, 200);
+};
+
+export const getConsumerSyncHandler: Handler<'getConsumerSync'> = (c) => {
+  const { store, principal, catalogue } = c.var;
+  const { consumer_id, syncid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const sync = requireSync(store.world, principal, syncid);
+  const record = requireConsumerSync(store.world, consumer.consumerid, sync);
+  const { preview_executionid } = c.req.valid('query');
+  if (preview_executionid !== undefined) {
+    const preview = store.world.executions[preview_executionid.toLowerCase()];
+    if (preview?.consumerid !== consumer.consumerid || preview.syncid !== sync.syncid) {
+      throw errors.executionNotFound();
+    }
+  }
+  return c.json(toSyncConsumerItem(store.world, catalogue, sync, record), 200);
+};
+
+export const updateConsumerSyncHandler: Handler<'updateConsumerSync'> = async (c) => {
+  const { store, principal } = c.var;
+  const { consumer_id, syncid } = c.req.valid('param');
+  const consumer = requireConsumer(store.world, principal, consumer_id);
+  const sync = requireSync(store.world, principal, syncid);
+  replaceMappings(store.world, consumer, sync, c.req.valid('json'));
+  await store.commit();
+  return c.body(null, 204);
+};
+
+export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
+  const { consumer, sync, flow } = consumerFlow(c, c.req.valid('param'));
+  const { newlyEnabled } = enableFlow(
+    c.var.store.world,
+    depsOf(c),
+    consumer,
+    sync,
+    flow,
+    c.req.valid('json'),
+  );
+  const published = newlyEnabled ? publishFlowEvent(c, 'account.flow.enabled', consumer, flow) : 0;
+  await commitAndDeliver(c, published);
+  return c.json({}, 200);
+};
+
+export const disableFlowHandler: Handler<'disableFlow'> = async (c) => {
+  const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
+  const wasEnabled = disableFlow(c.var.store.world, depsOf(c), consumer, flow);
+  const published = wasEnabled ? publishFlowEvent(c, 'account.flow.disabled', consumer, flow) : 0;
+  await commitAndDeliver(c, published);
+  return c.json({}, 200);
+};
+
+export const updateFlowConfigHandler: Handler<'updateFlowConfig'> = async (c) => {
+  const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
+  updateFlowConfig(c.var.store.world, depsOf(c), consumer, flow, c.req.valid('json'));
+  await c.var.store.commit();
+  return c.body(null, 204);
+};

@@ -140,8 +140,16 @@ describe('official SDK against the sandbox: syncs, flows and issues', () => {
     const sync = await client.Syncs.getSyncById(ids.syncId);
     const flow = sync.getFlowById(auto.paymentsFlowId);
     const seen: string[] = [];
-    const process = async (consumer: { consumerId: string }, context: { flow_id: string }) => {
+    const process = async (
+      consumer: {
+        consumerId: string;
+        logData: (logs: { type: string; message: string; context: unknown }[]) => Promise<unknown>;
+      },
+      context: { flow_id: string },
+    ) => {
       seen.push(`${consumer.consumerId}:${context.flow_id}`);
+      // While the flow runs, the SDK names the chain execution on every request it sends.
+      await consumer.logData([{ type: 'info', message: 'processed the payments', context: { count: 3 } }]);
     };
     // The SDK types the consumer as its factory; at run time it passes the consumer object.
     await flow?.executeLocal(process as never, true);
@@ -154,6 +162,21 @@ describe('official SDK against the sandbox: syncs, flows and issues', () => {
     );
     expect(runs[0]).toMatchObject({ status: 'success' });
     expect(runs[0]?.end).not.toBeNull();
+    const logs = (await (
+      await fetch(`${sandbox.url}/__sandbox/logs?consumerid=${ids.syncConsumerId}`)
+    ).json()) as {
+      message: string;
+      context: unknown;
+      related_executionid: string | null;
+    }[];
+    expect(logs).toEqual([
+      expect.objectContaining({ message: 'processed the payments', context: { count: 3 } }),
+    ]);
+    const related = logs[0]?.related_executionid as string;
+    const chain = await (
+      await fetch(`${sandbox.url}/__sandbox/executions?consumerid=${ids.syncConsumerId}&state=all`)
+    ).json();
+    expect(JSON.stringify(chain)).toContain(related);
   });
 
   it('reads issues with filters, per consumer, and one issue with its last execution only', async () => {

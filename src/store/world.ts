@@ -285,6 +285,18 @@ export interface ExecutionRecord {
   settled: boolean;
 }
 
+/** A log line a consumer's code sent (the SDK's logData), linked to an execution when it names one. */
+export interface ExecutionLogRecord {
+  logid: string;
+  consumerid: string;
+  /** The execution or chain execution of the X-Chift-RelatedChainExecutionId header, or null. */
+  related_executionid: string | null;
+  type: string;
+  message: string;
+  context: unknown;
+  created_on: string;
+}
+
 /** Scripted failures: the next `remaining` executions that match fail with the error code. */
 export interface FailurePlanRecord {
   failureid: string;
@@ -766,6 +778,7 @@ export interface World {
   /** Keyed by `${consumerid}:${flowid}`. */
   flow_consumers: Record<string, FlowConsumerRecord>;
   executions: Record<string, ExecutionRecord>;
+  execution_logs: Record<string, ExecutionLogRecord>;
   failure_plans: Record<string, FailurePlanRecord>;
   issues: Record<string, IssueRecord>;
   /** Keyed by connectionid. */
@@ -800,6 +813,7 @@ export function emptyWorld(seed: number, size: WorldSize): World {
     consumer_syncs: {},
     flow_consumers: {},
     executions: {},
+    execution_logs: {},
     failure_plans: {},
     issues: {},
     datalayer_syncs: {},

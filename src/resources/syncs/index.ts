@@ -3,6 +3,7 @@ import type { AppEnv, Services } from '../../context.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import { tick } from '../../simulation/engine.js';
+import { registerLogs } from './logs.js';
 import * as handlers from './syncs.handlers.js';
 import * as routes from './syncs.routes.js';
 
@@ -37,6 +38,7 @@ export function registerSyncs(app: OpenAPIHono<AppEnv>, services: Services): voi
   app.openapi(routes.enableFlow, handlers.enableFlowHandler);
   app.openapi(routes.disableFlow, handlers.disableFlowHandler);
   app.openapi(routes.updateFlowConfig, handlers.updateFlowConfigHandler);
+  registerLogs(app);
 
   // Executions end, scheduled flows and datalayer syncs run, as the sandbox clock moves.
   services.ticker.register('automation', async () => {

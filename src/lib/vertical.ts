@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../context.js';
+import { requireConsumer } from '../resources/consumers/consumers.domain.js';
+import type { ApiName, Integration } from '../seed/catalogue.js';
+import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
+import { ApiError, messages } from './errors.js';
+import { activeConnectionOf, CONNECTION_ID_HEADER } from './transactions.js';
+
+/**
+ * What every operation of a vertical (/consumers/{consumer_id}/<vertical>/...) starts from: the
+ * consumer (404 / 401 as every consumer route), its active connection of that One API (the
+ * X-Chift-ConnectionId header picks one among several; none: 400 with the service's generic
+ * message), and the integration behind it, which must implement the operation (its catalogue
+ * coverage says SUPPORTED; otherwise 400).
+ */
+export interface VerticalScope {
+  consumer: ConsumerRecord;
+  connection: ConnectionRecord;
+  integration: Integration;
+}
+
+/** The generic 400 of a vertical operation, with a detail saying what was wrong. */
+export const verticalFailure = (detail: string) => new ApiError(400, messages.accountingFailure, detail);
+
+export function requireVerticalConnection(c: Context<AppEnv>, api: ApiName, operationId: string): VerticalScope {
+  const { store, principal, catalogue } = c.var;
+  const world = store.world;
+  const consumer = requireConsumer(world, principal, c.req.param('consumer_id') ?? '');
+  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
+  const connection = activeConnectionOf(world, consumer.consumerid, api, (id) => catalogue.get(id)?.api, preferred);
+  if (!connection) throw verticalFailure(`The consumer has no active connection to a ${api} integration`);
+  const integration = catalogue.get(connection.integrationid);
+  if (!integration) throw verticalFailure('The integration of the connection is unknown');
+  const coverage = integration.coverage.find((entry) => entry.operation === operationId)?.status;
+  if (coverage !== 'SUPPORTED') {
+    throw verticalFailure(`${integration.name} does not support ${operationId} (${coverage ?? 'NOT_SUPPORTED'})`);
+  }
+  return { consumer, connection, integration };
+}

@@ -8,6 +8,7 @@ import { seededIds } from './lib/ids.js';
 import { Ticker } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
+import { registerAccounting } from './resources/accounting/index.js';
 import { registerAuth } from './resources/auth/index.js';
 import { registerConnections } from './resources/connections/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
@@ -113,6 +114,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerSyncs(app, services);
   registerDatalayer(app);
   registerIssues(app);
+  registerAccounting(app);
   registerSandboxControl(app);
   registerDocs(app);
 

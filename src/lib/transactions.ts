@@ -85,6 +85,8 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     ? world.transactions[transactionKey(before, requestId)]
     : earlierCreation(world, consumer.consumerid, requestId, c.req.path);
   if (earlier && earlier.method === c.req.method && earlier.route === c.req.path) {
+    // A bodiless answer (204) is replayed bodiless: a Response with status 204 cannot carry JSON.
+    if (earlier.status_code === 204) return c.body(null, 204);
     return c.json(earlier.response_body as object, earlier.status_code as 200);
   }
   await next();

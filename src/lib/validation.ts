@@ -49,6 +49,9 @@ const FORMAT_MESSAGES: Record<string, [string, string]> = {
 };
 
 function describe(issue: z.core.$ZodIssue, value: unknown): [string, string] {
+  const aboutTheValue =
+    issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union';
+  if (value === undefined && aboutTheValue && issue.path.length > 0) return ['missing', 'Field required'];
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return ['missing', 'Field required'];

@@ -1,0 +1,143 @@
+import { z } from '@hono/zod-openapi';
+import { itemOrNull } from '../../lib/openapi.js';
+
+/**
+ * Wire shapes shared by the accounting groups, and the parameters every accounting route takes.
+ * The schemas carry the reference's names; each group's own shapes live in <group>.schemas.ts.
+ */
+
+export { BoolParam } from '../integrations/integrations.schemas.js';
+
+export const ConsumerIdParam = z.object({
+  consumer_id: z
+    .uuid()
+    .openapi({ param: { name: 'consumer_id', in: 'path' }, description: 'Id of the consumer' }),
+});
+
+/** folder_id: required when the integration holds several folders (see requireAccounting). */
+export const folderIdParam = z
+  .string()
+  .optional()
+  .openapi({
+    param: { name: 'folder_id', in: 'query' },
+    description: 'Id of the accounting folder; required when the connection reaches several folders',
+  });
+
+export const FolderQuery = z.object({ folder_id: folderIdParam });
+
+/** Parses a BoolParam value ('true' / 'false'; absent means the default). */
+export const isTrue = (value: string | null | undefined, fallback = false): boolean =>
+  value === undefined || value === null ? fallback : value === 'true';
+
+export const AddressType = z
+  .enum(['main', 'delivery', 'invoice'])
+  .openapi('AddressType', { description: 'What an address is used for' });
+
+export const AddressItemIn = z
+  .object({
+    address_type: AddressType,
+    name: z.string().nullable().optional(),
+    number: z.string().nullable().optional(),
+    box: z.string().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    mobile: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+    street: z.string(),
+    city: z.string(),
+    postal_code: z.string(),
+    country: z.string().openapi({ description: 'ISO 3166-1 alpha-2 country code' }),
+  })
+  .openapi('AddressItemIn', { description: 'An address given when a partner is created' });
+
+export const AddressItemOut = z
+  .object({
+    address_type: AddressType,
+    name: z.string().nullable().optional(),
+    number: z.string().nullable().optional(),
+    box: z.string().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    mobile: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+    street: z.string().nullable().optional(),
+    city: z.string().nullable().optional(),
+    postal_code: z.string().nullable().optional(),
+    country: z.string().nullable().optional().openapi({ description: 'ISO 3166-1 alpha-2 country code' }),
+  })
+  .openapi('AddressItemOut', { description: 'An address of a partner' });
+
+export const BankAccountRoutingType = z
+  .enum(['unknown', 'ach', 'sort_code', 'bsb', 'transit', 'ifsc', 'clabe'])
+  .openapi('BankAccountRoutingType');
+
+export const RoutingCodeItem = z
+  .object({
+    type: BankAccountRoutingType.optional(),
+    value: z.string().nullable().optional(),
+  })
+  .openapi('RoutingCodeItem', { description: 'A national routing code of a bank account' });
+
+export const BankAccountsItem = z
+  .object({
+    is_primary: z.boolean().nullable().optional(),
+    currency: z.string().nullable().optional(),
+    iban: z.string().nullable().optional(),
+    bic_swift: z.string().nullable().optional(),
+    account_number: z.string().nullable().optional(),
+    routing_code: itemOrNull(RoutingCodeItem).optional(),
+  })
+  .openapi('BankAccountsItem', { description: 'A bank account of a partner' });
+
+export const AnalyticDistributionDetail = z
+  .object({
+    analytic_account: z.string().openapi({ description: 'Id of an analytic account of the plan' }),
+    percentage: z.number().openapi({ description: 'Whole percentage; the parts of one plan add up to 100' }),
+  })
+  .openapi('AnalyticDistributionDetail');
+
+export const AnalyticDistribution = z
+  .object({
+    analytic_plan: z.string().openapi({ description: 'Id of the analytic plan' }),
+    analytic_accounts: z.array(AnalyticDistributionDetail),
+  })
+  .openapi('AnalyticDistribution', { description: 'How an amount is split over the accounts of one plan' });
+
+export const ItemAttachmentInfoStatus = z
+  .enum(['unknown', 'yes', 'yes_to_request', 'no'])
+  .openapi('ItemAttachmentInfoStatus');
+
+export const ItemAttachmentInfoAttachment = z
+  .object({
+    filename: z.string().nullable().optional(),
+    url: z.string().nullable().optional(),
+  })
+  .openapi('ItemAttachmentInfoAttachment');
+
+export const ItemAttachmentInfoOut = z
+  .object({
+    status: ItemAttachmentInfoStatus,
+    attachments: z.array(ItemAttachmentInfoAttachment).nullable().optional(),
+  })
+  .openapi('ItemAttachmentInfoOut', { description: 'Whether documents are attached, and their names' });
+
+export const JournalType = z
+  .enum([
+    'customer_invoice',
+    'customer_refund',
+    'supplier_invoice',
+    'supplier_refund',
+    'financial_operation',
+    'miscellaneous_operation',
+    'unknown',
+  ])
+  .openapi('JournalType');
+
+export const AccountToCreate = z
+  .object({
+    account_number: z.string().min(1),
+    account_name: z.string().min(1),
+  })
+  .openapi('AccountToCreate', { description: 'A general account to create if it does not exist' });
+
+export type AddressItemInInput = z.infer<typeof AddressItemIn>;
+export type AddressItemOutValue = z.infer<typeof AddressItemOut>;
+export type AnalyticDistributionValue = z.infer<typeof AnalyticDistribution>;

@@ -1,0 +1,254 @@
+import { errors } from '../../lib/errors.js';
+import type { LedgerEntry, LedgerRecord } from '../../store/world.js';
+import type {
+  GenericJournalEntryInput,
+  JournalEntryMonoOut,
+  JournalEntryMultiOut,
+  OutstandingItemOut,
+} from './entries.schemas.js';
+import {
+  instantOf,
+  matchingNumbersByLine,
+  type OpenLine,
+  openPartnerLines,
+  partnerSideOf,
+} from './ledger/derived.js';
+import { fromCents, round2 } from './ledger/money.js';
+import type { EntryDraft } from './ledger/posting.js';
+
+/** Journal entries on the wire, their filters, and outstanding items. */
+
+const fail = errors.accountingFailure;
+
+export function draftFromGeneric(input: GenericJournalEntryInput): EntryDraft {
+  return {
+    journal_id: input.journal_id,
+    number: input.number,
+    reference: input.reference ?? null,
+    due_date: input.due_date ?? null,
+    currency: input.currency,
+    currency_exchange_rate: input.currency_exchange_rate ?? 1,
+    date: input.date,
+    posted: input.posted ?? true,
+    pdf: input.pdf ?? null,
+    pdf_name: input.pdf_name ?? null,
+    start_date: input.start_date ?? null,
+    end_date: input.end_date ?? null,
+    origin: 'journal_entry',
+    items: input.items.map((item) => ({
+      account_type: item.account_type,
+      account: item.account ?? null,
+      force_general_account: item.force_general_account ?? null,
+      description: item.description ?? null,
+      debit: item.debit,
+      credit: item.credit,
+      analytic_distribution: (item.analytic_distribution ?? []).map((d) => ({
+        analytic_plan: d.analytic_plan,
+        analytic_accounts: d.analytic_accounts.map((a) => ({ ...a })),
+      })),
+      tax_code: item.tax_code ?? item.tax_info?.tax_code ?? null,
+      account_info: item.account_info ? { ...item.account_info } : null,
+    })),
+  };
+}
+
+export function requireEntry(ledger: LedgerRecord, id: string): LedgerEntry {
+  const entry = ledger.entries[id.toLowerCase()];
+  if (!entry) throw errors.accountingEntryNotFound(`No journal entry with the id '${id}' in the folder`);
+  return entry;
+}
+
+/** A journal entry on the wire, its lines in either analytic variant. */
+export function toJournalEntry(
+  ledger: LedgerRecord,
+  entry: LedgerEntry,
+  variant: 'mono',
+  numbers?: Map<string, string[]>,
+): JournalEntryMonoOut;
+export function toJournalEntry(
+  ledger: LedgerRecord,
+  entry: LedgerEntry,
+  variant: 'multi',
+  numbers?: Map<string, string[]>,
+): JournalEntryMultiOut;
+export function toJournalEntry(
+  ledger: LedgerRecord,
+  entry: LedgerEntry,
+  variant: 'mono' | 'multi',
+  numbers = matchingNumbersByLine(ledger),
+): JournalEntryMonoOut | JournalEntryMultiOut {
+  const journal = ledger.journals[entry.journal_id];
+  const attachments = Object.values(ledger.attachments).filter(
+    (a) =>
+      (a.document_type === 'entry' && a.document_id === entry.id) ||
+      (a.document_type === 'invoice' && a.document_id === entry.invoice_id),
+  );
+  const method = entry.payment_method_id ? ledger.payment_methods[entry.payment_method_id] : undefined;
+  const partnerLines = entry.lines.filter((l) => l.partner_id && partnerSideOf(ledger, l.account_number));
+  const head = {
+    id: entry.id,
+    reference: entry.reference,
+    due_date: entry.due_date,
+    journal_id: entry.journal_id,
+    name: entry.number,
+    journal_name: journal?.name ?? null,
+    date: entry.date,
+    posted: entry.posted,
+    due_dates:
+      entry.due_date && partnerLines.length
+        ? [
+            {
+              due_date: entry.due_date,
+              payment_method: method?.name ?? null,
+              payment_method_id: method?.id ?? null,
+              debit: round2(partnerLines.reduce((t, l) => t + l.debit, 0)),
+              credit: round2(partnerLines.reduce((t, l) => t + l.credit, 0)),
+            },
+          ]
+        : [],
+    attachments_info: {
+      status: attachments.length ? ('yes' as const) : ('no' as const),
+      attachments: attachments.map((a) => ({ filename: a.filename, url: null })),
+    },
+  };
+  const item = (line: LedgerEntry['lines'][number]) => ({
+    id: line.id,
+    account_number: line.account_number,
+    account_name: ledger.accounts[line.account_number]?.name ?? line.account_number,
+    partner_id: line.partner_id,
+    partner_name: line.partner_id ? (ledger.partners[line.partner_id]?.name ?? null) : null,
+    description: line.description,
+    debit: line.debit,
+    credit: line.credit,
+    currency: entry.currency,
+    currency_exchange_rate: entry.currency_exchange_rate,
+    matching_numbers: numbers.get(line.id) ?? [],
+  });
+  if (variant === 'mono') {
+    return {
+      ...head,
+      items: entry.lines.map((line) => {
+        const analytic = line.analytic_distribution[0]?.analytic_accounts[0]?.analytic_account;
+        return {
+          ...item(line),
+          analytic_account: analytic ?? null,
+          analytic_account_name: analytic ? (ledger.analytic_accounts[analytic]?.name ?? null) : null,
+        };
+      }),
+    };
+  }
+  return {
+    ...head,
+    items: entry.lines.map((line) => ({
+      ...item(line),
+      analytic_distribution: line.analytic_distribution.map((d) => ({
+        analytic_plan: d.analytic_plan,
+        analytic_accounts: d.analytic_accounts.map((a) => ({ ...a })),
+      })),
+    })),
+  };
+}
+
+export interface EntryFilters {
+  unposted_allowed: 'true' | 'false';
+  journal_id?: string | undefined;
+  date_from?: string | undefined;
+  date_to?: string | undefined;
+  updated_after?: string | undefined;
+  partner_id?: string | undefined;
+}
+
+/** At most 3 months between date_from and date_to, unless updated_after narrows the list. */
+export function assertEntryPeriod(filters: EntryFilters): void {
+  if (!filters.date_from || !filters.date_to || filters.updated_after) return;
+  if (filters.date_to < filters.date_from) throw fail('date_to is before date_from');
+  const limit = new Date(`${filters.date_from}T00:00:00Z`);
+  limit.setUTCMonth(limit.getUTCMonth() + 3);
+  if (filters.date_to > limit.toISOString().slice(0, 10)) {
+    throw fail(
+      'At most 3 months of entries at once: date_from and date_to are at most 3 months apart when updated_after is not given',
+    );
+  }
+}
+
+/** Entries by date and number. */
+export function listEntries(ledger: LedgerRecord, filters: EntryFilters): LedgerEntry[] {
+  assertEntryPeriod(filters);
+  const after = filters.updated_after ? instantOf(filters.updated_after) : undefined;
+  return Object.values(ledger.entries)
+    .filter((e) => filters.unposted_allowed === 'true' || e.posted)
+    .filter((e) => !filters.journal_id || e.journal_id === filters.journal_id)
+    .filter((e) => !filters.date_from || e.date >= filters.date_from)
+    .filter((e) => !filters.date_to || e.date <= filters.date_to)
+    .filter((e) => after === undefined || Date.parse(e.last_updated_on) > after)
+    .filter((e) => !filters.partner_id || e.lines.some((l) => l.partner_id === filters.partner_id))
+    .sort(
+      (a, b) => a.date.localeCompare(b.date) || a.number.localeCompare(b.number) || a.id.localeCompare(b.id),
+    );
+}
+
+/**
+ * An outstanding item: one open line. Amounts are positive for what the partner owes (a client's
+ * invoice) or is owed (a supplier's invoice), negative for payments and refunds.
+ */
+export function toOutstandingItem(
+  ledger: LedgerRecord,
+  open: OpenLine,
+  side: 'client' | 'supplier',
+  numbers: Map<string, string[]>,
+): OutstandingItemOut {
+  const { entry, line } = open;
+  const sign = side === 'client' ? 1 : -1;
+  const journal = ledger.journals[entry.journal_id];
+  const invoice = entry.invoice_id ? ledger.invoices[entry.invoice_id] : undefined;
+  const method = entry.payment_method_id ? ledger.payment_methods[entry.payment_method_id] : undefined;
+  const openAmount = fromCents(sign * open.openCents);
+  return {
+    id: line.id,
+    number: entry.number,
+    journal_id: entry.journal_id,
+    journal_type: journal?.journal_type ?? 'unknown',
+    date: entry.date,
+    due_date: entry.due_date,
+    due_dates: entry.due_date
+      ? [
+          {
+            due_date: entry.due_date,
+            payment_method: method?.name ?? null,
+            payment_method_id: method?.id ?? null,
+            amount: openAmount,
+          },
+        ]
+      : [],
+    currency: entry.currency,
+    currency_exchange_rate: entry.currency_exchange_rate,
+    amount: round2(sign * (line.debit - line.credit)),
+    open_amount: openAmount,
+    partner_id: line.partner_id ?? '',
+    account_number: line.account_number,
+    reference: entry.reference,
+    matching_numbers: numbers.get(line.id) ?? [],
+    payment_communication: invoice?.payment_communication ?? null,
+    posted: entry.posted,
+    original_document: {
+      id: invoice?.id ?? entry.id,
+      number: invoice?.invoice_number ?? entry.number,
+      journal_id: entry.journal_id,
+      journal_type: journal?.journal_type ?? 'unknown',
+      date: entry.date,
+      due_date: entry.due_date,
+      reference: entry.reference,
+    },
+  };
+}
+
+export function outstandingItems(
+  ledger: LedgerRecord,
+  side: 'client' | 'supplier',
+  unpostedAllowed: boolean,
+): OutstandingItemOut[] {
+  const numbers = matchingNumbersByLine(ledger);
+  return openPartnerLines(ledger, side, unpostedAllowed).map((open) =>
+    toOutstandingItem(ledger, open, side, numbers),
+  );
+}

@@ -1,0 +1,66 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import * as entryHandlers from './entries.handlers.js';
+import * as entryRoutes from './entries.routes.js';
+import * as invoiceHandlers from './invoices.handlers.js';
+import * as invoiceRoutes from './invoices.routes.js';
+import * as partnerHandlers from './partners.handlers.js';
+import * as partnerRoutes from './partners.routes.js';
+import * as referenceHandlers from './reference.handlers.js';
+import * as referenceRoutes from './reference.routes.js';
+
+/**
+ * The Accounting vertical under /consumers/{consumer_id}/accounting. Every operation resolves its
+ * folder's ledger with requireAccounting (accounting.context.ts); the ledger model and its rules are
+ * in ./ledger. Static path segments are registered before the parameters they would shadow.
+ */
+export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
+  const r = referenceRoutes;
+  const rh = referenceHandlers;
+  app.openapi(r.getFolders, rh.getFolders);
+  app.openapi(r.getFolder, rh.getFolder);
+  app.openapi(r.getBookyears, rh.getBookyears);
+  app.openapi(r.getAnalyticPlans, rh.getAnalyticPlans);
+  app.openapi(r.getSchemes, rh.getSchemes);
+  app.openapi(r.getVatCodes, rh.getVatCodes);
+  app.openapi(r.getPaymentMethods, rh.getPaymentMethods);
+  app.openapi(r.getPaymentTerms, rh.getPaymentTerms);
+  app.openapi(r.getJournals, rh.getJournals);
+  app.openapi(r.createJournal, rh.createJournalHandler);
+  app.openapi(r.getChartOfAccounts, rh.getChartOfAccounts);
+  app.openapi(r.getAccountsBalances, rh.getAccountsBalances);
+  app.openapi(r.createLedgerAccount, rh.createLedgerAccountHandler);
+
+  const p = partnerRoutes;
+  const ph = partnerHandlers;
+  app.openapi(p.getClients, ph.getClients);
+  app.openapi(p.createClient, ph.createClient);
+  app.openapi(p.getClient, ph.getClient);
+  app.openapi(p.updateClient, ph.updateClient);
+  app.openapi(p.getSuppliers, ph.getSuppliers);
+  app.openapi(p.createSupplier, ph.createSupplier);
+  app.openapi(p.getSupplier, ph.getSupplier);
+  app.openapi(p.updateSupplier, ph.updateSupplier);
+  app.openapi(p.getPartnerContacts, ph.getPartnerContacts);
+
+  const i = invoiceRoutes;
+  const ih = invoiceHandlers;
+  app.openapi(i.createInvoice, ih.createInvoice);
+  app.openapi(i.createInvoiceMultiplePlans, ih.createInvoiceMultiplePlans);
+  app.openapi(i.createInvoicePayment, ih.createInvoicePayment);
+  app.openapi(i.getInvoicesByType, ih.getInvoicesByType);
+  app.openapi(i.getInvoicesByTypeMultiPlans, ih.getInvoicesByTypeMultiPlans);
+  app.openapi(i.getPaymentsByInvoice, ih.getPaymentsByInvoice);
+  app.openapi(i.getInvoiceMultiPlans, ih.getInvoiceMultiPlans);
+  app.openapi(i.getInvoice, ih.getInvoice);
+
+  const e = entryRoutes;
+  const eh = entryHandlers;
+  app.openapi(e.getJournalEntriesMultiPlan, eh.getJournalEntriesMultiPlan);
+  app.openapi(e.getJournalEntries, eh.getJournalEntries);
+  app.openapi(e.getJournalEntry, eh.getJournalEntry);
+  app.openapi(e.createGenericJournalEntry, eh.createGenericJournalEntry);
+  app.openapi(e.getOutstandings, eh.getOutstandings);
+  app.openapi(e.matchEntries, eh.matchEntries);
+  app.openapi(e.matchEntriesMultiple, eh.matchEntriesMultiple);
+}

@@ -1,0 +1,53 @@
+import type { Integration } from '../../../seed/catalogue.js';
+import { seedFolders, seedLedger } from '../../../seed/ledger.js';
+import { type LedgerFolder, type LedgerRecord, ledgerKey, type World } from '../../../store/world.js';
+
+/**
+ * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded
+ * content of each, are a pure function of (seed, consumer, integration, folder): a ledger is built
+ * and stored the first time its folder is used, and a lost one would be rebuilt identically.
+ */
+
+/** Integrations with features.multiple_folders reach this many folders; the others one. */
+export const FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS = 3;
+
+const folderCache = new Map<string, LedgerFolder[]>();
+
+/** The folders of a consumer's accounting integration (memoized: they only depend on the ids). */
+export function foldersOf(seed: number, consumerid: string, integration: Integration): LedgerFolder[] {
+  const key = `${seed}:${consumerid}:${integration.integrationid}`;
+  let folders = folderCache.get(key);
+  if (!folders) {
+    const count = integration.features.multiple_folders ? FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS : 1;
+    folders = seedFolders(seed, consumerid, integration.integrationid, count);
+    if (folderCache.size > 10_000) folderCache.clear();
+    folderCache.set(key, folders);
+  }
+  return folders;
+}
+
+/**
+ * The ledger of a folder, built from the seed on first access. Building it changes the world without
+ * a commit: the next write commits it along, and until then a restart would rebuild the same one.
+ */
+export function ledgerOf(
+  world: World,
+  seed: number,
+  consumerid: string,
+  integration: Integration,
+  folder: LedgerFolder,
+): LedgerRecord {
+  const key = ledgerKey(consumerid, folder.id);
+  let ledger = world.accounting_ledgers[key];
+  if (!ledger) {
+    ledger = seedLedger({
+      seed,
+      consumerid,
+      integrationid: integration.integrationid,
+      unifiedPartners: integration.features.unified_partners,
+      folder,
+    });
+    world.accounting_ledgers[key] = ledger;
+  }
+  return ledger;
+}

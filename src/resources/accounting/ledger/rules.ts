@@ -1,0 +1,191 @@
+import { errors } from '../../../lib/errors.js';
+import { isUuid } from '../../../lib/ids.js';
+import type {
+  LedgerAccount,
+  LedgerAnalyticDistribution,
+  LedgerBookYear,
+  LedgerEmployee,
+  LedgerJournal,
+  LedgerPartner,
+  LedgerPaymentMethod,
+  LedgerPaymentTerm,
+  LedgerRecord,
+  LedgerVatCode,
+} from '../../../store/world.js';
+import { bookYearOf } from './derived.js';
+
+/**
+ * The checks a real ledger makes before it books anything. Each rule is one function that throws the
+ * accounting failure (400, generic message) with a detail naming what is wrong; writes run every
+ * rule before they change the ledger, so a refused request leaves nothing behind.
+ */
+
+const fail = errors.accountingFailure;
+
+/** The date falls in a book year of the folder, and that year is not closed. */
+export function requireOpenBookYear(ledger: LedgerRecord, date: string, what = 'date'): LedgerBookYear {
+  const year = bookYearOf(ledger, date);
+  if (!year) throw fail(`The ${what} ${date} is outside every book year of the folder`);
+  if (year.closed) throw fail(`The ${what} ${date} falls in the closed book year ${year.name}`);
+  return year;
+}
+
+export function requireJournal(ledger: LedgerRecord, journalId: string): LedgerJournal {
+  const journal = ledger.journals[journalId];
+  if (!journal) throw fail(`The journal '${journalId}' does not exist`);
+  if (journal.blocked) throw fail(`The journal '${journal.code}' is blocked`);
+  return journal;
+}
+
+export function requireAccount(ledger: LedgerRecord, number: string): LedgerAccount {
+  const account = ledger.accounts[number];
+  if (!account) throw fail(`The account number '${number}' does not exist in the chart of accounts`);
+  if (!account.active) throw fail(`The account '${number}' is not active`);
+  return account;
+}
+
+export function requireVatCode(ledger: LedgerRecord, id: string, side?: 'sale' | 'purchase'): LedgerVatCode {
+  const code = ledger.vat_codes[id];
+  if (!code) throw fail(`The VAT code '${id}' does not exist`);
+  if (!code.active) throw fail(`The VAT code '${code.code}' is not active`);
+  if (side && code.type !== side && code.type !== 'both') {
+    throw fail(`The VAT code '${code.code}' is a ${code.type} code and cannot be used on a ${side}`);
+  }
+  return code;
+}
+
+export type PartnerRole = 'client' | 'supplier';
+
+export function requirePartner(ledger: LedgerRecord, id: string, role?: PartnerRole): LedgerPartner {
+  const partner = ledger.partners[id];
+  if (!partner) throw fail(`The partner '${id}' does not exist`);
+  if (role === 'client' && !partner.is_client) throw fail(`The partner '${id}' is not a client`);
+  if (role === 'supplier' && !partner.is_supplier) throw fail(`The partner '${id}' is not a supplier`);
+  return partner;
+}
+
+export function requireEmployee(ledger: LedgerRecord, id: string): LedgerEmployee {
+  const employee = ledger.employees[id];
+  if (!employee) throw fail(`The employee '${id}' does not exist`);
+  return employee;
+}
+
+export function requirePaymentMethod(ledger: LedgerRecord, id: string): LedgerPaymentMethod {
+  const method = ledger.payment_methods[id];
+  if (!method) throw fail(`The payment method '${id}' does not exist`);
+  return method;
+}
+
+export function requirePaymentTerm(ledger: LedgerRecord, id: string): LedgerPaymentTerm {
+  const term = ledger.payment_terms[id];
+  if (!term) throw fail(`The payment term '${id}' does not exist`);
+  return term;
+}
+
+/**
+ * Each distribution names an existing plan once, its accounts belong to that plan, and their
+ * percentages are whole numbers that add up to 100.
+ */
+export function assertAnalyticDistribution(
+  ledger: LedgerRecord,
+  distributions: readonly LedgerAnalyticDistribution[],
+  where: string,
+): void {
+  const seen = new Set<string>();
+  for (const distribution of distributions) {
+    const plan = ledger.analytic_plans[distribution.analytic_plan];
+    if (!plan) throw fail(`${where}: the analytic plan '${distribution.analytic_plan}' does not exist`);
+    if (seen.has(plan.id)) throw fail(`${where}: the analytic plan '${plan.name}' is given twice`);
+    seen.add(plan.id);
+    if (distribution.analytic_accounts.length === 0) {
+      throw fail(`${where}: the distribution of the plan '${plan.name}' has no account`);
+    }
+    let total = 0;
+    for (const part of distribution.analytic_accounts) {
+      const account = ledger.analytic_accounts[part.analytic_account];
+      if (!account || account.plan_id !== plan.id) {
+        throw fail(
+          `${where}: the analytic account '${part.analytic_account}' does not exist in the plan '${plan.name}'`,
+        );
+      }
+      if (!account.active) throw fail(`${where}: the analytic account '${account.code}' is not active`);
+      if (!Number.isInteger(part.percentage) || part.percentage <= 0) {
+        throw fail(`${where}: analytic percentages are whole numbers above 0`);
+      }
+      total += part.percentage;
+    }
+    if (total !== 100) {
+      throw fail(`${where}: the percentages of the plan '${plan.name}' add up to ${total}, not 100`);
+    }
+  }
+}
+
+/** A journal kept in one currency takes no other unless it allows other currencies. */
+export function assertJournalCurrency(journal: LedgerJournal, currency: string): void {
+  if (journal.currency && journal.currency !== currency && !journal.other_currencies_allowed) {
+    throw fail(`The journal '${journal.code}' only takes ${journal.currency}, not ${currency}`);
+  }
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function assertCurrency(currency: string, rate: number | null | undefined): void {
+  if (!CURRENCY.test(currency)) throw fail(`The currency '${currency}' is not an ISO 4217 code (e.g. EUR)`);
+  if (rate !== null && rate !== undefined && !(rate > 0)) {
+    throw fail('The currency exchange rate must be greater than 0');
+  }
+}
+
+/** A PDF given as base64: valid base64 whose bytes start with %PDF. */
+export function assertPdf(base64: string): void {
+  const clean = base64.replace(/\s+/g, '');
+  const valid = clean.length > 0 && clean.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(clean);
+  if (!valid || !Buffer.from(clean, 'base64').subarray(0, 4).equals(Buffer.from('%PDF'))) {
+    throw fail('The document is not a PDF encoded in base64');
+  }
+}
+
+/**
+ * A VAT number is a country prefix (two capital letters) followed by digits, without dots or
+ * whitespace: BE0123456789, NL123456789, FR12345678901.
+ */
+export const VAT_NUMBER = /^[A-Z]{2}[0-9]{2,13}$/;
+
+export function assertVatNumber(vat: string | null | undefined): void {
+  if (vat === null || vat === undefined) return;
+  if (!VAT_NUMBER.test(vat))
+    throw errors.accountingVatNumberInvalid(`'${vat}' is not of the form BE0123456789`);
+}
+
+/**
+ * company_id is the id of the company (a partner of this ledger) an individual works for, so it has
+ * the format of the ledger's partner ids: a uuid. A well-formed id must name a company partner.
+ */
+export function assertCompanyId(
+  ledger: LedgerRecord,
+  companyId: string | null | undefined,
+  selfId?: string,
+): void {
+  if (companyId === null || companyId === undefined) return;
+  if (!isUuid(companyId)) {
+    throw errors.accountingCompanyIdInvalid(`'${companyId}' is not a partner id (a uuid) of this folder`);
+  }
+  const company = ledger.partners[companyId.toLowerCase()];
+  if (!company || companyId.toLowerCase() === selfId) {
+    throw fail(`company_id: no company with the id '${companyId}' exists in the folder`);
+  }
+  if (!company.is_company) throw fail(`company_id: the partner '${companyId}' is not a company`);
+}
+
+/** A forced financial period is MMYYYY. */
+export function assertFinancialPeriod(period: string | null | undefined): void {
+  if (period === null || period === undefined) return;
+  if (!/^(0[1-9]|1[0-2])[0-9]{4}$/.test(period)) {
+    throw fail(`The forced financial period '${period}' must be 6 digits MMYYYY (e.g. 022026)`);
+  }
+}
+
+/** A YYYYMM month. */
+export function assertMonth(month: string, field: string): void {
+  if (!/^[0-9]{4}(0[1-9]|1[0-2])$/.test(month)) throw fail(`${field}: '${month}' is not a month YYYYMM`);
+}

@@ -1,0 +1,226 @@
+import { API } from '@chift/chift-nodejs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../src/lib/errors.js';
+import { seedDirectory } from '../src/seed/world.js';
+import { type RunningSandbox, startSandbox } from '../src/server.js';
+
+/**
+ * The official Node SDK's accounting methods against a listening sandbox, with the seeded accounting
+ * consumer. The SDK pages through lists by itself (page and size=100) and sends
+ * x-chift-client-requestid when a write is given a clientRequestId.
+ */
+let sandbox: RunningSandbox;
+let client: InstanceType<typeof API>;
+const ids = seedDirectory(12);
+
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
+let accounting: any;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 12, port: 0 });
+  client = new API({
+    baseUrl: sandbox.url,
+    accountId: sandbox.credentials.accountId,
+    clientId: sandbox.credentials.sandbox.clientId,
+    clientSecret: sandbox.credentials.sandbox.clientSecret,
+  });
+  const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.ACCOUNTING as string);
+  accounting = consumer.accounting;
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+describe('official SDK against the sandbox: accounting', () => {
+  it('reads the reference data', async () => {
+    const folders = await accounting.getFolders();
+    expect(folders).toHaveLength(1);
+    expect(await accounting.getBookyears()).toHaveLength(3);
+    expect((await accounting.getAnalyticPlans()).map((p: { name: string }) => p.name)).toEqual([
+      'Departments',
+      'Projects',
+    ]);
+    expect((await accounting.getSchemes()).length).toBeGreaterThan(0);
+    expect((await accounting.getVatCodes()).some((v: { code: string }) => v.code === 'V21')).toBe(true);
+    expect((await accounting.getPaymentMethods()).length).toBe(4);
+    expect((await accounting.getPaymentTerms()).length).toBe(5);
+    expect((await accounting.getJournals()).map((j: { code: string }) => j.code)).toContain('VEN');
+    const chart = await accounting.getChartOfAccounts({ classes: '4' });
+    expect(chart.every((x: { number: string }) => x.number.startsWith('4'))).toBe(true);
+    const created = await accounting.createLedgerAccount({
+      number: '612900',
+      name: 'SDK account',
+      type: 'expense',
+    });
+    expect(created).toMatchObject({ number: '612900', type: 'expense' });
+    const journal = await accounting.createJournal({
+      code: 'SDK',
+      name: 'SDK journal',
+      journal_type: 'miscellaneous_operation',
+    });
+    expect(journal).toMatchObject({ code: 'SDK', journal_type: 'miscellaneous_operation' });
+    const balances = await accounting.getBalanceOfAccounts({ accounts: ['400000'], end: '202601' });
+    expect(balances.items[0]).toMatchObject({ account_number: '400000' });
+  });
+
+  it('manages clients and suppliers, and reads contacts', async () => {
+    const clients = await accounting.getClients();
+    expect(clients.length).toBeGreaterThan(5);
+    const created = await accounting.createClient(
+      { name: 'SDK Client', vat: 'BE0123456789', addresses: [] },
+      undefined,
+      { clientRequestId: 'sdk-client-1' },
+    );
+    const again = await accounting.createClient(
+      { name: 'SDK Client', vat: 'BE0123456789', addresses: [] },
+      undefined,
+      {
+        clientRequestId: 'sdk-client-1',
+      },
+    );
+    expect(again).toEqual(created);
+    expect((await accounting.getClient(created.id)).name).toBe('SDK Client');
+    expect((await accounting.updateClient(created.id, { email: 'sdk@client.example' })).email).toBe(
+      'sdk@client.example',
+    );
+    expect((await accounting.getClients({ search: 'sdk client' })).map((c: { id: string }) => c.id)).toEqual([
+      created.id,
+    ]);
+    const supplier = await accounting.createSupplier({ name: 'SDK Supplier', addresses: [] });
+    expect((await accounting.getSupplier(supplier.id)).name).toBe('SDK Supplier');
+    expect((await accounting.updateSupplier(supplier.id, { active: false })).active).toBe(false);
+    expect((await accounting.getSuppliers()).map((s: { id: string }) => s.id)).toContain(supplier.id);
+    await expect(
+      accounting.createClient({ name: 'Bad VAT', vat: 'BE 0123', addresses: [] }),
+    ).rejects.toMatchObject({
+      error: { status_code: 400, message: messages.accountingVatNumberInvalid },
+    });
+  });
+
+  it('books an invoice, finds it everywhere, pays it', async () => {
+    const vat = (await accounting.getVatCodes()).find((v: { code: string }) => v.code === 'V21');
+    const partner = (await accounting.getClients()).find((c: { active: boolean }) => c.active);
+    const method = (await accounting.getPaymentMethods())[0];
+    const untaxed = 250;
+    const tax = round2((untaxed * vat.rate) / 100);
+    const invoice = await accounting.createInvoice({
+      invoice_type: 'customer_invoice',
+      currency: 'EUR',
+      untaxed_amount: untaxed,
+      tax_amount: tax,
+      total: untaxed + tax,
+      invoice_date: '2026-01-15',
+      due_date: '2026-02-15',
+      partner_id: partner.id,
+      lines: [
+        {
+          quantity: 2,
+          unit_price: 125,
+          untaxed_amount: untaxed,
+          tax_rate: vat.rate,
+          tax_amount: tax,
+          total: untaxed + tax,
+          account_number: '700000',
+          tax_code: vat.id,
+        },
+      ],
+    });
+    expect(invoice).toMatchObject({ status: 'posted', total: 302.5 });
+    const listed = await accounting.getInvoicesByType('customer_invoice', { date_from: '2026-01-15' });
+    expect(listed.map((i: { id: string }) => i.id)).toContain(invoice.id);
+    const multi = await accounting.getInvoicesByTypeWithMultiplePlans('customer_invoice', {
+      date_from: '2026-01-15',
+    });
+    expect(multi.map((i: { id: string }) => i.id)).toContain(invoice.id);
+    expect((await accounting.getInvoice(invoice.id)).id).toBe(invoice.id);
+    expect((await accounting.getInvoiceWithMultiplePlans(invoice.id)).id).toBe(invoice.id);
+    const entries = await accounting.getJournalEntries({
+      unposted_allowed: 'false',
+      date_from: '2026-01-15',
+    });
+    const entry = entries.find((e: { name: string }) => e.name === invoice.invoice_number);
+    expect(entry.items[0]).toMatchObject({ account_number: '400000', debit: 302.5 });
+    expect(
+      (
+        await accounting.getJournalEntriesWithMultiplePlans({
+          unposted_allowed: 'true',
+          date_from: '2026-01-15',
+        })
+      ).length,
+    ).toBe(entries.length);
+    expect((await accounting.getJournalEntry(entry.id)).id).toBe(entry.id);
+    const open = await accounting.getOutstandings({ type: 'client', unposted_allowed: 'false' });
+    expect(
+      open.some((o: { original_document: { id: string } }) => o.original_document.id === invoice.id),
+    ).toBe(true);
+    await accounting.createInvoicePayment({
+      date: '2026-01-16',
+      payment_method_id: method.id,
+      currency: 'EUR',
+      items: [{ invoice_id: invoice.id, amount: 302.5 }],
+    });
+    expect(
+      (await accounting.getPaymentsByInvoiceId(invoice.id)).map(
+        (p: { dedicated_amount: number }) => p.dedicated_amount,
+      ),
+    ).toEqual([302.5]);
+    expect((await accounting.getInvoice(invoice.id)).status).toBe('paid');
+    const after = await accounting.getOutstandings({ type: 'client', unposted_allowed: 'false' });
+    expect(
+      after.some((o: { original_document: { id: string } }) => o.original_document.id === invoice.id),
+    ).toBe(false);
+  });
+
+  it('books a journal entry and matches it against an invoice', async () => {
+    const partner = (await accounting.getClients()).find((c: { active: boolean }) => c.active);
+    const vat = (await accounting.getVatCodes()).find((v: { code: string }) => v.code === 'V0');
+    const journals = await accounting.getJournals();
+    const bank = journals.find((j: { code: string }) => j.code === 'BNK');
+    const invoice = await accounting.createInvoiceWithMultiplePlans({
+      invoice_type: 'customer_invoice',
+      currency: 'EUR',
+      untaxed_amount: 40,
+      tax_amount: 0,
+      total: 40,
+      invoice_date: '2026-01-15',
+      due_date: '2026-01-30',
+      partner_id: partner.id,
+      lines: [
+        {
+          quantity: 1,
+          unit_price: 40,
+          untaxed_amount: 40,
+          tax_rate: 0,
+          tax_amount: 0,
+          total: 40,
+          account_number: '705000',
+          tax_code: vat.id,
+        },
+      ],
+    });
+    const receipt = await accounting.createJournalEntry({
+      journal_id: bank.id,
+      number: 'SDK-BNK-1',
+      currency: 'EUR',
+      date: '2026-01-17',
+      items: [
+        { account_type: 'general_account', account: '550000', debit: 40, credit: 0 },
+        { account_type: 'customer_account', account: partner.id, debit: 0, credit: 40 },
+      ],
+    });
+    expect(receipt.name).toBe('SDK-BNK-1');
+    const matching = await accounting.matchEntries({
+      entries: [invoice.id, receipt.id],
+      partner_id: partner.id,
+    });
+    expect(matching).toMatchObject({ balance: 0, matching_number: expect.stringMatching(/^M/) });
+    expect((await accounting.getInvoice(invoice.id)).status).toBe('paid');
+    const results = await accounting.matchEntriesMultiple({
+      matchings: [{ entries: ['x', 'y'], partner_id: partner.id }],
+    });
+    expect(results).toMatchObject([{ processed: false, matching_number: null }]);
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
 import { errors } from '../src/lib/errors.js';
+import { automationDirectory } from '../src/seed/automation.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { startSandbox } from '../src/server.js';
 import { call, tokenFor } from './helpers.js';
@@ -162,6 +163,47 @@ describe('isolation, over every operation that names a consumer', () => {
     }
     const list = await call(app, 'GET', '/webhooks', { token: tokens.other });
     expect(list.text).not.toContain(id);
+  });
+});
+
+describe('account-level resources of another account', () => {
+  const auto = automationDirectory(SEED);
+
+  it('syncs, flows, executions, issues and datastores answer 404 as if missing, and lists leave them out', async () => {
+    const other = tokens.other as string;
+    const sync = await call(app, 'GET', `/syncs/${auto.syncId}`, { token: other });
+    expect(sync.status).toBe(404);
+    expect(sync.body.message).toBe(errors.syncNotFound().message);
+    const event = await call(app, 'POST', `/syncs/${auto.syncId}/flows/${auto.invoicesFlowId}/event`, {
+      token: other,
+      body: {},
+    });
+    expect(event.status).toBe(404);
+    const executions = await call(app, 'GET', `/syncs/${auto.syncId}/executions`, { token: other });
+    expect(executions.status).toBe(404);
+    const issue = await call(app, 'GET', `/issues/${auto.openErrorIssueId}`, { token: other });
+    expect(issue.status).toBe(404);
+    expect(issue.body.message).toBe(errors.issueNotFound().message);
+    for (const [path, hidden] of [
+      ['/syncs', auto.syncId],
+      ['/issues', auto.openErrorIssueId],
+      ['/webhooks', ''],
+    ] as const) {
+      const list = await call(app, 'GET', path, { token: other });
+      expect(list.status).toBe(200);
+      if (hidden) expect(list.text).not.toContain(hidden);
+    }
+    const mine = await call(app, 'GET', '/datastores', { token: tokens.main });
+    const theirs = await call(app, 'GET', '/datastores', { token: other });
+    const mineIds = (mine.body as { id: string }[]).map((d) => d.id);
+    for (const id of mineIds) expect(theirs.text).not.toContain(id);
+    const data = await call(
+      app,
+      'GET',
+      `/consumers/${ids.otherAccountConsumerId}/datastore/${mineIds[0]}/data`,
+      { token: other },
+    );
+    expect(data.status).toBe(404);
   });
 });
 

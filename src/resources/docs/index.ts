@@ -64,7 +64,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     description: 'The --admin-token of the sandbox, needed only when one is configured.',
   });
 
-  const documentConfig = {
+  const documentConfig: Parameters<typeof app.getOpenAPI31Document>[0] = {
     openapi: '3.1.0',
     info: {
       title: 'Unified integration API (sandbox)',
@@ -73,7 +73,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
         'An offline, stateful sandbox of the unified integration API. Every operation answers as the service does; the Sandbox control operations move the clock and reset the seeded world.',
     },
     security: [{ bearerAuth: [] }],
-  } as const;
+  };
   // Generating the document walks every route schema (tens of milliseconds): do it once, on the
   // first request, when every route is registered.
   let document: string | undefined;

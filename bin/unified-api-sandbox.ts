@@ -149,7 +149,7 @@ async function envCommand(args: ReturnType<typeof parse>) {
   if (args.help) return console.log(ENV_USAGE);
   let world = seedWorld(args.seed, 'default');
   if (args.db && existsSync(args.db)) {
-    world = (await Store.file(args.db, () => world)).world;
+    world = (await Store.file(args.db, () => world, { readOnly: true })).world;
   }
   const host = isLoopback(args.host) || args.host === '0.0.0.0' ? '127.0.0.1' : args.host;
   const url = args.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedCredentials } from '../src/seed/credentials.js';
 import { seedDirectory } from '../src/seed/world.js';
+import { Store } from '../src/store/store.js';
 import { runCli, serveCli, stop } from './cli-helpers.js';
 
 const ENV_NAMES = [
@@ -123,8 +124,14 @@ describe('CLI', () => {
       await stop(first.child, 'SIGKILL');
     }
     expect(names).toHaveLength(20);
-    const saved = JSON.parse(readFileSync(db, 'utf8')) as { consumers: Record<string, { name: string }> };
-    const savedNames = Object.values(saved.consumers).map((c) => c.name);
+    const saved = await Store.file(
+      db,
+      () => {
+        throw new Error('the world file is gone');
+      },
+      { readOnly: true },
+    );
+    const savedNames = Object.values(saved.world.consumers).map((c) => c.name);
     for (const name of names) expect(savedNames).toContain(name);
 
     const second = await serveCli(['--port', '0', '--db', db]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedCredentials } from '../src/seed/credentials.js';
+import { Store } from '../src/store/store.js';
 import { runCli, serveCli, stop } from './cli-helpers.js';
 
 /**
@@ -69,7 +70,14 @@ describe('crash safety', () => {
       await Promise.all(writers);
     }
     expect(acknowledged.length).toBeGreaterThan(ROUNDS * 5);
-    const world = JSON.parse(readFileSync(db, 'utf8')) as { consumers: Record<string, { name: string }> };
+    // The file and its journal, as the next start reads them (without writing).
+    const { world } = await Store.file(
+      db,
+      () => {
+        throw new Error('the world file is gone');
+      },
+      { readOnly: true },
+    );
     const saved = new Set(Object.values(world.consumers).map((c) => c.name));
     expect(acknowledged.filter((name) => !saved.has(name))).toEqual([]);
   });

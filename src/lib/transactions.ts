@@ -102,7 +102,8 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
       responseBody = text;
     }
   }
-  world.transactions[transactionKey(connectionid, requestId)] = {
+  const key = transactionKey(connectionid, requestId);
+  world.transactions[key] = {
     connectionid,
     client_request_id: requestId,
     created_on: c.var.clock.now().toISOString(),
@@ -112,7 +113,7 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     created_entity_id: c.var.createdEntityId ?? null,
     response_body: responseBody,
   };
-  await c.var.store.commit();
+  await c.var.store.commit({ transactions: [key] });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Low, Memory } from 'lowdb';
-import { GroupCommitFile, StoreFileError } from './file-adapter.js';
+import { type Change, GroupCommitFile, StoreFileError } from './file-adapter.js';
 import { emptyWorld, type World } from './world.js';
 
 export { StoreFileError };
@@ -12,11 +12,13 @@ export { StoreFileError };
  */
 export class Store {
   readonly #db: Low<World>;
+  readonly #file: GroupCommitFile<World> | null;
   readonly file: string | null;
 
-  private constructor(db: Low<World>, file: string | null) {
+  private constructor(db: Low<World>, file: string | null, adapter: GroupCommitFile<World> | null) {
     this.#db = db;
     this.file = file;
+    this.#file = adapter;
   }
 
   get world(): World {
@@ -24,27 +26,40 @@ export class Store {
   }
 
   static memory(world: World): Store {
-    return new Store(new Low<World>(new Memory<World>(), world), null);
+    return new Store(new Low<World>(new Memory<World>(), world), null, null);
   }
 
   /**
-   * Opens a world file. A missing file is created from `makeWorld()`; an unreadable or corrupt one
-   * is refused with a StoreFileError and left as it is.
+   * Opens a world file (and replays its journal). A missing file is created from `makeWorld()`; an
+   * unreadable or corrupt one is refused with a StoreFileError and left as it is. `readOnly` opens
+   * without writing anything (the env command).
    */
-  static async file(file: string, makeWorld: () => World): Promise<Store> {
+  static async file(
+    file: string,
+    makeWorld: () => World,
+    options: { readOnly?: boolean } = {},
+  ): Promise<Store> {
     const adapter = new GroupCommitFile<World>(file);
     let world = await adapter.read();
     if (world === null) {
       if (existsSync(file)) throw new StoreFileError(`${file} is empty or unreadable; it was left untouched`);
       world = makeWorld();
-      adapter.writeNow(world);
+      if (!options.readOnly) adapter.writeNow(world);
     } else {
       assertWorld(world, file);
+      // Fold the journal into the snapshot, so the file stands alone again.
+      if (!options.readOnly && adapter.hasJournal()) adapter.writeNow(world);
     }
-    return new Store(new Low<World>(adapter, world), file);
+    return new Store(new Low<World>(adapter, world), file, adapter);
   }
 
-  commit(): Promise<void> {
+  /**
+   * Saves the world; resolves once it is on disk (with a file). A caller that knows which records it
+   * added, changed or removed passes them (`{ consumers: [id] }`): with a file, only those are
+   * appended to the journal instead of the whole world being written. Without it, everything is.
+   */
+  commit(change?: Change): Promise<void> {
+    if (this.#file) return this.#file.write(this.#db.data, change);
     return this.#db.write();
   }
 

@@ -16,6 +16,27 @@ type Schema = Record<string, Json>;
 
 /** The operationIds that must be served; later work appends its own. */
 const PLATFORM_OPERATIONS = [
+  // Accounting, part 2: every other operation of the Accounting tag.
+  'accounting_create_analytic_account',
+  'accounting_get_analytic_accounts',
+  'accounting_create_analytic_account_multi_plans',
+  'accounting_update_analytic_account',
+  'accounting_get_analytic_account',
+  'accounting_update_analytic_account_multi_plans',
+  'accounting_get_analytic_account_multi_plans',
+  'accounting_get_analytic_accounts_multi_plans',
+  'accounting_create_miscellaneous_operation',
+  'accounting_get_miscellaneous_operations',
+  'accounting_get_miscellaneous_operation',
+  'accounting_get_attachments',
+  'accounting_add_attachment',
+  'accounting_get_bank_accounts',
+  'accounting_create_bank_account',
+  'accounting_create_bank_transactions',
+  'accounting_get_employees',
+  'accounting_create_financial_entries',
+  'accounting_create_expense',
+  'accounting_export_fec',
   // Accounting, part 1: the ledger and its core operations.
   'accounting_get_folders',
   'accounting_get_folder',

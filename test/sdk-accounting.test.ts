@@ -1,4 +1,5 @@
 import { API } from '@chift/chift-nodejs';
+import { accountingFactory } from '@chift/chift-nodejs/dist/src/modules/accounting.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
@@ -15,6 +16,22 @@ const ids = seedDirectory(12);
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let accounting: any;
+/** The accounting module of the multi-folder consumer (Multibooks Cloud, 1102): every call takes folder_id. */
+// biome-ignore lint/suspicious/noExplicitAny: as above
+let multi: any;
+let folderId: string;
+
+/** Names of the SDK's accounting methods called by this file's tests. */
+const called = new Set<string>();
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's module object is typed loosely
+const tracked = (module: any) =>
+  new Proxy(module, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof name === 'string' && typeof value === 'function') called.add(name);
+      return value;
+    },
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 12, port: 0 });
@@ -25,11 +42,15 @@ beforeAll(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.ACCOUNTING as string);
-  accounting = consumer.accounting;
+  accounting = tracked(consumer.accounting);
+  multi = tracked((await client.Consumers.getConsumerById(ids.multiFolderConsumerId)).accounting);
+  folderId = (await multi.getFolders())[0].id;
 });
 
 afterAll(async () => {
   await sandbox.close();
+  // Every method of the SDK's accounting module was exercised by the tests above.
+  expect(Object.keys(accountingFactory).filter((name) => !called.has(name))).toEqual([]);
 });
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -222,5 +243,146 @@ describe('official SDK against the sandbox: accounting', () => {
       matchings: [{ entries: ['x', 'y'], partner_id: partner.id }],
     });
     expect(results).toMatchObject([{ processed: false, matching_number: null }]);
+  });
+
+  it('manages analytic accounts, in both shapes', async () => {
+    const plans = await accounting.getAnalyticPlans();
+    const projects = plans.find((p: { name: string }) => p.name === 'Projects').id;
+    const listed = await accounting.getAnalyticAccounts();
+    expect(listed.length).toBe(7);
+    expect(
+      (await accounting.getAnalyticAccountsWithMultiplePlans()).map((x: { id: string }) => x.id),
+    ).toEqual(listed.map((x: { id: string }) => x.id));
+    const created = await accounting.createAnalyticAccount({
+      code: 'SDK',
+      name: 'SDK dept',
+      currency: 'EUR',
+    });
+    expect(created).toMatchObject({ code: 'SDK', active: true, balance: 0 });
+    expect((await accounting.getAnalyticAccount(created.id)).name).toBe('SDK dept');
+    expect((await accounting.updateAnalyticAccount(created.id, { name: 'SDK department' })).name).toBe(
+      'SDK department',
+    );
+    const inPlan = await accounting.createAnalyticAccountWithMultiplePlans(projects, {
+      code: 'PRJ-SDK',
+      name: 'SDK project',
+      currency: 'EUR',
+    });
+    expect(inPlan).toMatchObject({ analytic_plan: projects, code: 'PRJ-SDK' });
+    expect((await accounting.getAnalyticAccountWithMultiplePlans(inPlan.id, projects)).code).toBe('PRJ-SDK');
+    const closed = await accounting.updateAnalyticAccountWithMultiplePlans(inPlan.id, projects, {
+      active: false,
+    });
+    expect(closed).toMatchObject({ active: false, analytic_plan: projects });
+    await expect(accounting.getAnalyticAccount('unknown')).rejects.toMatchObject({
+      error: { status_code: 404, message: messages.accountingAnalyticAccountNotFound },
+    });
+  });
+
+  it('books and reads miscellaneous operations', async () => {
+    const before = await accounting.getMiscOperations();
+    // Another miscellaneous journal exists (created above): the operation names its journal.
+    const od = (await accounting.getJournals()).find((j: { code: string }) => j.code === 'OD');
+    const op = await accounting.createMiscOperation(
+      {
+        journal_id: od.id,
+        currency: 'EUR',
+        operation_date: '2026-01-15',
+        lines: [
+          { type: 'general_account', account_number: '612000', amount: -25 },
+          { type: 'general_account', account_number: '550000', amount: 25 },
+        ],
+      },
+      undefined,
+      { clientRequestId: 'sdk-misc-1' },
+    );
+    expect(op).toMatchObject({ status: 'posted', operation_number: expect.stringMatching(/^OD\/2026\//) });
+    expect((await accounting.getMiscOperations()).length).toBe(before.length + 1);
+    expect(await accounting.getMiscOperation(op.id)).toEqual(op);
+  });
+
+  it('attaches a PDF to an invoice and reads it back', async () => {
+    const invoices = await accounting.getInvoicesByType('supplier_invoice');
+    const bare = invoices.find(
+      (i: { attachments_info: { status: string } }) => i.attachments_info.status === 'no',
+    );
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+    await accounting.attachPDF(bare.id, { base64_string: pdf, name: 'sdk' });
+    const docs = await accounting.getAttachments({ type: 'invoice', document_id: bare.id });
+    expect(docs.map((d: { base64_string: string }) => d.base64_string)).toEqual([pdf]);
+  });
+
+  it('opens a bank account, imports a statement and books a financial entry', async () => {
+    const account = await accounting.createBankAccount({
+      code: 'SDKB',
+      currency: 'EUR',
+      iban: 'BE71096123456769',
+      bank_name: 'SDK Bank',
+    });
+    expect(account).toMatchObject({ code: 'SDKB', ledger_account: '550200' });
+    expect((await accounting.getBankAccounts()).map((b: { code: string }) => b.code)).toEqual([
+      'BNK',
+      'SDKB',
+    ]);
+    const statement = await accounting.createBankTransactions({
+      bank_statement_date: '2026-01-15',
+      bank_account_id: account.id,
+      currency: 'EUR',
+      external_bank_statement_id: '1',
+      opening_balance: 0,
+      items: [{ amount: 1000, general_ledger_account: '580000', description: 'Transfer in' }],
+    });
+    expect(statement.items[0].id).toEqual(expect.any(String));
+    const entry = await accounting.createFinancialEntry({
+      date: '2026-01-16',
+      journal_id: account.id,
+      currency: 'EUR',
+      items: [{ account_type: 'general_account', account: '657000', amount: -12.5 }],
+    });
+    expect(entry.items[0].counterpart_account).toBe('550200');
+    const balances = await accounting.getBalanceOfAccounts({ accounts: ['550200'], end: '202601' });
+    expect(balances.items[0].balance).toBe(987.5);
+  });
+
+  it('lists employees, books an expense note and exports the FEC of a folder (Multibooks Cloud)', async () => {
+    const employees = await multi.getEmployees({ folder_id: folderId });
+    const employee = employees.find((e: { active: boolean }) => e.active);
+    const vat = (await multi.getVatCodes({ folder_id: folderId })).find(
+      (v: { code: string }) => v.code === 'A21',
+    );
+    const expense = await multi.createExpense(
+      {
+        employee_id: employee.id,
+        untaxed_amount: 50,
+        tax_amount: 10.5,
+        total: 60.5,
+        currency: 'EUR',
+        date: '2026-01-15',
+        lines: [
+          {
+            untaxed_amount: 50,
+            tax_amount: 10.5,
+            total: 60.5,
+            tax_rate: 21,
+            tax_id: vat.id,
+            account_number: '613000',
+          },
+        ],
+      },
+      { folder_id: folderId },
+    );
+    expect(expense).toMatchObject({ employee_id: employee.id, total: 60.5 });
+    const rows = await multi.exportFec({
+      folder_id: folderId,
+      date_from: '2026-01-15',
+      date_to: '2026-01-15',
+    });
+    const own = rows.filter((r: { EcritureNum: string }) => r.EcritureNum === expense.number);
+    expect(own.map((r: { CompteNum: string }) => r.CompteNum)).toEqual(['613000', '411000', '455000']);
+    await expect(
+      accounting.exportFec({ date_from: '2026-01-01', date_to: '2026-01-31' }),
+    ).rejects.toMatchObject({
+      error: { status_code: 400, message: messages.accountingFailure },
+    });
   });
 });

@@ -108,6 +108,24 @@ export const messages = {
   accountingPartnerNotFound: "The client/supplier doesn't exist in the accounting system.",
   accountingInvoiceNotFound: "The invoice doesn't exist in the accounting system.",
   accountingEntryNotFound: "The entry doesn't exist in the accounting system.",
+  accountingAnalyticAccountNotFound: "The analytic account doesn't exist in the accounting system.",
+  accountingOperationNotFound: "The miscellaneous operation doesn't exist in the accounting system.",
+
+  posOrderNotFound: (orderId: string) => `The order with id ${orderId} could not be found`,
+  posCustomerNotFound: (customerId: string) => `The customer with id ${customerId} could not be found`,
+  commerceCustomerNotFound: "The customer doesn't exist.",
+  commerceProductNotFound: "The product doesn't exist.",
+  commerceVariantNotFound: "The variant doesn't exist.",
+  commerceOrderNotFound: "The order doesn't exist.",
+
+  invoicingContactNotFound: "The contact doesn't exist.",
+  invoicingProductNotFound: "The product doesn't exist.",
+  invoicingTaxNotFound: "The tax doesn't exist.",
+  invoicingInvoiceIdInvalid: "The ID of the invoice doesn't have the correct format.",
+  invoicingInvoiceNotFound: "The invoice doesn't exist in the invoicing system.",
+  invoicingOpportunityNotFound: "The opportunity doesn't exist.",
+  invoicingDocumentInvalid: 'The document is not a valid base64 string representing a PDF.',
+  paymentNotFound: "The payment doesn't exist in the system.",
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
@@ -202,6 +220,28 @@ export const errors = {
   accountingPartnerNotFound: (detail = '') => new ApiError(404, messages.accountingPartnerNotFound, detail),
   accountingInvoiceNotFound: (detail = '') => new ApiError(404, messages.accountingInvoiceNotFound, detail),
   accountingEntryNotFound: (detail = '') => new ApiError(404, messages.accountingEntryNotFound, detail),
+  accountingAnalyticAccountNotFound: (detail = '') =>
+    new ApiError(404, messages.accountingAnalyticAccountNotFound, detail),
+  accountingOperationNotFound: (detail = '') =>
+    new ApiError(404, messages.accountingOperationNotFound, detail),
+
+  /** By-id reads of the POS and PMS verticals (their 404 names the id). */
+  posOrderNotFound: (orderId: string) => new ApiError(404, messages.posOrderNotFound(orderId)),
+  posCustomerNotFound: (customerId: string) => new ApiError(404, messages.posCustomerNotFound(customerId)),
+  commerceCustomerNotFound: () => new ApiError(404, messages.commerceCustomerNotFound),
+  commerceProductNotFound: () => new ApiError(404, messages.commerceProductNotFound),
+  commerceVariantNotFound: () => new ApiError(404, messages.commerceVariantNotFound),
+  commerceOrderNotFound: () => new ApiError(404, messages.commerceOrderNotFound),
+
+  invoicingContactNotFound: (detail = '') => new ApiError(404, messages.invoicingContactNotFound, detail),
+  invoicingProductNotFound: (detail = '') => new ApiError(404, messages.invoicingProductNotFound, detail),
+  invoicingTaxNotFound: (detail = '') => new ApiError(404, messages.invoicingTaxNotFound, detail),
+  invoicingInvoiceIdInvalid: (detail = '') => new ApiError(400, messages.invoicingInvoiceIdInvalid, detail),
+  invoicingInvoiceNotFound: (detail = '') => new ApiError(404, messages.invoicingInvoiceNotFound, detail),
+  invoicingOpportunityNotFound: (detail = '') =>
+    new ApiError(404, messages.invoicingOpportunityNotFound, detail),
+  invoicingDocumentInvalid: (detail = '') => new ApiError(400, messages.invoicingDocumentInvalid, detail),
+  paymentNotFound: (detail = '') => new ApiError(404, messages.paymentNotFound, detail),
 
   notFound: () => new ApiError(404, messages.notFound),
   methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),

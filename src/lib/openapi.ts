@@ -185,6 +185,43 @@ export const SCOPES = {
     'accounting.outstandings',
     'accounting.outstandings.read',
   ],
+  accountingAnalyticAccountsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.analytic_accounts',
+    'accounting.analytic_accounts.read',
+  ],
+  accountingAnalyticAccountsWrite: ['accounting', 'accounting.analytic_accounts'],
+  accountingMiscellaneousOperationsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.miscellaneous_operations',
+    'accounting.miscellaneous_operations.read',
+  ],
+  accountingMiscellaneousOperationsWrite: ['accounting', 'accounting.miscellaneous_operations'],
+  accountingAttachmentsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.attachments',
+    'accounting.attachments.read',
+  ],
+  accountingAttachmentsWrite: ['accounting', 'accounting.attachments'],
+  accountingBankAccountsRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.bank_accounts',
+    'accounting.bank_accounts.read',
+  ],
+  accountingBankAccountsWrite: ['accounting', 'accounting.bank_accounts'],
+  accountingBankTransactionsWrite: ['accounting', 'accounting.bank_transactions'],
+  accountingEmployeesRead: [
+    'accounting',
+    'accounting.read',
+    'accounting.employees',
+    'accounting.employees.read',
+  ],
+  accountingExpensesWrite: ['accounting', 'accounting.expenses'],
+  accountingExportsRead: ['accounting', 'accounting.read', 'accounting.exports', 'accounting.exports.read'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

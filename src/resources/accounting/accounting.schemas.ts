@@ -141,3 +141,14 @@ export const AccountToCreate = z
 export type AddressItemInInput = z.infer<typeof AddressItemIn>;
 export type AddressItemOutValue = z.infer<typeof AddressItemOut>;
 export type AnalyticDistributionValue = z.infer<typeof AnalyticDistribution>;
+
+/** The name of a PDF file to create, where the software keeps one (letters, digits, - _ and spaces). */
+export const pdfNameField = () =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[a-zA-Z0-9\-_ ]{1,196}(?:.pdf)?$/)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Name of the PDF file, where the software keeps one' });

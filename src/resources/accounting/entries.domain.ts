@@ -2,6 +2,7 @@ import { errors } from '../../lib/errors.js';
 import type { LedgerEntry, LedgerRecord } from '../../store/world.js';
 import type {
   GenericJournalEntryInput,
+  JournalEntryInInput,
   JournalEntryMonoOut,
   JournalEntryMultiOut,
   OutstandingItemOut,
@@ -14,7 +15,7 @@ import {
   partnerSideOf,
 } from './ledger/derived.js';
 import { fromCents, round2 } from './ledger/money.js';
-import type { EntryDraft } from './ledger/posting.js';
+import type { EntryDraft, EntryItemDraft } from './ledger/posting.js';
 
 /** Journal entries on the wire, their filters, and outstanding items. */
 
@@ -49,6 +50,65 @@ export function draftFromGeneric(input: GenericJournalEntryInput): EntryDraft {
       tax_code: item.tax_code ?? item.tax_info?.tax_code ?? null,
       account_info: item.account_info ? { ...item.account_info } : null,
     })),
+  };
+}
+
+/**
+ * The deprecated shape: each line names its account number; a line on a receivable or payable account
+ * names its client or supplier in partner_id. Every line is in the entry's one currency.
+ */
+export function draftFromLegacy(ledger: LedgerRecord, input: JournalEntryInInput): EntryDraft {
+  const first = input.items[0];
+  const currency = first?.currency ?? ledger.folder.main_currency;
+  const rate = first?.currency_exchange_rate ?? 1;
+  const items = input.items.map((item, i): EntryItemDraft => {
+    const where = `items[${i}]`;
+    if (item.currency !== currency)
+      throw fail(`${where}: every line of an entry is in one currency (${currency})`);
+    if ((item.currency_exchange_rate ?? 1) !== rate) {
+      throw fail(`${where}: every line of an entry has the same currency_exchange_rate (${rate})`);
+    }
+    const side = partnerSideOf(ledger, item.account_number);
+    if (!side && item.partner_id) {
+      throw fail(`${where}: partner_id is only for lines on a receivable or payable account`);
+    }
+    if (side && !item.partner_id) {
+      throw fail(
+        `${where}: the account '${item.account_number}' takes a client or supplier: give partner_id`,
+      );
+    }
+    const partnerLine = side && item.partner_id;
+    return {
+      account_type:
+        side === 'client' ? 'customer_account' : side === 'supplier' ? 'supplier_account' : 'general_account',
+      account: partnerLine ? (item.partner_id as string) : item.account_number,
+      force_general_account: partnerLine ? item.account_number : null,
+      description: item.description ?? null,
+      debit: item.debit,
+      credit: item.credit,
+      analytic_distribution: (item.analytic_distribution ?? []).map((d) => ({
+        analytic_plan: d.analytic_plan,
+        analytic_accounts: d.analytic_accounts.map((a) => ({ ...a })),
+      })),
+      tax_code: null,
+      account_info: null,
+    };
+  });
+  return {
+    journal_id: input.journal_id,
+    number: input.name,
+    reference: input.reference ?? null,
+    due_date: input.due_date ?? null,
+    currency,
+    currency_exchange_rate: rate,
+    date: input.date,
+    posted: true,
+    pdf: input.pdf ?? null,
+    pdf_name: null,
+    start_date: null,
+    end_date: null,
+    origin: 'journal_entry',
+    items,
   };
 }
 

@@ -5,6 +5,7 @@ import { paginate } from '../../lib/pagination.js';
 import { postingContext, requireAccounting } from './accounting.context.js';
 import {
   draftFromGeneric,
+  draftFromLegacy,
   listEntries,
   outstandingItems,
   requireEntry,
@@ -42,6 +43,17 @@ export const createGenericJournalEntry: Handler<'createGenericJournalEntry'> = a
   const { ledger } = requireAccounting(c, 'accounting_create_generic_journal_entry');
   const ctx = postingContext(c);
   const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(c.req.valid('json')), ctx);
+  applyChange(ledger, change, ctx.now);
+  c.set('createdEntityId', entry.id);
+  await c.var.store.commit();
+  return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
+};
+
+/** The deprecated shape: the integration must implement the current operation. */
+export const createJournalEntry: Handler<'createJournalEntry'> = async (c) => {
+  const { ledger } = requireAccounting(c, 'accounting_create_generic_journal_entry');
+  const ctx = postingContext(c);
+  const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
   await c.var.store.commit();

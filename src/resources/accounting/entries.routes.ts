@@ -6,6 +6,7 @@ import {
   EntryCreateQuery,
   EntryIdParam,
   GenericJournalEntry,
+  JournalEntryIn,
   JournalEntryMultiAnalyticPlan,
   MatchingIn,
   MatchingOut,
@@ -72,6 +73,19 @@ export const createGenericJournalEntry = createRoute({
     query: EntryCreateQuery,
     body: jsonBody(GenericJournalEntry, 'The entry'),
   },
+  responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...errors },
+});
+
+/** The deprecated shape of "create journal entry" (not in the current reference; no MCP scopes). */
+export const createJournalEntry = createRoute({
+  method: 'post',
+  path: `${base}/journal/entries`,
+  operationId: 'accounting_create_journal_entry',
+  tags,
+  summary: 'Book a journal entry given line by line (deprecated shape)',
+  deprecated: true,
+  ...secured(),
+  request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalEntryIn, 'The entry') },
   responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...errors },
 });
 

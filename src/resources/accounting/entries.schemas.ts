@@ -76,6 +76,35 @@ export const GenericJournalEntry = z
   })
   .openapi('GenericJournalEntry', { description: 'A balanced journal entry, given line by line' });
 
+export const JournalItemIn = z
+  .object({
+    account_number: z.string().min(1),
+    partner_id: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The client or supplier of a line on a receivable or payable account' }),
+    description: z.string().nullable().optional(),
+    debit: z.number(),
+    credit: z.number(),
+    currency: z.string().min(1).openapi({ description: 'The same on every line' }),
+    currency_exchange_rate: z.number().nullable().default(1),
+    analytic_distribution: z.array(AnalyticDistribution).nullable().default([]),
+  })
+  .openapi('JournalItemIn', { description: 'One line of a journal entry (deprecated shape)' });
+
+export const JournalEntryIn = z
+  .object({
+    reference: z.string().nullable().optional(),
+    due_date: z.iso.date().nullable().optional(),
+    journal_id: z.string(),
+    name: z.string().openapi({ description: 'Number of the entry, unique in the journal' }),
+    date: z.iso.date(),
+    items: z.array(JournalItemIn),
+    pdf: z.string().nullable().optional(),
+  })
+  .openapi('JournalEntryIn', { description: 'A balanced journal entry (deprecated shape)' });
+
 export const JournalItemDueDatesOut = z
   .object({
     due_date: z.iso.date(),
@@ -276,6 +305,7 @@ export const OutstandingsQuery = pageQuery({
 });
 
 export type GenericJournalEntryInput = z.infer<typeof GenericJournalEntry>;
+export type JournalEntryInInput = z.infer<typeof JournalEntryIn>;
 export type JournalEntryMonoOut = z.infer<typeof JournalEntryMonoAnalyticPlan>;
 export type JournalEntryMultiOut = z.infer<typeof JournalEntryMultiAnalyticPlan>;
 export type OutstandingItemOut = z.infer<typeof OutstandingItem>;

@@ -1,9 +1,25 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import * as analyticHandlers from './analytic-accounts.handlers.js';
+import * as analyticRoutes from './analytic-accounts.routes.js';
+import * as attachmentHandlers from './attachments.handlers.js';
+import * as attachmentRoutes from './attachments.routes.js';
+import * as bankHandlers from './bank.handlers.js';
+import * as bankRoutes from './bank.routes.js';
+import * as employeeHandlers from './employees.handlers.js';
+import * as employeeRoutes from './employees.routes.js';
 import * as entryHandlers from './entries.handlers.js';
 import * as entryRoutes from './entries.routes.js';
+import * as expenseHandlers from './expenses.handlers.js';
+import * as expenseRoutes from './expenses.routes.js';
+import * as exportHandlers from './exports.handlers.js';
+import * as exportRoutes from './exports.routes.js';
+import * as financialHandlers from './financial-entries.handlers.js';
+import * as financialRoutes from './financial-entries.routes.js';
 import * as invoiceHandlers from './invoices.handlers.js';
 import * as invoiceRoutes from './invoices.routes.js';
+import * as miscellaneousHandlers from './miscellaneous.handlers.js';
+import * as miscellaneousRoutes from './miscellaneous.routes.js';
 import * as partnerHandlers from './partners.handlers.js';
 import * as partnerRoutes from './partners.routes.js';
 import * as referenceHandlers from './reference.handlers.js';
@@ -63,4 +79,37 @@ export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
   app.openapi(e.getOutstandings, eh.getOutstandings);
   app.openapi(e.matchEntries, eh.matchEntries);
   app.openapi(e.matchEntriesMultiple, eh.matchEntriesMultiple);
+  app.openapi(e.createJournalEntry, eh.createJournalEntry);
+
+  // Part 2: analytic accounts, miscellaneous operations, attachments, bank accounts and statements,
+  // financial entries, expenses, employees and the FEC export.
+  const a = analyticRoutes;
+  const ah = analyticHandlers;
+  app.openapi(a.getAnalyticAccounts, ah.getAnalyticAccounts);
+  app.openapi(a.createAnalyticAccount, ah.createAnalyticAccount);
+  app.openapi(a.getAnalyticAccountsMultiPlans, ah.getAnalyticAccountsMultiPlans);
+  app.openapi(a.createAnalyticAccountMultiPlans, ah.createAnalyticAccountMultiPlans);
+  app.openapi(a.getAnalyticAccount, ah.getAnalyticAccount);
+  app.openapi(a.updateAnalyticAccount, ah.updateAnalyticAccount);
+  app.openapi(a.getAnalyticAccountMultiPlans, ah.getAnalyticAccountMultiPlans);
+  app.openapi(a.updateAnalyticAccountMultiPlans, ah.updateAnalyticAccountMultiPlans);
+
+  const m = miscellaneousRoutes;
+  const mh = miscellaneousHandlers;
+  app.openapi(m.getMiscellaneousOperations, mh.getMiscellaneousOperations);
+  app.openapi(m.createMiscellaneousOperation, mh.createMiscellaneousOperation);
+  app.openapi(m.getMiscellaneousOperation, mh.getMiscellaneousOperation);
+
+  app.openapi(attachmentRoutes.getAttachments, attachmentHandlers.getAttachments);
+  app.openapi(attachmentRoutes.addAttachment, attachmentHandlers.addAttachment);
+
+  app.openapi(bankRoutes.getBankAccounts, bankHandlers.getBankAccounts);
+  app.openapi(bankRoutes.createBankAccount, bankHandlers.createBankAccount);
+  app.openapi(bankRoutes.createBankTransactions, bankHandlers.createBankTransactions);
+
+  app.openapi(financialRoutes.createFinancialEntries, financialHandlers.createFinancialEntries);
+  app.openapi(financialRoutes.createFinancialEntryOld, financialHandlers.createFinancialEntryOld);
+  app.openapi(expenseRoutes.createExpense, expenseHandlers.createExpense);
+  app.openapi(employeeRoutes.getEmployees, employeeHandlers.getEmployees);
+  app.openapi(exportRoutes.exportFec, exportHandlers.exportFec);
 }

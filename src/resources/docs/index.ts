@@ -39,6 +39,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#docs',
   deepLinking: true,
+  docExpansion: 'none',
   defaultModelsExpandDepth: -1,
   validatorUrl: null,
   persistAuthorization: true

@@ -2,8 +2,10 @@ import { errors } from '../../../lib/errors.js';
 import { uuidFrom } from '../../../lib/ids.js';
 import type {
   LedgerAccount,
+  LedgerAnalyticAccount,
   LedgerAnalyticDistribution,
   LedgerAttachment,
+  LedgerBankStatement,
   LedgerEntry,
   LedgerEntryLine,
   LedgerEntryOrigin,
@@ -66,6 +68,10 @@ export interface LedgerChange {
   accounts?: LedgerAccount[];
   partners?: LedgerPartner[];
   journals?: LedgerJournal[];
+  analytic_accounts?: LedgerAnalyticAccount[];
+  bank_statements?: LedgerBankStatement[];
+  /** Ids of attachments that the change replaces. */
+  removed_attachments?: string[];
   /** New values of counters. */
   counters?: Record<string, number>;
 }
@@ -81,7 +87,13 @@ export function applyChange(ledger: LedgerRecord, change: LedgerChange, now: str
   for (const partner of change.partners ?? []) ledger.partners[partner.id] = partner;
   for (const entry of change.entries ?? []) ledger.entries[entry.id] = entry;
   for (const invoice of change.invoices ?? []) ledger.invoices[invoice.id] = invoice;
+  for (const id of change.removed_attachments ?? []) delete ledger.attachments[id];
   for (const attachment of change.attachments ?? []) ledger.attachments[attachment.id] = attachment;
+  for (const account of change.analytic_accounts ?? []) ledger.analytic_accounts[account.id] = account;
+  for (const statement of change.bank_statements ?? []) {
+    ledger.bank_statements ??= {};
+    ledger.bank_statements[statement.id] = statement;
+  }
   for (const matching of change.matchings ?? []) ledger.matchings[matching.number] = matching;
   Object.assign(ledger.counters, change.counters ?? {});
   const touched = new Set((change.matchings ?? []).flatMap((m) => m.allocations.map((a) => a.entry_id)));
@@ -94,11 +106,40 @@ export function applyChange(ledger: LedgerRecord, change: LedgerChange, now: str
   }
 }
 
+/**
+ * Runs a build that could be refused after it minted an id (one that books several entries, or checks
+ * more after buildJournalEntry) twice: first with ids that are not minted, so that a refusal anywhere
+ * leaves the id counter (kept in the world) untouched, then for real.
+ */
+export function checkedBuild<T>(ctx: PostingContext, build: (ctx: PostingContext) => T): T {
+  let n = 0;
+  build({ now: ctx.now, mint: (kind) => uuidFrom('dry-run', kind, ++n) });
+  return build(ctx);
+}
+
+/** The next `count` free numbers of a journal in a book year, and the counter to store. */
+export function mintDocumentNumbers(
+  ledger: LedgerRecord,
+  journal: LedgerJournal,
+  bookYearName: string,
+  count: number,
+): { numbers: string[]; counters: Record<string, number> } {
+  const numbers: string[] = [];
+  let counters: Record<string, number> = {};
+  for (let i = 0; i < count; i++) {
+    const view = { ...ledger, counters: { ...ledger.counters, ...counters } };
+    const next = mintDocumentNumber(view, journal, bookYearName);
+    numbers.push(next.number);
+    counters = next.counters;
+  }
+  return { numbers, counters };
+}
+
 /** Line ids derive from their entry's id, so an entry needs one minted id only. */
 export const lineIdOf = (entryId: string, index: number) => uuidFrom('entry-line', entryId, index);
 
 /** Turns signed cents (debit positive) into a debit/credit pair. */
-function sides(cents: number): { debit: number; credit: number } {
+export function sides(cents: number): { debit: number; credit: number } {
   return cents >= 0 ? { debit: fromCents(cents), credit: 0 } : { debit: 0, credit: fromCents(-cents) };
 }
 
@@ -127,13 +168,13 @@ export function mintDocumentNumber(
   return { number, counters: { [key]: next } };
 }
 
-function assertNumberFree(ledger: LedgerRecord, journal: LedgerJournal, number: string): void {
+export function assertNumberFree(ledger: LedgerRecord, journal: LedgerJournal, number: string): void {
   if (numbersOf(ledger, journal.id).has(number)) {
     throw fail(`The number '${number}' is already used in the journal '${journal.code}'`);
   }
 }
 
-function attachmentOf(
+export function attachmentOf(
   ctx: PostingContext,
   documentType: LedgerAttachment['document_type'],
   documentId: string,

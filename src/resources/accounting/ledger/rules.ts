@@ -2,7 +2,9 @@ import { errors } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
 import type {
   LedgerAccount,
+  LedgerAnalyticAccount,
   LedgerAnalyticDistribution,
+  LedgerAnalyticPlan,
   LedgerBookYear,
   LedgerEmployee,
   LedgerJournal,
@@ -188,4 +190,57 @@ export function assertFinancialPeriod(period: string | null | undefined): void {
 /** A YYYYMM month. */
 export function assertMonth(month: string, field: string): void {
   if (!/^[0-9]{4}(0[1-9]|1[0-2])$/.test(month)) throw fail(`${field}: '${month}' is not a month YYYYMM`);
+}
+
+export function requireAnalyticPlan(ledger: LedgerRecord, id: string): LedgerAnalyticPlan {
+  const plan = ledger.analytic_plans[id];
+  if (!plan) throw fail(`The analytic plan '${id}' does not exist`);
+  return plan;
+}
+
+/** An analytic account given in a body (a path id answers 404 instead): it exists and is active. */
+export function requireActiveAnalyticAccount(
+  ledger: LedgerRecord,
+  id: string,
+  where: string,
+): LedgerAnalyticAccount {
+  const account = ledger.analytic_accounts[id];
+  if (!account) throw fail(`${where}: the analytic account '${id}' does not exist`);
+  if (!account.active) throw fail(`${where}: the analytic account '${account.code}' is not active`);
+  return account;
+}
+
+/** The employee of an expense or a line is known and still works for the company. */
+export function requireActiveEmployee(ledger: LedgerRecord, id: string): LedgerEmployee {
+  const employee = requireEmployee(ledger, id);
+  if (!employee.active) throw fail(`The employee '${employee.name}' is not active`);
+  return employee;
+}
+
+/** A general (non-partner) account: receivable and payable accounts take a client or supplier line. */
+export function requireGeneralAccount(ledger: LedgerRecord, number: string, where: string): LedgerAccount {
+  const account = requireAccount(ledger, number);
+  if (account.type === 'receivable' || account.type === 'payable') {
+    throw fail(
+      `${where}: the account '${number}' cannot be used for this type of line (it is a ${account.type} account)`,
+    );
+  }
+  return account;
+}
+
+/**
+ * An IBAN: a country code, two check digits and up to 30 letters or digits, whose mod-97 check
+ * (ISO 13616) holds. Spaces are allowed in the input and dropped.
+ */
+export function normalizeIban(iban: string): string {
+  const clean = iban.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(clean)) throw fail(`The IBAN '${iban}' is not well formed`);
+  const rearranged = `${clean.slice(4)}${clean.slice(0, 4)}`;
+  let remainder = 0;
+  for (const char of rearranged) {
+    const digits = /[A-Z]/.test(char) ? String(char.charCodeAt(0) - 55) : char;
+    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  if (remainder !== 1) throw fail(`The IBAN '${iban}' fails its check digits`);
+  return clean;
 }

@@ -9,6 +9,7 @@ import { Ticker } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAccounting } from './resources/accounting/index.js';
+import { registerBanking } from './resources/banking/index.js';
 import { registerAuth } from './resources/auth/index.js';
 import { registerConnections } from './resources/connections/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
@@ -16,7 +17,9 @@ import { registerDatalayer } from './resources/datalayer/index.js';
 import { registerDatastores } from './resources/datastores/index.js';
 import { registerDocs } from './resources/docs/index.js';
 import { registerIntegrations } from './resources/integrations/index.js';
+import { registerInvoicing } from './resources/invoicing/index.js';
 import { registerIssues } from './resources/issues/index.js';
+import { registerPayment } from './resources/payment/index.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
 import { registerSyncs } from './resources/syncs/index.js';
 import { registerWebhooks } from './resources/webhooks/index.js';
@@ -115,6 +118,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerDatalayer(app);
   registerIssues(app);
   registerAccounting(app);
+  registerInvoicing(app);
+  registerBanking(app);
+  registerPayment(app);
   registerSandboxControl(app);
   registerDocs(app);
 

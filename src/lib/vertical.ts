@@ -22,18 +22,30 @@ export interface VerticalScope {
 /** The generic 400 of a vertical operation, with a detail saying what was wrong. */
 export const verticalFailure = (detail: string) => new ApiError(400, messages.accountingFailure, detail);
 
-export function requireVerticalConnection(c: Context<AppEnv>, api: ApiName, operationId: string): VerticalScope {
+export function requireVerticalConnection(
+  c: Context<AppEnv>,
+  api: ApiName,
+  operationId: string,
+): VerticalScope {
   const { store, principal, catalogue } = c.var;
   const world = store.world;
   const consumer = requireConsumer(world, principal, c.req.param('consumer_id') ?? '');
   const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
-  const connection = activeConnectionOf(world, consumer.consumerid, api, (id) => catalogue.get(id)?.api, preferred);
+  const connection = activeConnectionOf(
+    world,
+    consumer.consumerid,
+    api,
+    (id) => catalogue.get(id)?.api,
+    preferred,
+  );
   if (!connection) throw verticalFailure(`The consumer has no active connection to a ${api} integration`);
   const integration = catalogue.get(connection.integrationid);
   if (!integration) throw verticalFailure('The integration of the connection is unknown');
   const coverage = integration.coverage.find((entry) => entry.operation === operationId)?.status;
   if (coverage !== 'SUPPORTED') {
-    throw verticalFailure(`${integration.name} does not support ${operationId} (${coverage ?? 'NOT_SUPPORTED'})`);
+    throw verticalFailure(
+      `${integration.name} does not support ${operationId} (${coverage ?? 'NOT_SUPPORTED'})`,
+    );
   }
   return { consumer, connection, integration };
 }

@@ -239,8 +239,13 @@ export class GroupCommitFile<T extends Journaled> implements Adapter<T> {
     for (const [name, ids] of changes) {
       for (const id of ids) {
         const record = collections[name]?.[id];
-        if (record === undefined) (del[name] ??= []).push(id);
-        else (set[name] ??= {})[id] = record;
+        if (record === undefined) {
+          del[name] ??= [];
+          del[name].push(id);
+        } else {
+          set[name] ??= {};
+          set[name][id] = record;
+        }
       }
     }
     this.#seq += 1;

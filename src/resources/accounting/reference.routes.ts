@@ -28,7 +28,6 @@ const errors = errorResponses([400, 401, 404, 422]);
 const pagedList = <T extends z.ZodType>(
   path: string,
   operationId: string,
-  tag: string,
   summary: string,
   scopes: readonly string[],
   page: T,
@@ -69,7 +68,6 @@ export const getFolder = createRoute({
 export const getBookyears = pagedList(
   '/bookyears',
   'accounting_get_bookyears',
-  'Book years',
   'List the book years of the folder',
   SCOPES.accountingBookyearsRead,
   ServicePage_BookYear_,
@@ -78,7 +76,6 @@ export const getBookyears = pagedList(
 export const getAnalyticPlans = pagedList(
   '/analytic-plans',
   'accounting_get_analytic_plans',
-  'Analytic plans',
   'List the analytic plans of the folder',
   SCOPES.accountingAnalyticPlansRead,
   ServicePage_AnalyticPlanItem_,
@@ -87,7 +84,6 @@ export const getAnalyticPlans = pagedList(
 export const getSchemes = pagedList(
   '/schemes',
   'accounting_get_schemes',
-  'Schemes',
   'List the reporting schemes of the folder',
   SCOPES.accountingSchemesRead,
   ServicePage_SchemeItem_,
@@ -96,7 +92,6 @@ export const getSchemes = pagedList(
 export const getVatCodes = pagedList(
   '/vat-codes',
   'accounting_get_vat_codes',
-  'VAT codes',
   'List the VAT codes of the folder',
   SCOPES.accountingVatCodesRead,
   ServicePage_AccountingVatCode_,
@@ -105,7 +100,6 @@ export const getVatCodes = pagedList(
 export const getPaymentMethods = pagedList(
   '/payment-methods',
   'accounting_get_payment_methods',
-  'Invoices',
   'List the payment methods of the folder',
   SCOPES.accountingInvoicesRead,
   ServicePage_AccountingPaymentMethod_,
@@ -114,7 +108,6 @@ export const getPaymentMethods = pagedList(
 export const getPaymentTerms = pagedList(
   '/payment-terms',
   'accounting_get_payment_terms',
-  'Invoices',
   'List the payment terms of the folder',
   SCOPES.accountingInvoicesRead,
   ServicePage_AccountingPaymentTerms_,
@@ -123,7 +116,6 @@ export const getPaymentTerms = pagedList(
 export const getJournals = pagedList(
   '/journals',
   'accounting_get_journals',
-  'Journals',
   'List the journals of the folder',
   SCOPES.accountingJournalsRead,
   ServicePage_Journal_,

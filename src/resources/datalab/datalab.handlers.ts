@@ -1,0 +1,37 @@
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import type { PosDataset } from '../../store/world.js';
+import { visibleConsumers } from '../consumers/consumers.domain.js';
+import { settleDataset } from '../pos/pos.context.js';
+import { cubeSchemas, runQuery } from './datalab.domain.js';
+import type * as routes from './datalab.routes.js';
+
+type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+
+export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) => c.json(cubeSchemas(), 200);
+
+/**
+ * Runs a query over the consumers the caller reaches (a restricted key's consumers, an MCP token's
+ * consumer). POS datasets read on the way first complete their due orders, as a POS request would.
+ */
+export const queryDb: Handler<'queryDb'> = async (c) => {
+  const { store, principal, catalogue, clock } = c.var;
+  const world = store.world;
+  let completed = 0;
+  const result = runQuery(c.req.valid('json'), {
+    now: clock.now(),
+    consumers: visibleConsumers(world, principal),
+    source: {
+      world,
+      catalogue,
+      openedPosDataset: (dataset: PosDataset) => {
+        completed += settleDataset(c.var, world, dataset);
+      },
+    },
+  });
+  if (completed > 0) {
+    await store.commit();
+    void c.var.ticker.run();
+  }
+  return c.json(result, 200);
+};

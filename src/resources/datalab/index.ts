@@ -1,0 +1,14 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import * as handlers from './datalab.handlers.js';
+import * as routes from './datalab.routes.js';
+
+/**
+ * The Datalab: account-level analytics over the sandbox's own data (consumers, connections, POS and
+ * eCommerce orders, PMS invoices), queried Cube-style. The cubes are in datalab.cubes.ts, the query
+ * engine in datalab.domain.ts.
+ */
+export function registerDatalab(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.getCubeSchemas, handlers.getCubeSchemas);
+  app.openapi(routes.queryDb, handlers.queryDb);
+}

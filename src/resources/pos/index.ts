@@ -1,0 +1,45 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv, Services } from '../../context.js';
+import { settleDataset } from './pos.context.js';
+import * as handlers from './pos.handlers.js';
+import * as routes from './pos.routes.js';
+
+/**
+ * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
+ * consumer's POS connection and its dataset (pos.context.ts); the rules are in pos.domain.ts and the
+ * seeded data in seed/pos.ts. The clock completes open orders: a ticker task here, and every POS
+ * request for its own dataset.
+ */
+export function registerPos(app: OpenAPIHono<AppEnv>, services: Services): void {
+  app.openapi(routes.getModifiers, handlers.getModifiers);
+  app.openapi(routes.getOrders, handlers.getOrders);
+  app.openapi(routes.getOrder, handlers.getOrder);
+  app.openapi(routes.updateOrder, handlers.updateOrder);
+  app.openapi(routes.getLocations, handlers.getLocations);
+  app.openapi(routes.getPayments, handlers.getPayments);
+  app.openapi(routes.getSales, handlers.getSales);
+  app.openapi(routes.getPaymentMethods, handlers.getPaymentMethods);
+  app.openapi(routes.getCustomers, handlers.getCustomers);
+  app.openapi(routes.createCustomer, handlers.createCustomer);
+  app.openapi(routes.getCustomer, handlers.getCustomer);
+  app.openapi(routes.getProductCategories, handlers.getProductCategories);
+  app.openapi(routes.getProducts, handlers.getProducts);
+  app.openapi(routes.getAccountingCategories, handlers.getAccountingCategories);
+  app.openapi(routes.getTaxes, handlers.getTaxes);
+  app.openapi(routes.getClosure, handlers.getClosure);
+  app.openapi(routes.getObjectives, handlers.getObjectives);
+  app.openapi(routes.getReport, handlers.getReport);
+
+  // Open orders of the datasets built so far complete as the sandbox clock passes their time.
+  services.ticker.register('pos-orders', async () => {
+    const world = services.store.world;
+    let completed = 0;
+    for (const dataset of Object.values(world.pos_datasets))
+      completed += settleDataset(services, world, dataset);
+    if (completed > 0) {
+      await services.store.commit();
+      // The deliveries just queued go out in this run of the ticker (it runs again when asked during a run).
+      void services.ticker.run();
+    }
+  });
+}

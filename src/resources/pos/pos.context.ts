@@ -1,0 +1,62 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
+import { type EventServices, publishEvent } from '../../lib/events.js';
+import { requireVerticalConnection, type VerticalScope } from '../../lib/vertical.js';
+import type { ConsumerRecord, PosDataset, PosOrder, World } from '../../store/world.js';
+import { completeDueOrders, posDatasetOf } from './pos.domain.js';
+
+export const POS_API = 'Point of Sale' as const;
+
+export interface PosScope extends VerticalScope {
+  dataset: PosDataset;
+}
+
+/** pos.order.completed: an order was paid and closed. */
+export function orderCompletedEvent(consumer: ConsumerRecord, dataset: PosDataset, order: PosOrder) {
+  return {
+    accountid: consumer.accountid,
+    envid: consumer.envid,
+    event: 'pos.order.completed',
+    consumerid: consumer.consumerid,
+    integrationid: dataset.integrationid,
+    fields: {
+      connectionid: dataset.connectionid,
+      integrationid: dataset.integrationid,
+      order_id: order.id,
+      order_number: order.order_number,
+      location_id: order.location_id,
+      closing_date: order.closing_date,
+      total: order.total,
+      currency: order.currency,
+    },
+  };
+}
+
+/**
+ * Completes the open orders of a dataset whose time has come and publishes pos.order.completed for
+ * each; returns how many. The caller commits.
+ */
+export function settleDataset(services: EventServices, world: World, dataset: PosDataset): number {
+  if (dataset.open_orders.length === 0) return 0;
+  const completed = completeDueOrders(dataset, services.clock.now());
+  const consumer = world.consumers[dataset.consumerid];
+  if (consumer) {
+    for (const order of completed) publishEvent(services, orderCompletedEvent(consumer, dataset, order));
+  }
+  return completed.length;
+}
+
+/**
+ * What every POS operation starts from: the consumer, its active POS connection (requireVerticalConnection)
+ * and the connection's dataset, built on first access, with the orders due by now completed.
+ */
+export async function openPos(c: Context<AppEnv>, operationId: string): Promise<PosScope> {
+  const scope = requireVerticalConnection(c, POS_API, operationId);
+  const { store } = c.var;
+  const dataset = posDatasetOf(store.world, store.world.meta.seed, scope.connection);
+  if (settleDataset(c.var, store.world, dataset) > 0) {
+    await store.commit();
+    void c.var.ticker.run();
+  }
+  return { ...scope, dataset };
+}

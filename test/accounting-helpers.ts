@@ -83,7 +83,7 @@ export async function referenceOf(a: AccountingSandbox, folder = ''): Promise<Re
     clients: clients.filter((c) => c.active),
     suppliers: suppliers.filter((c) => c.active),
     plans,
-    // Analytic accounts are served by part 2 of the vertical; tests read them from the ledger.
+    // Tests of the core operations read analytic account ids straight from the ledger.
     analytic: Object.values(ledger?.analytic_accounts ?? {}).filter((x) => x.active),
   };
 }

@@ -16,7 +16,7 @@ type Schema = Record<string, Json>;
 
 /** The operationIds that must be served; later work appends its own. */
 const PLATFORM_OPERATIONS = [
-  // Accounting, part 1: the ledger and its core operations.
+  // Accounting: the ledger and its core operations.
   'accounting_get_folders',
   'accounting_get_folder',
   'accounting_get_bookyears',
@@ -54,7 +54,7 @@ const PLATFORM_OPERATIONS = [
   'accounting_get_accounts_balances',
   'accounting_get_outstandings',
   'accounting_create_ledger_account',
-  // Accounting, part 2: every other operation of the Accounting tag.
+  // Accounting: every other operation of the Accounting tag.
   'accounting_create_analytic_account',
   'accounting_get_analytic_accounts',
   'accounting_create_analytic_account_multi_plans',

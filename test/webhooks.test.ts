@@ -52,7 +52,7 @@ const unknownIntegrationId = Math.max(...catalogue.integrations.map((i) => i.int
 const Instance = WebhookInstanceGetItem.strict();
 const Log = WebhookLogItem.strict();
 
-const HOOK_URL = 'https://hooks.vendor.example/chift';
+const HOOK_URL = 'https://hooks.vendor.example/unified';
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('webhooks', () => {

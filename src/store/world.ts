@@ -659,7 +659,7 @@ export interface LedgerInvoice {
   last_updated_on: string;
 }
 
-/** Where an entry comes from; part 2 of the accounting vertical adds its own origins. */
+/** Where an entry comes from: the operation that booked it. */
 export type LedgerEntryOrigin =
   | 'invoice'
   | 'invoice_payment'

@@ -81,7 +81,7 @@ export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
   app.openapi(e.matchEntriesMultiple, eh.matchEntriesMultiple);
   app.openapi(e.createJournalEntry, eh.createJournalEntry);
 
-  // Part 2: analytic accounts, miscellaneous operations, attachments, bank accounts and statements,
+  // Analytic accounts, miscellaneous operations, attachments, bank accounts and statements,
   // financial entries, expenses, employees and the FEC export.
   const a = analyticRoutes;
   const ah = analyticHandlers;

@@ -17,8 +17,8 @@ import {
 } from '../pos/pos.schemas.js';
 
 /**
- * Wire shapes of the Property Management System vertical, under the reference's names (its ChiftId
- * is served as ServiceId, as ChiftError is served as ServiceError). The shapes it shares with the
+ * Wire shapes of the Property Management System vertical, under the reference's names (with the
+ * service's own prefix replaced, as for ServiceId and ServiceError). The shapes it shares with the
  * Point of Sale (addresses, taxes per rate, closures) are the POS ones.
  */
 

@@ -18,7 +18,7 @@ import {
 import { seedFolders, seedLedger, tinyPdf } from '../src/seed/ledger.js';
 import type { LedgerRecord } from '../src/store/world.js';
 
-/** The part 2 postings and derived figures on their own, over a seeded ledger. */
+/** The treasury, document and analytic postings and their derived figures, over a seeded ledger. */
 
 const folder = seedFolders(5, 'consumer-b', 1101, 1)[0];
 if (!folder) throw new Error('no folder');

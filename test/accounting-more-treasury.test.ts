@@ -757,7 +757,7 @@ describe('accounting employees and the FEC export (an integration that covers th
   });
 });
 
-describe('accounting part 2: the folder rule on every operation', () => {
+describe('accounting: the folder rule on every operation', () => {
   const reads = [
     '/analytic-accounts',
     '/analytic-accounts/multi-analytic-plans',
@@ -819,7 +819,7 @@ describe('accounting part 2: the folder rule on every operation', () => {
   });
 });
 
-describe('accounting part 2: what each integration covers (catalogue coverage)', () => {
+describe('accounting: what each integration covers (catalogue coverage)', () => {
   it('Ledgerline (1101) exports no FEC and has employees under analysis', async () => {
     const fec = await a.get('/export-fec?date_from=2025-01-01&date_to=2025-01-31');
     expectError(fec, failure);
@@ -867,7 +867,7 @@ describe('accounting part 2: what each integration covers (catalogue coverage)',
   });
 });
 
-describe('accounting part 2: the served document', () => {
+describe('accounting: the served document', () => {
   it('marks the deprecated operations deprecated, without MCP scopes', async () => {
     const doc = (await call(a.app, 'GET', '/openapi.json')).body;
     const base = '/consumers/{consumer_id}/accounting';

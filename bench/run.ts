@@ -147,7 +147,7 @@ async function main() {
   await stop(bare);
 
   // 2. The sandbox, default world, in memory.
-  const mem = await start(sandboxCommand(), '/openapi.json');
+  const mem = await start(sandboxCommand(), '/__sandbox/clock');
   rows.push({
     scenario: 'cold start to first 2xx',
     world: 'default',
@@ -225,7 +225,7 @@ async function main() {
   await stop(mem);
 
   // 3. A world of 1,000 consumers for search.
-  const search = await start(sandboxCommand(), '/openapi.json');
+  const search = await start(sandboxCommand(), '/__sandbox/clock');
   const searchAuth = { authorization: `Bearer ${await token(search.url)}` };
   for (let i = 0; i < 1000; i += 50) {
     await Promise.all(
@@ -248,7 +248,7 @@ async function main() {
 
   // 4. Durable writes.
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
-  const durable = await start(sandboxCommand('--db', join(dir, 'world.json')), '/openapi.json');
+  const durable = await start(sandboxCommand('--db', join(dir, 'world.json')), '/__sandbox/clock');
   const durableAuth = { authorization: `Bearer ${await token(durable.url)}` };
   add(
     'POST /consumers with --db (durable)',
@@ -265,7 +265,7 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 
   // 5. The large world.
-  const large = await start(sandboxCommand('--size', 'large'), '/openapi.json');
+  const large = await start(sandboxCommand('--size', 'large'), '/__sandbox/clock');
   rows.push({
     scenario: 'cold start to first 2xx',
     world: 'large (100,000)',

@@ -1,6 +1,6 @@
-import type { Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from '../store/world.js';
+import type { Faker } from './fakers.js';
 import {
   addDays,
   amountBetween,

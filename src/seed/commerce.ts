@@ -1,4 +1,3 @@
-import type { Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type {
   CommerceAddress,
@@ -17,6 +16,7 @@ import type {
   CommerceTransaction,
   CommerceVariant,
 } from '../store/world.js';
+import type { Faker } from './fakers.js';
 import {
   DATA_END,
   emailOf,

@@ -1,4 +1,3 @@
-import { en, Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type {
   DatastoreColumnRecord,
@@ -7,6 +6,7 @@ import type {
   DatastoreStatus,
   World,
 } from '../store/world.js';
+import { seededFaker } from './fakers.js';
 import type { seedDirectory } from './world.js';
 
 /**
@@ -78,8 +78,7 @@ export const seededDataExecutionId = (seed: number, n: number) => uuidFrom('data
 const ROWS_START = Date.parse('2025-12-20T08:00:00.000Z');
 
 export function seedDatastores(world: World, seed: number, dir: ReturnType<typeof seedDirectory>): void {
-  const faker = new Faker({ locale: [en] });
-  faker.seed([seed, 4242]);
+  const faker = seededFaker('en', [seed, 4242]);
   let minute = 0;
   const at = () => {
     minute += faker.number.int({ min: 30, max: 600 });

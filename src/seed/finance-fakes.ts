@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { en, Faker, fr, fr_BE } from '@faker-js/faker';
+import { type Faker, fakerFor } from './fakers.js';
+
+export { type Faker, fakerFor };
 
 /**
  * Pieces shared by the seeded datasets of the Invoicing, Banking and Payment verticals: a faker
@@ -11,19 +12,6 @@ export const FIRST_SEEDED_DAY = '2025-01-02';
 export const LAST_SEEDED_DAY = '2026-01-14';
 
 const DAY_MS = 86_400_000;
-
-/** A faker whose sequence depends only on `parts` (seed, consumer, connection, ...). */
-export function fakerFor(...parts: (string | number)[]): Faker {
-  const digest = createHash('sha256').update(parts.join(':')).digest();
-  const faker = new Faker({ locale: [fr_BE, fr, en] });
-  faker.seed([
-    digest.readUInt32BE(0),
-    digest.readUInt32BE(4),
-    digest.readUInt32BE(8),
-    digest.readUInt32BE(12),
-  ]);
-  return faker;
-}
 
 /** The ISO day `days` after `day`. */
 export const addDays = (day: string, days: number): string =>

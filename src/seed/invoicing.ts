@@ -1,4 +1,3 @@
-import type { Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type {
   InvoicingAnalyticDistribution,
@@ -12,6 +11,7 @@ import type {
   InvoicingTax,
   SourceRefValue,
 } from '../store/world.js';
+import type { Faker } from './fakers.js';
 import {
   addDays,
   amountBetween,

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { en, Faker, fr, fr_BE } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import { round2 } from '../resources/accounting/ledger/money.js';
 import {
@@ -26,6 +24,7 @@ import type {
   LedgerRecord,
   LedgerVatCode,
 } from '../store/world.js';
+import { type Faker, fakerFor } from './fakers.js';
 
 /**
  * The seeded ledger of one accounting folder, built from (seed, consumerid, folderid) alone: the same
@@ -41,18 +40,6 @@ import type {
 
 /** A ledger's seeded records are dated up to this day: the sandbox clock starts after it. */
 const LAST_SEEDED_DAY = '2026-01-14';
-
-function fakerFor(...parts: (string | number)[]): Faker {
-  const digest = createHash('sha256').update(parts.join(':')).digest();
-  const faker = new Faker({ locale: [fr_BE, fr, en] });
-  faker.seed([
-    digest.readUInt32BE(0),
-    digest.readUInt32BE(4),
-    digest.readUInt32BE(8),
-    digest.readUInt32BE(12),
-  ]);
-  return faker;
-}
 
 const pick = <T>(faker: Faker, items: readonly T[]): T => faker.helpers.arrayElement(items as T[]);
 

@@ -1,4 +1,3 @@
-import type { Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type {
   PaymentBalance,
@@ -9,6 +8,7 @@ import type {
   PaymentTransaction,
   SourceRefValue,
 } from '../store/world.js';
+import type { Faker } from './fakers.js';
 import {
   addDays,
   amountBetween,

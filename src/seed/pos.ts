@@ -1,4 +1,3 @@
-import type { Faker } from '@faker-js/faker';
 import { uuidFrom } from '../lib/ids.js';
 import type {
   PosAccountingCategory,
@@ -18,6 +17,7 @@ import type {
   PosTaxRate,
   VerticalLocation,
 } from '../store/world.js';
+import type { Faker } from './fakers.js';
 import {
   atMinute,
   DATA_END,

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { en, Faker, fr, fr_BE } from '@faker-js/faker';
 import type { VerticalTaxTotal } from '../store/world.js';
+import { type Faker, fakerFor } from './fakers.js';
+
+export { type Faker, fakerFor };
 
 /**
  * Helpers of the seeded POS, eCommerce and PMS datasets (seed/pos.ts, commerce.ts, pms.ts): a faker
@@ -11,18 +12,6 @@ import type { VerticalTaxTotal } from '../store/world.js';
 /** The sandbox's manual clock starts here: seeded activity stops just before it. */
 export const DATA_END = '2026-01-15T09:00:00.000Z';
 export const DATA_END_DAY = DATA_END.slice(0, 10);
-
-export function fakerFor(...parts: (string | number)[]): Faker {
-  const digest = createHash('sha256').update(parts.join(':')).digest();
-  const faker = new Faker({ locale: [fr_BE, fr, en] });
-  faker.seed([
-    digest.readUInt32BE(0),
-    digest.readUInt32BE(4),
-    digest.readUInt32BE(8),
-    digest.readUInt32BE(12),
-  ]);
-  return faker;
-}
 
 export const pick = <T>(faker: Faker, items: readonly T[]): T => faker.helpers.arrayElement(items as T[]);
 

@@ -37,6 +37,11 @@ function addTo(map: Map<string, Set<string>>, key: string, id: string) {
   set.add(id);
 }
 
+/** Starts the indexes of a world that is still empty, so that every record is indexed as it is put. */
+export function startIndexes(world: World): void {
+  indexesOf(world);
+}
+
 export function putConsumer(world: World, record: ConsumerRecord): void {
   world.consumers[record.consumerid] = record;
   const indexes = cache.get(world);

@@ -113,7 +113,7 @@ async function token(url: string): Promise<string> {
 }
 
 const sandboxCommand = (...extra: string[]) => [
-  'dist/bin/unified-api-sandbox.js',
+  'dist/cli.mjs',
   'serve',
   '--port',
   '0',
@@ -293,16 +293,33 @@ async function main() {
   const table = render(rows, ceiling.rps);
   console.log(table);
   if (!args.has('--no-write')) {
-    mkdirSync(join(ROOT, 'docs'), { recursive: true });
     const header = [
       `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version};`,
       `autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario${QUICK ? ' (quick mode)' : ''}.`,
     ].join(' ');
-    writeFileSync(
-      join(ROOT, 'docs', 'benchmark-results.md'),
-      `# Benchmark results\n\n${header}\n\n${table}\n`,
-    );
+    writeResults(join(ROOT, 'docs', 'benchmarks.md'), `${header}\n\n${table}`);
   }
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+/** Replaces the results between the markers of docs/benchmarks.md, keeping the text around them. */
+function writeResults(file: string, results: string): void {
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  let text = `# Benchmarks\n\n${START}\n${END}\n`;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // a new file
+  }
+  const from = text.indexOf(START);
+  const to = text.indexOf(END);
+  const updated =
+    from >= 0 && to > from
+      ? `${text.slice(0, from + START.length)}\n${results}\n${text.slice(to)}`
+      : `${text}\n${START}\n${results}\n${END}\n`;
+  writeFileSync(file, updated);
 }
 
 function render(rows: Row[], ceiling: number): string {

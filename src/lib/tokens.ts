@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord } from '../store/world.js';
@@ -49,13 +50,14 @@ interface Verified {
  * between two requests (the clock, a deleted key) is checked every time.
  */
 export class TokenService {
-  readonly #secret: Uint8Array;
+  /** The signing key, made once: handing jose raw bytes makes it import a key on every call. */
+  readonly #secret: KeyObject;
   readonly #clock: Clock;
   readonly #store: () => Store;
   readonly #verified = new Map<string, Verified>();
 
   constructor(secret: Uint8Array, clock: Clock, store: () => Store) {
-    this.#secret = secret;
+    this.#secret = createSecretKey(secret);
     this.#clock = clock;
     this.#store = store;
   }

@@ -64,8 +64,12 @@ interface IntegrationFixture extends Omit<Integration, 'coverage' | 'images'> {
 const fixtureUrl = (name: string) => new URL(`../../../fixtures/${name}`, import.meta.url);
 
 function readFixture<T>(name: string): T {
-  // Works from src/seed (tests, tsx) and from dist/src/seed (the built CLI).
-  for (const url of [fixtureUrl(name), new URL(`../../fixtures/${name}`, import.meta.url)]) {
+  const candidates = [
+    fixtureUrl(name), // dist/src/seed
+    new URL(`../../fixtures/${name}`, import.meta.url), // src/seed
+    new URL(`../fixtures/${name}`, import.meta.url), // dist/cli.mjs, the bundled command line
+  ];
+  for (const url of candidates) {
     try {
       return JSON.parse(readFileSync(url, 'utf8')) as T;
     } catch (error) {

@@ -175,12 +175,6 @@ async function main() {
       note: r.errors ? `${r.errors} non-2xx/errors` : '',
     });
 
-  add(
-    'POST /token',
-    'default',
-    await drive(mem.url, { method: 'POST', path: '/token', headers: json, body: tokenBody }),
-    mem.child.pid,
-  );
   const consumer = ids.verticalConsumers.ACCOUNTING;
   add(
     'GET /consumers/{id} (authenticated)',
@@ -211,6 +205,13 @@ async function main() {
       note: 'not served yet',
     });
   }
+  // Reads first, so that their peak RSS is that of reads; then the scenarios that allocate.
+  add(
+    'POST /token',
+    'default',
+    await drive(mem.url, { method: 'POST', path: '/token', headers: json, body: tokenBody }),
+    mem.child.pid,
+  );
   add(
     'POST /consumers (in memory)',
     'default',

@@ -56,15 +56,27 @@ export function putConnection(world: World, record: ConnectionRecord): void {
 
 /** Consumers of an environment, in the order they were added. */
 export function consumersOfEnvironment(world: World, accountid: string, envid: string): ConsumerRecord[] {
-  const ids = indexesOf(world).consumersByEnv.get(envKey(accountid, envid));
   const out: ConsumerRecord[] = [];
-  if (!ids) return out;
+  eachConsumerOfEnvironment(world, accountid, envid, (consumer) => {
+    out.push(consumer);
+  });
+  return out;
+}
+
+/** The same, one at a time: a search of 100,000 consumers need not hold them all in an array. */
+export function eachConsumerOfEnvironment(
+  world: World,
+  accountid: string,
+  envid: string,
+  visit: (consumer: ConsumerRecord) => void,
+): void {
+  const ids = indexesOf(world).consumersByEnv.get(envKey(accountid, envid));
+  if (!ids) return;
   for (const id of ids) {
     const consumer = world.consumers[id];
-    if (consumer) out.push(consumer);
+    if (consumer) visit(consumer);
     else ids.delete(id);
   }
-  return out;
 }
 
 /** Connections of a consumer, active and inactive, in the order they were added. */

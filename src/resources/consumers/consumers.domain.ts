@@ -4,7 +4,7 @@ import type { IdSource } from '../../lib/ids.js';
 import type { Principal } from '../../lib/tokens.js';
 import { isHttpUrl } from '../../lib/urls.js';
 import { removeConsumerData } from '../../store/cascade.js';
-import { consumersOfEnvironment, putConsumer } from '../../store/indexes.js';
+import { eachConsumerOfEnvironment, putConsumer } from '../../store/indexes.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
 import type { ConsumerItemOut, PostConsumerInput, UpdateConsumerInput } from './consumers.schemas.js';
 
@@ -49,14 +49,21 @@ export function requireConsumer(
   return consumer;
 }
 
-/** Consumers of the caller's environment that the caller may see, in creation order. */
-export function visibleConsumers(world: World, principal: Principal): ConsumerRecord[] {
+/**
+ * Consumers of the caller's environment that the caller may see and that pass `keep`, in creation
+ * order.
+ */
+export function visibleConsumers(
+  world: World,
+  principal: Principal,
+  keep: (consumer: ConsumerRecord) => boolean = () => true,
+): ConsumerRecord[] {
   const out: ConsumerRecord[] = [];
-  for (const consumer of consumersOfEnvironment(world, principal.accountid, principal.envid)) {
-    if (principal.consumers && !principal.consumers.has(consumer.consumerid)) continue;
-    if (principal.mcp && principal.mcp.consumerid !== consumer.consumerid) continue;
-    out.push(consumer);
-  }
+  eachConsumerOfEnvironment(world, principal.accountid, principal.envid, (consumer) => {
+    if (principal.consumers && !principal.consumers.has(consumer.consumerid)) return;
+    if (principal.mcp && principal.mcp.consumerid !== consumer.consumerid) return;
+    if (keep(consumer)) out.push(consumer);
+  });
   return out;
 }
 

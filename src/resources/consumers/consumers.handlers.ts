@@ -17,9 +17,9 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 
 export const listConsumers: Handler<'listConsumers'> = (c) => {
   const filters = c.req.valid('query');
-  const items = visibleConsumers(c.var.store.world, c.var.principal)
-    .filter((consumer) => matchesFilters(consumer, filters))
-    .map(toConsumerItem);
+  const items = visibleConsumers(c.var.store.world, c.var.principal, (consumer) =>
+    matchesFilters(consumer, filters),
+  ).map(toConsumerItem);
   return c.json(items, 200);
 };
 

@@ -96,6 +96,24 @@ export function activeConnections(source: RowSource, api: ApiName): ConnectionRe
   return out;
 }
 
+/** The consumer and connection every row belongs to: dimensions of every cube. */
+const OWNER_DIMENSIONS: DimensionDef[] = [
+  {
+    name: 'consumer_id',
+    title: 'Consumer id',
+    type: 'string',
+    description: 'Id of the consumer',
+    get: (r) => r.consumerid,
+  },
+  {
+    name: 'connection_id',
+    title: 'Connection id',
+    type: 'string',
+    description: 'Id of the connection',
+    get: (r) => r.connectionid,
+  },
+];
+
 export const CUBES: CubeDef[] = [
   {
     name: 'consumers',
@@ -237,20 +255,7 @@ export const CUBES: CubeDef[] = [
         primaryKey: true,
         get: (r) => r.order.id,
       },
-      {
-        name: 'consumer_id',
-        title: 'Consumer id',
-        type: 'string',
-        description: 'Id of the consumer',
-        get: (r) => r.consumerid,
-      },
-      {
-        name: 'connection_id',
-        title: 'Connection id',
-        type: 'string',
-        description: 'Id of the connection',
-        get: (r) => r.connectionid,
-      },
+      ...OWNER_DIMENSIONS,
       {
         name: 'location_id',
         title: 'Location id',
@@ -353,20 +358,7 @@ export const CUBES: CubeDef[] = [
         primaryKey: true,
         get: (r) => r.order.id,
       },
-      {
-        name: 'consumer_id',
-        title: 'Consumer id',
-        type: 'string',
-        description: 'Id of the consumer',
-        get: (r) => r.consumerid,
-      },
-      {
-        name: 'connection_id',
-        title: 'Connection id',
-        type: 'string',
-        description: 'Id of the connection',
-        get: (r) => r.connectionid,
-      },
+      ...OWNER_DIMENSIONS,
       {
         name: 'status',
         title: 'Status',
@@ -431,20 +423,7 @@ export const CUBES: CubeDef[] = [
         primaryKey: true,
         get: (r) => r.invoice.id,
       },
-      {
-        name: 'consumer_id',
-        title: 'Consumer id',
-        type: 'string',
-        description: 'Id of the consumer',
-        get: (r) => r.consumerid,
-      },
-      {
-        name: 'connection_id',
-        title: 'Connection id',
-        type: 'string',
-        description: 'Id of the connection',
-        get: (r) => r.connectionid,
-      },
+      ...OWNER_DIMENSIONS,
       {
         name: 'location_id',
         title: 'Hotel id',

@@ -97,6 +97,8 @@ const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
       }
     }
     c.set('principal', principal);
+    // Client request ids only concern writes.
+    if (c.req.method === 'GET') return next();
     return withClientRequestId(c, next);
   };
 

@@ -183,12 +183,12 @@ describe('GET datastore data', () => {
     const first = await rows(
       s.ids.syncConsumerId,
       invoices(),
-      `?executionid=${seededDataExecutionId(SEED, 1)}`,
+      `?executionid=${seededDataExecutionId(world, s.ids.syncConsumerId, 1)}`,
     );
     const second = await rows(
       s.ids.syncConsumerId,
       invoices(),
-      `?executionid=${seededDataExecutionId(SEED, 2)}`,
+      `?executionid=${seededDataExecutionId(world, s.ids.syncConsumerId, 2)}`,
     );
     expect(first).toHaveLength(2);
     expect(second).toHaveLength(2);
@@ -581,5 +581,16 @@ describe('definition rules', () => {
   it('query instants without an offset are UTC', () => {
     expect(instantOf('2026-01-15T09:00:00')).toBe(Date.parse('2026-01-15T09:00:00Z'));
     expect(instantOf('2026-01-15T10:00:00+01:00')).toBe(Date.parse('2026-01-15T09:00:00Z'));
+  });
+});
+
+describe('seeded rows and executions', () => {
+  it('link to executions that exist, of the same consumer', () => {
+    const sandboxWorld = sandbox().app.services.store.world;
+    const linked = Object.values(sandboxWorld.datastore_data).filter((row) => row.executionid !== null);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const row of linked) {
+      expect(sandboxWorld.executions[row.executionid as string]?.consumerid).toBe(row.consumerid);
+    }
   });
 });

@@ -72,7 +72,13 @@ export const seededDatastoreId = (seed: number, accountid: string, name: string)
   uuidFrom('datastore', seed, accountid, name);
 
 /** Ids of the executions the seeded rows name (executionid filter of the data list). */
-export const seededDataExecutionId = (seed: number, n: number) => uuidFrom('datastore-execution', seed, n);
+/** The n-th (from 1) seeded flow execution of a consumer, oldest first: seeded rows are linked to it. */
+export function seededDataExecutionId(world: World, consumerid: string, n: number): string | null {
+  const runs = Object.values(world.executions)
+    .filter((execution) => execution.consumerid === consumerid && execution.kind === 'flow')
+    .sort((a, b) => a.start.localeCompare(b.start) || a.executionid.localeCompare(b.executionid));
+  return runs[n - 1]?.executionid ?? null;
+}
 
 /** Rows are dated in the last days of 2025, before the sandbox clock's start. */
 const ROWS_START = Date.parse('2025-12-20T08:00:00.000Z');
@@ -138,7 +144,7 @@ export function seedDatastores(world: World, seed: number, dir: ReturnType<typeo
   // The sync consumer: rows of two executions and a row added by hand.
   for (let n = 1; n <= 2; n++) {
     for (let i = 0; i < 2; i++)
-      row(invoices, dir.syncConsumerId, invoiceRow(), seededDataExecutionId(seed, n));
+      row(invoices, dir.syncConsumerId, invoiceRow(), seededDataExecutionId(world, dir.syncConsumerId, n));
   }
   row(invoices, dir.syncConsumerId, { ...invoiceRow(), paid: null, due_date: null }, null);
   for (let i = 0; i < 3; i++) {
@@ -146,14 +152,14 @@ export function seedDatastores(world: World, seed: number, dir: ReturnType<typeo
       mapping,
       dir.syncConsumerId,
       { source_id: `CUS-${100 + i}`, target_id: `4000${i + 1}` },
-      seededDataExecutionId(seed, 1),
+      seededDataExecutionId(world, dir.syncConsumerId, 1),
     );
   }
   row(legacy, dir.syncConsumerId, { export_id: 'EXP-1', exported_on: at() }, null);
 
   const accountingConsumer = dir.verticalConsumers.ACCOUNTING;
   if (accountingConsumer) {
-    row(invoices, accountingConsumer, invoiceRow(), seededDataExecutionId(seed, 3));
+    row(invoices, accountingConsumer, invoiceRow(), seededDataExecutionId(world, accountingConsumer, 1));
     row(mapping, accountingConsumer, { source_id: 'CUS-900', target_id: '40900', note: 'seeded' }, null);
   }
   row(otherStore, dir.otherAccountConsumerId, { order_id: 'ORD-1', total: 99.5 }, null);

@@ -240,8 +240,9 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
     b.consumer(id, other.accountId, other.sandboxEnvId);
     b.connection(id, showcase.integrationid, 'active');
   }
-  seedDatastores(b.world, seed, seedDirectory(seed));
   seedAutomation(b.world, seed, seedDirectory(seed));
+  // After the automation: seeded rows are linked to seeded executions.
+  seedDatastores(b.world, seed, seedDirectory(seed));
   return b.world;
 }
 

@@ -3,13 +3,12 @@ import { pageQuery, servicePage } from '../../lib/pagination.js';
 import { Ref } from '../invoicing/invoicing.schemas.js';
 import {
   AddressItem,
-  ClosureStates,
+  ClosureItem,
   ConsumerIdParam,
   DiscountItem,
   dateParam,
   locationIdParam,
   Mode,
-  POSClosureInformationItem,
   POSLineItemType,
   POSPaymentStatus,
   Source,
@@ -205,12 +204,9 @@ export const PMSAccountingCategoryItem = z
   })
   .openapi('PMSAccountingCategoryItem', { description: 'A revenue group and its accounts' });
 
+// The same shape as the POS's ClosureItem, under the name the reference gives it here.
 export const PMSClosureItem = z
-  .object({
-    date: z.iso.date(),
-    status: ClosureStates,
-    closures: z.array(POSClosureInformationItem).nullable().optional(),
-  })
+  .object(ClosureItem.shape)
   .openapi('PMSClosureItem', { description: 'Whether a day is closed, and what each hotel invoiced' });
 
 export const PMSTaxRateItem = z

@@ -1716,30 +1716,13 @@ export interface PmsPayment {
   description: string | null;
 }
 
-/** A stay: one order per reservation, closed (invoiced) at check-out. */
-export interface PmsOrder {
-  id: string;
+/**
+ * A stay: one order per reservation, closed (invoiced) at check-out. It has the fields of a POS
+ * order but the payments, and the stay's own.
+ */
+export interface PmsOrder
+  extends Omit<PosOrder, 'payments' | 'items' | 'invoice_id' | 'closes_at' | 'planned_payment'> {
   source_ref: SourceRefValue;
-  order_number: string | null;
-  creation_date: string;
-  closing_date: string | null;
-  service_date: string | null;
-  device_id: string | null;
-  total: number;
-  tax_amount: number;
-  total_discount: number;
-  total_refund: number;
-  total_tip: number;
-  delivery_fee: number;
-  mode: PosModeValue;
-  source: PosSourceValue;
-  currency: string | null;
-  country: string | null;
-  loyalty: number | null;
-  customer_id: string | null;
-  location_id: string;
-  taxes: VerticalTaxTotal[];
-  guests: number | null;
   items: PmsOrderLine[];
   service_id: string | null;
   reservation: PmsReservation | null;

@@ -10,6 +10,7 @@ import {
   locationIdParam,
   Mode,
   POSLineItemType,
+  POSLocationItem,
   POSPaymentStatus,
   Source,
   TotalTaxItem,
@@ -174,13 +175,9 @@ export const PMSCustomerItem = z
   })
   .openapi('PMSCustomerItem', { description: 'A guest or a company' });
 
+// The POS location's shape, under the name the reference gives it here.
 export const PMSLocationItem = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    timezone: text(),
-    address: AddressItem.nullable().optional(),
-  })
+  .object(POSLocationItem.shape)
   .openapi('PMSLocationItem', { description: 'A hotel' });
 
 export const PMSPaymentMethods = z

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedCredentials } from '../src/seed/credentials.js';
 import { seedDirectory } from '../src/seed/world.js';
+import { StartError, startSandbox } from '../src/server.js';
 import { Store } from '../src/store/store.js';
 import { runCli, serveCli, stop } from './cli-helpers.js';
 
@@ -66,6 +67,8 @@ describe('CLI', () => {
     [['--size', 'huge'], /--size is default or large/],
     [['--now', 'someday'], /--now takes an ISO date-time/],
     [['--host', '0.0.0.0'], /needs --admin-token/],
+    [['--host', '0.0.0.0', '--admin-token', 'admin'], /needs a seed of your own/],
+    [['--host', '0.0.0.0', '--admin-token', 'admin', '--seed', '1'], /needs a seed of your own/],
     [['frobnicate'], /Unknown command 'frobnicate'/],
   ])('refuses %j with a clear message and exit code 2', (args, message) => {
     const out = runCli(args);
@@ -142,5 +145,46 @@ describe('CLI', () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/not a valid sandbox world.*left untouched/);
     expect(readFileSync(db, 'utf8')).toBe('{"meta": {"schema": 1}, "consumers": ');
+  });
+});
+
+describe('beyond loopback', () => {
+  const ADMIN = 'admin-token-of-the-test';
+  const SEED = 48_213_977;
+
+  it('refuses the default seed: no seed, seed 1, or a world file of seed 1', async () => {
+    const refusal = /0\.0\.0\.0 \(beyond loopback\) needs a seed of your own.*not the default 1/;
+    await expect(startSandbox({ host: '0.0.0.0', adminToken: ADMIN, port: 0 })).rejects.toThrow(refusal);
+    await expect(startSandbox({ host: '0.0.0.0', adminToken: ADMIN, port: 0, seed: 1 })).rejects.toThrow(
+      StartError,
+    );
+
+    const db = join(mkdtempSync(join(tmpdir(), 'sandbox-exposed-')), 'world.json');
+    const local = await startSandbox({ port: 0, db });
+    expect(local.seed).toBe(1);
+    await local.close();
+    // The file's seed is the world's, whatever --seed says.
+    await expect(
+      startSandbox({ host: '0.0.0.0', adminToken: ADMIN, port: 0, seed: SEED, db }),
+    ).rejects.toThrow(refusal);
+    // The refused start let go of the file.
+    const again = await startSandbox({ port: 0, db });
+    await again.close();
+  });
+
+  it('starts with a seed of its own and an admin token', async () => {
+    const sandbox = await startSandbox({ host: '0.0.0.0', adminToken: ADMIN, port: 0, seed: SEED });
+    try {
+      expect(sandbox.seed).toBe(SEED);
+      expect(sandbox.credentials).toEqual(seedCredentials(SEED));
+      const local = `http://127.0.0.1:${sandbox.port}`;
+      expect((await fetch(`${local}/__sandbox/clock`)).status).toBe(401);
+      const clock = await fetch(`${local}/__sandbox/clock`, {
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
+      expect(clock.status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -1,18 +1,32 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import {
+  type EnumFact,
+  enumOf,
+  type Json,
+  jsonSchemaOf,
+  mcpScopes,
+  type Operation,
+  type OperationFacts,
+  operationsOf,
+  paramsOf,
+  type ReferenceFacts,
+  type Schema,
+  type Shape,
+  type ShapeFact,
+  shapeOf,
+  successCodes,
+  unwrap,
+} from './reference/openapi-facts.js';
 
 /**
- * The generated /openapi.json against the reference description of the real service. Every operation
+ * The generated /openapi.json against the reference description of the real service, as reduced to
+ * the facts compared here by scripts/reference-facts.ts (test/reference/facts.json). Every operation
  * the sandbox serves under a (method, path) of the reference is compared, so operations added later
  * are covered without touching this file; PLATFORM_OPERATIONS lists those that must be served now.
  * Each check collects its mismatches and asserts the list is empty, so one run shows all of them.
  */
-
-// biome-ignore lint/suspicious/noExplicitAny: the documents are walked as plain JSON
-type Json = any;
-type Schema = Record<string, Json>;
 
 /** The operationIds that must be served; later work appends its own. */
 const PLATFORM_OPERATIONS = [
@@ -204,20 +218,7 @@ const PLATFORM_OPERATIONS = [
   'get_releases_local_agents_releases_get',
 ] as const;
 
-const REFERENCE_FILE = fileURLToPath(new URL('../../shared/reference/openapi.json', import.meta.url));
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-interface Operation {
-  method: string;
-  path: string;
-  op: Schema;
-}
-
-const operationsOf = (doc: Json): Operation[] =>
-  Object.entries(doc.paths as Record<string, Schema>).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ method, path, op: item[method] as Schema })),
-  );
+const FACTS_FILE = new URL('./reference/facts.json', import.meta.url);
 
 /** The project's names for the reference's schema names. */
 const projectName = (name: string) =>
@@ -226,93 +227,15 @@ const projectName = (name: string) =>
     .replace(/^ChiftId$/, 'ServiceId')
     .replace(/^ChiftPage_/, 'ServicePage_');
 
-const refName = (ref: string) => ref.split('/').pop() as string;
-
-function deref(doc: Json, schema: Schema | undefined): Schema {
-  let current = schema ?? {};
-  for (let hops = 0; typeof current.$ref === 'string' && hops < 50; hops++) {
-    current = doc.components.schemas[refName(current.$ref)] ?? {};
-  }
-  return current;
-}
-
-/** Follows $refs and drops a null alternative: anyOf [X, null] is X. */
-function unwrap(doc: Json, schema: Schema | undefined): Schema {
-  const current = deref(doc, schema);
-  const alternatives = (current.anyOf ?? current.oneOf) as Schema[] | undefined;
-  if (alternatives) {
-    const rest = alternatives.filter((s) => s.type !== 'null');
-    if (rest.length === 1) return unwrap(doc, rest[0]);
-  }
-  return current;
-}
-
-type Shape =
-  | { kind: 'object'; properties: Record<string, Schema>; required: string[] }
-  | { kind: 'array'; items: Shape }
-  | { kind: 'union'; variants: Shape[] }
-  | { kind: 'other' };
-
-/** The top level of a schema: its properties and required list, allOf merged, arrays by their items. */
-function shapeOf(doc: Json, schema: Schema | undefined): Shape {
-  const s = unwrap(doc, schema);
-  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-  if (alternatives) {
-    return {
-      kind: 'union',
-      variants: alternatives.filter((a) => a.type !== 'null').map((a) => shapeOf(doc, a)),
-    };
-  }
-  if (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) {
-    return { kind: 'array', items: shapeOf(doc, s.items) };
-  }
-  if (s.properties || s.allOf || s.type === 'object') {
-    const properties: Record<string, Schema> = {};
-    const required = new Set<string>();
-    for (const part of (s.allOf ?? []) as Schema[]) {
-      const piece = shapeOf(doc, part);
-      if (piece.kind !== 'object') continue;
-      Object.assign(properties, piece.properties);
-      for (const name of piece.required) required.add(name);
-    }
-    Object.assign(properties, s.properties ?? {});
-    for (const name of (s.required ?? []) as string[]) required.add(name);
-    return { kind: 'object', properties, required: [...required].sort() };
-  }
-  return { kind: 'other' };
-}
-
-/** The enum values of a schema (null left out), also through allOf [X, {decoration}]. */
-function enumOf(doc: Json, schema: Schema | undefined): string[] | undefined {
-  const s = unwrap(doc, schema);
-  if (Array.isArray(s.enum))
-    return (s.enum as unknown[])
-      .filter((v) => v !== null)
-      .map(String)
-      .sort();
-  for (const part of (s.allOf ?? []) as Schema[]) {
-    const values = enumOf(doc, part);
-    if (values) return values;
-  }
-  return undefined;
-}
-
 /** Compares the top level of a reference schema with the sandbox's; pushes each difference. */
-function compareShapes(
-  reference: Json,
-  sandbox: Json,
-  ref: Shape,
-  own: Shape,
-  where: string,
-  out: string[],
-): void {
+function compareShapes(sandbox: Json, ref: ShapeFact, own: Shape, where: string, out: string[]): void {
   if (ref.kind === 'other') return;
   if (ref.kind !== own.kind) {
     out.push(`${where}: the reference has ${ref.kind}, the sandbox ${own.kind}`);
     return;
   }
   if (ref.kind === 'array' && own.kind === 'array') {
-    compareShapes(reference, sandbox, ref.items, own.items, `${where}[]`, out);
+    compareShapes(sandbox, ref.items, own.items, `${where}[]`, out);
     return;
   }
   if (ref.kind === 'union' && own.kind === 'union') {
@@ -323,38 +246,39 @@ function compareShapes(
       return;
     }
     ref.variants.forEach((variant, i) => {
-      compareShapes(reference, sandbox, variant, own.variants[i] as Shape, `${where}|${i}`, out);
+      compareShapes(sandbox, variant, own.variants[i] as Shape, `${where}|${i}`, out);
     });
     return;
   }
   if (ref.kind !== 'object' || own.kind !== 'object') return;
-  const missing = Object.keys(ref.properties).filter((name) => !(name in own.properties));
+  const missing = ref.properties.filter((name) => !(name in own.properties));
   if (missing.length) out.push(`${where}: properties missing: ${missing.join(', ')}`);
   if (JSON.stringify(ref.required) !== JSON.stringify(own.required)) {
     out.push(
       `${where}: required ${JSON.stringify(own.required)}, the reference says ${JSON.stringify(ref.required)}`,
     );
   }
-  for (const [name, schema] of Object.entries(ref.properties)) {
-    compareEnums(reference, sandbox, schema, own.properties[name], `${where}.${name}`, out);
+  for (const name of ref.properties) {
+    compareEnums(sandbox, ref.enums?.[name] ?? {}, own.properties[name], `${where}.${name}`, out);
   }
 }
 
+/** The reference's enum (or its items' enum, for an array) against the sandbox's schema. */
 function compareEnums(
-  reference: Json,
   sandbox: Json,
-  refSchema: Schema | undefined,
+  ref: EnumFact,
   ownSchema: Schema | undefined,
   where: string,
   out: string[],
 ): void {
   if (ownSchema === undefined) return;
-  let expected = enumOf(reference, refSchema);
-  let served = enumOf(sandbox, ownSchema);
-  const refItems = unwrap(reference, refSchema);
-  // An array of enum values: compare the values of its items.
-  if (expected === undefined && refItems.type === 'array') {
-    expected = enumOf(reference, refItems.items);
+  let expected: string[] | undefined;
+  let served: string[] | undefined;
+  if (ref.enum) {
+    expected = ref.enum;
+    served = enumOf(sandbox, ownSchema);
+  } else if (ref.itemsEnum) {
+    expected = ref.itemsEnum;
     served = enumOf(sandbox, unwrap(sandbox, ownSchema).items);
   }
   if (expected === undefined) return;
@@ -363,61 +287,29 @@ function compareEnums(
   }
 }
 
-const jsonSchemaOf = (content: Schema | undefined): Schema | undefined =>
-  content?.['application/json']?.schema as Schema | undefined;
-
-/** Every component name reachable from a piece of the reference. */
-function referencedNames(doc: Json, node: Json, into = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) {
-    for (const item of node) referencedNames(doc, item, into);
-  } else if (node && typeof node === 'object') {
-    if (typeof node.$ref === 'string') {
-      const name = refName(node.$ref);
-      if (!into.has(name)) {
-        into.add(name);
-        referencedNames(doc, doc.components.schemas[name], into);
-      }
-    }
-    for (const value of Object.values(node)) referencedNames(doc, value, into);
-  }
-  return into;
-}
-
-function paramsOf(
-  doc: Json,
-  op: Schema,
-  where: 'path' | 'query',
-): Map<string, { required: boolean; schema: Schema }> {
-  const out = new Map<string, { required: boolean; schema: Schema }>();
-  for (const raw of (op.parameters ?? []) as Schema[]) {
-    const p = deref(doc, raw);
-    if (p.in === where) out.set(p.name, { required: p.required === true, schema: p.schema ?? {} });
-  }
-  return out;
-}
-
-const mcpScopes = (op: Schema): string[] | undefined => {
-  const entry = ((op.security ?? []) as Schema[]).find((s) => 'mcp_auth' in s);
-  return entry ? [...(entry.mcp_auth as string[])].sort() : undefined;
-};
-
 describe('contract: /openapi.json against the reference', () => {
-  let reference: Json;
+  let reference: ReferenceFacts;
   let sandbox: Json;
   let served: Operation[];
-  /** Served operations that the reference also has, with the reference's operation. */
-  let shared: (Operation & { refOp: Schema })[];
+  /** Served operations that the reference also has, with the reference's facts of the operation. */
+  let shared: (Operation & { refOp: OperationFacts })[];
 
   beforeAll(async () => {
-    reference = JSON.parse(readFileSync(REFERENCE_FILE, 'utf8'));
+    reference = JSON.parse(readFileSync(FACTS_FILE, 'utf8')) as ReferenceFacts;
     const res = await createApp().request('/openapi.json');
     expect(res.status).toBe(200);
     sandbox = await res.json();
     served = operationsOf(sandbox);
+    const byRoute = new Map(reference.operations.map((f) => [`${f.method} ${f.path}`, f]));
     shared = served.flatMap((o) => {
-      const refOp = reference.paths[o.path]?.[o.method] as Schema | undefined;
+      const refOp = byRoute.get(`${o.method} ${o.path}`);
       return refOp ? [{ ...o, refOp }] : [];
     });
+  });
+
+  it('reads the facts of the whole reference', () => {
+    expect(reference.operations).toHaveLength(reference.reference.operations);
+    expect(reference.operations.length).toBeGreaterThanOrEqual(PLATFORM_OPERATIONS.length);
   });
 
   it('serves the platform operations', () => {
@@ -426,7 +318,7 @@ describe('contract: /openapi.json against the reference', () => {
   });
 
   it('serves every platform operation under the method and path of the reference', () => {
-    const refIds = new Map(operationsOf(reference).map((o) => [o.op.operationId as string, o]));
+    const refIds = new Map(reference.operations.map((f) => [f.operationId, f]));
     const servedIds = new Set(shared.map((o) => o.op.operationId));
     const problems = PLATFORM_OPERATIONS.filter((id) => !refIds.has(id)).map(
       (id) => `${id}: not in the reference`,
@@ -454,24 +346,24 @@ describe('contract: /openapi.json against the reference', () => {
     for (const o of shared) {
       const where = `${o.method.toUpperCase()} ${o.path}`;
       for (const kind of ['path', 'query'] as const) {
-        const ref = paramsOf(reference, o.refOp, kind);
+        const ref = o.refOp.parameters.filter((p) => p.in === kind);
         const own = paramsOf(sandbox, o.op, kind);
-        const refNames = [...ref.keys()].sort();
+        const refNames = ref.map((p) => p.name).sort();
         const ownNames = [...own.keys()].sort();
         if (JSON.stringify(refNames) !== JSON.stringify(ownNames)) {
           problems.push(
             `${where}: ${kind} parameters ${JSON.stringify(ownNames)}, the reference has ${JSON.stringify(refNames)}`,
           );
         }
-        for (const [name, param] of ref) {
-          const mine = own.get(name);
+        for (const param of ref) {
+          const mine = own.get(param.name);
           if (!mine) continue;
           if (mine.required !== param.required) {
             problems.push(
-              `${where}: ${kind} parameter ${name} required=${mine.required}, the reference says ${param.required}`,
+              `${where}: ${kind} parameter ${param.name} required=${mine.required}, the reference says ${param.required}`,
             );
           }
-          compareEnums(reference, sandbox, param.schema, mine.schema, `${where} ${kind} ${name}`, problems);
+          compareEnums(sandbox, param, mine.schema, `${where} ${kind} ${param.name}`, problems);
         }
       }
     }
@@ -482,9 +374,9 @@ describe('contract: /openapi.json against the reference', () => {
     const problems: string[] = [];
     for (const o of shared) {
       const where = `${o.method.toUpperCase()} ${o.path} body`;
-      const refSchema = jsonSchemaOf(o.refOp.requestBody?.content);
+      const refBody = o.refOp.requestBody;
       const ownSchema = jsonSchemaOf(o.op.requestBody?.content);
-      if (!refSchema) {
+      if (!refBody) {
         if (ownSchema) problems.push(`${where}: the reference takes no JSON body`);
         continue;
       }
@@ -492,19 +384,12 @@ describe('contract: /openapi.json against the reference', () => {
         problems.push(`${where}: missing`);
         continue;
       }
-      if ((o.refOp.requestBody.required === true) !== (o.op.requestBody.required === true)) {
+      if (refBody.required !== (o.op.requestBody.required === true)) {
         problems.push(
-          `${where}: required=${o.op.requestBody.required === true}, the reference says ${o.refOp.requestBody.required === true}`,
+          `${where}: required=${o.op.requestBody.required === true}, the reference says ${refBody.required}`,
         );
       }
-      compareShapes(
-        reference,
-        sandbox,
-        shapeOf(reference, refSchema),
-        shapeOf(sandbox, ownSchema),
-        where,
-        problems,
-      );
+      compareShapes(sandbox, refBody.shape, shapeOf(sandbox, ownSchema), where, problems);
     }
     expect(problems).toEqual([]);
   });
@@ -513,28 +398,20 @@ describe('contract: /openapi.json against the reference', () => {
     const problems: string[] = [];
     for (const o of shared) {
       const where = `${o.method.toUpperCase()} ${o.path} 200`;
-      const refSuccess = Object.keys(o.refOp.responses).filter((code) => code.startsWith('2'));
-      const ownSuccess = Object.keys(o.op.responses).filter((code) => code.startsWith('2'));
-      if (JSON.stringify(refSuccess.sort()) !== JSON.stringify(ownSuccess.sort())) {
+      const refSuccess = o.refOp.success;
+      const ownSuccess = successCodes(o.op);
+      if (JSON.stringify(refSuccess) !== JSON.stringify(ownSuccess)) {
         problems.push(
           `${o.method.toUpperCase()} ${o.path}: success ${ownSuccess}, the reference says ${refSuccess}`,
         );
       }
-      const refSchema = jsonSchemaOf(o.refOp.responses['200']?.content);
-      if (!refSchema) continue;
+      if (!o.refOp.response) continue;
       const ownSchema = jsonSchemaOf(o.op.responses['200']?.content);
       if (!ownSchema) {
         problems.push(`${where}: no JSON body`);
         continue;
       }
-      compareShapes(
-        reference,
-        sandbox,
-        shapeOf(reference, refSchema),
-        shapeOf(sandbox, ownSchema),
-        where,
-        problems,
-      );
+      compareShapes(sandbox, o.refOp.response, shapeOf(sandbox, ownSchema), where, problems);
     }
     expect(problems).toEqual([]);
   });
@@ -542,7 +419,7 @@ describe('contract: /openapi.json against the reference', () => {
   it('registers every schema the reference names for these operations, under the same name', () => {
     const names = new Set<string>();
     for (const o of shared) {
-      for (const name of referencedNames(reference, o.refOp)) names.add(projectName(name));
+      for (const name of o.refOp.schemas) names.add(projectName(name));
     }
     const own = new Set(Object.keys(sandbox.components?.schemas ?? {}));
     expect([...names].filter((name) => !own.has(name)).sort()).toEqual([]);
@@ -551,10 +428,10 @@ describe('contract: /openapi.json against the reference', () => {
 
   it('declares the MCP scopes of the reference, and none where the reference has none', () => {
     const problems = shared
-      .filter((o) => JSON.stringify(mcpScopes(o.refOp)) !== JSON.stringify(mcpScopes(o.op)))
+      .filter((o) => JSON.stringify(o.refOp.mcpScopes) !== JSON.stringify(mcpScopes(o.op)))
       .map(
         (o) =>
-          `${o.method.toUpperCase()} ${o.path}: mcp_auth ${JSON.stringify(mcpScopes(o.op))}, the reference says ${JSON.stringify(mcpScopes(o.refOp))}`,
+          `${o.method.toUpperCase()} ${o.path}: mcp_auth ${JSON.stringify(mcpScopes(o.op))}, the reference says ${JSON.stringify(o.refOp.mcpScopes)}`,
       );
     expect(problems).toEqual([]);
   });

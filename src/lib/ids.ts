@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /**
  * Deterministic identifiers: the n-th id minted for a seed is always the same uuid, so the same seed
@@ -6,8 +6,11 @@ import { createHash } from 'node:crypto';
  * from its file goes on where it stopped instead of minting ids it already used.
  */
 export function uuidFrom(...parts: (string | number)[]): string {
-  const hex = createHash('sha256').update(parts.join(':')).digest('hex');
-  // Shape it as a version 4, variant 1 uuid so that strict uuid validators accept it.
+  return uuidOf(createHash('sha256').update(parts.join(':')).digest('hex'));
+}
+
+/** A digest shaped as a version 4, variant 1 uuid, so that strict uuid validators accept it. */
+function uuidOf(hex: string): string {
   const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -20,12 +23,24 @@ export interface IdSource {
   next(kind: string): string;
 }
 
-/** Mints ids from the seed and a counter held by `sequence`. */
-export function seededIds(seed: number, sequence: { value: number }): IdSource {
+/**
+ * Kinds whose id alone grants access: a connection link's page needs no token and completes the
+ * connection, so anyone who can compute a link id (the seed is public, the counter is small) could
+ * take over another account's connection.
+ */
+const CAPABILITY_KINDS: ReadonlySet<string> = new Set(['link']);
+
+/**
+ * Mints ids from the seed and a counter held by `sequence`. Ids of a capability kind are the
+ * deterministic id keyed with `secret` (an HMAC), a secret only this process holds: they still use
+ * one step of the counter, so every other id stays the same for the same seed and requests.
+ */
+export function seededIds(seed: number, sequence: { value: number }, secret: Uint8Array): IdSource {
   return {
     next(kind) {
       sequence.value += 1;
-      return uuidFrom('id', seed, kind, sequence.value);
+      const id = uuidFrom('id', seed, kind, sequence.value);
+      return CAPABILITY_KINDS.has(kind) ? uuidOf(createHmac('sha256', secret).update(id).digest('hex')) : id;
     },
   };
 }

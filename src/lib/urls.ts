@@ -1,4 +1,5 @@
 import type { SandboxConfig } from '../context.js';
+import { trimTrailing } from './text-checks.js';
 
 /** An absolute http(s) url with a host: what the service accepts as a redirect or webhook url. */
 export function isHttpUrl(value: string): boolean {
@@ -17,5 +18,5 @@ export function isHttpUrl(value: string): boolean {
  * configured public url, or else the origin the request came to.
  */
 export function publicOrigin(config: SandboxConfig, requestUrl: string): string {
-  return config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : new URL(requestUrl).origin;
+  return config.publicUrl ? trimTrailing(config.publicUrl, '/') : new URL(requestUrl).origin;
 }

@@ -26,6 +26,12 @@ export interface Services {
   config: SandboxConfig;
   /** Background work driven by the clock (see lib/ticker.ts). */
   ticker: Ticker;
+  /**
+   * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
+   * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of
+   * one of them are refused and never called (see resources/webhooks/own-origins.ts).
+   */
+  selfOrigins?: Set<string>;
 }
 
 export type AppEnv = {

@@ -8,18 +8,26 @@ import { unixSeconds } from '../src/lib/clock.js';
 import { errors } from '../src/lib/errors.js';
 import { eventBody, publishEvent } from '../src/lib/events.js';
 import {
-  deliverDue,
+  deliveryHeaders,
+  GIVE_UP_REASONS,
   MAX_ATTEMPTS,
+  MAX_ATTEMPTS_IN_FLIGHT,
+  MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+  MAX_WEBHOOK_LOGS_PER_ACCOUNT,
   NO_ANSWER_HTTPSTATUS,
+  postWebhook,
   pruneDeliveries,
+  pruneWebhookLogs,
   RETRY_DELAYS_SECONDS,
   recordAttempt,
   SIGNATURE_HEADER,
   signBody,
   WEBHOOK_TIMEOUT_MS,
 } from '../src/resources/webhooks/delivery.js';
+import { OwnEndpoints } from '../src/resources/webhooks/own-origins.js';
 import { WebhookLogItem } from '../src/resources/webhooks/webhooks.schemas.js';
-import type { WebhookDeliveryRecord, World } from '../src/store/world.js';
+import { type RunningSandbox, startSandbox } from '../src/server.js';
+import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../src/store/world.js';
 import {
   type CallOptions,
   call,
@@ -32,9 +40,9 @@ import {
 
 /**
  * Webhook delivery through real HTTP: a receiver listens on a loopback port, the sandbox publishes
- * connection events to it, and the sandbox clock (POST /__sandbox/clock) drives the retries. The
- * first attempt runs in the background after the answer; `settle()` waits for the ticker's run
- * rather than sleeping.
+ * connection events to it, and the sandbox clock (POST /__sandbox/clock) drives the retries.
+ * Attempts run in the background, after the answer of the request that queued them or moved the
+ * clock; `settle()` waits for them (the ticker's `idle()`) rather than sleeping.
  */
 
 type Behaviour = number | 'hang';
@@ -87,6 +95,11 @@ class Receiver {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Resolves once the receiver has got `count` requests in all. */
+  async received(count: number): Promise<void> {
+    while (this.requests.length < count) await this.next();
+  }
+
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -126,12 +139,14 @@ async function receiver(): Promise<Receiver> {
 const api = (method: string, path: string, options: CallOptions = {}) =>
   call(s.app, method, path, { token, ...options });
 
-/** Waits for the background delivery run (and any run it asked for) to finish. */
-const settle = () => s.app.services.ticker.run();
+/** Waits for the background work (the runs of the ticker and the attempts they started) to end. */
+const settle = () => s.app.services.ticker.idle();
 
+/** Moves the clock, then waits for the attempts that came due: the clock answers before them. */
 const advance = async (seconds: number) => {
   const res = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: seconds } });
   expect(res.status).toBe(200);
+  await settle();
 };
 
 async function subscribe(url: string, body: Record<string, unknown> = {}, as = token) {
@@ -721,7 +736,285 @@ describe('delivery rules', () => {
     await subscribe(r.url());
     await connect(await newConsumer());
     await settle();
-    await deliverDue(s.app.services, { timeoutMs: 300 });
+    await s.app.services.ticker.run();
+    await settle();
     expect(r.requests).toHaveLength(1);
+  });
+});
+
+/** Resolves after `ms` of real time: only to show that something does not happen. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An active instance written straight into the world, as a fixture or a world file could hold it. */
+function injectWebhook(w: World, fields: Partial<WebhookRecord> & Pick<WebhookRecord, 'webhookid' | 'url'>) {
+  w.webhooks[fields.webhookid] = {
+    accountid: s.ids.accountId,
+    envid: s.ids.sandboxEnvId,
+    createdby: null,
+    createdon: '2026-01-15T09:00:00.000Z',
+    event: 'account.connection.created',
+    status: 'active',
+    integrationid: null,
+    signingsecret: null,
+    ...fields,
+  };
+}
+
+const webhookId = (n: number) => `50000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('a receiver that never answers', () => {
+  // Long enough that nothing below can be explained by a time-out.
+  const TIMEOUT_MS = 2000;
+
+  it('holds back neither the clock endpoint nor the delivery of another account', async () => {
+    await setup({ webhookTimeoutMs: TIMEOUT_MS });
+    const hanging = await receiver();
+    hanging.answer([], 'hang');
+    // More instances than one account may hold attempts for, each with deliveries queued behind.
+    for (let i = 0; i < 10; i++) await subscribe(hanging.url(`/h${i}`));
+    await connect(await newConsumer());
+    await connect(await newConsumer());
+    await hanging.received(MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+
+    const before = performance.now();
+    const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 1 } });
+    expect(moved.status).toBe(200);
+    expect(performance.now() - before).toBeLessThan(1000);
+
+    const good = await receiver();
+    const other = await tokenFor(s.app, s.ids.otherAccount);
+    await subscribe(good.url('/other'), {}, other);
+    const theirs = await call(s.app, 'POST', '/consumers', { token: other, body: { name: 'Other' } });
+    const arrived = good.next();
+    const sent = performance.now();
+    const connected = await call(s.app, 'POST', `/consumers/${theirs.body.consumerid}/connections`, {
+      token: other,
+      body: { integrationid: INVOICING, credentials: INVOICING_CREDENTIALS },
+    });
+    expect(connected.status).toBe(200);
+    expect(JSON.parse((await arrived).body)).toMatchObject({ accountid: s.ids.otherAccount.accountId });
+    expect(performance.now() - sent).toBeLessThan(TIMEOUT_MS / 2);
+    // The hanging account never had more than its share of attempts out.
+    expect(hanging.requests).toHaveLength(MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    await hanging.close();
+    await settle();
+  });
+
+  it("holds back its own instance's later deliveries only, and an attempt out is never started again", async () => {
+    await setup({ webhookTimeoutMs: TIMEOUT_MS });
+    const hanging = await receiver();
+    hanging.answer(['hang'], 204);
+    const webhookid = await subscribe(hanging.url());
+    const first = await connect(await newConsumer());
+    const second = await connect(await newConsumer());
+    await hanging.received(1);
+    for (let i = 0; i < 5; i++) {
+      await s.app.services.ticker.run();
+      expect((await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 0 } })).status).toBe(
+        200,
+      );
+    }
+    await pause(50);
+    expect(hanging.requests).toHaveLength(1);
+    await settle();
+    // The first timed out, then the second went; the first's retry waits for its delay.
+    expect(hanging.requests.map((q) => JSON.parse(q.body).connectionid)).toEqual([first, second]);
+    expect((await logs(webhookid)).map((l) => l.httpstatus)).toEqual([204, NO_ANSWER_HTTPSTATUS]);
+  });
+
+  it(`the app has at most ${MAX_ATTEMPTS_IN_FLIGHT} attempts out, at most ${MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} per account`, async () => {
+    await setup({ webhookTimeoutMs: TIMEOUT_MS });
+    const hanging = await receiver();
+    hanging.answer([], 'hang');
+    const w = world();
+    const accounts = ['60000000-0000-4000-8000-000000000001', '60000000-0000-4000-8000-000000000002'];
+    const all = [s.ids.accountId, ...accounts];
+    for (let i = 0; i < 30; i++) {
+      injectWebhook(w, {
+        webhookid: webhookId(i),
+        url: hanging.url(`/${i}`),
+        accountid: all[i % 3] as string,
+      });
+    }
+    for (const accountid of all) {
+      const envid = s.ids.sandboxEnvId;
+      publishEvent(s.app.services, {
+        accountid,
+        envid,
+        event: 'account.connection.created',
+        consumerid: null,
+      });
+    }
+    await s.app.services.ticker.run();
+    await hanging.received(MAX_ATTEMPTS_IN_FLIGHT);
+    await pause(100);
+    expect(hanging.requests).toHaveLength(MAX_ATTEMPTS_IN_FLIGHT);
+    const perAccount = new Map<string, number>();
+    for (const q of hanging.requests) {
+      const accountid = JSON.parse(q.body).accountid as string;
+      perAccount.set(accountid, (perAccount.get(accountid) ?? 0) + 1);
+    }
+    expect(Math.max(...perAccount.values())).toBeLessThanOrEqual(MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    // Once the receiver is gone the attempts fail fast, and the ones that waited go out in turn.
+    await hanging.close();
+    await settle();
+    expect(deliveries().filter((d) => d.attempts === 1)).toHaveLength(30);
+  });
+});
+
+describe('webhook logs stay bounded', () => {
+  const log = (n: number, accountid: string): WebhookLogRecord => ({
+    webhooklogid: `l${n}`,
+    webhookid: 'w',
+    event: 'account.connection.created',
+    url: 'http://127.0.0.1/',
+    accountid,
+    createdon: '2026-01-15T09:00:00.000Z',
+    httpstatus: 200,
+    integrationid: null,
+  });
+
+  it('pruning keeps the newest logs of each account', () => {
+    const w = { webhook_logs: {} } as World;
+    ['a', 'b', 'a', 'a', 'b', 'a', 'c'].forEach((accountid, i) => {
+      w.webhook_logs[`l${i}`] = log(i, accountid);
+    });
+    pruneWebhookLogs(w, 2);
+    expect(Object.keys(w.webhook_logs)).toEqual(['l1', 'l3', 'l4', 'l5', 'l6']);
+    pruneWebhookLogs(w, 10);
+    expect(Object.keys(w.webhook_logs)).toHaveLength(5);
+  });
+
+  it('every attempt prunes: the logs of an account never grow past the bound', async () => {
+    const r = await receiver();
+    r.answer([], 500);
+    await subscribe(r.url());
+    const w = world();
+    // An account already at the bound.
+    for (let i = 0; i < MAX_WEBHOOK_LOGS_PER_ACCOUNT; i++)
+      w.webhook_logs[`old-${i}`] = log(i, s.ids.accountId);
+    await connect(await newConsumer());
+    await settle();
+    const logsNow = Object.keys(w.webhook_logs);
+    expect(logsNow).toHaveLength(MAX_WEBHOOK_LOGS_PER_ACCOUNT);
+    expect(logsNow).not.toContain('old-0');
+    expect(logsNow).toContain('old-1');
+  });
+});
+
+describe("the sandbox's own control endpoints are never called", () => {
+  let running: RunningSandbox;
+  let apiToken: string;
+
+  const http = async (method: string, path: string, body?: unknown, bearer = apiToken) => {
+    const res = await fetch(`${running.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  beforeEach(async () => {
+    running = await startSandbox({ seed: 7, port: 0, clock: new Date('2026-01-15T09:00:00Z') });
+    const { accountId, sandbox: key } = running.credentials;
+    const res = await fetch(`${running.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId, clientId: key.clientId, clientSecret: key.clientSecret }),
+    });
+    apiToken = ((await res.json()) as { access_token: string }).access_token;
+  });
+
+  afterEach(async () => {
+    await running.app.services.ticker.idle();
+    await running.close();
+  });
+
+  it('creating or changing a webhook to one of them is refused as an invalid url', async () => {
+    const port = running.port;
+    for (const url of [
+      `${running.url}/__sandbox/reset`,
+      `http://localhost:${port}/__sandbox/reset`,
+      `http://[::1]:${port}/__sandbox/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+      `http://127.0.0.1:${port}/%5F%5Fsandbox/clock`,
+    ]) {
+      const res = await http('POST', '/webhooks', { event: 'account.connection.created', url });
+      expect(res, url).toMatchObject({ status: 400, body: { message: errors.webhookUrlInvalid().message } });
+    }
+    const fine = await http('POST', '/webhooks', {
+      event: 'account.connection.created',
+      url: `http://127.0.0.1:${port}/hook`,
+    });
+    expect(fine.status).toBe(200);
+    const changed = await http('PATCH', `/webhooks/${fine.body.webhookid}`, {
+      url: `http://localhost:${port}/__sandbox/reset`,
+    });
+    expect(changed).toMatchObject({ status: 400, body: { message: errors.webhookUrlInvalid().message } });
+    expect(Object.values(running.store.world.webhooks).map((w) => w.url)).toEqual([
+      `http://127.0.0.1:${port}/hook`,
+    ]);
+  });
+
+  it('a stored one gets no request: the delivery is given up and the world is not reset', async () => {
+    const port = running.port;
+    const w = running.store.world;
+    const { accountId, sandboxEnvId } = running.credentials;
+    const urls = [
+      `http://localhost:${port}/__sandbox/reset`,
+      `http://127.0.0.1:${port}/__sandbox/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
+    ];
+    urls.forEach((url, i) => {
+      w.webhooks[webhookId(i)] = {
+        webhookid: webhookId(i),
+        accountid: accountId,
+        envid: sandboxEnvId,
+        createdby: null,
+        createdon: '2026-01-15T09:00:00.000Z',
+        event: 'account.connection.created',
+        url,
+        status: 'active',
+        integrationid: null,
+        signingsecret: null,
+      };
+    });
+    const consumer = await http('POST', '/consumers', { name: 'Survives' });
+    const connected = await http('POST', `/consumers/${consumer.body.consumerid}/connections`, {
+      integrationid: INVOICING,
+      credentials: INVOICING_CREDENTIALS,
+    });
+    expect(connected.status).toBe(200);
+    await running.app.services.ticker.idle();
+    const world = running.store.world;
+    expect(world.consumers[consumer.body.consumerid as string]).toBeDefined();
+    expect(Object.values(world.webhook_deliveries)).toEqual([
+      expect.objectContaining({
+        webhookid: webhookId(0),
+        state: 'failed',
+        attempts: 0,
+        last_error: GIVE_UP_REASONS.ownControlEndpoint,
+      }),
+      expect.objectContaining({
+        webhookid: webhookId(1),
+        state: 'failed',
+        attempts: 0,
+        last_error: GIVE_UP_REASONS.ownControlEndpoint,
+      }),
+    ]);
+    expect(Object.values(world.webhook_logs)).toEqual([]);
+  });
+
+  it('a host name that resolves to the sandbox is refused before any request is sent', async () => {
+    // The guard the worker uses, on a url given straight to the sender (no check on its text first).
+    const url = `http://localhost:${running.port}/__sandbox/reset`;
+    const guard = new OwnEndpoints(running.app.services.selfOrigins ?? []).addressGuard(url);
+    const body = '{}';
+    const result = await postWebhook(url, body, deliveryHeaders(body, null), 2000, guard);
+    expect(result).toEqual({
+      httpstatus: NO_ANSWER_HTTPSTATUS,
+      error: GIVE_UP_REASONS.ownControlEndpoint,
+      ownEndpoint: true,
+    });
+    expect((await http('GET', '/__sandbox/clock')).status).toBe(200);
   });
 });

@@ -3,9 +3,17 @@ import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
 import {
+  canonicalHost,
+  isControlPath,
+  listeningOrigins,
+  OwnEndpoints,
+} from '../src/resources/webhooks/own-origins.js';
+import {
   assertUniqueWebhook,
   assertWebhookIntegration,
   assertWebhookUrl,
+  reachesWebhook,
+  receivesEventsOf,
   requireWebhookType,
   subscribersOf,
   webhookTypes,
@@ -647,16 +655,143 @@ describe('subscribersOf', () => {
     expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created')).toEqual([all]);
     expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', null)).toEqual([all]);
   });
+
+  it("sends to an instance of a restricted key only the events about that key's consumers", () => {
+    const all = record({});
+    const restricted = record({ restricted_to: { clientid: 'k', consumers: ['c1', 'c2'] } });
+    const world = worldOf(all, restricted);
+    const event = 'account.connection.created';
+    expect(subscribersOf(world, ACCOUNT, ENV, event, null, 'c2')).toEqual([all, restricted]);
+    expect(subscribersOf(world, ACCOUNT, ENV, event, null, 'c3')).toEqual([all]);
+    expect(subscribersOf(world, ACCOUNT, ENV, event, null, null)).toEqual([all]);
+    expect(subscribersOf(world, ACCOUNT, ENV, event)).toEqual([all]);
+    expect(receivesEventsOf(restricted, 'c1')).toBe(true);
+    expect(receivesEventsOf(restricted, null)).toBe(false);
+    expect(receivesEventsOf(all, null)).toBe(true);
+  });
+
+  it('a restricted key reaches only the instances it created; an unrestricted key reaches them all', () => {
+    const mine = record({ restricted_to: { clientid: 'k', consumers: ['c1'] } });
+    const sibling = record({ restricted_to: { clientid: 'other-key', consumers: ['c1'] } });
+    const open = record({});
+    const key = { accountid: ACCOUNT, envid: ENV, clientid: 'k', consumers: new Set(['c1']) };
+    const full = { accountid: ACCOUNT, envid: ENV, clientid: 'full', consumers: null };
+    expect([mine, sibling, open].map((r) => reachesWebhook(key, r))).toEqual([true, false, false]);
+    expect([mine, sibling, open].map((r) => reachesWebhook(full, r))).toEqual([true, true, true]);
+    expect(reachesWebhook({ ...full, envid: 'another' }, mine)).toBe(false);
+  });
+});
+
+describe("the sandbox's own control endpoints as webhook urls", () => {
+  it.each([
+    ['/__sandbox/reset', true],
+    ['/__sandbox', true],
+    ['/__SANDBOX/reset', true],
+    ['/%5F%5Fsandbox/reset', true],
+    ['//__sandbox/webhook-deliveries/x/redeliver', true],
+    ['/hooks/__sandbox', false],
+    ['/__sandboxed', false],
+    ['/token', false],
+    ['/', false],
+  ])('isControlPath(%j) is %s', (path, expected) => {
+    expect(isControlPath(path)).toBe(expected);
+  });
+
+  it.each([
+    ['localhost', 'loopback'],
+    ['LOCALHOST.', 'loopback'],
+    ['api.localhost', 'loopback'],
+    ['127.0.0.1', 'loopback'],
+    ['127.9.8.7', 'loopback'],
+    ['0.0.0.0', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['[::]', 'loopback'],
+    ['[::ffff:7f00:1]', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['[::ffff:c0a8:101]', '192.168.1.1'],
+    ['Hooks.Example', 'hooks.example'],
+  ])('canonicalHost(%j) is %j', (host, expected) => {
+    expect(canonicalHost(host)).toBe(expected);
+  });
+
+  it('matches the control paths of every name of an own origin, on its port only', () => {
+    const own = new OwnEndpoints(['http://127.0.0.1:4010', 'https://sandbox.example', null]);
+    for (const url of [
+      'http://127.0.0.1:4010/__sandbox/reset',
+      'http://localhost:4010/__sandbox/reset',
+      'http://[::1]:4010/__sandbox/clock',
+      'http://0.0.0.0:4010/__sandbox/reset',
+      'http://2130706433:4010/__sandbox/reset',
+      'http://127.0.0.1:4010/x/../__sandbox/reset',
+      'http://sandbox.example:443/__sandbox/reset',
+      'https://sandbox.example/__sandbox/webhook-deliveries/1/redeliver',
+    ]) {
+      expect(own.isOwnControlUrl(url), url).toBe(true);
+    }
+    for (const url of [
+      'http://127.0.0.1:4011/__sandbox/reset',
+      'http://127.0.0.1:4010/hook',
+      'http://127.0.0.1:4010/token',
+      'https://elsewhere.example/__sandbox/reset',
+      'not a url',
+    ]) {
+      expect(own.isOwnControlUrl(url), url).toBe(false);
+    }
+    expect(own.isOwnAddress('::1', 4010)).toBe(true);
+    expect(own.isOwnAddress('127.0.0.1', 4011)).toBe(false);
+    expect(own.addressGuard('http://my-host:4010/hook')).toBeNull();
+    expect(own.addressGuard('http://my-host:4010/__sandbox/reset')?.('127.0.1.1')).toBe(true);
+  });
+
+  it('a server on every address answers on each address of the machine', () => {
+    expect(listeningOrigins('127.0.0.1', 4010)).toEqual(['http://127.0.0.1:4010']);
+    expect(listeningOrigins('::1', 4010)).toEqual(['http://[::1]:4010']);
+    const all = listeningOrigins('0.0.0.0', 4010);
+    expect(all[0]).toBe('http://0.0.0.0:4010');
+    expect(all).toContain('http://127.0.0.1:4010');
+  });
+
+  it('assertWebhookUrl refuses a control endpoint of an own origin as an invalid url', () => {
+    const invalid = errors.webhookUrlInvalid().message;
+    expect(() =>
+      assertWebhookUrl('http://localhost:4010/__sandbox/reset', ['http://127.0.0.1:4010']),
+    ).toThrow(invalid);
+    expect(() => assertWebhookUrl('http://localhost:4010/hook', ['http://127.0.0.1:4010'])).not.toThrow();
+    expect(() => assertWebhookUrl('http://localhost:4010/__sandbox/reset')).not.toThrow();
+  });
+
+  it('POST and PATCH /webhooks refuse the control endpoints of the origin the request came through', async () => {
+    const s = sandbox();
+    const token = await sandboxToken(s);
+    // app.request() serves http://localhost.
+    const refused = await call(s.app, 'POST', '/webhooks', {
+      token,
+      body: { event: platformEvent, url: 'http://localhost/__sandbox/reset' },
+    });
+    expectError(refused, errors.webhookUrlInvalid());
+    const made = await call(s.app, 'POST', '/webhooks', {
+      token,
+      body: { event: platformEvent, url: HOOK_URL },
+    });
+    expect(made.status).toBe(200);
+    const patched = await call(s.app, 'PATCH', `/webhooks/${made.body.webhookid}`, {
+      token,
+      body: { url: 'http://127.0.0.1:80/__sandbox/webhook-deliveries' },
+    });
+    expectError(patched, errors.webhookUrlInvalid());
+    expect(s.app.services.store.world.webhooks[made.body.webhookid]?.url).toBe(HOOK_URL);
+  });
 });
 
 describe('webhook rules', () => {
-  const owner = {
+  const environment = {
     accountid: '40000000-0000-4000-8000-000000000001',
     envid: '40000000-0000-4000-8000-000000000002',
   };
+  const owner = { ...environment, clientid: 'unrestricted-key', consumers: null };
   const existing: WebhookRecord = {
     webhookid: '40000000-0000-4000-8000-000000000003',
-    ...owner,
+    ...environment,
     createdby: null,
     createdon: '2026-01-01T00:00:00.000Z',
     event: 'account.flow.enabled',

@@ -8,8 +8,9 @@ import { unixSeconds } from './clock.js';
  * one writes a delivery into the outbox (world.webhook_deliveries) for every active webhook
  * instance subscribed to it, in the same change of the world as what caused it: the caller commits.
  * The delivery worker (resources/webhooks/delivery.ts, a task of the ticker) sends them: after the
- * commit, kick it with `void services.ticker.run()` so that the first attempt is made at once; it
- * also runs on every move of the clock and every second on the machine's time.
+ * commit, kick it with `void services.ticker.run()` so that the first attempt starts at once; it
+ * also runs on every move of the clock and every second on the machine's time. Instances created by
+ * a key restricted to consumers get only the events about those consumers (see subscribersOf).
  */
 export interface SandboxEvent {
   accountid: string;
@@ -46,7 +47,14 @@ export function eventBody(event: SandboxEvent, now: Date): string {
 export function publishEvent(services: EventServices, event: SandboxEvent): number {
   const world = services.store.world;
   const now = services.clock.now();
-  const subscribers = subscribersOf(world, event.accountid, event.envid, event.event, event.integrationid);
+  const subscribers = subscribersOf(
+    world,
+    event.accountid,
+    event.envid,
+    event.event,
+    event.integrationid,
+    event.consumerid,
+  );
   for (const webhook of subscribers) {
     const body = eventBody(event, now);
     const deliveryid = services.ids.next('webhook-delivery');

@@ -1,16 +1,39 @@
 /**
  * Work that time drives: executions that finish, scheduled flow runs, webhook retries. Each group
  * registers a task; `run()` performs every task once for the current sandbox time. It runs after
- * every move of the clock through the control endpoint (which answers once the work is done), and on
+ * every move of the clock through the control endpoint (which answers once the run is done), and on
  * a timer while the server follows the machine's time. Runs never overlap: a run asked for while one
  * is going waits for it and then runs again, so nothing due is missed.
+ *
+ * A task must not wait for the network: one that talks to the outside (the webhook delivery worker)
+ * starts that work with `spawn()` and returns. Runs never wait for spawned work, so a receiver that
+ * never answers cannot hold back the clock endpoint, the other tasks or the requests that kick a run.
+ * `idle()` is how a test waits for all of it instead of sleeping.
  */
+import { AsyncResource } from 'node:async_hooks';
+
 export type TickTask = () => Promise<void> | void;
+
+/** How one piece of background work is run: the app gives each its own write (store.transact). */
+export type Boundary = (work: TickTask) => Promise<void>;
 
 export class Ticker {
   readonly #tasks: { name: string; task: TickTask }[] = [];
   #running: Promise<void> | null = null;
   #again = false;
+  /** Work started by tasks and still going, by key. */
+  readonly #spawned = new Map<string, Promise<void>>();
+  /**
+   * The async context the ticker was made in (the app's, outside any request). Spawned work runs in
+   * it rather than in that of the request that happened to start it: it outlives that request, and
+   * what it changes is not part of that request's write.
+   */
+  readonly #scope = new AsyncResource('unified-api-sandbox.background');
+  readonly #boundary: Boundary;
+
+  constructor(boundary: Boundary = async (work) => work()) {
+    this.#boundary = boundary;
+  }
 
   register(name: string, task: TickTask): void {
     this.#tasks.push({ name, task });
@@ -21,10 +44,53 @@ export class Ticker {
       this.#again = true;
       return this.#running;
     }
-    this.#running = this.#loop().finally(() => {
+    // In the app's context, not in that of the request that asked: each task is a write of its own.
+    this.#running = this.#scope.runInAsyncScope(() => this.#loop()).finally(() => {
       this.#running = null;
     });
     return this.#running;
+  }
+
+  /**
+   * Starts `work` in the background, unless work of the same key is still going (then it answers
+   * false and starts nothing: the same piece of work never runs twice at once). Runs do not wait
+   * for it; a failure is logged, never thrown.
+   */
+  spawn(key: string, work: () => Promise<void>): boolean {
+    if (this.#spawned.has(key)) return false;
+    // Started on the next microtask, so the key is registered before the work can look at it.
+    const going = this.#scope
+      .runInAsyncScope(() => Promise.resolve().then(() => this.#boundary(work)))
+      .catch((error: unknown) => {
+        console.error(`[unified-api-sandbox] background work ${key} failed:`, error);
+      })
+      .finally(() => {
+        this.#spawned.delete(key);
+      });
+    this.#spawned.set(key, going);
+    return true;
+  }
+
+  /** Whether work of this key is going. */
+  busy(key: string): boolean {
+    return this.#spawned.has(key);
+  }
+
+  /** Resolves once the work of `key` is over (at once when none is going). */
+  settled(key: string): Promise<void> {
+    return this.#spawned.get(key) ?? Promise.resolve();
+  }
+
+  /**
+   * Resolves once no run is going and no spawned work is left, including work that finishing work
+   * started (the next delivery of a webhook instance, say). Tests await it rather than sleeping.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.#running) await this.#running;
+      else if (this.#spawned.size > 0) await Promise.all(this.#spawned.values());
+      else return;
+    }
   }
 
   async #loop(): Promise<void> {
@@ -32,7 +98,7 @@ export class Ticker {
       this.#again = false;
       for (const { name, task } of this.#tasks) {
         try {
-          await task();
+          await this.#boundary(task);
         } catch (error) {
           console.error(`[unified-api-sandbox] background task ${name} failed:`, error);
         }

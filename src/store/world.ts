@@ -94,6 +94,11 @@ export interface WebhookRecord {
   status: ActiveStatus;
   integrationid: number | null;
   signingsecret: string | null;
+  /**
+   * Set when an API key restricted to consumers created the instance: only that key reaches it (and
+   * the environment's unrestricted keys), and it receives only events about those consumers.
+   */
+  restricted_to?: { clientid: string; consumers: string[] };
 }
 
 export interface WebhookLogRecord {

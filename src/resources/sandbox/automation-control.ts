@@ -226,7 +226,6 @@ export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
       created_on: clock.now().toISOString(),
     };
     store.world.failure_plans[plan.failureid] = plan;
-    await store.commit();
     return c.json(toFailurePlan(plan), 200);
   });
 
@@ -238,7 +237,6 @@ export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
     const { store } = c.var;
     const removed = Object.keys(store.world.failure_plans).length;
     store.world.failure_plans = {};
-    await store.commit();
     return c.json({ removed }, 200);
   });
 

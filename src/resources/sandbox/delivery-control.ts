@@ -4,6 +4,7 @@ import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { errorResponses, jsonContent } from '../../lib/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
+import { deliveryWorkKey } from '../webhooks/delivery.js';
 import { admin } from './sandbox.routes.js';
 
 /**
@@ -103,11 +104,15 @@ export const redeliver = createRoute({
   path: '/__sandbox/webhook-deliveries/{deliveryid}/redeliver',
   operationId: 'sandbox_redeliver_webhook_delivery',
   tags,
-  summary: 'Send a delivery again as a new delivery (same body); answers after its first attempt',
+  summary:
+    'Send a delivery again as a new delivery (same body); answers after its first attempt when it can start at once',
   ...admin,
   request: { params: DeliveryIdParam },
   responses: {
-    200: jsonContent(Delivery, 'The new delivery, after its first attempt'),
+    200: jsonContent(
+      Delivery,
+      "The new delivery, after its first attempt; still pending with no attempt when the instance's earlier deliveries or the other attempts in flight hold it back",
+    ),
     ...errorResponses([401, 404, 422]),
   },
 });
@@ -215,9 +220,10 @@ export function registerDeliveryControl(app: OpenAPIHono<AppEnv>): void {
     const { store, ids, clock, ticker } = c.var;
     const original = requireDelivery(store.world, c.req.valid('param').deliveryid);
     const record = queueRedelivery(store.world, { ids, now: clock.now() }, original);
-    await store.commit();
-    // The answer shows the outcome of the first attempt (at most the delivery time-out away).
+    // The run starts the attempt when there is room for it; this request alone then waits for its
+    // outcome (at most the delivery time-out away), while the run and every other request go on.
     await ticker.run();
+    await ticker.settled(deliveryWorkKey(record.deliveryid));
     const world = store.world;
     const current = world.webhook_deliveries[record.deliveryid] ?? record;
     return c.json(toDelivery(world, current), 200);

@@ -14,9 +14,11 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.setClock, async (c) => {
     const { clock, ticker } = c.var;
     const change = c.req.valid('json');
+    // The clock refuses (422) a move out of its range and then stays where it was.
     if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
     if (change.now !== undefined) clock.set(new Date(change.now));
-    // Whatever came due (finished executions, scheduled runs, webhook retries) is done before the answer.
+    // Whatever came due is done before the answer (finished executions, scheduled runs); webhook
+    // attempts that came due are started, not awaited, so no receiver can hold the answer back.
     await ticker.run();
     return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
   });

@@ -1,15 +1,25 @@
 import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { Services } from '../../context.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
+import { OwnEndpoints } from './own-origins.js';
+import { receivesEventsOf } from './webhooks.domain.js';
 
 /**
  * The delivery worker: sends the outbox (world.webhook_deliveries, filled by lib/events.ts) to the
- * webhook instances. It is one task of the ticker, so it runs when a handler kicks it after
- * publishing, after every move of the clock, and every second on the machine's time. Each attempt
- * is a webhook log; a failed attempt is retried on RETRY_DELAYS_SECONDS of the sandbox clock, then
- * given up. Nothing here may throw into the ticker or the server: every failure becomes a log.
+ * webhook instances. Its ticker task only starts the attempts that are due and returns: the ticker
+ * (and so the clock endpoint, the other background tasks and the requests that kick it) never waits
+ * for a receiver. At most MAX_ATTEMPTS_IN_FLIGHT attempts of one app are out at once, at most
+ * MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT of them for one account, and one per webhook instance, so an
+ * instance's deliveries go in the order they were queued and a receiver that never answers holds
+ * back only its own instance. When an attempt ends the worker starts whatever waits for its slot.
+ *
+ * Each attempt is a webhook log; a failed attempt is retried on RETRY_DELAYS_SECONDS of the sandbox
+ * clock, then given up. Nothing here may throw into the ticker or the server: every failure becomes
+ * a log or the reason a delivery was given up.
  */
 
 /** How long a receiver has to answer (status line and headers) before the attempt counts as failed. */
@@ -29,8 +39,26 @@ export const NO_ANSWER_HTTPSTATUS = 0;
 
 export const DELIVERY_USER_AGENT = 'unified-api-sandbox-webhooks/1';
 
-/** Finished deliveries kept for the control endpoint; older ones are dropped (their logs stay). */
+/** Finished deliveries kept for the control endpoint; older ones are dropped. */
 export const MAX_FINISHED_DELIVERIES = 1000;
+
+/** Webhook logs kept per account, the newest; older ones are dropped so the world stays bounded. */
+export const MAX_WEBHOOK_LOGS_PER_ACCOUNT = 10_000;
+
+/** Attempts out at once in one app: each holds a socket and a timer for up to the time-out. */
+export const MAX_ATTEMPTS_IN_FLIGHT = 16;
+
+/** Of those, the most one account may hold, so that one account's receivers cannot stall the others. */
+export const MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT = 8;
+
+/** Why a delivery was given up without an attempt (its last_error). */
+export const GIVE_UP_REASONS = {
+  inactive: 'The webhook instance is inactive',
+  deleted: 'The webhook instance was deleted',
+  outOfScope: 'The event is about a consumer the API key that created the webhook instance cannot reach',
+  ownControlEndpoint:
+    'The url points at a control endpoint (/__sandbox) of the sandbox itself, which webhooks never call',
+} as const;
 
 export const signBody = (secret: string, body: string): string =>
   createHmac('sha256', secret).update(body, 'utf8').digest('hex');
@@ -50,17 +78,49 @@ export interface AttemptResult {
   httpstatus: number;
   /** Why no HTTP answer came, or null when one did. */
   error: string | null;
+  /** Set when the host name resolved to the sandbox itself and nothing was sent. */
+  ownEndpoint?: true;
+}
+
+/** Code of the error the guarded lookup fails with, to tell it from a DNS failure. */
+const OWN_ENDPOINT_CODE = 'ESANDBOXSELF';
+
+/**
+ * dns.lookup, refusing a name that resolves to an address `isOwn` names: a host name is resolved
+ * only when the connection is made, so this is the one place to see where it really points.
+ */
+function guardedLookup(isOwn: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) {
+        callback(error, '');
+        return;
+      }
+      if (addresses.some((a) => isOwn(a.address))) {
+        callback(
+          Object.assign(new Error(GIVE_UP_REASONS.ownControlEndpoint), { code: OWN_ENDPOINT_CODE }),
+          '',
+        );
+        return;
+      }
+      const [first] = addresses;
+      if (options.all) callback(null, addresses);
+      else callback(null, first?.address ?? '', first?.family);
+    });
+  };
 }
 
 /**
  * POSTs a body and resolves with the receiver's status, or NO_ANSWER_HTTPSTATUS and the reason.
  * Never rejects. A fresh connection per attempt (no keep-alive), redirects are not followed.
+ * `isOwnAddress`, when given, refuses to connect to a host name that resolves to one of those.
  */
 export function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  isOwnAddress?: ((address: string) => boolean) | null,
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -88,7 +148,8 @@ export function postWebhook(
       request.destroy();
     }, timeoutMs);
     try {
-      request = client.request(target, { method: 'POST', headers, agent: false }, (response) => {
+      const lookup = isOwnAddress ? guardedLookup(isOwnAddress) : undefined;
+      request = client.request(target, { method: 'POST', headers, agent: false, lookup }, (response) => {
         finish({ httpstatus: response.statusCode ?? NO_ANSWER_HTTPSTATUS, error: null });
         response.on('close', () => clearTimeout(timer));
         response.on('error', () => undefined);
@@ -99,9 +160,17 @@ export function postWebhook(
       finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: reasonOf(error) });
       return;
     }
-    request.on('error', (error) => {
+    request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: reasonOf(error) });
+      if (error.code === OWN_ENDPOINT_CODE) {
+        finish({
+          httpstatus: NO_ANSWER_HTTPSTATUS,
+          error: GIVE_UP_REASONS.ownControlEndpoint,
+          ownEndpoint: true,
+        });
+      } else {
+        finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: reasonOf(error) });
+      }
     });
     request.end(body);
   });
@@ -123,7 +192,7 @@ export function dueDeliveries(world: World, now: Date): WebhookDeliveryRecord[] 
   );
 }
 
-/** Gives a delivery up without an attempt (its instance is gone or inactive). */
+/** Gives a delivery up without an attempt (its instance is gone or inactive, or its url is refused). */
 export function abandonDelivery(delivery: WebhookDeliveryRecord, reason: string): void {
   delivery.state = 'failed';
   delivery.next_attempt_at = null;
@@ -189,79 +258,135 @@ export function pruneDeliveries(world: World, keep = MAX_FINISHED_DELIVERIES): v
   }
 }
 
+/** Keeps the newest `keep` webhook logs of each account (logs are stored in the order they were made). */
+export function pruneWebhookLogs(world: World, keep = MAX_WEBHOOK_LOGS_PER_ACCOUNT): void {
+  const ids = Object.keys(world.webhook_logs);
+  // No account can be over the bound while the whole table is within it: skip the walk.
+  if (ids.length <= keep) return;
+  const seen = new Map<string, number>();
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const id = ids[i] as string;
+    const accountid = world.webhook_logs[id]?.accountid ?? '';
+    const count = (seen.get(accountid) ?? 0) + 1;
+    seen.set(accountid, count);
+    if (count > keep) delete world.webhook_logs[id];
+  }
+}
+
 export interface DeliveryOptions {
   /** Time-out of one attempt, in milliseconds (default WEBHOOK_TIMEOUT_MS). */
   timeoutMs?: number | undefined;
 }
 
-type DeliveryServices = Pick<Services, 'store' | 'clock' | 'ids'>;
+type DeliveryServices = Pick<Services, 'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins'>;
 
-/** One attempt of one delivery: send, then record the outcome in whatever world is current then. */
-async function attempt(services: DeliveryServices, deliveryid: string, timeoutMs: number): Promise<void> {
-  const world = services.store.world;
-  const delivery = world.webhook_deliveries[deliveryid];
-  if (delivery?.state !== 'pending') return;
-  const webhook = world.webhooks[delivery.webhookid];
-  if (webhook?.status !== 'active') {
-    abandonDelivery(
-      delivery,
-      webhook ? 'The webhook instance is inactive' : 'The webhook instance was deleted',
-    );
-    await services.store.commit();
-    return;
-  }
-  // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
-  const url = webhook.url;
-  const startedAt = services.clock.now();
-  const result = await postWebhook(
-    url,
-    delivery.body,
-    deliveryHeaders(delivery.body, webhook.signingsecret),
-    timeoutMs,
-  );
-  // The world may have been reset, or the instance deleted, while the request was out.
-  const now = services.store.world;
-  if (now.webhook_deliveries[deliveryid] !== delivery || now.webhooks[webhook.webhookid] !== webhook) return;
-  recordAttempt(delivery, url, startedAt, result);
-  const log = attemptLog(services.ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
-  now.webhook_logs[log.webhooklogid] = log;
-  await services.store.commit();
-}
+/** The ticker key of the attempt of a delivery: `ticker.settled(key)` waits for it. */
+export const deliveryWorkKey = (deliveryid: string) => `webhook-delivery:${deliveryid}`;
 
-/**
- * Makes every attempt due now. Deliveries of one instance go one after the other, in the order
- * they were queued; different instances are served side by side, so a slow receiver delays only
- * its own deliveries.
- */
-export async function deliverDue(services: DeliveryServices, options: DeliveryOptions = {}): Promise<void> {
-  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const due = dueDeliveries(services.store.world, services.clock.now());
-  if (due.length === 0) return;
-  const queues = new Map<string, string[]>();
-  for (const delivery of due) {
-    const queue = queues.get(delivery.webhookid) ?? [];
-    queue.push(delivery.deliveryid);
-    queues.set(delivery.webhookid, queue);
+/** Starts due attempts within the bounds, and the next ones as attempts end (see the top of the file). */
+export class DeliveryWorker {
+  readonly #services: DeliveryServices;
+  readonly #timeoutMs: number;
+  /** Instances with an attempt out: their next delivery waits for it. */
+  readonly #busyWebhooks = new Set<string>();
+  readonly #perAccount = new Map<string, number>();
+  #inFlight = 0;
+
+  constructor(services: DeliveryServices, options: DeliveryOptions = {}) {
+    this.#services = services;
+    this.#timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   }
-  await Promise.all(
-    [...queues.values()].map(async (queue) => {
-      for (const deliveryid of queue) {
-        try {
-          await attempt(services, deliveryid, timeoutMs);
-        } catch (error) {
-          console.error(`[unified-api-sandbox] webhook delivery ${deliveryid} failed:`, error);
-        }
+
+  /** Starts every due attempt there is room for, and returns without waiting for any. */
+  tick(): void {
+    const { store, clock } = this.#services;
+    for (const delivery of dueDeliveries(store.world, clock.now())) {
+      if (this.#inFlight >= MAX_ATTEMPTS_IN_FLIGHT) return;
+      if (this.#busyWebhooks.has(delivery.webhookid)) continue;
+      if ((this.#perAccount.get(delivery.accountid) ?? 0) >= MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT) continue;
+      this.#start(delivery);
+    }
+  }
+
+  #start(delivery: WebhookDeliveryRecord): void {
+    const { deliveryid, webhookid, accountid } = delivery;
+    const started = this.#services.ticker.spawn(deliveryWorkKey(deliveryid), async () => {
+      try {
+        await this.#attempt(deliveryid);
+      } finally {
+        this.#busyWebhooks.delete(webhookid);
+        this.#inFlight -= 1;
+        const left = (this.#perAccount.get(accountid) ?? 1) - 1;
+        if (left > 0) this.#perAccount.set(accountid, left);
+        else this.#perAccount.delete(accountid);
+        // The slot is free: the instance's next delivery, or another that waited for room.
+        this.tick();
       }
-    }),
-  );
-  pruneDeliveries(services.store.world);
-  await services.store.commit();
+    });
+    // Not started: the same delivery is still out (a reset can bring back its id); its end ticks.
+    if (!started) return;
+    this.#busyWebhooks.add(webhookid);
+    this.#inFlight += 1;
+    this.#perAccount.set(accountid, (this.#perAccount.get(accountid) ?? 0) + 1);
+  }
+
+  /** Why a delivery must not go to its instance, or null when it may. */
+  #refusal(webhook: WebhookRecord | undefined, delivery: WebhookDeliveryRecord, own: OwnEndpoints) {
+    if (!webhook) return GIVE_UP_REASONS.deleted;
+    if (webhook.status !== 'active') return GIVE_UP_REASONS.inactive;
+    if (!receivesEventsOf(webhook, delivery.event_consumerid)) return GIVE_UP_REASONS.outOfScope;
+    if (own.isOwnControlUrl(webhook.url)) return GIVE_UP_REASONS.ownControlEndpoint;
+    return null;
+  }
+
+  /** One attempt of one delivery: send, then record the outcome in whatever world is current then. */
+  async #attempt(deliveryid: string): Promise<void> {
+    const { store, clock, ids, config, selfOrigins } = this.#services;
+    const world = store.world;
+    const delivery = world.webhook_deliveries[deliveryid];
+    if (delivery?.state !== 'pending') return;
+    const webhook = world.webhooks[delivery.webhookid];
+    // Checked at every attempt, not only when the url was stored: a world file or a fixture may
+    // hold a url written before the sandbox listened where it does now.
+    const own = new OwnEndpoints([...(selfOrigins ?? []), config.publicUrl]);
+    const refusal = this.#refusal(webhook, delivery, own);
+    if (refusal !== null || !webhook) {
+      abandonDelivery(delivery, refusal ?? GIVE_UP_REASONS.deleted);
+      return;
+    }
+    // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
+    const url = webhook.url;
+    const startedAt = clock.now();
+    const guard = own.addressGuard(url);
+    const result = await postWebhook(
+      url,
+      delivery.body,
+      deliveryHeaders(delivery.body, webhook.signingsecret),
+      this.#timeoutMs,
+      guard,
+    );
+    // The world may have been reset, or the instance deleted, while the request was out.
+    const now = store.world;
+    if (now.webhook_deliveries[deliveryid] !== delivery || now.webhooks[webhook.webhookid] !== webhook)
+      return;
+    if (result.ownEndpoint) {
+      abandonDelivery(delivery, GIVE_UP_REASONS.ownControlEndpoint);
+    } else {
+      recordAttempt(delivery, url, startedAt, result);
+      const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
+      now.webhook_logs[log.webhooklogid] = log;
+      pruneWebhookLogs(now);
+    }
+    pruneDeliveries(now);
+  }
 }
 
 /** Registers the worker as the ticker's 'webhook-delivery' task. */
 export function registerDeliveryWorker(
-  services: Pick<Services, 'store' | 'clock' | 'ids' | 'ticker'>,
+  services: DeliveryServices,
   options: DeliveryOptions = {},
-): void {
-  services.ticker.register('webhook-delivery', () => deliverDue(services, options));
+): DeliveryWorker {
+  const worker = new DeliveryWorker(services, options);
+  services.ticker.register('webhook-delivery', () => worker.tick());
+  return worker;
 }

@@ -13,10 +13,11 @@ export function registerWebhooks(
   registerDeliveryWorker(services, delivery);
   // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
   app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
-  app.openapi(routes.createWebhook, handlers.createWebhookHandler);
+  // Creating and changing a url needs the addresses the sandbox listens on, known only once it listens.
+  app.openapi(routes.createWebhook, handlers.createWebhookHandler(services));
   app.openapi(routes.listWebhooks, handlers.listWebhooksHandler);
   app.openapi(routes.getWebhook, handlers.getWebhookHandler);
-  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler);
+  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler(services));
   app.openapi(routes.deleteWebhook, handlers.deleteWebhookHandler);
   app.openapi(routes.listWebhookLogs, handlers.listWebhookLogsHandler);
 }

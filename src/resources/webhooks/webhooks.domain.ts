@@ -6,6 +6,7 @@ import { isHttpUrl } from '../../lib/urls.js';
 import type { Catalogue } from '../../seed/catalogue.js';
 import { readFixture } from '../../seed/catalogue.js';
 import type { WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
+import { OwnEndpoints } from './own-origins.js';
 import type {
   WebhookInstanceOut,
   WebhookItemOut,
@@ -59,8 +60,12 @@ export function requireWebhookType(types: readonly WebhookType[], event: string)
   return type;
 }
 
-export function assertWebhookUrl(url: string): void {
-  if (!isHttpUrl(url)) throw errors.webhookUrlInvalid();
+/**
+ * An http(s) url that is not a control endpoint of the sandbox itself at one of `ownOrigins` (a
+ * delivery there would reset the world or redeliver forever: see own-origins.ts).
+ */
+export function assertWebhookUrl(url: string, ownOrigins: readonly (string | null)[] = []): void {
+  if (!isHttpUrl(url) || new OwnEndpoints(ownOrigins).isOwnControlUrl(url)) throw errors.webhookUrlInvalid();
 }
 
 /**
@@ -88,48 +93,82 @@ export function assertWebhookIntegration(
 const sameOwner = (record: WebhookRecord, accountid: string, envid: string) =>
   record.accountid === accountid && record.envid === envid;
 
-/** (url, event) is unique within an account's environment; `except` is the instance being changed. */
+/** Who is asking, as far as webhook instances go: the environment, and the key when it is restricted. */
+export type WebhookCaller = Pick<Principal, 'accountid' | 'envid' | 'clientid' | 'consumers'>;
+
+/**
+ * Whether the caller reaches an instance. An unrestricted key reaches every instance of its account
+ * and environment. A key restricted to consumers reaches only the instances it created: the others
+ * receive events about consumers it cannot see, and may carry urls and secrets of the whole
+ * environment.
+ */
+export function reachesWebhook(caller: WebhookCaller, record: WebhookRecord): boolean {
+  if (!sameOwner(record, caller.accountid, caller.envid)) return false;
+  return caller.consumers === null || record.restricted_to?.clientid === caller.clientid;
+}
+
+/**
+ * Whether an instance receives an event about `consumerid`: an instance created by a restricted key
+ * receives only events about that key's consumers (none about no consumer); any other instance
+ * receives them all.
+ */
+export function receivesEventsOf(record: WebhookRecord, consumerid: string | null): boolean {
+  const restriction = record.restricted_to;
+  return !restriction || (consumerid !== null && restriction.consumers.includes(consumerid));
+}
+
+/**
+ * (url, event) is unique among the instances the caller reaches (a restricted key cannot learn of the
+ * others through this refusal); `except` is the instance being changed.
+ */
 export function assertUniqueWebhook(
   world: World,
-  owner: { accountid: string; envid: string },
+  caller: WebhookCaller,
   url: string,
   event: string,
   except?: string,
 ): void {
   for (const record of Object.values(world.webhooks)) {
-    if (record.webhookid === except || !sameOwner(record, owner.accountid, owner.envid)) continue;
+    if (record.webhookid === except || !reachesWebhook(caller, record)) continue;
     if (record.url === url && record.event === event) throw errors.webhookDuplicate();
   }
 }
 
-/** An instance of the caller's account and environment; anything else does not exist for the caller. */
-export function requireWebhook(world: World, principal: Principal, webhookid: string): WebhookRecord {
+/** An instance the caller reaches; anything else does not exist for the caller. */
+export function requireWebhook(world: World, caller: WebhookCaller, webhookid: string): WebhookRecord {
   const record = world.webhooks[webhookid.toLowerCase()];
-  if (!record || !sameOwner(record, principal.accountid, principal.envid)) throw errors.webhookNotFound();
+  if (!record || !reachesWebhook(caller, record)) throw errors.webhookNotFound();
   return record;
 }
 
-/** The caller's instances, in creation order, optionally of one status. */
+/** The instances the caller reaches, in creation order, optionally of one status. */
 export function listWebhooks(
   world: World,
-  principal: Principal,
+  caller: WebhookCaller,
   status?: WebhookRecord['status'],
 ): WebhookRecord[] {
   return Object.values(world.webhooks).filter(
-    (record) =>
-      sameOwner(record, principal.accountid, principal.envid) &&
-      (status === undefined || record.status === status),
+    (record) => reachesWebhook(caller, record) && (status === undefined || record.status === status),
   );
+}
+
+export interface WebhookDeps {
+  ids: IdSource;
+  clock: Clock;
+  catalogue: Catalogue;
+  types: readonly WebhookType[];
+  /** Origins the sandbox answers on, whose control endpoints no url may name. */
+  ownOrigins: readonly (string | null)[];
 }
 
 export function createWebhook(
   world: World,
-  deps: { ids: IdSource; clock: Clock; catalogue: Catalogue; types: readonly WebhookType[] },
-  principal: Principal,
+  deps: WebhookDeps,
+  principal: WebhookCaller,
   input: WebhookPostInput,
 ): WebhookRecord {
   const type = requireWebhookType(deps.types, input.event);
-  assertWebhookUrl(input.url);
+  assertWebhookUrl(input.url, deps.ownOrigins);
   const integrationid = assertWebhookIntegration(deps.catalogue, type, input.integrationid);
   assertUniqueWebhook(world, principal, input.url, input.event);
   const record: WebhookRecord = {
@@ -144,16 +183,26 @@ export function createWebhook(
     integrationid,
     signingsecret: input.signingsecret ? input.signingsecret : null,
   };
+  // The instance belongs to the restricted key's consumers: see reachesWebhook and receivesEventsOf.
+  if (principal.consumers !== null) {
+    record.restricted_to = { clientid: principal.clientid, consumers: [...principal.consumers].sort() };
+  }
   world.webhooks[record.webhookid] = record;
   return record;
 }
 
 /** Applies the fields given: null leaves a field as it is, an empty signing secret removes it. */
-export function updateWebhook(world: World, record: WebhookRecord, input: WebhookPatchInput): WebhookRecord {
+export function updateWebhook(
+  world: World,
+  caller: WebhookCaller,
+  record: WebhookRecord,
+  input: WebhookPatchInput,
+  ownOrigins: readonly (string | null)[] = [],
+): WebhookRecord {
   const url = input.url ?? undefined;
   if (url !== undefined) {
-    assertWebhookUrl(url);
-    assertUniqueWebhook(world, record, url, record.event, record.webhookid);
+    assertWebhookUrl(url, ownOrigins);
+    assertUniqueWebhook(world, caller, url, record.event, record.webhookid);
   }
   if (url !== undefined) record.url = url;
   if (input.status !== undefined && input.status !== null) record.status = input.status;
@@ -184,7 +233,8 @@ export function logsOf(world: World, webhookid: string): WebhookLogRecord[] {
 
 /**
  * The active instances an event is delivered to. An instance restricted to an integration receives
- * only the events of that integration; one without an integrationid receives every such event.
+ * only the events of that integration; one without an integrationid receives every such event. An
+ * instance created by a restricted key receives only the events about its consumers.
  */
 export function subscribersOf(
   world: World,
@@ -192,12 +242,14 @@ export function subscribersOf(
   envid: string,
   event: string,
   integrationid?: number | null,
+  consumerid: string | null = null,
 ): WebhookRecord[] {
   return Object.values(world.webhooks).filter(
     (record) =>
       sameOwner(record, accountid, envid) &&
       record.status === 'active' &&
       record.event === event &&
-      (record.integrationid === null || record.integrationid === integrationid),
+      (record.integrationid === null || record.integrationid === integrationid) &&
+      receivesEventsOf(record, consumerid),
   );
 }

@@ -1,5 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
+import type { Context } from 'hono';
+import type { AppEnv, Services } from '../../context.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -16,21 +17,33 @@ import type * as routes from './webhooks.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
+/** Where the listening addresses are found: filled by startSandbox after the handlers exist. */
+export type OwnOriginsSource = Pick<Services, 'selfOrigins'>;
+
+/**
+ * The origins the sandbox answers on, as a url may name them: where it listens, its public url, and
+ * the origin this request came through (which covers an app served by other means).
+ */
+function ownOrigins(c: Context<AppEnv>, source: OwnOriginsSource): (string | null)[] {
+  return [...(source.selfOrigins ?? []), c.var.config.publicUrl, new URL(c.req.url).origin];
+}
+
 export const listWebhookTypesHandler: Handler<'listWebhookTypes'> = (c) =>
   c.json(webhookTypes().map(toWebhookItem), 200);
 
-export const createWebhookHandler: Handler<'createWebhook'> = async (c) => {
-  const { store, ids, clock, catalogue, principal } = c.var;
-  const record = createWebhook(
-    store.world,
-    { ids, clock, catalogue, types: webhookTypes() },
-    principal,
-    c.req.valid('json'),
-  );
-  c.set('createdEntityId', record.webhookid);
-  await store.commit();
-  return c.json(toWebhookInstance(record), 200);
-};
+export const createWebhookHandler =
+  (source: OwnOriginsSource): Handler<'createWebhook'> =>
+  async (c) => {
+    const { store, ids, clock, catalogue, principal } = c.var;
+    const record = createWebhook(
+      store.world,
+      { ids, clock, catalogue, types: webhookTypes(), ownOrigins: ownOrigins(c, source) },
+      principal,
+      c.req.valid('json'),
+    );
+    c.set('createdEntityId', record.webhookid);
+    return c.json(toWebhookInstance(record), 200);
+  };
 
 export const listWebhooksHandler: Handler<'listWebhooks'> = (c) => {
   const { status } = c.req.valid('query');
@@ -43,19 +56,19 @@ export const getWebhookHandler: Handler<'getWebhook'> = (c) => {
   return c.json(toWebhookInstance(record), 200);
 };
 
-export const updateWebhookHandler: Handler<'updateWebhook'> = async (c) => {
-  const { store, principal } = c.var;
-  const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
-  updateWebhook(store.world, record, c.req.valid('json'));
-  await store.commit();
-  return c.json(toWebhookInstance(record), 200);
-};
+export const updateWebhookHandler =
+  (source: OwnOriginsSource): Handler<'updateWebhook'> =>
+  async (c) => {
+    const { store, principal } = c.var;
+    const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
+    updateWebhook(store.world, principal, record, c.req.valid('json'), ownOrigins(c, source));
+    return c.json(toWebhookInstance(record), 200);
+  };
 
 export const deleteWebhookHandler: Handler<'deleteWebhook'> = async (c) => {
   const { store, principal } = c.var;
   const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
   deleteWebhook(store.world, record);
-  await store.commit();
   return c.body(null, 204);
 };
 

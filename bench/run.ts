@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { seedCredentials } from '../src/seed/credentials.js';
+import { INVOICE_STATE } from '../src/seed/datastores.js';
 import { seedDirectory } from '../src/seed/world.js';
 
 /**
@@ -268,6 +269,10 @@ async function main() {
   await stop(durable);
   rmSync(dir, { recursive: true, force: true });
 
+  // 4b. Durable writes in a world that holds 100,000 datastore rows: the cost of a write follows
+  // what it changes, not the size of the world, and each write's journal line stays small.
+  await durableLargeWorld(rows, add, json);
+
   // 5. The large world.
   const large = await start(sandboxCommand('--size', 'large'), '/__sandbox/clock');
   rows.push({
@@ -303,6 +308,99 @@ async function main() {
     ].join(' ');
     writeResults(join(ROOT, 'docs', 'benchmarks.md'), `${header}\n\n${table}`);
   }
+}
+
+/**
+ * The largest line of a journal file written after `offset` by the writes of a scenario (lines that
+ * change `collection`; background work, such as executions the clock settles, writes lines of its
+ * own). A compaction that rotated the journal meanwhile leaves a shorter file: all of it is new.
+ */
+function largestLine(file: string, offset: number, collection: string): number {
+  if (!existsSync(file)) return 0;
+  const bytes = readFileSync(file);
+  const text = bytes.subarray(bytes.length >= offset ? offset : 0).toString('utf8');
+  const lines = text.split('\n').filter((line) => line.includes(`{"p":["${collection}"`));
+  return Math.max(0, ...lines.map((line) => Buffer.byteLength(line)));
+}
+
+const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+
+async function durableLargeWorld(
+  rows: Row[],
+  add: (
+    scenario: string,
+    world: string,
+    r: Awaited<ReturnType<typeof drive>>,
+    pid: number | undefined,
+  ) => void,
+  json: Record<string, string>,
+): Promise<void> {
+  const ROWS = QUICK ? 10_000 : 100_000;
+  const world = `${ROWS.toLocaleString('en')} datastore rows`;
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-rows-'));
+  const file = join(dir, 'world.json');
+  const server = await start(sandboxCommand('--db', file), '/__sandbox/clock');
+  const auth = { authorization: `Bearer ${await token(server.url)}` };
+  const ids = seedDirectory(SEED);
+  const consumer = ids.verticalConsumers.INVOICING as string;
+  const stores = (await (await fetch(`${server.url}/datastores`, { headers: auth })).json()) as {
+    id: string;
+    name: string;
+  }[];
+  const datastore = stores.find((d) => d.name === INVOICE_STATE.name)?.id as string;
+  const dataPath = `/consumers/${consumer}/datastore/${datastore}/data`;
+  const row = (n: number) => ({
+    data: { invoice_number: `INV-${n}`, amount: 12.5, synced_at: '2026-01-10T10:00:00Z' },
+  });
+  const BATCH = 1000;
+  for (let i = 0; i < ROWS; i += BATCH) {
+    const res = await fetch(`${server.url}${dataPath}`, {
+      method: 'POST',
+      headers: { ...json, ...auth },
+      body: JSON.stringify(Array.from({ length: BATCH }, (_, j) => row(i + j))),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`filling the datastore answered ${res.status}`);
+  }
+  // Whatever compaction the filling started has finished: measure writes, not the catch-up.
+  await new Promise((resolve) => setTimeout(resolve, QUICK ? 500 : 3000));
+  const journal = `${file}.journal`;
+  let offset = sizeOf(journal);
+  add(
+    'POST one datastore row, durable',
+    world,
+    await drive(server.url, {
+      method: 'POST',
+      path: dataPath,
+      headers: { ...json, ...auth },
+      body: JSON.stringify([row(-1)]),
+    }),
+    server.child.pid,
+  );
+  const rowLine = largestLine(journal, offset, 'datastore_data');
+  offset = sizeOf(journal);
+  add(
+    'POST invoicing contact, durable',
+    world,
+    await drive(server.url, {
+      method: 'POST',
+      path: `/consumers/${consumer}/invoicing/contacts`,
+      headers: { ...json, ...auth },
+      body: JSON.stringify({ company_name: 'Journal line BV', email: 'billing@journal.example' }),
+    }),
+    server.child.pid,
+  );
+  rows.push({
+    scenario: 'largest journal line of one write',
+    world,
+    rps: null,
+    p50: null,
+    p99: null,
+    rssMiB: peakRssMiB(server.child.pid),
+    note: `datastore row ${rowLine} B, invoicing contact ${largestLine(journal, offset, 'invoicing_datasets')} B`,
+  });
+  await stop(server);
+  rmSync(dir, { recursive: true, force: true });
 }
 
 const START = '<!-- results:start -->';

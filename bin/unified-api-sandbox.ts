@@ -2,9 +2,11 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED } from '../src/app.js';
+import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
 import { seedWorld } from '../src/seed/world.js';
 import { isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
+import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { Store, StoreFileError } from '../src/store/store.js';
 import type { WorldSize } from '../src/store/world.js';
 
@@ -24,9 +26,11 @@ const SERVE_USAGE = `unified-api-sandbox serve [options]
 Options:
   --port N            port to listen on; 0 picks a free one          (default 4010, env SANDBOX_PORT)
   --host HOST         address to listen on                           (default 127.0.0.1, env SANDBOX_HOST)
-  --seed N            seed of the world                              (default 1, env SANDBOX_SEED)
+  --seed N            seed of the world; beyond loopback, not 1      (default 1, env SANDBOX_SEED)
   --db FILE           keep the world in FILE (created when missing); (default: in memory, env SANDBOX_DB)
                       every acknowledged write is on disk before the answer
+  --journal-limit B   with --db, compact the journal into the file past B bytes,
+                      in the background                                (default 8388608)
   --size SIZE         default | large (100,000 consumers)            (default default)
   --now ISO           start a manual clock at this instant (it moves only through
                       POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
@@ -68,6 +72,7 @@ const OPTIONS = {
   now: { type: 'string' },
   'admin-token': { type: 'string' },
   'public-url': { type: 'string' },
+  'journal-limit': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -88,6 +93,10 @@ function parse(argv: string[]) {
     now = new Date(values.now);
     if (Number.isNaN(now.getTime()))
       throw new UsageError(`--now takes an ISO date-time, not '${values.now}'`);
+    if (now < EARLIEST_INSTANT || now > LATEST_INSTANT)
+      throw new UsageError(
+        `--now must lie between ${EARLIEST_INSTANT.toISOString()} and ${LATEST_INSTANT.toISOString()}`,
+      );
   }
   return {
     command: positionals[0] ?? 'serve',
@@ -101,6 +110,7 @@ function parse(argv: string[]) {
     now,
     adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN ?? null,
     publicUrl: values['public-url'] ?? null,
+    journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
     quiet: values.quiet === true,
   };
 }
@@ -135,6 +145,7 @@ async function serveCommand(args: ReturnType<typeof parse>) {
     clock: args.now ?? 'system',
     adminToken: args.adminToken,
     publicUrl: args.publicUrl,
+    journalLimit: args.journalLimit,
   });
   console.log(args.quiet ? sandbox.url : banner(sandbox, args.db, args.adminToken));
   const stop = async () => {

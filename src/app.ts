@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, SandboxConfig, Services } from './context.js';
 import { bodyGuard, isJsonRequest } from './lib/body-guard.js';
@@ -79,11 +80,14 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const services: Services = {
     store,
     clock,
-    ids: seededIds(seed, sequence),
+    // Link ids are keyed with a secret of this process alone (see seededIds): never stored, never
+    // derived from the seed, so no one can compute the link of another account.
+    ids: seededIds(seed, sequence, randomBytes(32)),
     catalogue: loadCatalogue(),
     tokens: new TokenService(secret, clock, () => store),
     config,
-    ticker: new Ticker(),
+    // Every piece of background work is a write of its own, never part of the request that kicked it.
+    ticker: new Ticker((work) => store.transactApart(work)),
   };
 
   const app = new OpenAPIHono<AppEnv>({
@@ -112,7 +116,18 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('tokens', services.tokens);
     c.set('config', services.config);
     c.set('ticker', services.ticker);
-    return c.req.method === 'GET' ? next() : guard(c, next);
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    // The write boundary: what the request changes is kept, and journaled, only when it answers
+    // without an error; otherwise memory is rolled back and nothing is persisted.
+    return store.transact(
+      () => guard(c, next),
+      () => c.error === undefined && c.res.status < 400,
+    );
+  });
+  // Writes that published events (deliveries in the outbox) have the worker send them at once.
+  store.onCommit((collections) => {
+    if (collections.has('webhook_deliveries')) void services.ticker.run();
   });
 
   registerAuth(app);

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
+import { listeningOrigins } from './resources/webhooks/own-origins.js';
 import { type SeedCredentials, seedCredentials } from './seed/credentials.js';
+import { DATASET_BUILDERS } from './seed/datasets.js';
 import { seedWorld } from './seed/world.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
@@ -11,7 +14,10 @@ export interface StartOptions {
   seed?: number;
   /** 0 picks a free port. Default 4010. */
   port?: number;
-  /** Default 127.0.0.1. Any other host needs adminToken. */
+  /**
+   * Default 127.0.0.1. Any other host needs adminToken, and a world whose seed is not the default
+   * one (a seed given here, or that of an existing db file).
+   */
   host?: string;
   /** Keep the world in this JSON file (created from the seed when missing). Default: in memory. */
   db?: string | null;
@@ -21,6 +27,8 @@ export interface StartOptions {
   adminToken?: string | null;
   publicUrl?: string | null;
   bodyLimit?: number;
+  /** With db: the journal size (bytes) past which it is compacted into the file, in the background. */
+  journalLimit?: number;
 }
 
 export interface RunningSandbox {
@@ -60,12 +68,29 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       `Listening on ${host} (beyond loopback) needs --admin-token for the control endpoints`,
     );
   }
+  // The seed is a credential (the seeded keys derive from it): beyond loopback it must not be the
+  // default one that everybody knows.
+  const exposed = !isLoopback(host);
+  const defaultSeedRefused = () =>
+    new StartError(
+      `Listening on ${host} (beyond loopback) needs a seed of your own (--seed N, not the default ${DEFAULT_SEED}): anyone who knows the seed can derive the seeded API keys`,
+    );
+  if (exposed && (options.seed ?? DEFAULT_SEED) === DEFAULT_SEED && !(options.db && existsSync(options.db))) {
+    throw defaultSeedRefused();
+  }
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
   if (options.db) {
-    store = await Store.file(options.db, () => seedWorld(seed, size));
+    store = await Store.file(options.db, () => seedWorld(seed, size), {
+      materializers: DATASET_BUILDERS,
+      ...(options.journalLimit !== undefined ? { compactAfterBytes: options.journalLimit } : {}),
+    });
     seed = store.world.meta.seed;
+    if (exposed && seed === DEFAULT_SEED) {
+      await store.close();
+      throw defaultSeedRefused();
+    }
   } else {
     store = Store.memory(seedWorld(seed, size));
   }
@@ -77,12 +102,20 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
   });
-  const server = await listen(app, options.port ?? 4010, host);
+  let server: ServerType;
+  try {
+    server = await listen(app, options.port ?? 4010, host);
+  } catch (error) {
+    await store.close(); // the world file's lock goes with the refused start
+    throw error;
+  }
   // With the machine's time, background work comes due by itself: look for it every second.
   const timer =
     app.services.clock.mode === 'system' ? setInterval(() => void app.services.ticker.run(), 1000) : null;
   timer?.unref();
   const port = (server.address() as AddressInfo).port;
+  // Only now is the port known: webhooks must never be delivered to the control endpoints here.
+  app.services.selfOrigins = new Set(listeningOrigins(host, port));
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
@@ -92,13 +125,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     credentials: seedCredentials(seed),
     app,
     store,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (timer) clearInterval(timer);
+    close: async () => {
+      if (timer) clearInterval(timer);
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets of clients would hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+      });
+      // Every acknowledged write is on disk already; this waits for a compaction and frees the file.
+      await store.close();
+    },
   };
 }
 

@@ -66,6 +66,8 @@ describe('CLI', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['--size', 'huge'], /--size is default or large/],
     [['--now', 'someday'], /--now takes an ISO date-time/],
+    [['--now', '+010000-01-01T00:00:00Z'], /--now must lie between/],
+    [['--now', '1969-12-31T23:59:59Z'], /--now must lie between/],
     [['--host', '0.0.0.0'], /needs --admin-token/],
     [['--host', '0.0.0.0', '--admin-token', 'admin'], /needs a seed of your own/],
     [['--host', '0.0.0.0', '--admin-token', 'admin', '--seed', '1'], /needs a seed of your own/],

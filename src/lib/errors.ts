@@ -131,8 +131,11 @@ export const messages = {
   methodNotAllowed: 'Method Not Allowed',
   payloadTooLarge: (limit: number) => `The request body is larger than the limit of ${limit} bytes`,
   unsupportedMediaType: 'The request body must be JSON, sent with Content-Type: application/json',
+  jsonTooDeep: (max: number) => `JSON decode error: arrays and objects nest deeper than ${max} levels`,
   internal: 'Internal server error',
+  changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
+  clockOutOfRange: 'The sandbox clock must stay between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
 } as const;
 
 const authError = (message: string, detail = '') => new ApiError(401, message, detail, AUTH_ERROR_CODE);
@@ -247,7 +250,17 @@ export const errors = {
   methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),
   payloadTooLarge: (limit: number) => new ApiError(413, messages.payloadTooLarge(limit)),
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
+  changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
   adminTokenRequired: () => authError(messages.adminTokenRequired),
+  /** A move of the sandbox clock to `target` (null: beyond any valid date), refused: see lib/clock.ts. */
+  clockOutOfRange: (target: Date | null) =>
+    new ApiError(
+      422,
+      messages.clockOutOfRange,
+      target
+        ? `The move would set the clock to ${target.toISOString()}`
+        : 'The move would set the clock beyond any date',
+    ),
 };
 
 /** One entry of the validation error body, in the shape of the reference's ValidationError. */
@@ -277,3 +290,7 @@ export class ValidationFailure extends Error {
 
 export const invalidJson = (detail: string) =>
   new ValidationFailure([{ loc: ['body', 0], msg: `JSON decode error: ${detail}`, type: 'json_invalid' }]);
+
+/** A JSON body nested deeper than the sandbox walks (see MAX_JSON_DEPTH in body-guard.ts). */
+export const jsonTooDeep = (max: number) =>
+  new ValidationFailure([{ loc: ['body', 0], msg: messages.jsonTooDeep(max), type: 'json_invalid' }]);

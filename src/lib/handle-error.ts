@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApiError, invalidJson, messages, ValidationFailure } from './errors.js';
+import { UnstorableChangeError } from '../store/store.js';
+import { ApiError, errors, invalidJson, messages, ValidationFailure } from './errors.js';
 
 /**
  * The one error mapper: ApiError to the ServiceError envelope, validation failures to the 422
@@ -10,6 +11,9 @@ import { ApiError, invalidJson, messages, ValidationFailure } from './errors.js'
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) return c.json(error.toBody(), error.status);
   if (error instanceof ValidationFailure) return c.json(error.toBody(), 422);
+  if (error instanceof UnstorableChangeError) {
+    return c.json(errors.changeNotStorable(error.message).toBody(), 422);
+  }
   if (error instanceof HTTPException) {
     if (error.status === 400 && /json/i.test(error.message)) {
       return c.json(invalidJson(error.message).toBody(), 422);

@@ -45,9 +45,11 @@ export class Ticker {
       return this.#running;
     }
     // In the app's context, not in that of the request that asked: each task is a write of its own.
-    this.#running = this.#scope.runInAsyncScope(() => this.#loop()).finally(() => {
-      this.#running = null;
-    });
+    this.#running = this.#scope
+      .runInAsyncScope(() => this.#loop())
+      .finally(() => {
+        this.#running = null;
+      });
     return this.#running;
   }
 

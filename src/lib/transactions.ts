@@ -2,7 +2,7 @@ import type { Context, Next } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
-import { type ConnectionRecord, transactionKey, type World } from '../store/world.js';
+import { type ConnectionRecord, type TransactionRecord, transactionKey, type World } from '../store/world.js';
 import { isUuid } from './ids.js';
 
 /**
@@ -46,10 +46,18 @@ export function activeConnectionOf(
   return found;
 }
 
-function connectionOfRequest(c: Context<AppEnv>, consumerid: string): string | undefined {
+/**
+ * The connection a consumer-scoped write concerns: the one of its path, or the consumer's active
+ * connection of the path's vertical. null when the path names a connection that is not the
+ * consumer's: nothing is recorded against someone else's connection.
+ */
+function connectionOfRequest(c: Context<AppEnv>, consumerid: string): string | undefined | null {
   const world = c.var.store.world;
   const fromPath = c.req.param('connectionid') ?? c.req.param('connection_id');
-  if (fromPath) return isUuid(fromPath) ? fromPath.toLowerCase() : undefined;
+  if (fromPath) {
+    const id = fromPath.toLowerCase();
+    return isUuid(id) && world.connections[id]?.consumerid === consumerid ? id : null;
+  }
   const segment = c.req.path.split('/')[3] ?? '';
   const api = VERTICAL_SEGMENTS[segment];
   if (!api) return undefined;
@@ -81,6 +89,10 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     return;
   }
   const before = connectionOfRequest(c, consumer.consumerid);
+  if (before === null) {
+    await next();
+    return;
+  }
   const earlier = before
     ? world.transactions[transactionKey(before, requestId)]
     : earlierCreation(world, consumer.consumerid, requestId, c.req.path);
@@ -92,7 +104,7 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
   await next();
   if (earlier || c.res.status >= 500) return;
   const connectionid = before ?? created(c);
-  if (!connectionid || !world.connections[connectionid]) return;
+  if (!connectionid || world.connections[connectionid]?.consumerid !== consumer.consumerid) return;
   let responseBody: unknown = null;
   const text = await c.res.clone().text();
   if (text.length) {
@@ -103,7 +115,7 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     }
   }
   const key = transactionKey(connectionid, requestId);
-  world.transactions[key] = {
+  const record: TransactionRecord = {
     connectionid,
     client_request_id: requestId,
     created_on: c.var.clock.now().toISOString(),
@@ -113,7 +125,13 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     created_entity_id: c.var.createdEntityId ?? null,
     response_body: responseBody,
   };
-  await c.var.store.commit({ transactions: [key] });
+  // The service records the answer whatever it was. A refused write is rolled back as a whole, so
+  // its record is written apart from it; a done one is recorded with it, in the same change.
+  if (c.res.status < 400) c.var.store.world.transactions[key] = record;
+  else
+    await c.var.store.transactApart(() => {
+      c.var.store.world.transactions[key] = record;
+    });
 }
 
 /**

@@ -349,13 +349,10 @@ export function scheduleDue(services: SimServices, now: Date): { queued: number;
   return { queued: pending.length, moved };
 }
 
-/** The automation's tick task: schedule, settle, then save and let the delivery worker go. */
+/** The automation's tick task: schedule, then settle (deliveries it queues go out on commit). */
 export async function tick(services: SimServices): Promise<TickResult> {
   const now = services.clock.now();
-  const { queued: scheduled, moved } = scheduleDue(services, now);
+  const { queued: scheduled } = scheduleDue(services, now);
   const { settled, published } = settleDue(services, now);
-  if (moved + settled > 0) await services.store.commit();
-  // Deliveries were written to the outbox: have the ticker run once more so the worker sends them.
-  if (published > 0) void services.ticker.run();
   return { scheduled, settled, published };
 }

@@ -1,7 +1,20 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Adapter } from 'lowdb';
+import { applyOp, type PathOp } from './unit-of-work.js';
 
 export class StoreFileError extends Error {
   constructor(message: string) {
@@ -10,164 +23,363 @@ export class StoreFileError extends Error {
   }
 }
 
-/**
- * What a commit changed, when its caller knows: for each collection, the ids of the records it
- * added, changed or removed. A commit without it is a full snapshot.
- */
-export type Change = Record<string, readonly string[]>;
+/** A dataset built from the seed on first use: journaled as how to build it, not as its content. */
+export interface Materialized {
+  /** Collection and key of the record. */
+  c: string;
+  k: string;
+  /** What the builder needs besides the seed. */
+  a: unknown;
+}
 
-/** The parts of a world this adapter needs to know: a meta block, and collections of records. */
+/** Builders of the datasets that are materialized lazily, by collection; replay calls them. */
+export type Materializers = Readonly<Record<string, (seed: number, args: never) => object>>;
+
+/** One journal line: the write's changes, the datasets built before them, the meta block after it. */
+interface JournalLine {
+  seq: number;
+  meta: Record<string, unknown>;
+  ops?: PathOp[];
+  mk?: Materialized[];
+  /** Lines of the first journal format: whole records set and removed, by collection. */
+  set?: Record<string, Record<string, unknown>>;
+  del?: Record<string, string[]>;
+}
+
+/** The parts of a world this file needs to know: a meta block, and collections of records. */
 interface Journaled {
-  meta: { journal_seq?: number };
+  meta: { seed: number; journal_seq?: number };
 }
 
-/** A journal that grows past this many bytes is folded into the next snapshot. */
-const MAX_JOURNAL_BYTES = 8 * 1024 * 1024;
+/** A journal that grows past this many bytes is compacted into the snapshot, in the background. */
+export const COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
 
-interface Batch<T> {
-  data: T;
-  /** null: a full snapshot is needed. */
-  changes: Map<string, Set<string>> | null;
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (e: unknown) => void;
-}
+/** The largest journal line a single write may produce. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** Records serialized between two yields of a background snapshot. */
+const RECORDS_PER_SLICE = 256;
 
 /**
- * A lowdb adapter for the world file, durable and with group commit.
+ * The world file, its journal and its lock.
  *
- * - A full commit writes the whole world atomically: a temporary file, fsync, rename.
- * - A commit that names what it changed appends one line to a journal beside the file
- *   (`<file>.journal`: the changed records and the meta block) and fsyncs it, so its cost does not grow
- *   with the world. The journal is folded into a snapshot when it grows large, and when the file is
- *   opened again.
- * - While one write is on its way to disk, every commit that arrives waits for the next one, and that
- *   next write serves all of them (one serialization, one fsync). A commit's promise resolves only
- *   when what it saw is on disk.
+ * - `<file>`: a snapshot of the whole world, replaced atomically (temporary file, fsync, rename).
+ * - `<file>.journal`: one line per committed write, with a sequence number; an append resolves
+ *   once it is fsynced. Appends that arrive while one is on its way share the next fsync (group
+ *   commit). The snapshot records the last sequence number it holds, so replay skips older lines.
+ * - Compaction: when the journal passes COMPACT_AFTER_BYTES it is renamed to `<file>.journal.old`
+ *   and a new snapshot is written in slices between requests. The snapshot may already hold changes
+ *   of lines newer than its sequence number; replaying them again is harmless, since a line sets
+ *   values and removes keys (idempotent). Once the snapshot is in place the old journal goes.
+ * - `<file>.lock`: the process id of the server holding the file; a second server is refused while
+ *   that process lives.
  *
- * Each journal line carries a sequence number and the snapshot records the last one it includes, so
- * a crash between writing a snapshot and emptying the journal replays nothing twice. A torn last line
- * (a crash while appending) was never acknowledged and is ignored.
+ * Every step of the disk (appends, snapshots, the journal's rotation) runs on one chain, in order.
  */
-export class GroupCommitFile<T extends Journaled> implements Adapter<T> {
-  readonly #file: string;
+export class WorldFile<T extends Journaled> implements Adapter<T> {
+  readonly file: string;
   readonly #temp: string;
   readonly #journal: string;
-  #journalBytes = 0;
+  readonly #oldJournal: string;
+  readonly #lock: string;
+  readonly #materializers: Materializers;
   #seq = 0;
-  #inFlight: Promise<void> | null = null;
-  #pending: Batch<T> | null = null;
+  #journalBytes = 0;
+  #handle: FileHandle | null = null;
+  #chain: Promise<void> = Promise.resolve();
+  #queue: { text: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #draining = false;
+  #compacting: Promise<void> | null = null;
+  /** Bumped by every full snapshot: a compaction begun before one is dropped. */
+  #generation = 0;
+  #locked = false;
 
-  constructor(file: string) {
-    this.#file = file;
+  readonly #compactAfter: number;
+
+  constructor(file: string, materializers: Materializers = {}, compactAfterBytes = COMPACT_AFTER_BYTES) {
+    this.file = file;
+    this.#compactAfter = compactAfterBytes;
     this.#temp = join(dirname(file), `.${basename(file)}.tmp`);
     this.#journal = `${file}.journal`;
+    this.#oldJournal = `${file}.journal.old`;
+    this.#lock = `${file}.lock`;
+    this.#materializers = materializers;
   }
 
   get journalFile(): string {
     return this.#journal;
   }
 
+  /** The sequence number of the last line written (or replayed). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Takes the file for this process. A lock left by a process that no longer runs (a crash) is taken
+   * over; one held by a live process is refused.
+   */
+  lock(): void {
+    try {
+      writeFileSync(this.#lock, `${process.pid}\n`, { flag: 'wx' });
+      this.#locked = true;
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new StoreFileError(`Cannot lock ${this.file}: ${(error as Error).message}`);
+      }
+    }
+    const holder = Number.parseInt(readFileSync(this.#lock, 'utf8'), 10);
+    if (Number.isInteger(holder) && holder !== process.pid && processLives(holder)) {
+      throw new StoreFileError(
+        `${this.file} is in use by another sandbox (process ${holder}); stop it, or give this one another --db file`,
+      );
+    }
+    writeFileSync(this.#lock, `${process.pid}\n`);
+    this.#locked = true;
+  }
+
+  unlock(): void {
+    if (!this.#locked) return;
+    this.#locked = false;
+    try {
+      if (Number.parseInt(readFileSync(this.#lock, 'utf8'), 10) === process.pid) unlinkSync(this.#lock);
+    } catch {
+      // already gone
+    }
+  }
+
   async read(): Promise<T | null> {
     let text: string;
     try {
-      text = readFileSync(this.#file, 'utf8');
+      text = readFileSync(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreFileError(`Cannot read ${this.#file}: ${(error as Error).message}`);
+      throw new StoreFileError(`Cannot read ${this.file}: ${(error as Error).message}`);
     }
     let world: T;
     try {
       world = JSON.parse(text) as T;
     } catch (error) {
       throw new StoreFileError(
-        `${this.#file} is not a valid sandbox world (${(error as Error).message}); it was left untouched`,
+        `${this.file} is not a valid sandbox world (${(error as Error).message}); it was left untouched`,
       );
     }
-    if (world !== null && typeof world === 'object' && !Array.isArray(world)) this.#replayJournal(world);
+    if (
+      world !== null &&
+      typeof world === 'object' &&
+      !Array.isArray(world) &&
+      typeof world.meta === 'object'
+    ) {
+      // The sequence goes on from the snapshot's even when the journal is missing: a line numbered
+      // at or below it would be skipped by the next replay.
+      this.#seq = world.meta?.journal_seq ?? 0;
+      this.#replay(world, this.#oldJournal);
+      this.#replay(world, this.#journal);
+    }
     return world;
   }
 
-  /** Applies the journal lines newer than the snapshot. */
-  #replayJournal(world: T): void {
-    if (!existsSync(this.#journal)) return;
-    const snapshotSeq = world.meta?.journal_seq ?? 0;
-    this.#seq = snapshotSeq;
-    const lines = readFileSync(this.#journal, 'utf8').split('\n');
-    for (const line of lines) {
-      if (!line) continue;
-      let entry: {
-        seq: number;
-        meta: T['meta'];
-        set: Record<string, Record<string, unknown>>;
-        del: Record<string, string[]>;
-      };
+  /** Applies the lines of a journal file newer than the snapshot. */
+  #replay(world: T, journal: string): void {
+    if (!existsSync(journal)) return;
+    const snapshotSeq = world.meta.journal_seq ?? 0;
+    const collections = world as unknown as Record<string, Record<string, unknown>>;
+    for (const text of readFileSync(journal, 'utf8').split('\n')) {
+      if (!text) continue;
+      let line: JournalLine;
       try {
-        entry = JSON.parse(line);
+        line = JSON.parse(text) as JournalLine;
       } catch {
         break; // a torn last line: never acknowledged
       }
-      if (entry.seq <= snapshotSeq) continue;
-      const collections = world as unknown as Record<string, Record<string, unknown>>;
-      for (const [name, records] of Object.entries(entry.set)) {
+      if (typeof line?.seq !== 'number') break;
+      if (line.seq <= snapshotSeq) continue;
+      for (const made of line.mk ?? []) {
+        const build = this.#materializers[made.c];
+        collections[made.c] ??= {};
+        const target = collections[made.c] as Record<string, unknown>;
+        if (build && target[made.k] === undefined) target[made.k] = build(world.meta.seed, made.a as never);
+      }
+      for (const op of line.ops ?? []) applyOp(world, op);
+      for (const [name, records] of Object.entries(line.set ?? {})) {
         collections[name] ??= {};
         Object.assign(collections[name] as object, records);
       }
-      for (const [name, ids] of Object.entries(entry.del)) {
+      for (const [name, ids] of Object.entries(line.del ?? {})) {
         for (const id of ids) delete collections[name]?.[id];
       }
-      world.meta = entry.meta;
-      this.#seq = entry.seq;
+      Object.assign(world.meta, line.meta);
+      this.#seq = Math.max(this.#seq, line.seq);
     }
   }
 
-  /** Whether opening the file replayed a journal (the store then folds it into a snapshot). */
+  /** Whether opening the file found a journal to fold into the snapshot. */
   hasJournal(): boolean {
-    return existsSync(this.#journal);
+    return existsSync(this.#journal) || existsSync(this.#oldJournal);
   }
 
-  write(data: T, change?: Change): Promise<void> {
-    if (!this.#inFlight) {
-      const batch = this.#batch(data, change);
-      this.#inFlight = this.#flush(batch);
-      this.#inFlight.then(batch.resolve, batch.reject);
-      return batch.promise;
-    }
-    if (this.#pending) {
-      this.#pending.data = data;
-      this.#merge(this.#pending, change);
-      return this.#pending.promise;
-    }
-    this.#pending = this.#batch(data, change);
-    return this.#pending.promise;
+  /**
+   * Serializes one write's line, numbered next. Throws (and numbers nothing) when the change cannot
+   * be serialized or is larger than MAX_LINE_BYTES.
+   */
+  line(meta: object, ops: PathOp[], made: Materialized[]): string {
+    const seq = this.#seq + 1;
+    const line: JournalLine = { seq, meta: meta as Record<string, unknown> };
+    if (made.length > 0) line.mk = made;
+    line.ops = ops;
+    const text = `${JSON.stringify(line)}\n`;
+    if (text.length > MAX_LINE_BYTES) throw new RangeError(`a journal line of ${text.length} bytes`);
+    this.#seq = seq;
+    return text;
   }
 
-  #batch(data: T, change: Change | undefined): Batch<T> {
-    let resolve!: () => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
+  /** Appends a line made by line(); resolves once it is on disk. */
+  append(text: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ text, resolve, reject });
+      if (this.#draining) return;
+      this.#draining = true;
+      this.#chain = this.#chain.then(() => this.#drain());
     });
-    const batch: Batch<T> = { data, changes: new Map(), promise, resolve, reject };
-    this.#merge(batch, change);
-    return batch;
   }
 
-  #merge(batch: Batch<T>, change: Change | undefined): void {
-    if (!change) {
-      batch.changes = null;
-      return;
-    }
-    if (!batch.changes) return;
-    for (const [name, ids] of Object.entries(change)) {
-      let set = batch.changes.get(name);
-      if (!set) {
-        set = new Set();
-        batch.changes.set(name, set);
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue;
+      this.#queue = [];
+      const text = batch.map((entry) => entry.text).join('');
+      try {
+        this.#handle ??= await open(this.#journal, 'a');
+        await this.#handle.write(text);
+        await this.#handle.datasync();
+        this.#journalBytes += Buffer.byteLength(text);
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
       }
-      for (const id of ids) set.add(id);
     }
+    this.#draining = false;
+  }
+
+  /**
+   * Starts a background compaction when the journal has grown past the threshold. `world` gives the
+   * world as it is when each slice is written.
+   */
+  compactIfLarge(world: () => T): void {
+    if (this.#compacting || this.#journalBytes <= this.#compactAfter) return;
+    this.#compacting = this.#compact(world).finally(() => {
+      this.#compacting = null;
+    });
+    this.#compacting.catch((error) => {
+      console.error('[unified-api-sandbox] compaction of the world file failed:', error);
+    });
+  }
+
+  /** Resolves when no compaction runs (tests and close() wait for it). */
+  async settled(): Promise<void> {
+    await this.#chain;
+    await this.#compacting?.catch(() => undefined);
+    await this.#chain;
+  }
+
+  async #compact(world: () => T): Promise<void> {
+    let upTo = 0;
+    let generation = 0;
+    // Rotate between two appends: every line up to `upTo` is in the old journal, the rest in a new one.
+    await this.#enqueue(async () => {
+      await this.#closeJournal();
+      if (existsSync(this.#oldJournal)) {
+        // A compaction that failed left its journal: keep its lines ahead of the current ones.
+        if (existsSync(this.#journal)) appendFileSync(this.#oldJournal, readFileSync(this.#journal));
+        await unlink(this.#journal).catch(() => undefined);
+      } else if (existsSync(this.#journal)) {
+        await rename(this.#journal, this.#oldJournal);
+      }
+      this.#journalBytes = 0;
+      upTo = this.#seq;
+      generation = this.#generation;
+    });
+    const written = await this.#writeSnapshot(world, upTo, () => generation !== this.#generation);
+    if (!written) return;
+    await this.#enqueue(async () => {
+      if (generation !== this.#generation) return;
+      await rename(this.#temp, this.file);
+      syncDirectory(this.file);
+      await unlink(this.#oldJournal).catch(() => undefined);
+    });
+  }
+
+  /**
+   * Writes the world to the temporary file in slices, yielding to requests between them. Returns
+   * false when `stale()` says a newer snapshot made it pointless.
+   */
+  async #writeSnapshot(world: () => T, seq: number, stale: () => boolean): Promise<boolean> {
+    const handle = await open(this.#temp, 'w');
+    try {
+      let buffer = '{';
+      let first = true;
+      const flush = async () => {
+        if (buffer.length > 0) await handle.write(buffer);
+        buffer = '';
+      };
+      const current = world();
+      for (const [name, collection] of Object.entries(current)) {
+        buffer += `${first ? '' : ','}${JSON.stringify(name)}:`;
+        first = false;
+        if (name === 'meta') {
+          buffer += JSON.stringify({ ...(collection as object), journal_seq: seq });
+          continue;
+        }
+        buffer += '{';
+        let count = 0;
+        for (const [id, record] of Object.entries(collection as Record<string, unknown>)) {
+          buffer += `${count === 0 ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(record)}`;
+          count += 1;
+          if (count % RECORDS_PER_SLICE === 0) {
+            await flush();
+            await yieldToRequests();
+            if (stale()) return false;
+          }
+        }
+        buffer += '}';
+      }
+      buffer += '}';
+      await flush();
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return !stale();
+  }
+
+  /**
+   * Writes the whole world as the new snapshot, after every append before it, and empties the
+   * journals: the reset control endpoint, and a world replaced as a whole.
+   */
+  snapshot(data: T): Promise<void> {
+    return this.#enqueue(async () => {
+      this.#generation += 1;
+      data.meta.journal_seq = this.#seq;
+      const handle = await open(this.#temp, 'w');
+      try {
+        await handle.writeFile(JSON.stringify(data), 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(this.#temp, this.file);
+      syncDirectory(this.file);
+      await this.#closeJournal();
+      await unlink(this.#journal).catch(() => undefined);
+      await unlink(this.#oldJournal).catch(() => undefined);
+      this.#journalBytes = 0;
+    });
+  }
+
+  /** lowdb's write: a full snapshot. */
+  write(data: T): Promise<void> {
+    return this.snapshot(data);
   }
 
   /** Synchronous snapshot, used when a world is created or a journal folded before the server listens. */
@@ -180,83 +392,52 @@ export class GroupCommitFile<T extends Journaled> implements Adapter<T> {
     } finally {
       closeSync(fd);
     }
-    renameSync(this.#temp, this.#file);
-    this.#emptyJournalSync();
-  }
-
-  #emptyJournalSync(): void {
-    if (!existsSync(this.#journal)) return;
-    const fd = openSync(this.#journal, 'w');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+    renameSync(this.#temp, this.file);
+    syncDirectory(this.file);
+    for (const journal of [this.#journal, this.#oldJournal]) {
+      if (existsSync(journal)) unlinkSync(journal);
     }
     this.#journalBytes = 0;
   }
 
-  async #flush(batch: Batch<T>): Promise<void> {
-    try {
-      if (batch.changes === null || this.#journalBytes > MAX_JOURNAL_BYTES) await this.#snapshot(batch.data);
-      else await this.#append(batch.data, batch.changes);
-    } finally {
-      const next = this.#pending;
-      this.#pending = null;
-      this.#inFlight = null;
-      if (next) {
-        this.#inFlight = this.#flush(next);
-        this.#inFlight.then(next.resolve, next.reject);
-      }
-    }
+  /** Waits for every write, closes the journal and gives the lock back. */
+  async close(): Promise<void> {
+    await this.settled();
+    await this.#enqueue(() => this.#closeJournal());
+    this.unlock();
   }
 
-  async #snapshot(data: T): Promise<void> {
-    data.meta.journal_seq = this.#seq;
-    const text = JSON.stringify(data);
-    const handle = await open(this.#temp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(this.#temp, this.#file);
-    if (this.#journalBytes > 0) {
-      const journal = await open(this.#journal, 'w');
-      try {
-        await journal.sync();
-      } finally {
-        await journal.close();
-      }
-      this.#journalBytes = 0;
-    }
+  #enqueue(step: () => Promise<void>): Promise<void> {
+    const done = this.#chain.then(step);
+    this.#chain = done.catch(() => undefined);
+    return done;
   }
 
-  async #append(data: T, changes: Map<string, Set<string>>): Promise<void> {
-    const collections = data as unknown as Record<string, Record<string, unknown>>;
-    const set: Record<string, Record<string, unknown>> = {};
-    const del: Record<string, string[]> = {};
-    for (const [name, ids] of changes) {
-      for (const id of ids) {
-        const record = collections[name]?.[id];
-        if (record === undefined) {
-          del[name] ??= [];
-          del[name].push(id);
-        } else {
-          set[name] ??= {};
-          set[name][id] = record;
-        }
-      }
-    }
-    this.#seq += 1;
-    const line = `${JSON.stringify({ seq: this.#seq, meta: data.meta, set, del })}\n`;
-    const handle = await open(this.#journal, 'a');
-    try {
-      await handle.appendFile(line, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    this.#journalBytes += line.length;
+  async #closeJournal(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = null;
+    await handle?.close();
+  }
+}
+
+function processLives(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Makes a rename in the folder durable. */
+function syncDirectory(file: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dirname(file), 'r');
+    fsyncSync(fd);
+  } catch {
+    // some file systems refuse to sync a folder; the rename itself is still atomic
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,3 +1,4 @@
+import { rawOf } from './unit-of-work.js';
 import type { ConnectionRecord, ConsumerRecord, World } from './world.js';
 
 /**
@@ -16,7 +17,9 @@ interface Indexes {
 const cache = new WeakMap<World, Indexes>();
 const envKey = (accountid: string, envid: string) => `${accountid}:${envid}`;
 
-function indexesOf(world: World): Indexes {
+function indexesOf(view: World): Indexes {
+  // Keyed on the world itself: a write sees it through a tracking view, which is another object.
+  const world = rawOf(view);
   let indexes = cache.get(world);
   if (indexes) return indexes;
   indexes = { consumersByEnv: new Map(), connectionsByConsumer: new Map() };
@@ -44,13 +47,13 @@ export function startIndexes(world: World): void {
 
 export function putConsumer(world: World, record: ConsumerRecord): void {
   world.consumers[record.consumerid] = record;
-  const indexes = cache.get(world);
+  const indexes = cache.get(rawOf(world));
   if (indexes) addTo(indexes.consumersByEnv, envKey(record.accountid, record.envid), record.consumerid);
 }
 
 export function putConnection(world: World, record: ConnectionRecord): void {
   world.connections[record.connectionid] = record;
-  const indexes = cache.get(world);
+  const indexes = cache.get(rawOf(world));
   if (indexes) addTo(indexes.connectionsByConsumer, record.consumerid, record.connectionid);
 }
 

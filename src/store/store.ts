@@ -1,72 +1,190 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
-import { Low, Memory } from 'lowdb';
-import { type Change, GroupCommitFile, StoreFileError } from './file-adapter.js';
+import { DATASET_BUILDERS } from '../seed/datasets.js';
+import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
+import { UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
 
+export type { Materializers };
 export { StoreFileError };
 
+/** Why a write was not kept: its change could not be serialized for the journal. */
+export class UnstorableChangeError extends Error {
+  constructor(cause: unknown) {
+    super(`The change cannot be stored: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'UnstorableChangeError';
+  }
+}
+
+/** What a committed write touched, for whoever reacts to writes (background work). */
+export type CommitListener = (collections: ReadonlySet<string>) => void;
+
 /**
- * The only owner of the world. Handlers change `store.world` synchronously after every check has
- * passed (so a refused request leaves nothing half-written), then `await store.commit()` before they
- * answer: with a file behind it, an acknowledged write is on disk.
+ * The only owner of the world, and its write boundary.
+ *
+ * Reads use `store.world` directly. Every write runs in `transact()`: inside it `store.world` is a
+ * tracking view, the write changes what it needs, and when it ends well exactly the values it
+ * changed are appended to the journal (with a file) before `transact()` resolves; when it throws,
+ * or its result is refused, every change is undone and nothing is persisted. Datasets built from
+ * the seed on first use go through `materialize()`, which journals how to build them instead of
+ * their content.
  */
 export class Store {
-  readonly #db: Low<World>;
-  readonly #file: GroupCommitFile<World> | null;
+  #world: World;
+  readonly #file: WorldFile<World> | null;
+  readonly #units = new AsyncLocalStorage<UnitOfWork<World>>();
+  /** Datasets built since the last line: the next line says how to build them again. */
+  #made: Materialized[] = [];
+  readonly #listeners: CommitListener[] = [];
   readonly file: string | null;
 
-  private constructor(db: Low<World>, file: string | null, adapter: GroupCommitFile<World> | null) {
-    this.#db = db;
-    this.file = file;
-    this.#file = adapter;
+  private constructor(world: World, file: WorldFile<World> | null) {
+    this.#world = world;
+    this.#file = file;
+    this.file = file?.file ?? null;
   }
 
+  /** The world: inside a write, its tracking view. */
   get world(): World {
-    return this.#db.data;
+    const unit = this.#units.getStore();
+    return unit?.active && unit.base === this.#world ? unit.view : this.#world;
   }
 
   static memory(world: World): Store {
-    return new Store(new Low<World>(new Memory<World>(), world), null, null);
+    return new Store(world, null);
   }
 
   /**
-   * Opens a world file (and replays its journal). A missing file is created from `makeWorld()`; an
-   * unreadable or corrupt one is refused with a StoreFileError and left as it is. `readOnly` opens
-   * without writing anything (the env command).
+   * Opens a world file (and replays its journal) and locks it for this process. A missing file is
+   * created from `makeWorld()`; an unreadable or corrupt one, or one another live server holds, is
+   * refused with a StoreFileError and left as it is. `readOnly` opens without writing or locking
+   * anything (the env command).
    */
   static async file(
     file: string,
     makeWorld: () => World,
-    options: { readOnly?: boolean } = {},
+    options: { readOnly?: boolean; materializers?: Materializers; compactAfterBytes?: number } = {},
   ): Promise<Store> {
-    const adapter = new GroupCommitFile<World>(file);
-    let world = await adapter.read();
-    if (world === null) {
-      if (existsSync(file)) throw new StoreFileError(`${file} is empty or unreadable; it was left untouched`);
-      world = makeWorld();
-      if (!options.readOnly) adapter.writeNow(world);
-    } else {
-      assertWorld(world, file);
-      // Fold the journal into the snapshot, so the file stands alone again.
-      if (!options.readOnly && adapter.hasJournal()) adapter.writeNow(world);
+    const adapter = new WorldFile<World>(
+      file,
+      options.materializers ?? DATASET_BUILDERS,
+      options.compactAfterBytes,
+    );
+    if (!options.readOnly) adapter.lock();
+    try {
+      let world = await adapter.read();
+      if (world === null) {
+        if (existsSync(file))
+          throw new StoreFileError(`${file} is empty or unreadable; it was left untouched`);
+        world = makeWorld();
+        if (!options.readOnly) adapter.writeNow(world);
+      } else {
+        assertWorld(world, file);
+        // Fold the journal into the snapshot, so the file stands alone again.
+        if (!options.readOnly && adapter.hasJournal()) adapter.writeNow(world);
+      }
+      return new Store(world, options.readOnly ? null : adapter);
+    } catch (error) {
+      adapter.unlock();
+      throw error;
     }
-    return new Store(new Low<World>(adapter, world), file, adapter);
+  }
+
+  /** Called after every committed write with the collections it changed. */
+  onCommit(listener: CommitListener): void {
+    this.#listeners.push(listener);
   }
 
   /**
-   * Saves the world; resolves once it is on disk (with a file). A caller that knows which records it
-   * added, changed or removed passes them (`{ consumers: [id] }`): with a file, only those are
-   * appended to the journal instead of the whole world being written. Without it, everything is.
+   * Runs a write. Inside a write already under way, `work` joins it. `keep` decides from the
+   * result whether the write stands (a request answered with an error does not).
    */
-  commit(change?: Change): Promise<void> {
-    if (this.#file) return this.#file.write(this.#db.data, change);
-    return this.#db.write();
+  async transact<T>(work: () => Promise<T> | T, keep: (result: T) => boolean = () => true): Promise<T> {
+    const current = this.#units.getStore();
+    if (current?.active && current.base === this.#world) return work();
+    const unit = new UnitOfWork(this.#world);
+    let result: T;
+    try {
+      result = await this.#units.run(unit, work);
+    } catch (error) {
+      unit.rollback();
+      throw error;
+    }
+    if (!keep(result)) {
+      unit.rollback();
+      return result;
+    }
+    await this.#persist(unit);
+    return result;
   }
 
-  /** Replaces the whole world (the reset control endpoint) and saves it. */
-  replace(world: World): Promise<void> {
-    this.#db.data = world;
-    return this.commit();
+  /**
+   * Runs a write of its own, apart from the write under way (if any): it stands or falls alone, and
+   * is journaled before it resolves.
+   */
+  transactApart<T>(work: () => Promise<T> | T): Promise<T> {
+    return this.#units.exit(() => this.transact(work));
+  }
+
+  async #persist(unit: UnitOfWork<World>): Promise<void> {
+    unit.finish();
+    // A reset replaced the world while this write ran: what it changed is gone with the old world.
+    if (unit.base !== this.#world || !unit.changed) return;
+    const ops = unit.ops();
+    if (this.#file) {
+      const made = this.#made;
+      let line: string;
+      try {
+        line = this.#file.line(this.#world.meta, ops, made);
+      } catch (error) {
+        unit.rollback();
+        throw new UnstorableChangeError(error);
+      }
+      this.#made = [];
+      await this.#file.append(line);
+      this.#file.compactIfLarge(() => this.#world);
+    }
+    if (this.#listeners.length > 0) {
+      const collections = new Set(ops.map((op) => op.p[0] as string));
+      // Outside this write's context: what the listeners start is not part of it.
+      this.#units.exit(() => {
+        for (const listener of this.#listeners) listener(collections);
+      });
+    }
+  }
+
+  /**
+   * The record at `collection[key]`, built by `build()` and stored the first time it is asked for.
+   * Building is deterministic from the seed and `args`, so the journal records only (collection,
+   * key, args) and a replay builds it again.
+   */
+  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
+    const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
+    if (!records) throw new Error(`unknown collection ${collection}`);
+    const existing = this.world as unknown as Record<string, Record<string, R>>;
+    const found = existing[collection]?.[key];
+    if (found) return found;
+    records[key] = build();
+    if (this.#file) this.#made.push({ c: collection, k: key, a: args });
+    // Through the view when a write is under way, so that its changes are tracked.
+    return (existing[collection] as Record<string, R>)[key] as R;
+  }
+
+  /** Replaces the whole world (the reset control endpoint) and saves it as a snapshot. */
+  async replace(world: World): Promise<void> {
+    this.#world = world;
+    this.#made = [];
+    if (this.#file) await this.#file.snapshot(world);
+  }
+
+  /** Waits until every write is on disk and no compaction runs. */
+  async flush(): Promise<void> {
+    await this.#file?.settled();
+  }
+
+  /** Flushes, closes the journal and unlocks the file. */
+  async close(): Promise<void> {
+    await this.#file?.close();
   }
 }
 

@@ -50,13 +50,7 @@ export function requireAccounting(c: Context<AppEnv>, operationId: string): Fold
       throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
   }
   if (!folder) throw errors.accountingFailure('The connection reaches no folder');
-  const ledger = ledgerOf(
-    c.var.store.world,
-    c.var.store.world.meta.seed,
-    scope.consumer.consumerid,
-    scope.integration,
-    folder,
-  );
+  const ledger = ledgerOf(c.var.store, scope.consumer.consumerid, scope.integration, folder);
   return { ...scope, folder, ledger };
 }
 

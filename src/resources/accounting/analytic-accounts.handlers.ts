@@ -44,7 +44,6 @@ export const createAnalyticAccount: Handler<'createAnalyticAccount'> = async (c)
   const { account, change } = buildAnalyticAccount(ledger, plan.id, draftOf(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', account.id);
-  await c.var.store.commit();
   return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
 };
 
@@ -55,7 +54,6 @@ export const createAnalyticAccountMultiPlans: Handler<'createAnalyticAccountMult
   const { account, change } = buildAnalyticAccount(ledger, analytic_plan, draftOf(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', account.id);
-  await c.var.store.commit();
   return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
 };
 
@@ -78,7 +76,6 @@ export const updateAnalyticAccount: Handler<'updateAnalyticAccount'> = async (c)
   const current = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
   const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
   applyChange(ledger, change, ctx.now);
-  await c.var.store.commit();
   return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
 };
 
@@ -89,6 +86,5 @@ export const updateAnalyticAccountMultiPlans: Handler<'updateAnalyticAccountMult
   const current = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
   const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
   applyChange(ledger, change, ctx.now);
-  await c.var.store.commit();
   return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
 };

@@ -25,6 +25,5 @@ export const addAttachment: Handler<'addAttachment'> = async (c) => {
   const change = buildInvoiceAttachment(ledger, invoice, base64_string, name ?? null, overwrite, ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', change.attachments?.[0]?.id);
-  await c.var.store.commit();
   return c.body(null, 204);
 };

@@ -28,7 +28,6 @@ export const createBankAccount: Handler<'createBankAccount'> = async (c) => {
   const { journal, change } = buildBankAccount(ledger, bankAccountDraftOf(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', journal.id);
-  await c.var.store.commit();
   return c.json(toBankAccountItem(ledger, journal), 200);
 };
 
@@ -39,6 +38,5 @@ export const createBankTransactions: Handler<'createBankTransactions'> = async (
   const { statement, entries, change } = buildBankStatement(ledger, statementDraftOf(input), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', statement.id);
-  await c.var.store.commit();
   return c.json(toStatementOut(input, statement.id, entries), 200);
 };

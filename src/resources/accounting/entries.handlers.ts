@@ -45,7 +45,6 @@ export const createGenericJournalEntry: Handler<'createGenericJournalEntry'> = a
   const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
 };
 
@@ -56,7 +55,6 @@ export const createJournalEntry: Handler<'createJournalEntry'> = async (c) => {
   const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
 };
 
@@ -73,7 +71,6 @@ export const matchEntries: Handler<'matchEntries'> = async (c) => {
   const { matching, balance, change } = buildMatching(ledger, entries, partner_id, ctx, ctx.now.slice(0, 10));
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', matching.number);
-  await c.var.store.commit();
   return c.json({ matching_number: matching.number, balance }, 200);
 };
 
@@ -97,6 +94,5 @@ export const matchEntriesMultiple: Handler<'matchEntriesMultiple'> = async (c) =
       return { matching_number: null, processed: false, error_msg: { ...error.toBody() } };
     }
   });
-  await c.var.store.commit();
   return c.json(results, 200);
 };

@@ -15,6 +15,5 @@ export const createExpense: Handler<'createExpense'> = async (c) => {
   const { entry, change } = buildExpense(ledger, expenseDraftOf(input), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(toExpenseOut(input, entry), 200);
 };

@@ -21,7 +21,6 @@ export const createFinancialEntries: Handler<'createFinancialEntries'> = async (
   const { entry, counterpartAccount, change } = buildFinancialEntry(ledger, draft, ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(toFinancialEntryOut(input, { id: entry.id, number: entry.number, counterpartAccount }), 200);
 };
 
@@ -34,7 +33,6 @@ export const createFinancialEntryOld: Handler<'createFinancialEntryOld'> = async
   const { entry, counterpartAccount, change } = buildFinancialEntry(ledger, draft, ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(
     toFinancialEntryOldOut(input, { id: entry.id, number: entry.number, counterpartAccount }),
     200,

@@ -41,7 +41,6 @@ export const createInvoice: Handler<'createInvoice'> = async (c) => {
   );
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', invoice.id);
-  await c.var.store.commit();
   return c.json(toInvoiceItem(ledger, invoice, 'mono', CREATED), 200);
 };
 
@@ -55,7 +54,6 @@ export const createInvoiceMultiplePlans: Handler<'createInvoiceMultiplePlans'> =
   );
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', invoice.id);
-  await c.var.store.commit();
   return c.json(toInvoiceItem(ledger, invoice, 'multi', CREATED), 200);
 };
 
@@ -103,7 +101,6 @@ export const createInvoicePayment: Handler<'createInvoicePayment'> = async (c) =
   const { entry, change } = buildInvoicePayment(ledger, draftPayment(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.body(null, 204);
 };
 

@@ -30,6 +30,5 @@ export const createMiscellaneousOperation: Handler<'createMiscellaneousOperation
   const { entry, change } = buildMiscellaneousOperation(ledger, draftOf(c.req.valid('json')), ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', entry.id);
-  await c.var.store.commit();
   return c.json(toOperation(ledger, entry), 200);
 };

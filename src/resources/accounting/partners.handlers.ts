@@ -43,7 +43,6 @@ async function create(
   );
   const partner = createPartner(ledger, integration, role, input, forceMerge, postingContext(c));
   c.set('createdEntityId', partner.id);
-  await c.var.store.commit();
   return toPartnerItem(partner, role);
 }
 
@@ -62,7 +61,6 @@ async function update(c: Context<AppEnv>, role: PartnerRole, id: string, input: 
   );
   const partner = requirePartnerOfRole(ledger, role, id);
   updatePartner(ledger, integration, partner, role, input, c.var.clock.now().toISOString());
-  await c.var.store.commit();
   return toPartnerItem(partner, role);
 }
 

@@ -98,7 +98,6 @@ export const createJournalHandler: Handler<'createJournal'> = async (c) => {
   const { ledger } = requireAccounting(c, 'accounting_create_journal');
   const journal = createJournal(ledger, c.req.valid('json'), postingContext(c));
   c.set('createdEntityId', journal.id);
-  await c.var.store.commit();
   return c.json(toJournalItem(ledger, journal), 200);
 };
 
@@ -118,6 +117,5 @@ export const createLedgerAccountHandler: Handler<'createLedgerAccount'> = async 
   const { ledger } = requireAccounting(c, 'accounting_create_ledger_account');
   const account = createLedgerAccount(ledger, c.req.valid('json'));
   c.set('createdEntityId', account.number);
-  await c.var.store.commit();
   return c.json(toAccountItem(account), 200);
 };

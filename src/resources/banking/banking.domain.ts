@@ -1,13 +1,8 @@
 import { verticalFailure } from '../../lib/vertical.js';
-import { seedBanking } from '../../seed/banking.js';
+import { connectionDataset } from '../../seed/datasets.js';
 import { tinyPdf } from '../../seed/ledger.js';
-import {
-  type BankingAccount,
-  type BankingDataset,
-  type BankingTransaction,
-  datasetKey,
-  type World,
-} from '../../store/world.js';
+import type { Store } from '../../store/store.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../../store/world.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
 
 /**
@@ -19,19 +14,12 @@ import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function bankingDatasetOf(
-  world: World,
-  seed: number,
+  store: Store,
   consumerid: string,
   connectionid: string,
   integrationid: number,
 ): BankingDataset {
-  const key = datasetKey(consumerid, connectionid);
-  let data = world.banking_datasets[key];
-  if (!data) {
-    data = seedBanking({ seed, consumerid, connectionid, integrationid });
-    world.banking_datasets[key] = data;
-  }
-  return data;
+  return connectionDataset(store, 'banking_datasets', { consumerid, connectionid, integrationid });
 }
 
 const cents = (amount: number) => Math.round(amount * 100);

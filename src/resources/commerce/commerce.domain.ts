@@ -1,19 +1,20 @@
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
+import { isEmailAddress } from '../../lib/text-checks.js';
 import { verticalFailure } from '../../lib/vertical.js';
-import { lineAmounts, seedCommerceDataset, shippingFee } from '../../seed/commerce.js';
+import { lineAmounts, shippingFee } from '../../seed/commerce.js';
+import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
-import {
-  type CommerceAddress,
-  type CommerceCustomer,
-  type CommerceDataset,
-  type CommerceOrder,
-  type CommerceOrderLine,
-  type CommerceProduct,
-  type CommerceVariant,
-  type ConnectionRecord,
-  datasetKey,
-  type World,
+import type { Store } from '../../store/store.js';
+import type {
+  CommerceAddress,
+  CommerceCustomer,
+  CommerceDataset,
+  CommerceOrder,
+  CommerceOrderLine,
+  CommerceProduct,
+  CommerceVariant,
+  ConnectionRecord,
 } from '../../store/world.js';
 import type {
   CommerceProductOut,
@@ -29,19 +30,8 @@ import type {
  * its stock at each location; an order takes its quantities off that stock.
  */
 
-export function commerceDatasetOf(world: World, seed: number, connection: ConnectionRecord): CommerceDataset {
-  const key = datasetKey(connection.consumerid, connection.connectionid);
-  let dataset = world.commerce_datasets[key];
-  if (!dataset) {
-    dataset = seedCommerceDataset({
-      seed,
-      consumerid: connection.consumerid,
-      connectionid: connection.connectionid,
-      integrationid: connection.integrationid,
-    });
-    world.commerce_datasets[key] = dataset;
-  }
-  return dataset;
+export function commerceDatasetOf(store: Store, connection: ConnectionRecord): CommerceDataset {
+  return connectionDataset(store, 'commerce_datasets', connection);
 }
 
 // ---- products and variants ------------------------------------------------------------------
@@ -334,8 +324,6 @@ export function requireOrder(dataset: CommerceDataset, orderId: string): Commerc
   return order;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function checkAddress(dataset: CommerceDataset, field: string, address: OrderItemInInput['billing_address']) {
   const country = address.country.trim().toUpperCase();
   if (!isCountryCode(country))
@@ -364,7 +352,8 @@ function planOrder(dataset: CommerceDataset, input: OrderItemInInput) {
     );
   }
   const email = input.customer.email.trim();
-  if (!EMAIL.test(email)) throw verticalFailure(`customer.email: '${email}' is not a valid e-mail address`);
+  if (!isEmailAddress(email))
+    throw verticalFailure(`customer.email: '${email}' is not a valid e-mail address`);
   checkAddress(dataset, 'billing_address', input.billing_address);
   checkAddress(dataset, 'shipping_address', input.shipping_address);
   if (input.lines.length === 0) throw verticalFailure('An order needs at least one line');

@@ -28,8 +28,7 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 /** The consumer's eCommerce connection (requireVerticalConnection) and its dataset, built on first access. */
 function openCommerce(c: Context<AppEnv>, operationId: string) {
   const scope = requireVerticalConnection(c, 'eCommerce', operationId);
-  const world = c.var.store.world;
-  return { ...scope, dataset: commerceDatasetOf(world, world.meta.seed, scope.connection) };
+  return { ...scope, dataset: commerceDatasetOf(c.var.store, scope.connection) };
 }
 
 const isTrue = (value: string | undefined, fallback: boolean) =>
@@ -100,7 +99,6 @@ export const updateVariantQuantity: Handler<'updateVariantQuantity'> = async (c)
     available_quantity,
     c.var.clock.now().toISOString(),
   );
-  await c.var.store.commit();
   return c.json(result, 200);
 };
 
@@ -148,8 +146,6 @@ export const createOrder: Handler<'createOrder'> = async (c) => {
   c.set('createdEntityId', order.id);
   const item = toOrderItem(dataset, order);
   publishEvent(c.var, orderCreatedEvent(consumer, connection.connectionid, connection.integrationid, item));
-  await c.var.store.commit();
-  void c.var.ticker.run();
   return c.json(item, 200);
 };
 

@@ -46,8 +46,6 @@ export const createConnectionHandler: Handler<'createConnection'> = async (c) =>
     c.set('createdEntityId', connection.connectionid);
     publishEvent(c.var, connectionEvent('created', consumer, connection));
   }
-  await store.commit();
-  if (connection) void c.var.ticker.run();
   return c.json({ url: linkUrl(c, link) }, 200);
 };
 
@@ -58,8 +56,6 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
   const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
   const connection = store.world.connections[link.connectionid ?? ''];
   if (connection) publishEvent(c.var, connectionEvent('updated', consumer, connection));
-  await store.commit();
-  void c.var.ticker.run();
   return c.json({ url: linkUrl(c, link) }, 200);
 };
 
@@ -70,8 +66,6 @@ export const deleteConnectionHandler: Handler<'deleteConnection'> = async (c) =>
   const connection = requireConnection(store.world, consumer, connectionid);
   deleteConnection(store.world, connection);
   publishEvent(c.var, connectionEvent('deleted', consumer, connection));
-  await store.commit();
-  void c.var.ticker.run();
   return c.body(null, 204);
 };
 
@@ -137,8 +131,6 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
   const existed = link.connectionid !== null;
   const connection = completeLink(store.world, depsOf(c), link, submission);
   publishEvent(c.var, connectionEvent(existed ? 'updated' : 'created', consumer, connection));
-  await store.commit();
-  void c.var.ticker.run();
   if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
   if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);
   return c.html(renderConnectedPage(consumer, c.var.catalogue.get(connection.integrationid)), 200);

@@ -26,7 +26,6 @@ export const listConsumers: Handler<'listConsumers'> = (c) => {
 export const createConsumerHandler: Handler<'createConsumer'> = async (c) => {
   const { store, ids, clock, principal } = c.var;
   const consumer = createConsumer(store.world, { ids, clock }, principal, c.req.valid('json'));
-  await store.commit({ consumers: [consumer.consumerid] });
   return c.json(toConsumerItem(consumer), 200);
 };
 
@@ -40,7 +39,6 @@ export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
   const { store, principal } = c.var;
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   updateConsumer(consumer, c.req.valid('json'));
-  await store.commit({ consumers: [consumer.consumerid] });
   return c.json(toConsumerItem(consumer), 200);
 };
 
@@ -52,7 +50,5 @@ export const deleteConsumerHandler: Handler<'deleteConsumer'> = async (c) => {
     publishEvent(c.var, connectionEvent('deleted', consumer, connection));
   }
   deleteConsumer(store.world, consumer);
-  await store.commit();
-  void c.var.ticker.run();
   return c.body(null, 204);
 };

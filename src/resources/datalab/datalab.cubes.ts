@@ -1,5 +1,6 @@
 import type { ApiName, Catalogue } from '../../seed/catalogue.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
+import type { Store } from '../../store/store.js';
 import type { ConnectionRecord, ConsumerRecord, PosDataset, World } from '../../store/world.js';
 import { commerceDatasetOf, toOrderItem as toCommerceOrder } from '../commerce/commerce.domain.js';
 import { pmsDatasetOf } from '../pms/pms.domain.js';
@@ -38,6 +39,8 @@ export interface MeasureDef {
 
 export interface RowSource {
   world: World;
+  /** The store, whose datasets are built on first use. */
+  store: Store;
   catalogue: Catalogue;
   /** The consumers the caller reaches, narrowed by a consumer_id filter when the query has one. */
   consumers: ConsumerRecord[];
@@ -319,7 +322,7 @@ export const CUBES: CubeDef[] = [
     currency: (r) => r.order.currency,
     rows: (source) =>
       activeConnections(source, 'Point of Sale').flatMap((connection) => {
-        const dataset = posDatasetOf(source.world, source.world.meta.seed, connection);
+        const dataset = posDatasetOf(source.store, connection);
         source.openedPosDataset(dataset);
         const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
         return Object.values(dataset.orders).map((order) => ({
@@ -393,7 +396,7 @@ export const CUBES: CubeDef[] = [
     currency: (r) => r.order.currency,
     rows: (source) =>
       activeConnections(source, 'eCommerce').flatMap((connection) => {
-        const dataset = commerceDatasetOf(source.world, source.world.meta.seed, connection);
+        const dataset = commerceDatasetOf(source.store, connection);
         return Object.values(dataset.orders).map((order) => ({
           order: toCommerceOrder(dataset, order),
           consumerid: connection.consumerid,
@@ -457,7 +460,7 @@ export const CUBES: CubeDef[] = [
     currency: (r) => r.invoice.currency,
     rows: (source) =>
       activeConnections(source, 'Property Management System').flatMap((connection) => {
-        const dataset = pmsDatasetOf(source.world, source.world.meta.seed, connection);
+        const dataset = pmsDatasetOf(source.store, connection);
         const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
         return Object.values(dataset.invoices).map((invoice) => ({
           invoice,

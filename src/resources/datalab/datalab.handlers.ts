@@ -17,21 +17,17 @@ export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) => c.json(cubeSchem
 export const queryDb: Handler<'queryDb'> = async (c) => {
   const { store, principal, catalogue, clock } = c.var;
   const world = store.world;
-  let completed = 0;
   const result = runQuery(c.req.valid('json'), {
     now: clock.now(),
     consumers: visibleConsumers(world, principal),
     source: {
       world,
+      store,
       catalogue,
       openedPosDataset: (dataset: PosDataset) => {
-        completed += settleDataset(c.var, world, dataset);
+        settleDataset(c.var, world, dataset);
       },
     },
   });
-  if (completed > 0) {
-    await store.commit();
-    void c.var.ticker.run();
-  }
   return c.json(result, 200);
 };

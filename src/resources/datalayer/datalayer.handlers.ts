@@ -25,14 +25,12 @@ const targetOf = (c: Context<AppEnv>, params: { consumer_id: string; connection_
 export const enableDatalayerHandler: Handler<'enableDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
   enableDatalayer(servicesOf(c), target, c.req.valid('json'));
-  await c.var.store.commit();
   return c.json({}, 200);
 };
 
 export const refreshDatalayerHandler: Handler<'refreshDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
   const execution = refreshDatalayer(servicesOf(c), target, c.req.valid('json'));
-  await c.var.store.commit();
   return c.json(
     {
       status: 'success',
@@ -46,6 +44,5 @@ export const refreshDatalayerHandler: Handler<'refreshDatalayer'> = async (c) =>
 export const disableDatalayerHandler: Handler<'disableDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
   disableDatalayer(servicesOf(c), target);
-  await c.var.store.commit();
   return c.json({}, 200);
 };

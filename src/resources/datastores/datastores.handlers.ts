@@ -40,7 +40,6 @@ export const createDataHandler: Handler<'createData'> = async (c) => {
   const executionid = relatedExecutionId(c.req.header(RELATED_EXECUTION_HEADER));
   const rows = createRows(store.world, { ids, clock }, consumer, datastore, c.req.valid('json'), executionid);
   if (rows.length === 1) c.set('createdEntityId', rows[0]?.datastoredataid);
-  await store.commit();
   return c.json(rows.map(toDataItemOut), 200);
 };
 
@@ -51,7 +50,6 @@ export const updateDataHandler: Handler<'updateData'> = async (c) => {
   const datastore = requireDatastore(store.world, principal, datastoreid);
   const row = requireRow(store.world, consumer, datastore, datastoredataid);
   updateRow(row, datastore, c.req.valid('json'), clock);
-  await store.commit();
   return c.json(toDataItemOut(row), 200);
 };
 
@@ -61,6 +59,5 @@ export const deleteDataHandler: Handler<'deleteData'> = async (c) => {
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const datastore = requireDatastore(store.world, principal, datastoreid);
   deleteRow(store.world, requireRow(store.world, consumer, datastore, datastoredataid));
-  await store.commit();
   return c.json({}, 200);
 };

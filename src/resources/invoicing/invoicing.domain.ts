@@ -2,26 +2,28 @@ import { createHash } from 'node:crypto';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import { isEmailAddress } from '../../lib/text-checks.js';
 import { verticalFailure } from '../../lib/vertical.js';
+import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
-import { nextInvoiceNumber, nextSourceId, seedInvoicing } from '../../seed/invoicing.js';
+import { nextInvoiceNumber, nextSourceId } from '../../seed/invoicing.js';
 import { tinyPdf } from '../../seed/ledger.js';
-import {
-  datasetKey,
-  type InvoicingBankAccount,
-  type InvoicingBankTransaction,
-  type InvoicingContact,
-  type InvoicingDataset,
-  type InvoicingDocument,
-  type InvoicingInvoice,
-  type InvoicingInvoiceLine,
-  type InvoicingInvoiceTypeValue,
-  type InvoicingOpportunity,
-  type InvoicingPayment,
-  type InvoicingPaymentMethod,
-  type InvoicingProduct,
-  type InvoicingTax,
-  type World,
+import type { Store } from '../../store/store.js';
+import { cloneRecord } from '../../store/unit-of-work.js';
+import type {
+  InvoicingBankAccount,
+  InvoicingBankTransaction,
+  InvoicingContact,
+  InvoicingDataset,
+  InvoicingDocument,
+  InvoicingInvoice,
+  InvoicingInvoiceLine,
+  InvoicingInvoiceTypeValue,
+  InvoicingOpportunity,
+  InvoicingPayment,
+  InvoicingPaymentMethod,
+  InvoicingProduct,
+  InvoicingTax,
 } from '../../store/world.js';
 import type {
   ContactInInput,
@@ -50,26 +52,18 @@ export interface WriteContext {
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function invoicingDatasetOf(
-  world: World,
-  seed: number,
+  store: Store,
   consumerid: string,
   connectionid: string,
   integrationid: number,
 ): InvoicingDataset {
-  const key = datasetKey(consumerid, connectionid);
-  let data = world.invoicing_datasets[key];
-  if (!data) {
-    data = seedInvoicing({ seed, consumerid, connectionid, integrationid });
-    world.invoicing_datasets[key] = data;
-  }
-  return data;
+  return connectionDataset(store, 'invoicing_datasets', { consumerid, connectionid, integrationid });
 }
 
 const fail = verticalFailure;
 
 const cents = (amount: number) => Math.round(amount * 100);
 const CURRENCY = /^[A-Z]{3}$/;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const VAT = /^[A-Z]{2}[0-9A-Z]{2,13}$/;
 
 /** Units of EUR for one unit of a currency, as the seeded software knows them. */
@@ -143,15 +137,15 @@ export function balanceOf(data: InvoicingDataset, account: InvoicingBankAccount)
 
 export function toContactItem(contact: InvoicingContact): ContactOut {
   const { created_on: _created, ...wire } = contact;
-  return structuredClone(wire);
+  return cloneRecord(wire);
 }
 
 export function toProductItem(data: InvoicingDataset, product: InvoicingProduct): ProductOut {
   const { initial_stock: _stock, created_on: _created, ...wire } = product;
-  return { ...structuredClone(wire), available_quantity: stockOf(data, product) };
+  return { ...cloneRecord(wire), available_quantity: stockOf(data, product) };
 }
 
-export const toTaxItem = (tax: InvoicingTax) => structuredClone(tax);
+export const toTaxItem = (tax: InvoicingTax) => cloneRecord(tax);
 
 export interface InvoiceView {
   /** Fill the lines (otherwise an empty list). */
@@ -161,8 +155,8 @@ export interface InvoiceView {
 }
 
 const lineOut = (line: InvoicingInvoiceLine, analytic: boolean) => ({
-  ...structuredClone(line),
-  analytic_distribution: analytic ? structuredClone(line.analytic_distribution) : [],
+  ...cloneRecord(line),
+  analytic_distribution: analytic ? cloneRecord(line.analytic_distribution) : [],
 });
 
 export function toInvoiceItem(
@@ -189,7 +183,7 @@ export function toInvoiceItem(
     customer_memo: invoice.customer_memo,
     journal_ref: invoice.journal_ref ? { ...invoice.journal_ref } : null,
     italian_specificities: invoice.italian_specificities
-      ? (structuredClone(invoice.italian_specificities) as InvoiceOut['italian_specificities'])
+      ? (cloneRecord(invoice.italian_specificities) as InvoiceOut['italian_specificities'])
       : null,
     last_updated_on: invoice.last_updated_on,
     outstanding_amount: outstandingOf(data, invoice),
@@ -242,16 +236,16 @@ export function toPaymentItem(data: InvoicingDataset, payment: InvoicingPayment)
   };
 }
 
-export const toPaymentMethodItem = (method: InvoicingPaymentMethod) => structuredClone(method);
+export const toPaymentMethodItem = (method: InvoicingPaymentMethod) => cloneRecord(method);
 
 export function toBankAccountItem(data: InvoicingDataset, account: InvoicingBankAccount) {
   const { opening_balance: _opening, ...wire } = account;
-  return { ...structuredClone(wire), balance: balanceOf(data, account) };
+  return { ...cloneRecord(wire), balance: balanceOf(data, account) };
 }
 
-export const toBankTransactionItem = (transaction: InvoicingBankTransaction) => structuredClone(transaction);
+export const toBankTransactionItem = (transaction: InvoicingBankTransaction) => cloneRecord(transaction);
 
-export const toOpportunityItem = (opportunity: InvoicingOpportunity) => structuredClone(opportunity);
+export const toOpportunityItem = (opportunity: InvoicingOpportunity) => cloneRecord(opportunity);
 
 // ---- reads ----------------------------------------------------------------------------------------
 
@@ -409,7 +403,7 @@ export function createContact(
   if (blank(input.company_name) && !personName) {
     throw fail('A contact needs a company_name, or a first_name or last_name');
   }
-  if (!blank(input.email) && !EMAIL.test(input.email ?? '')) {
+  if (!blank(input.email) && !isEmailAddress(input.email ?? '')) {
     throw fail(`email '${input.email}' is not an e-mail address`);
   }
   if (!blank(input.vat) && !VAT.test(input.vat ?? '')) {
@@ -679,7 +673,7 @@ export function createInvoice(
         }
       : null,
     italian_specificities: input.italian_specificities
-      ? (structuredClone(input.italian_specificities) as Record<string, unknown>)
+      ? (cloneRecord(input.italian_specificities) as Record<string, unknown>)
       : null,
     payment_method_id: null,
     created_on: ctx.now,

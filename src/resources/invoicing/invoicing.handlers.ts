@@ -48,8 +48,7 @@ const LINES_ON_REQUEST = new Set([1402]);
 function dataset(c: Context<AppEnv>, operationId: string) {
   const scope = requireVerticalConnection(c, 'Invoicing', operationId);
   const data = invoicingDatasetOf(
-    c.var.store.world,
-    c.var.store.world.meta.seed,
+    c.var.store,
     scope.consumer.consumerid,
     scope.connection.connectionid,
     scope.integration.integrationid,
@@ -62,15 +61,6 @@ const writeContext = (c: Context<AppEnv>): WriteContext => ({
   now: c.var.clock.now().toISOString(),
 });
 
-/**
- * A write's ending: the created entity recorded with the request, then the dataset saved (a file
- * store appends just that dataset to its journal).
- */
-async function commit(c: Context<AppEnv>, key: string, createdId?: string) {
-  if (createdId) c.set('createdEntityId', createdId);
-  await c.var.store.commit({ invoicing_datasets: [key] });
-}
-
 export const getContacts: Handler<'getContacts'> = (c) => {
   const { data } = dataset(c, 'invoicing_get_contacts');
   const q = c.req.valid('query');
@@ -79,9 +69,9 @@ export const getContacts: Handler<'getContacts'> = (c) => {
 };
 
 export const createContact: Handler<'createContact'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_post_contacts');
+  const { data } = dataset(c, 'invoicing_post_contacts');
   const contact = createContactRecord(data, c.req.valid('json'), writeContext(c));
-  await commit(c, key, contact.id);
+  c.set('createdEntityId', contact.id);
   return c.json(toContactItem(contact), 200);
 };
 
@@ -98,9 +88,9 @@ export const getProducts: Handler<'getProducts'> = (c) => {
 };
 
 export const createProduct: Handler<'createProduct'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_post_products');
+  const { data } = dataset(c, 'invoicing_post_products');
   const product = createProductRecord(data, c.req.valid('json'), writeContext(c));
-  await commit(c, key, product.id);
+  c.set('createdEntityId', product.id);
   return c.json(toProductItem(data, product), 200);
 };
 
@@ -132,9 +122,9 @@ export const getInvoices: Handler<'getInvoices'> = (c) => {
 };
 
 export const createInvoice: Handler<'createInvoice'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_post_invoices');
+  const { data } = dataset(c, 'invoicing_post_invoices');
   const invoice = createInvoiceRecord(data, c.req.valid('json'), writeContext(c));
-  await commit(c, key, invoice.id);
+  c.set('createdEntityId', invoice.id);
   return c.json(toInvoiceItem(data, invoice, { lines: true, analytic: false }), 200);
 };
 
@@ -152,9 +142,9 @@ export const getInvoice: Handler<'getInvoice'> = (c) => {
 };
 
 export const uploadDocument: Handler<'uploadDocument'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_upload_document');
+  const { data } = dataset(c, 'invoicing_upload_document');
   const document = uploadDocumentRecord(data, c.req.valid('json'), writeContext(c));
-  await commit(c, key, document.id);
+  c.set('createdEntityId', document.id);
   return c.json(document, 201);
 };
 
@@ -177,21 +167,20 @@ export const getPayments: Handler<'getPayments'> = (c) => {
 };
 
 export const createPayment: Handler<'createPayment'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_create_payment');
+  const { data } = dataset(c, 'invoicing_create_payment');
   const payment = createPaymentRecord(data, c.req.valid('json'), writeContext(c));
-  await commit(c, key, payment.id);
+  c.set('createdEntityId', payment.id);
   return c.json(toPaymentItem(data, payment), 201);
 };
 
 export const updatePayment: Handler<'updatePayment'> = async (c) => {
-  const { data, key } = dataset(c, 'invoicing_update_payment');
+  const { data } = dataset(c, 'invoicing_update_payment');
   const payment = updatePaymentRecord(
     data,
     c.req.valid('param').payment_id,
     c.req.valid('json'),
     writeContext(c),
   );
-  await commit(c, key);
   return c.json(toPaymentItem(data, payment), 200);
 };
 

@@ -1,13 +1,13 @@
 import { errors } from '../../lib/errors.js';
 import { verticalFailure } from '../../lib/vertical.js';
-import { seedPayment } from '../../seed/payment.js';
-import {
-  datasetKey,
-  type PaymentBalance,
-  type PaymentDataset,
-  type PaymentPayment,
-  type PaymentTransaction,
-  type World,
+import { connectionDataset } from '../../seed/datasets.js';
+import type { Store } from '../../store/store.js';
+import { cloneRecord } from '../../store/unit-of-work.js';
+import type {
+  PaymentBalance,
+  PaymentDataset,
+  PaymentPayment,
+  PaymentTransaction,
 } from '../../store/world.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
 
@@ -20,19 +20,12 @@ import type { TransactionsQueryInput } from './payment.schemas.js';
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function paymentDatasetOf(
-  world: World,
-  seed: number,
+  store: Store,
   consumerid: string,
   connectionid: string,
   integrationid: number,
 ): PaymentDataset {
-  const key = datasetKey(consumerid, connectionid);
-  let data = world.payment_datasets[key];
-  if (!data) {
-    data = seedPayment({ seed, consumerid, connectionid, integrationid });
-    world.payment_datasets[key] = data;
-  }
-  return data;
+  return connectionDataset(store, 'payment_datasets', { consumerid, connectionid, integrationid });
 }
 
 const cents = (amount: number) => Math.round(amount * 100);
@@ -75,12 +68,12 @@ export function toBalanceItem(data: PaymentDataset, balance: PaymentBalance) {
 
 export function toTransactionItem(transaction: PaymentTransaction) {
   const { balance_id: _balance, location_id: _location, payout_id: _payout, ...wire } = transaction;
-  return structuredClone(wire);
+  return cloneRecord(wire);
 }
 
 export function toPaymentItem(payment: PaymentPayment) {
   const { location_id: _location, ...wire } = payment;
-  return structuredClone(wire);
+  return cloneRecord(wire);
 }
 
 /** Movements matching every filter, newest first. */
@@ -144,7 +137,7 @@ export function listRefunds(data: PaymentDataset, q: DateFilters & { payment_id?
         within(r.refund_date, q),
     )
     .sort(newestFirst((r) => r.refund_date))
-    .map(({ location_id: _location, ...wire }) => structuredClone(wire));
+    .map(({ location_id: _location, ...wire }) => cloneRecord(wire));
 }
 
 export function listPayouts(data: PaymentDataset, q: DateFilters) {
@@ -154,5 +147,5 @@ export function listPayouts(data: PaymentDataset, q: DateFilters) {
       (p) => (q.location_id === undefined || p.location_id === q.location_id) && within(p.payment_date, q),
     )
     .sort(newestFirst((p) => p.payment_date))
-    .map(({ location_id: _location, balance_id: _balance, ...wire }) => structuredClone(wire));
+    .map(({ location_id: _location, balance_id: _balance, ...wire }) => cloneRecord(wire));
 }

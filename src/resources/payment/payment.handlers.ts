@@ -22,8 +22,7 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 function dataset(c: Context<AppEnv>, operationId: string) {
   const scope = requireVerticalConnection(c, 'Payment', operationId);
   return paymentDatasetOf(
-    c.var.store.world,
-    c.var.store.world.meta.seed,
+    c.var.store,
     scope.consumer.consumerid,
     scope.connection.connectionid,
     scope.integration.integrationid,

@@ -1,17 +1,16 @@
 import { errors } from '../../lib/errors.js';
 import { verticalFailure } from '../../lib/vertical.js';
-import { seedPmsDataset } from '../../seed/pms.js';
+import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
-import {
-  type ConnectionRecord,
-  datasetKey,
-  type PmsCustomer,
-  type PmsDataset,
-  type PmsInvoice,
-  type PmsOrder,
-  type PmsOrderLine,
-  type PmsPayment,
-  type World,
+import type { Store } from '../../store/store.js';
+import type {
+  ConnectionRecord,
+  PmsCustomer,
+  PmsDataset,
+  PmsInvoice,
+  PmsOrder,
+  PmsOrderLine,
+  PmsPayment,
 } from '../../store/world.js';
 import type {
   PMSAccountingTransactionOut,
@@ -29,19 +28,8 @@ import type {
  * running stays), never stored. Days are UTC days.
  */
 
-export function pmsDatasetOf(world: World, seed: number, connection: ConnectionRecord): PmsDataset {
-  const key = datasetKey(connection.consumerid, connection.connectionid);
-  let dataset = world.pms_datasets[key];
-  if (!dataset) {
-    dataset = seedPmsDataset({
-      seed,
-      consumerid: connection.consumerid,
-      connectionid: connection.connectionid,
-      integrationid: connection.integrationid,
-    });
-    world.pms_datasets[key] = dataset;
-  }
-  return dataset;
+export function pmsDatasetOf(store: Store, connection: ConnectionRecord): PmsDataset {
+  return connectionDataset(store, 'pms_datasets', connection);
 }
 
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);

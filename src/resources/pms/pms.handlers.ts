@@ -25,8 +25,7 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 /** The consumer's PMS connection (requireVerticalConnection) and its dataset, built on first access. */
 function openPms(c: Context<AppEnv>, operationId: string) {
   const scope = requireVerticalConnection(c, 'Property Management System', operationId);
-  const world = c.var.store.world;
-  return { ...scope, dataset: pmsDatasetOf(world, world.meta.seed, scope.connection) };
+  return { ...scope, dataset: pmsDatasetOf(c.var.store, scope.connection) };
 }
 
 export const getOrders: Handler<'getOrders'> = (c) => {

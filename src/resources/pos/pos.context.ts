@@ -53,10 +53,11 @@ export function settleDataset(services: EventServices, world: World, dataset: Po
 export async function openPos(c: Context<AppEnv>, operationId: string): Promise<PosScope> {
   const scope = requireVerticalConnection(c, POS_API, operationId);
   const { store } = c.var;
-  const dataset = posDatasetOf(store.world, store.world.meta.seed, scope.connection);
-  if (settleDataset(c.var, store.world, dataset) > 0) {
-    await store.commit();
-    void c.var.ticker.run();
-  }
+  // Completing due orders is a write, even on a read: it goes through the write boundary.
+  const dataset = await store.transact(() => {
+    const current = posDatasetOf(store, scope.connection);
+    settleDataset(c.var, store.world, current);
+    return current;
+  });
   return { ...scope, dataset };
 }

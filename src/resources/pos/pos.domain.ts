@@ -1,18 +1,19 @@
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
+import { isEmailAddress } from '../../lib/text-checks.js';
 import { verticalFailure } from '../../lib/vertical.js';
-import { completionPayment, seedPosDataset } from '../../seed/pos.js';
+import { connectionDataset } from '../../seed/datasets.js';
+import { completionPayment } from '../../seed/pos.js';
 import { daysBetween, mergeTaxTotals, round2, sum2, taxTotals } from '../../seed/vertical-data.js';
-import {
-  type ConnectionRecord,
-  datasetKey,
-  type PosCustomer,
-  type PosDataset,
-  type PosOrder,
-  type PosPayment,
-  type VerticalTaxTotal,
-  type World,
+import type { Store } from '../../store/store.js';
+import type {
+  ConnectionRecord,
+  PosCustomer,
+  PosDataset,
+  PosOrder,
+  PosPayment,
+  VerticalTaxTotal,
 } from '../../store/world.js';
 import type {
   ClosureOut,
@@ -30,19 +31,8 @@ import type {
  */
 
 /** The dataset of a connection, built from the seed the first time it is reached. */
-export function posDatasetOf(world: World, seed: number, connection: ConnectionRecord): PosDataset {
-  const key = datasetKey(connection.consumerid, connection.connectionid);
-  let dataset = world.pos_datasets[key];
-  if (!dataset) {
-    dataset = seedPosDataset({
-      seed,
-      consumerid: connection.consumerid,
-      connectionid: connection.connectionid,
-      integrationid: connection.integrationid,
-    });
-    world.pos_datasets[key] = dataset;
-  }
-  return dataset;
+export function posDatasetOf(store: Store, connection: ConnectionRecord): PosDataset {
+  return connectionDataset(store, 'pos_datasets', connection);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -382,13 +372,11 @@ export function requireCustomer(dataset: PosDataset, customerId: string): PosCus
   return customer;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Checks a new customer: a well-formed e-mail not used by another customer, a real country. */
 export function checkNewCustomer(dataset: PosDataset, input: POSCreateCustomerInput): void {
   const email = input.email?.trim();
   if (email) {
-    if (!EMAIL.test(email)) throw verticalFailure(`The e-mail address '${email}' is not valid`);
+    if (!isEmailAddress(email)) throw verticalFailure(`The e-mail address '${email}' is not valid`);
     const taken = Object.values(dataset.customers).find(
       (c) => c.email?.toLowerCase() === email.toLowerCase(),
     );

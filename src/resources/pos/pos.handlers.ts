@@ -46,7 +46,6 @@ export const getOrder: Handler<'getOrder'> = async (c) => {
 export const updateOrder: Handler<'updateOrder'> = async (c) => {
   const { dataset } = await openPos(c, 'pos_update_pos_customer');
   const order = updateOrderCustomer(dataset, c.req.valid('param').order_id, c.req.valid('json').customer_id);
-  await c.var.store.commit();
   return c.json(toOrderItem(order), 200);
 };
 
@@ -94,7 +93,6 @@ export const createCustomer: Handler<'createCustomer'> = async (c) => {
     c.var.clock.now().toISOString(),
   );
   c.set('createdEntityId', customer.id);
-  await c.var.store.commit();
   return c.json(customer, 200);
 };
 

@@ -107,7 +107,6 @@ export function registerLogs(app: OpenAPIHono<AppEnv>): void {
       };
       store.world.execution_logs[record.logid] = record;
     }
-    await store.commit();
     return c.json(
       { status: 'success', message: `${lines.length} log lines recorded`, data: { count: lines.length } },
       200,

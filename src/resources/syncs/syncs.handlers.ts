@@ -42,12 +42,6 @@ const servicesOf = (c: Context<AppEnv>) => ({
   catalogue: c.var.catalogue,
 });
 
-/** Saves the world, then lets the delivery worker send what was published, without waiting for it. */
-async function commitAndDeliver(c: Context<AppEnv>, published: number): Promise<void> {
-  await c.var.store.commit();
-  if (published > 0) void c.var.ticker.run();
-}
-
 function publishFlowEvent(
   c: Context<AppEnv>,
   event: 'account.flow.enabled' | 'account.flow.disabled',
@@ -83,7 +77,6 @@ export const listSyncsHandler: Handler<'listSyncs'> = (c) => {
 export const createSyncHandler: Handler<'createSync'> = async (c) => {
   const { store, principal } = c.var;
   const sync = createSync(store.world, depsOf(c), principal, c.req.valid('json'));
-  await store.commit();
   return c.json(toReadSyncItem(store.world, principal, sync), 200);
 };
 
@@ -97,7 +90,6 @@ export const createFlowHandler: Handler<'createFlow'> = async (c) => {
   const { store, principal } = c.var;
   const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
   const flow = upsertFlow(store.world, depsOf(c), sync, c.req.valid('json'));
-  await store.commit();
   return c.json(toReadFlowItem(flow), 200);
 };
 
@@ -107,7 +99,6 @@ export const sendCustomEventHandler: Handler<'sendCustomEvent'> = async (c) => {
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
   const answer = sendCustomEvent(servicesOf(c), principal, sync, flow, c.req.valid('json'));
-  await store.commit();
   return c.json(answer, 200);
 };
 
@@ -116,8 +107,13 @@ export const reportLocalRunHandler: Handler<'reportLocalRun'> = async (c) => {
   const { syncid, flowid } = c.req.valid('param');
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
-  const { published, ...answer } = reportLocalRun(servicesOf(c), principal, sync, flow, c.req.valid('json'));
-  await commitAndDeliver(c, published);
+  const { published: _published, ...answer } = reportLocalRun(
+    servicesOf(c),
+    principal,
+    sync,
+    flow,
+    c.req.valid('json'),
+  );
   return c.json(answer, 200);
 };
 
@@ -154,7 +150,6 @@ export const createConsumerSyncHandler: Handler<'createConsumerSync'> = async (c
   const input = c.req.valid('json');
   const sync = requireSync(store.world, principal, input.syncid);
   const link = createConsumerSyncLink(store.world, depsOf(c), consumer, sync, input);
-  await store.commit();
   return c.json({ url: `${publicOrigin(c.var.config, c.req.url)}/link/${link.linkid}` }, 200);
 };
 
@@ -180,7 +175,6 @@ export const updateConsumerSyncHandler: Handler<'updateConsumerSync'> = async (c
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const sync = requireSync(store.world, principal, syncid);
   replaceMappings(store.world, consumer, sync, c.req.valid('json'));
-  await store.commit();
   return c.body(null, 204);
 };
 
@@ -194,22 +188,19 @@ export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
     flow,
     c.req.valid('json'),
   );
-  const published = newlyEnabled ? publishFlowEvent(c, 'account.flow.enabled', consumer, flow) : 0;
-  await commitAndDeliver(c, published);
+  if (newlyEnabled) publishFlowEvent(c, 'account.flow.enabled', consumer, flow);
   return c.json({}, 200);
 };
 
 export const disableFlowHandler: Handler<'disableFlow'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
   const wasEnabled = disableFlow(c.var.store.world, depsOf(c), consumer, flow);
-  const published = wasEnabled ? publishFlowEvent(c, 'account.flow.disabled', consumer, flow) : 0;
-  await commitAndDeliver(c, published);
+  if (wasEnabled) publishFlowEvent(c, 'account.flow.disabled', consumer, flow);
   return c.json({}, 200);
 };
 
 export const updateFlowConfigHandler: Handler<'updateFlowConfig'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
   updateFlowConfig(c.var.store.world, depsOf(c), consumer, flow, c.req.valid('json'));
-  await c.var.store.commit();
   return c.body(null, 204);
 };

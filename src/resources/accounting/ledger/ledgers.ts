@@ -1,6 +1,8 @@
 import type { Integration } from '../../../seed/catalogue.js';
-import { seedFolders, seedLedger } from '../../../seed/ledger.js';
-import { type LedgerFolder, type LedgerRecord, ledgerKey, type World } from '../../../store/world.js';
+import { folderLedger } from '../../../seed/datasets.js';
+import { seedFolders } from '../../../seed/ledger.js';
+import type { Store } from '../../../store/store.js';
+import type { LedgerFolder, LedgerRecord } from '../../../store/world.js';
 
 /**
  * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded
@@ -26,28 +28,17 @@ export function foldersOf(seed: number, consumerid: string, integration: Integra
   return folders;
 }
 
-/**
- * The ledger of a folder, built from the seed on first access. Building it changes the world without
- * a commit: the next write commits it along, and until then a restart would rebuild the same one.
- */
+/** The ledger of a folder, built from the seed on first access (see seed/datasets.ts). */
 export function ledgerOf(
-  world: World,
-  seed: number,
+  store: Store,
   consumerid: string,
   integration: Integration,
   folder: LedgerFolder,
 ): LedgerRecord {
-  const key = ledgerKey(consumerid, folder.id);
-  let ledger = world.accounting_ledgers[key];
-  if (!ledger) {
-    ledger = seedLedger({
-      seed,
-      consumerid,
-      integrationid: integration.integrationid,
-      unifiedPartners: integration.features.unified_partners,
-      folder,
-    });
-    world.accounting_ledgers[key] = ledger;
-  }
-  return ledger;
+  return folderLedger(store, {
+    consumerid,
+    integrationid: integration.integrationid,
+    unifiedPartners: integration.features.unified_partners,
+    folder,
+  });
 }

@@ -1,0 +1,244 @@
+/**
+ * One unit of work: what a single write (a request, a background task) changes in the world.
+ *
+ * The code of a write sees the world through a tracking view: every property set or deleted under
+ * it is recorded twice, once as an undo step (so a refused write leaves memory as it was) and once
+ * as a dirty path (so a committed write journals exactly what it changed, not the records around
+ * it). Paths inside an array are widened to the outermost array: arrays in the world are small
+ * (lines of a document, book years), and a whole array replays without index bookkeeping.
+ *
+ * Reads cost one proxy per object reached; nothing is copied. Values stored through the view are
+ * unwrapped, so the world itself never holds a proxy.
+ */
+
+export type Path = readonly string[];
+
+/** One change of a journal line: the value now at a path, or its removal (no `v`). */
+export interface PathOp {
+  p: Path;
+  v?: unknown;
+}
+
+/** Property of a tracked object that answers the object behind it (indexes key on that). */
+export const RAW = Symbol('raw');
+
+interface Place {
+  path: Path;
+  /** The outermost array around this object (or the object itself, when it is an array). */
+  anchor: Path | null;
+}
+
+interface UndoStep {
+  target: Record<string, unknown>;
+  key: string;
+  had: boolean;
+  old: unknown;
+}
+
+const MISSING = Symbol('missing');
+type Bag = Record<string, unknown>;
+
+export class UnitOfWork<W extends object> {
+  /** The world this unit changes: a reset that replaces it makes the unit moot. */
+  readonly base: W;
+  /** The tracking view of `base`. */
+  readonly view: W;
+  #active = true;
+  readonly #undo: UndoStep[] = [];
+  readonly #dirty = new Map<string, Path>();
+  /** Key order of the objects a key was removed from, as it was before (a rollback restores it). */
+  readonly #orders = new Map<Bag, string[]>();
+  readonly #places = new WeakMap<object, Place>();
+  readonly #proxies = new WeakMap<object, object>();
+  readonly #targets = new WeakMap<object, object>();
+  readonly #handler: ProxyHandler<Bag>;
+
+  constructor(base: W) {
+    this.base = base;
+    const unit = this;
+    this.#handler = {
+      get(target, key) {
+        if (key === RAW) return target;
+        const value = Reflect.get(target, key);
+        if (!unit.#active || typeof key !== 'string' || value === null || typeof value !== 'object') {
+          return value;
+        }
+        if (!Object.hasOwn(target, key)) return value;
+        const place = unit.#places.get(target) as Place;
+        return unit.#wrap(value, [...place.path, key], place.anchor);
+      },
+      set(target, key, value) {
+        const stored = unit.#unwrap(value);
+        if (unit.#active && typeof key === 'string') unit.#record(target, key);
+        return Reflect.set(target, key, stored);
+      },
+      deleteProperty(target, key) {
+        if (unit.#active && typeof key === 'string' && Object.hasOwn(target, key)) {
+          if (!Array.isArray(target) && !unit.#orders.has(target))
+            unit.#orders.set(target, Object.keys(target));
+          unit.#record(target, key);
+        }
+        return Reflect.deleteProperty(target, key);
+      },
+      defineProperty(target, key, descriptor) {
+        if (unit.#active && typeof key === 'string') unit.#record(target, key);
+        const value = 'value' in descriptor ? unit.#unwrap(descriptor.value) : undefined;
+        return Reflect.defineProperty(
+          target,
+          key,
+          'value' in descriptor ? { ...descriptor, value } : descriptor,
+        );
+      },
+    };
+    this.view = this.#wrap(base, [], null) as W;
+  }
+
+  get active(): boolean {
+    return this.#active;
+  }
+
+  /** Whether anything was changed through the view. */
+  get changed(): boolean {
+    return this.#undo.length > 0;
+  }
+
+  #wrap(target: object, path: Path, anchor: Path | null): object {
+    const known = this.#proxies.get(target);
+    if (known) return known;
+    this.#places.set(target, { path, anchor: anchor ?? (Array.isArray(target) ? path : null) });
+    const proxy = new Proxy(target as Bag, this.#handler);
+    this.#proxies.set(target, proxy);
+    this.#targets.set(proxy, target);
+    return proxy;
+  }
+
+  #record(target: Bag, key: string): void {
+    this.#undo.push({ target, key, had: Object.hasOwn(target, key), old: target[key] });
+    const place = this.#places.get(target) as Place;
+    const path = place.anchor ?? [...place.path, key];
+    const id = path.join('\u0000');
+    if (!this.#dirty.has(id)) this.#dirty.set(id, path);
+  }
+
+  /** The value to store: a view becomes its object, and views nested in a new value too. */
+  #unwrap(value: unknown): unknown {
+    if (value === null || typeof value !== 'object') return value;
+    const direct = this.#targets.get(value);
+    if (direct) return direct;
+    const stack: Bag[] = [value as Bag];
+    const seen = new Set<object>();
+    while (stack.length > 0) {
+      const node = stack.pop() as Bag;
+      if (seen.has(node)) continue;
+      seen.add(node);
+      for (const key of Object.keys(node)) {
+        const child = node[key];
+        if (child === null || typeof child !== 'object') continue;
+        const target = this.#targets.get(child);
+        if (target) node[key] = target;
+        else stack.push(child as Bag);
+      }
+    }
+    return value;
+  }
+
+  /** Ends the unit: the view stops recording and reads through to the world. */
+  finish(): void {
+    this.#active = false;
+  }
+
+  /** Undoes every change made through the view, newest first, and ends the unit. */
+  rollback(): void {
+    this.#active = false;
+    for (let i = this.#undo.length - 1; i >= 0; i--) {
+      const step = this.#undo[i] as UndoStep;
+      if (step.had) step.target[step.key] = step.old;
+      else delete step.target[step.key];
+    }
+    this.#undo.length = 0;
+    this.#dirty.clear();
+    // A key put back lands last: lists follow insertion order, so restore the order it had.
+    for (const [target, order] of this.#orders) {
+      const values = order.map((key) => target[key]);
+      for (const key of order) delete target[key];
+      order.forEach((key, i) => {
+        target[key] = values[i];
+      });
+    }
+    this.#orders.clear();
+  }
+
+  /**
+   * What the unit changed, as path operations on the world: the current value at each outermost
+   * dirty path, or its removal. A path under another dirty path is covered by it.
+   */
+  ops(): PathOp[] {
+    const paths = [...this.#dirty.values()].sort(comparePaths);
+    const out: PathOp[] = [];
+    let kept: Path | null = null;
+    for (const path of paths) {
+      if (kept && isPrefix(kept, path)) continue;
+      kept = path;
+      const value = valueAt(this.base, path);
+      out.push(value === MISSING ? { p: path } : { p: path, v: value });
+    }
+    return out;
+  }
+}
+
+function comparePaths(a: Path, b: Path): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+function isPrefix(prefix: Path, path: Path): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== path[i]) return false;
+  return true;
+}
+
+function valueAt(root: object, path: Path): unknown {
+  let node: unknown = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return MISSING;
+    node = (node as Bag)[key];
+  }
+  return node;
+}
+
+/** Applies a path operation (a journal line's change) to a plain world. */
+export function applyOp(root: object, op: PathOp): void {
+  if (op.p.length === 0) return;
+  let node = root as Bag;
+  for (let i = 0; i < op.p.length - 1; i++) {
+    const key = op.p[i] as string;
+    let next = node[key];
+    if (next === null || typeof next !== 'object') {
+      if (!('v' in op)) return; // removing under something that is not there: nothing to do
+      next = {};
+      node[key] = next;
+    }
+    node = next as Bag;
+  }
+  const last = op.p[op.p.length - 1] as string;
+  if ('v' in op) node[last] = op.v;
+  else delete node[last];
+}
+
+/** The plain object behind a tracked view (or the value itself when it is not one). */
+export function rawOf<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  return ((value as Record<symbol, unknown>)[RAW] as T | undefined) ?? value;
+}
+
+/**
+ * A deep copy of a record, whether it (or anything in it) was reached through a tracked view or
+ * not: records are JSON, and structuredClone refuses proxies.
+ */
+export const cloneRecord = <T>(value: T): T =>
+  value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);

@@ -121,7 +121,10 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     // The write boundary: what the request changes is kept, and journaled, only when it answers
     // without an error; otherwise memory is rolled back and nothing is persisted.
     return store.transact(
-      () => guard(c, next),
+      (scope) => {
+        c.set('store', scope);
+        return guard(c, next);
+      },
       () => c.error === undefined && c.res.status < 400,
     );
   });

@@ -3,7 +3,7 @@ import type { IdSource } from './lib/ids.js';
 import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
 import type { Catalogue } from './seed/catalogue.js';
-import type { Store } from './store/store.js';
+import type { WorldStore } from './store/store.js';
 
 /** Settings of one sandbox app, fixed when it is created. */
 export interface SandboxConfig {
@@ -18,7 +18,7 @@ export interface SandboxConfig {
 
 /** The services every handler reaches through `c.var`: nothing is imported as a global. */
 export interface Services {
-  store: Store;
+  store: WorldStore;
   clock: Clock;
   ids: IdSource;
   catalogue: Catalogue;

@@ -43,8 +43,8 @@ describe('file store', () => {
   it('creates a missing file from the seed and reopens it as it was left', async () => {
     const file = tempFile();
     const store = await openFile(file);
-    await store.transact(() => {
-      store.world.meta.sequence = 41;
+    await store.transact((tx) => {
+      tx.world.meta.sequence = 41;
     });
     const again = await Store.file(file, () => {
       throw new Error('must not reseed an existing world');
@@ -62,8 +62,8 @@ describe('file store', () => {
       const id = `c${i}`;
       writes.push(
         store
-          .transact(() => {
-            store.world.consumers[id] = consumer(id, `Consumer ${i}`);
+          .transact((tx) => {
+            tx.world.consumers[id] = consumer(id, `Consumer ${i}`);
           })
           .then(() => {
             expect(readFileSync(`${file}.journal`, 'utf8')).toContain(`Consumer ${i}"`);
@@ -105,8 +105,8 @@ describe('the write boundary', () => {
     const file = tempFile();
     const store = await openFile(file);
     const target = Object.keys(store.world.consumers)[0] as string;
-    await store.transact(() => {
-      const record = store.world.consumers[target] as ConsumerRecord;
+    await store.transact((tx) => {
+      const record = tx.world.consumers[target] as ConsumerRecord;
       record.name = 'Renamed';
     });
     const [line] = journalLines(file);
@@ -116,11 +116,11 @@ describe('the write boundary', () => {
   it('a change inside an array journals the array whole', async () => {
     const store = await openFile(tempFile());
     const file = store.file as string;
-    await store.transact(() => {
-      store.world.consumers.arr = { ...consumer('arr', 'With list'), tags: [{ n: 1 }] } as ConsumerRecord;
+    await store.transact((tx) => {
+      tx.world.consumers.arr = { ...consumer('arr', 'With list'), tags: [{ n: 1 }] } as ConsumerRecord;
     });
-    await store.transact(() => {
-      const tags = (store.world.consumers.arr as unknown as { tags: { n: number }[] }).tags;
+    await store.transact((tx) => {
+      const tags = (tx.world.consumers.arr as unknown as { tags: { n: number }[] }).tags;
       (tags[0] as { n: number }).n = 2;
       tags.push({ n: 3 });
     });
@@ -137,11 +137,11 @@ describe('the write boundary', () => {
     const before = JSON.stringify(store.world);
     const target = Object.keys(store.world.consumers)[0] as string;
     await expect(
-      store.transact(() => {
-        store.world.consumers.gone = consumer('gone', 'Half written');
-        (store.world.consumers[target] as ConsumerRecord).name = 'Changed';
-        delete store.world.consumers[Object.keys(store.world.consumers)[1] as string];
-        store.world.meta.sequence += 10;
+      store.transact((tx) => {
+        tx.world.consumers.gone = consumer('gone', 'Half written');
+        (tx.world.consumers[target] as ConsumerRecord).name = 'Changed';
+        delete tx.world.consumers[Object.keys(tx.world.consumers)[1] as string];
+        tx.world.meta.sequence += 10;
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
@@ -153,8 +153,8 @@ describe('the write boundary', () => {
     const store = Store.memory(seedWorld(5));
     const before = JSON.stringify(store.world);
     const status = await store.transact(
-      () => {
-        store.world.consumers.x = consumer('x', 'Not kept');
+      (tx) => {
+        tx.world.consumers.x = consumer('x', 'Not kept');
         return 404;
       },
       (answer) => answer < 400,
@@ -166,9 +166,9 @@ describe('the write boundary', () => {
   it('never stores a tracking view inside the world', async () => {
     const store = Store.memory(seedWorld(5));
     const [first] = Object.keys(store.world.consumers);
-    await store.transact(() => {
-      const record = store.world.consumers[first as string] as ConsumerRecord;
-      store.world.consumers.copy = { ...record, consumerid: 'copy', nested: { inner: record } } as never;
+    await store.transact((tx) => {
+      const record = tx.world.consumers[first as string] as ConsumerRecord;
+      tx.world.consumers.copy = { ...record, consumerid: 'copy', nested: { inner: record } } as never;
     });
     // structuredClone refuses proxies: the stored value is plain all the way down.
     expect(() => structuredClone(store.world.consumers.copy)).not.toThrow();
@@ -180,13 +180,13 @@ describe('the write boundary', () => {
     let deep: unknown = [];
     for (let i = 0; i < 20_000; i++) deep = [deep];
     await expect(
-      store.transact(() => {
-        store.world.consumers.deep = { ...consumer('deep', 'Deep'), context: deep } as never;
+      store.transact((tx) => {
+        tx.world.consumers.deep = { ...consumer('deep', 'Deep'), context: deep } as never;
       }),
     ).rejects.toBeInstanceOf(UnstorableChangeError);
     expect(store.world.consumers.deep).toBeUndefined();
-    await store.transact(() => {
-      store.world.consumers.after = consumer('after', 'After');
+    await store.transact((tx) => {
+      tx.world.consumers.after = consumer('after', 'After');
     });
     const again = await Store.file(file, () => seedWorld(5));
     open.push(again);
@@ -202,8 +202,8 @@ describe('the write boundary', () => {
       DATASET_BUILDERS.invoicing_datasets(5, args),
     );
     const firstInvoice = Object.keys(built.invoices)[0] as string;
-    await store.transact(() => {
-      const dataset = store.world.invoicing_datasets['c1:k1'];
+    await store.transact((tx) => {
+      const dataset = tx.world.invoicing_datasets['c1:k1'];
       (dataset?.invoices[firstInvoice] as { due_date: string | null }).due_date = '2099-01-01';
     });
     const text = readFileSync(`${file}.journal`, 'utf8');
@@ -223,17 +223,17 @@ describe('journal', () => {
     const file = tempFile();
     const store = await openFile(file);
     const snapshotBefore = readFileSync(file, 'utf8');
-    await store.transact(() => {
-      store.world.consumers.j1 = consumer('j1', 'Journaled');
-      store.world.meta.sequence += 1;
+    await store.transact((tx) => {
+      tx.world.consumers.j1 = consumer('j1', 'Journaled');
+      tx.world.meta.sequence += 1;
     });
     expect(readFileSync(file, 'utf8')).toBe(snapshotBefore);
     expect(readFileSync(`${file}.journal`, 'utf8')).toContain('Journaled');
-    await store.transact(() => {
-      delete store.world.consumers.j1;
+    await store.transact((tx) => {
+      delete tx.world.consumers.j1;
     });
-    await store.transact(() => {
-      store.world.consumers.j2 = consumer('j2', 'Kept');
+    await store.transact((tx) => {
+      tx.world.consumers.j2 = consumer('j2', 'Kept');
     });
     await store.close();
     const again = await openFile(file);
@@ -247,8 +247,8 @@ describe('journal', () => {
   it('ignores a torn last line, which was never acknowledged', async () => {
     const file = tempFile();
     const store = await openFile(file);
-    await store.transact(() => {
-      store.world.consumers.t1 = consumer('t1', 'Whole');
+    await store.transact((tx) => {
+      tx.world.consumers.t1 = consumer('t1', 'Whole');
     });
     writeFileSync(`${file}.journal`, `${readFileSync(`${file}.journal`, 'utf8')}{"seq":99,"meta":{`);
     const again = await Store.file(file, () => seedWorld(5), { readOnly: true });
@@ -258,12 +258,12 @@ describe('journal', () => {
   it('never replays a line the snapshot already holds (a crash between snapshot and emptying the journal)', async () => {
     const file = tempFile();
     const store = await openFile(file);
-    await store.transact(() => {
-      store.world.consumers.s1 = consumer('s1', 'Old name');
+    await store.transact((tx) => {
+      tx.world.consumers.s1 = consumer('s1', 'Old name');
     });
     const journal = readFileSync(`${file}.journal`, 'utf8');
-    await store.transact(() => {
-      (store.world.consumers.s1 as ConsumerRecord).name = 'New name';
+    await store.transact((tx) => {
+      (tx.world.consumers.s1 as ConsumerRecord).name = 'New name';
     });
     await store.replace(store.world); // full snapshot, journal emptied
     writeFileSync(`${file}.journal`, journal); // as if the crash came before the journal was emptied
@@ -275,16 +275,16 @@ describe('journal', () => {
     const file = tempFile();
     const first = await openFile(file);
     for (const n of [1, 2, 3]) {
-      await first.transact(() => {
-        first.world.consumers[`old${n}`] = consumer(`old${n}`, `Old ${n}`);
+      await first.transact((tx) => {
+        tx.world.consumers[`old${n}`] = consumer(`old${n}`, `Old ${n}`);
       });
     }
     await first.close(); // nothing else: the next open folds the three lines (journal_seq 3)
     const second = await openFile(file);
     expect(JSON.parse(readFileSync(file, 'utf8')).meta.journal_seq).toBe(3);
     for (const n of [1, 2, 3]) {
-      await second.transact(() => {
-        second.world.consumers[`new${n}`] = consumer(`new${n}`, `New ${n}`);
+      await second.transact((tx) => {
+        tx.world.consumers[`new${n}`] = consumer(`new${n}`, `New ${n}`);
       });
     }
     // A crash now: the next start reads the snapshot and the journal of acknowledged writes.
@@ -298,8 +298,8 @@ describe('journal', () => {
     const writes: Promise<void>[] = [];
     for (let i = 0; i < 300; i++) {
       writes.push(
-        store.transact(() => {
-          store.world.consumers[`k${i}`] = consumer(`k${i}`, `${'x'.repeat(100)} ${i}`);
+        store.transact((tx) => {
+          tx.world.consumers[`k${i}`] = consumer(`k${i}`, `${'x'.repeat(100)} ${i}`);
         }),
       );
     }
@@ -316,8 +316,8 @@ describe('journal', () => {
   it('env-style read-only opening writes nothing', async () => {
     const file = tempFile();
     const store = await openFile(file);
-    await store.transact(() => {
-      store.world.consumers.r1 = consumer('r1', 'Pending fold');
+    await store.transact((tx) => {
+      tx.world.consumers.r1 = consumer('r1', 'Pending fold');
     });
     const snapshot = readFileSync(file, 'utf8');
     const journal = readFileSync(`${file}.journal`, 'utf8');

@@ -10,11 +10,15 @@
  * never answers cannot hold back the clock endpoint, the other tasks or the requests that kick a run.
  * `idle()` is how a test waits for all of it instead of sleeping.
  */
-import { AsyncResource } from 'node:async_hooks';
+import type { WorldStore } from '../store/store.js';
 
-export type TickTask = () => Promise<void> | void;
+/**
+ * A task, or a piece of work a task spawned: it is handed the store to write through, since each
+ * runs as a write of its own (it outlives the request that kicked it, if any).
+ */
+export type TickTask = (store: WorldStore) => Promise<void> | void;
 
-/** How one piece of background work is run: the app gives each its own write (store.transact). */
+/** How one piece of background work is run: the app gives each its own write (store.transactApart). */
 export type Boundary = (work: TickTask) => Promise<void>;
 
 export class Ticker {
@@ -23,15 +27,9 @@ export class Ticker {
   #again = false;
   /** Work started by tasks and still going, by key. */
   readonly #spawned = new Map<string, Promise<void>>();
-  /**
-   * The async context the ticker was made in (the app's, outside any request). Spawned work runs in
-   * it rather than in that of the request that happened to start it: it outlives that request, and
-   * what it changes is not part of that request's write.
-   */
-  readonly #scope = new AsyncResource('unified-api-sandbox.background');
   readonly #boundary: Boundary;
 
-  constructor(boundary: Boundary = async (work) => work()) {
+  constructor(boundary: Boundary) {
     this.#boundary = boundary;
   }
 
@@ -44,12 +42,9 @@ export class Ticker {
       this.#again = true;
       return this.#running;
     }
-    // In the app's context, not in that of the request that asked: each task is a write of its own.
-    this.#running = this.#scope
-      .runInAsyncScope(() => this.#loop())
-      .finally(() => {
-        this.#running = null;
-      });
+    this.#running = this.#loop().finally(() => {
+      this.#running = null;
+    });
     return this.#running;
   }
 
@@ -58,11 +53,11 @@ export class Ticker {
    * false and starts nothing: the same piece of work never runs twice at once). Runs do not wait
    * for it; a failure is logged, never thrown.
    */
-  spawn(key: string, work: () => Promise<void>): boolean {
+  spawn(key: string, work: TickTask): boolean {
     if (this.#spawned.has(key)) return false;
     // Started on the next microtask, so the key is registered before the work can look at it.
-    const going = this.#scope
-      .runInAsyncScope(() => Promise.resolve().then(() => this.#boundary(work)))
+    const going = Promise.resolve()
+      .then(() => this.#boundary(work))
       .catch((error: unknown) => {
         console.error(`[unified-api-sandbox] background work ${key} failed:`, error);
       })

@@ -129,8 +129,8 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
   // its record is written apart from it; a done one is recorded with it, in the same change.
   if (c.res.status < 400) c.var.store.world.transactions[key] = record;
   else
-    await c.var.store.transactApart(() => {
-      c.var.store.world.transactions[key] = record;
+    await c.var.store.transactApart((apart) => {
+      apart.world.transactions[key] = record;
     });
 }
 

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { WorldStore } from '../store/store.js';
 import { datasetKey, type LedgerFolder, ledgerKey } from '../store/world.js';
 import { seedBanking } from './banking.js';
 import { seedCommerceDataset } from './commerce.js';
@@ -43,7 +43,7 @@ export type ConnectionDatasetCollection = Exclude<keyof Builders, 'accounting_le
 
 /** The dataset of a connection in a vertical's collection, built on first use. */
 export function connectionDataset<C extends ConnectionDatasetCollection>(
-  store: Store,
+  store: WorldStore,
   collection: C,
   connection: ConnectionDatasetArgs,
 ): ReturnType<Builders[C]> {
@@ -62,7 +62,10 @@ export function connectionDataset<C extends ConnectionDatasetCollection>(
 }
 
 /** The ledger of an accounting folder, built on first use. */
-export function folderLedger(store: Store, args: LedgerArgs): ReturnType<Builders['accounting_ledgers']> {
+export function folderLedger(
+  store: WorldStore,
+  args: LedgerArgs,
+): ReturnType<Builders['accounting_ledgers']> {
   return store.materialize('accounting_ledgers', ledgerKey(args.consumerid, args.folder.id), args, () =>
     DATASET_BUILDERS.accounting_ledgers(store.world.meta.seed, args),
   );

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { DATASET_BUILDERS } from '../seed/datasets.js';
 import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
@@ -19,6 +18,65 @@ export class UnstorableChangeError extends Error {
 /** What a committed write touched, for whoever reacts to writes (background work). */
 export type CommitListener = (collections: ReadonlySet<string>) => void;
 
+/** A piece of work that writes: it is handed the store to write through. */
+export type Write<T> = (store: WorldStore) => Promise<T> | T;
+
+/**
+ * What code reads and writes the world through: the store itself, or, inside a write, the store as
+ * that write sees it (whose `world` is the write's tracking view).
+ */
+export interface WorldStore {
+  /** The world; inside a write, its tracking view. */
+  readonly world: World;
+  readonly file: string | null;
+  /** Runs a write; inside a write under way, `work` joins it. See Store.transact. */
+  transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T>;
+  /** Runs a write of its own, apart from any write under way. */
+  transactApart<T>(work: Write<T>): Promise<T>;
+  /** The dataset at `collection[key]`, built on first use. See Store.materialize. */
+  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R;
+  /** Replaces the whole world. */
+  replace(world: World): Promise<void>;
+}
+
+/** The store as one write sees it: reads and writes go through the write's tracking view. */
+class WriteScope implements WorldStore {
+  readonly #root: Store;
+  readonly #unit: UnitOfWork<World>;
+
+  constructor(root: Store, unit: UnitOfWork<World>) {
+    this.#root = root;
+    this.#unit = unit;
+  }
+
+  get world(): World {
+    const unit = this.#unit;
+    return unit.active && unit.base === this.#root.world ? unit.view : this.#root.world;
+  }
+
+  get file(): string | null {
+    return this.#root.file;
+  }
+
+  transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T> {
+    if (this.#unit.active && this.#unit.base === this.#root.world) return Promise.resolve(work(this));
+    return this.#root.transact(work, keep);
+  }
+
+  transactApart<T>(work: Write<T>): Promise<T> {
+    return this.#root.transact(work);
+  }
+
+  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
+    this.#root.materialize(collection, key, args, build);
+    return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key] as R;
+  }
+
+  replace(world: World): Promise<void> {
+    return this.#root.replace(world);
+  }
+}
+
 /**
  * The only owner of the world, and its write boundary.
  *
@@ -29,10 +87,9 @@ export type CommitListener = (collections: ReadonlySet<string>) => void;
  * the seed on first use go through `materialize()`, which journals how to build them instead of
  * their content.
  */
-export class Store {
+export class Store implements WorldStore {
   #world: World;
   readonly #file: WorldFile<World> | null;
-  readonly #units = new AsyncLocalStorage<UnitOfWork<World>>();
   /** Datasets built since the last line: the next line says how to build them again. */
   #made: Materialized[] = [];
   readonly #listeners: CommitListener[] = [];
@@ -44,10 +101,9 @@ export class Store {
     this.file = file?.file ?? null;
   }
 
-  /** The world: inside a write, its tracking view. */
+  /** The world, untracked: a write reads and writes through the store it is handed. */
   get world(): World {
-    const unit = this.#units.getStore();
-    return unit?.active && unit.base === this.#world ? unit.view : this.#world;
+    return this.#world;
   }
 
   static memory(world: World): Store {
@@ -96,16 +152,15 @@ export class Store {
   }
 
   /**
-   * Runs a write. Inside a write already under way, `work` joins it. `keep` decides from the
-   * result whether the write stands (a request answered with an error does not).
+   * Runs a write: `work` is handed the store as the write sees it, and changes the world through
+   * it. `keep` decides from the result whether the write stands (a request answered with an error
+   * does not).
    */
-  async transact<T>(work: () => Promise<T> | T, keep: (result: T) => boolean = () => true): Promise<T> {
-    const current = this.#units.getStore();
-    if (current?.active && current.base === this.#world) return work();
+  async transact<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
     const unit = new UnitOfWork(this.#world);
     let result: T;
     try {
-      result = await this.#units.run(unit, work);
+      result = await work(new WriteScope(this, unit));
     } catch (error) {
       unit.rollback();
       throw error;
@@ -122,8 +177,8 @@ export class Store {
    * Runs a write of its own, apart from the write under way (if any): it stands or falls alone, and
    * is journaled before it resolves.
    */
-  transactApart<T>(work: () => Promise<T> | T): Promise<T> {
-    return this.#units.exit(() => this.transact(work));
+  transactApart<T>(work: Write<T>): Promise<T> {
+    return this.transact(work);
   }
 
   async #persist(unit: UnitOfWork<World>): Promise<void> {
@@ -146,28 +201,25 @@ export class Store {
     }
     if (this.#listeners.length > 0) {
       const collections = new Set(ops.map((op) => op.p[0] as string));
-      // Outside this write's context: what the listeners start is not part of it.
-      this.#units.exit(() => {
-        for (const listener of this.#listeners) listener(collections);
-      });
+      for (const listener of this.#listeners) listener(collections);
     }
   }
 
   /**
    * The record at `collection[key]`, built by `build()` and stored the first time it is asked for.
    * Building is deterministic from the seed and `args`, so the journal records only (collection,
-   * key, args) and a replay builds it again.
+   * key, args) and a replay builds it again. It is not part of any write: a write that fails keeps
+   * it, and the next line journaled says how to build it.
    */
   materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
     const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
     if (!records) throw new Error(`unknown collection ${collection}`);
-    const existing = this.world as unknown as Record<string, Record<string, R>>;
-    const found = existing[collection]?.[key];
+    const found = records[key];
     if (found) return found;
-    records[key] = build();
+    const built = build();
+    records[key] = built;
     if (this.#file) this.#made.push({ c: collection, k: key, a: args });
-    // Through the view when a write is under way, so that its changes are tracked.
-    return (existing[collection] as Record<string, R>)[key] as R;
+    return built;
   }
 
   /** Replaces the whole world (the reset control endpoint) and saves it as a snapshot. */

@@ -1,7 +1,7 @@
 import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { tinyPdf } from '../../seed/ledger.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from '../../store/world.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
 
@@ -14,7 +14,7 @@ import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function bankingDatasetOf(
-  store: Store,
+  store: WorldStore,
   consumerid: string,
   connectionid: string,
   integrationid: number,

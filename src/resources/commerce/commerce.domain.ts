@@ -5,7 +5,7 @@ import { verticalFailure } from '../../lib/vertical.js';
 import { lineAmounts, shippingFee } from '../../seed/commerce.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import type {
   CommerceAddress,
   CommerceCustomer,
@@ -30,7 +30,7 @@ import type {
  * its stock at each location; an order takes its quantities off that stock.
  */
 
-export function commerceDatasetOf(store: Store, connection: ConnectionRecord): CommerceDataset {
+export function commerceDatasetOf(store: WorldStore, connection: ConnectionRecord): CommerceDataset {
   return connectionDataset(store, 'commerce_datasets', connection);
 }
 

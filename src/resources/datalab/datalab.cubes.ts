@@ -1,6 +1,6 @@
 import type { ApiName, Catalogue } from '../../seed/catalogue.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord, ConsumerRecord, PosDataset, World } from '../../store/world.js';
 import { commerceDatasetOf, toOrderItem as toCommerceOrder } from '../commerce/commerce.domain.js';
 import { pmsDatasetOf } from '../pms/pms.domain.js';
@@ -40,7 +40,7 @@ export interface MeasureDef {
 export interface RowSource {
   world: World;
   /** The store, whose datasets are built on first use. */
-  store: Store;
+  store: WorldStore;
   catalogue: Catalogue;
   /** The consumers the caller reaches, narrowed by a consumer_id filter when the query has one. */
   consumers: ConsumerRecord[];

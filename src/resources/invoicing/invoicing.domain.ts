@@ -8,7 +8,7 @@ import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
 import { nextInvoiceNumber, nextSourceId } from '../../seed/invoicing.js';
 import { tinyPdf } from '../../seed/ledger.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
 import type {
   InvoicingBankAccount,
@@ -52,7 +52,7 @@ export interface WriteContext {
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function invoicingDatasetOf(
-  store: Store,
+  store: WorldStore,
   consumerid: string,
   connectionid: string,
   integrationid: number,

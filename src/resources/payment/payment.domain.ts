@@ -1,7 +1,7 @@
 import { errors } from '../../lib/errors.js';
 import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
 import type {
   PaymentBalance,
@@ -20,7 +20,7 @@ import type { TransactionsQueryInput } from './payment.schemas.js';
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function paymentDatasetOf(
-  store: Store,
+  store: WorldStore,
   consumerid: string,
   connectionid: string,
   integrationid: number,

@@ -2,7 +2,7 @@ import { errors } from '../../lib/errors.js';
 import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import type {
   ConnectionRecord,
   PmsCustomer,
@@ -28,7 +28,7 @@ import type {
  * running stays), never stored. Days are UTC days.
  */
 
-export function pmsDatasetOf(store: Store, connection: ConnectionRecord): PmsDataset {
+export function pmsDatasetOf(store: WorldStore, connection: ConnectionRecord): PmsDataset {
   return connectionDataset(store, 'pms_datasets', connection);
 }
 

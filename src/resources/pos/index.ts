@@ -31,9 +31,10 @@ export function registerPos(app: OpenAPIHono<AppEnv>, services: Services): void 
   app.openapi(routes.getReport, handlers.getReport);
 
   // Open orders of the datasets built so far complete as the sandbox clock passes their time.
-  services.ticker.register('pos-orders', async () => {
+  services.ticker.register('pos-orders', (store) => {
     // The events published go out by themselves: a write that queues deliveries kicks the worker.
-    const world = services.store.world;
-    for (const dataset of Object.values(world.pos_datasets)) settleDataset(services, world, dataset);
+    const world = store.world;
+    for (const dataset of Object.values(world.pos_datasets))
+      settleDataset({ ...services, store }, world, dataset);
   });
 }

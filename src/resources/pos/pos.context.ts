@@ -54,10 +54,10 @@ export async function openPos(c: Context<AppEnv>, operationId: string): Promise<
   const scope = requireVerticalConnection(c, POS_API, operationId);
   const { store } = c.var;
   // Completing due orders is a write, even on a read: it goes through the write boundary.
-  const dataset = await store.transact(() => {
-    const current = posDatasetOf(store, scope.connection);
-    settleDataset(c.var, store.world, current);
-    return current;
+  await store.transact((write) => {
+    settleDataset({ ...c.var, store: write }, write.world, posDatasetOf(write, scope.connection));
   });
+  // As the request sees it: tracked inside a write, plain on a read.
+  const dataset = posDatasetOf(store, scope.connection);
   return { ...scope, dataset };
 }

@@ -6,7 +6,7 @@ import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { completionPayment } from '../../seed/pos.js';
 import { daysBetween, mergeTaxTotals, round2, sum2, taxTotals } from '../../seed/vertical-data.js';
-import type { Store } from '../../store/store.js';
+import type { WorldStore } from '../../store/store.js';
 import type {
   ConnectionRecord,
   PosCustomer,
@@ -31,7 +31,7 @@ import type {
  */
 
 /** The dataset of a connection, built from the seed the first time it is reached. */
-export function posDatasetOf(store: Store, connection: ConnectionRecord): PosDataset {
+export function posDatasetOf(store: WorldStore, connection: ConnectionRecord): PosDataset {
   return connectionDataset(store, 'pos_datasets', connection);
 }
 

@@ -41,7 +41,7 @@ export function registerSyncs(app: OpenAPIHono<AppEnv>, services: Services): voi
   registerLogs(app);
 
   // Executions end, scheduled flows and datalayer syncs run, as the sandbox clock moves.
-  services.ticker.register('automation', async () => {
-    await tick(services);
+  services.ticker.register('automation', async (store) => {
+    await tick({ ...services, store });
   });
 }

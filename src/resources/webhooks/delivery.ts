@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Services } from '../../context.js';
+import type { WorldStore } from '../../store/store.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
 import { OwnEndpoints } from './own-origins.js';
 import { receivesEventsOf } from './webhooks.domain.js';
@@ -310,9 +311,9 @@ export class DeliveryWorker {
 
   #start(delivery: WebhookDeliveryRecord): void {
     const { deliveryid, webhookid, accountid } = delivery;
-    const started = this.#services.ticker.spawn(deliveryWorkKey(deliveryid), async () => {
+    const started = this.#services.ticker.spawn(deliveryWorkKey(deliveryid), async (store) => {
       try {
-        await this.#attempt(deliveryid);
+        await this.#attempt(store, deliveryid);
       } finally {
         this.#busyWebhooks.delete(webhookid);
         this.#inFlight -= 1;
@@ -340,8 +341,8 @@ export class DeliveryWorker {
   }
 
   /** One attempt of one delivery: send, then record the outcome in whatever world is current then. */
-  async #attempt(deliveryid: string): Promise<void> {
-    const { store, clock, ids, config, selfOrigins } = this.#services;
+  async #attempt(store: WorldStore, deliveryid: string): Promise<void> {
+    const { clock, ids, config, selfOrigins } = this.#services;
     const world = store.world;
     const delivery = world.webhook_deliveries[deliveryid];
     if (delivery?.state !== 'pending') return;

@@ -1,7 +1,7 @@
 import type { Integration } from '../../../seed/catalogue.js';
 import { folderLedger } from '../../../seed/datasets.js';
 import { seedFolders } from '../../../seed/ledger.js';
-import type { Store } from '../../../store/store.js';
+import type { WorldStore } from '../../../store/store.js';
 import type { LedgerFolder, LedgerRecord } from '../../../store/world.js';
 
 /**
@@ -30,7 +30,7 @@ export function foldersOf(seed: number, consumerid: string, integration: Integra
 
 /** The ledger of a folder, built from the seed on first access (see seed/datasets.ts). */
 export function ledgerOf(
-  store: Store,
+  store: WorldStore,
   consumerid: string,
   integration: Integration,
   folder: LedgerFolder,

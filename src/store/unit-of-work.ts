@@ -22,10 +22,22 @@ export interface PathOp {
 /** Property of a tracked object that answers the object behind it (indexes key on that). */
 export const RAW = Symbol('raw');
 
+/**
+ * Where a tracked object sits: its parent and key (the path is built only when a change is
+ * recorded, not on every read), its view, and the outermost array around it, if any.
+ */
 interface Place {
-  path: Path;
+  parent: Place | null;
+  key: string;
+  proxy: object;
   /** The outermost array around this object (or the object itself, when it is an array). */
-  anchor: Path | null;
+  anchor: Place | null;
+}
+
+function pathOf(place: Place): string[] {
+  const path: string[] = [];
+  for (let at: Place | null = place; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 interface UndoStep {
@@ -49,7 +61,6 @@ export class UnitOfWork<W extends object> {
   /** Key order of the objects a key was removed from, as it was before (a rollback restores it). */
   readonly #orders = new Map<Bag, string[]>();
   readonly #places = new WeakMap<object, Place>();
-  readonly #proxies = new WeakMap<object, object>();
   readonly #targets = new WeakMap<object, object>();
   readonly #handler: ProxyHandler<Bag>;
 
@@ -64,8 +75,7 @@ export class UnitOfWork<W extends object> {
           return value;
         }
         if (!Object.hasOwn(target, key)) return value;
-        const place = unit.#places.get(target) as Place;
-        return unit.#wrap(value, [...place.path, key], place.anchor);
+        return unit.#wrap(value, unit.#places.get(target) as Place, key);
       },
       set(target, key, value) {
         const stored = unit.#unwrap(value);
@@ -90,7 +100,7 @@ export class UnitOfWork<W extends object> {
         );
       },
     };
-    this.view = this.#wrap(base, [], null) as W;
+    this.view = this.#wrap(base, null, '') as W;
   }
 
   get active(): boolean {
@@ -102,12 +112,13 @@ export class UnitOfWork<W extends object> {
     return this.#undo.length > 0;
   }
 
-  #wrap(target: object, path: Path, anchor: Path | null): object {
-    const known = this.#proxies.get(target);
-    if (known) return known;
-    this.#places.set(target, { path, anchor: anchor ?? (Array.isArray(target) ? path : null) });
+  #wrap(target: object, parent: Place | null, key: string): object {
+    const known = this.#places.get(target);
+    if (known) return known.proxy;
     const proxy = new Proxy(target as Bag, this.#handler);
-    this.#proxies.set(target, proxy);
+    const place: Place = { parent, key, proxy, anchor: parent?.anchor ?? null };
+    if (!place.anchor && Array.isArray(target)) place.anchor = place;
+    this.#places.set(target, place);
     this.#targets.set(proxy, target);
     return proxy;
   }
@@ -115,7 +126,7 @@ export class UnitOfWork<W extends object> {
   #record(target: Bag, key: string): void {
     this.#undo.push({ target, key, had: Object.hasOwn(target, key), old: target[key] });
     const place = this.#places.get(target) as Place;
-    const path = place.anchor ?? [...place.path, key];
+    const path = place.anchor ? pathOf(place.anchor) : [...pathOf(place), key];
     const id = path.join('\u0000');
     if (!this.#dirty.has(id)) this.#dirty.set(id, path);
   }

@@ -6,6 +6,7 @@ import { lineAmounts, shippingFee } from '../../seed/commerce.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
+import { rawOf } from '../../store/unit-of-work.js';
 import type {
   CommerceAddress,
   CommerceCustomer,
@@ -461,7 +462,7 @@ export function createOrder(
   if (!customer) {
     customer = {
       id: ids.customer(),
-      source_ref: { id: String(900_000 + Object.keys(dataset.customers).length), model: 'customer' },
+      source_ref: { id: String(900_000 + Object.keys(rawOf(dataset.customers)).length), model: 'customer' },
       first_name: input.customer.first_name ?? input.billing_address.first_name,
       last_name: input.customer.last_name ?? input.billing_address.last_name,
       phone: input.customer.phone ?? null,

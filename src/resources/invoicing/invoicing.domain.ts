@@ -9,7 +9,7 @@ import { round2 } from '../../seed/finance-fakes.js';
 import { nextInvoiceNumber, nextSourceId } from '../../seed/invoicing.js';
 import { tinyPdf } from '../../seed/ledger.js';
 import type { WorldStore } from '../../store/store.js';
-import { cloneRecord } from '../../store/unit-of-work.js';
+import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
 import type {
   InvoicingBankAccount,
   InvoicingBankTransaction,
@@ -422,7 +422,7 @@ export function createContact(
   const noRole = !input.is_prospect && !input.is_customer && !input.is_supplier;
   const isCustomer = noRole || input.is_customer === true;
   const isSupplier = input.is_supplier === true;
-  const sequence = Object.keys(data.contacts).length + 1;
+  const sequence = Object.keys(rawOf(data.contacts)).length + 1; // a count: no need to track
   const id = ctx.mint('invoicing-contact');
   const contact: InvoicingContact = {
     id,

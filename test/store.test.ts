@@ -279,14 +279,18 @@ describe('journal', () => {
         tx.world.consumers[`old${n}`] = consumer(`old${n}`, `Old ${n}`);
       });
     }
-    await first.close(); // nothing else: the next open folds the three lines (journal_seq 3)
-    const second = await openFile(file);
+    await first.close();
+    // Opening folds the three lines into the snapshot (journal_seq 3) and leaves no journal file.
+    await (await openFile(file)).close();
     expect(JSON.parse(readFileSync(file, 'utf8')).meta.journal_seq).toBe(3);
+    expect(existsSync(`${file}.journal`)).toBe(false);
+    const third = await openFile(file);
     for (const n of [1, 2, 3]) {
-      await second.transact((tx) => {
+      await third.transact((tx) => {
         tx.world.consumers[`new${n}`] = consumer(`new${n}`, `New ${n}`);
       });
     }
+    expect(journalLines(file).map((line) => line.seq)).toEqual([4, 5, 6]);
     // A crash now: the next start reads the snapshot and the journal of acknowledged writes.
     const after = await Store.file(file, () => seedWorld(5), { readOnly: true });
     for (const n of [1, 2, 3]) expect(after.world.consumers[`new${n}`]?.name).toBe(`New ${n}`);

@@ -6,7 +6,7 @@ import { type Clock, manualClock } from './lib/clock.js';
 import { errors, ValidationFailure } from './lib/errors.js';
 import { handleError } from './lib/handle-error.js';
 import { seededIds } from './lib/ids.js';
-import { Ticker } from './lib/ticker.js';
+import { Ticker, type TickTask } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAccounting } from './resources/accounting/index.js';
@@ -25,10 +25,10 @@ import { registerIssues } from './resources/issues/index.js';
 import { registerLocalAgents } from './resources/local-agents/index.js';
 import { registerPayment } from './resources/payment/index.js';
 import { registerPms } from './resources/pms/index.js';
-import { registerPos } from './resources/pos/index.js';
+import { posOrdersTask, registerPos } from './resources/pos/index.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
-import { registerSyncs } from './resources/syncs/index.js';
-import { registerWebhooks } from './resources/webhooks/index.js';
+import { automationTask, registerSyncs } from './resources/syncs/index.js';
+import { registerWebhooks, webhookDeliveryTask } from './resources/webhooks/index.js';
 import { loadCatalogue } from './seed/catalogue.js';
 import { jwtSecret } from './seed/credentials.js';
 import { seedWorld } from './seed/world.js';
@@ -88,6 +88,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     config,
     // Every piece of background work is a write of its own, never part of the request that kicked it.
     ticker: new Ticker((work) => store.transactApart(work)),
+    caches: { ledgerFolders: new Map() },
   };
 
   const app = new OpenAPIHono<AppEnv>({
@@ -116,6 +117,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('tokens', services.tokens);
     c.set('config', services.config);
     c.set('ticker', services.ticker);
+    c.set('caches', services.caches);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     // The write boundary: what the request changes is kept, and journaled, only when it answers
@@ -133,20 +135,29 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     if (collections.has('webhook_deliveries')) void services.ticker.run();
   });
 
+  // Every background task of the app, in the order each run of the ticker performs them; registering
+  // routes starts nothing.
+  const background: [name: string, task: TickTask][] = [
+    ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
+    ['automation', automationTask(services)],
+    ['pos-orders', posOrdersTask(services)],
+  ];
+  for (const [name, task] of background) services.ticker.register(name, task);
+
   registerAuth(app);
   registerConsumers(app);
   registerConnections(app);
   registerIntegrations(app);
-  registerWebhooks(app, services, { timeoutMs: options.webhookTimeoutMs });
+  registerWebhooks(app, services);
   registerDatastores(app);
-  registerSyncs(app, services);
+  registerSyncs(app);
   registerDatalayer(app);
   registerIssues(app);
   registerAccounting(app);
   registerInvoicing(app);
   registerBanking(app);
   registerPayment(app);
-  registerPos(app, services);
+  registerPos(app);
   registerCommerce(app);
   registerPms(app);
   registerDatalab(app);

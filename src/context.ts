@@ -4,6 +4,7 @@ import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
 import type { Catalogue } from './seed/catalogue.js';
 import type { WorldStore } from './store/store.js';
+import type { LedgerFolder } from './store/world.js';
 
 /** Settings of one sandbox app, fixed when it is created. */
 export interface SandboxConfig {
@@ -16,6 +17,15 @@ export interface SandboxConfig {
   adminToken: string | null;
 }
 
+/**
+ * Values an app derives from its world and keeps to save work, rebuilt at will: they belong to the
+ * app, never to the process, so two apps of one process share nothing.
+ */
+export interface AppCaches {
+  /** The folders of a consumer's accounting integration, by seed, consumer and integration. */
+  ledgerFolders: Map<string, LedgerFolder[]>;
+}
+
 /** The services every handler reaches through `c.var`: nothing is imported as a global. */
 export interface Services {
   store: WorldStore;
@@ -26,6 +36,8 @@ export interface Services {
   config: SandboxConfig;
   /** Background work driven by the clock (see lib/ticker.ts). */
   ticker: Ticker;
+  /** What the app memoizes (see AppCaches). */
+  caches: AppCaches;
   /**
    * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
    * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of

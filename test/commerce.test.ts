@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/lib/vertical.js';
 import {
   CommerceCustomerItem,
   CommerceProductItem,
@@ -15,6 +14,7 @@ import {
   ServicePage_TaxRateItem_,
   VariantItem,
 } from '../src/resources/commerce/commerce.schemas.js';
+import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
 import {
   type CallOptions,
   call,

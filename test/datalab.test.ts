@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/lib/vertical.js';
+import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
 import { MAX_DATASETS_PER_QUERY } from '../src/resources/datalab/datalab.cubes.js';
 import { dateRangeOf, truncate } from '../src/resources/datalab/datalab.domain.js';
 import { PublicCubeMetaCube, QueryResponse } from '../src/resources/datalab/datalab.schemas.js';

@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../src/app.js';
 import { unixSeconds } from '../src/lib/clock.js';
 import { errors } from '../src/lib/errors.js';
-import { eventBody, publishEvent } from '../src/lib/events.js';
 import {
   deliveryHeaders,
   GIVE_UP_REASONS,
@@ -24,6 +23,7 @@ import {
   signBody,
   WEBHOOK_TIMEOUT_MS,
 } from '../src/resources/webhooks/delivery.js';
+import { eventBody, publishEvent } from '../src/resources/webhooks/events.js';
 import { OwnEndpoints } from '../src/resources/webhooks/own-origins.js';
 import { WebhookLogItem } from '../src/resources/webhooks/webhooks.schemas.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';

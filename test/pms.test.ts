@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/lib/vertical.js';
+import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
 import {
   PMSClosureItem,
   PMSCustomerItem,

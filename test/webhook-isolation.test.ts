@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { publishEvent } from '../src/lib/events.js';
 import { GIVE_UP_REASONS } from '../src/resources/webhooks/delivery.js';
+import { publishEvent } from '../src/resources/webhooks/events.js';
 import { WebhookInstanceGetItem } from '../src/resources/webhooks/webhooks.schemas.js';
 import type { World } from '../src/store/world.js';
 import { call, expectError, sandbox, sandboxToken, type TestSandbox, tokenFor } from './helpers.js';

@@ -82,6 +82,20 @@ export const emptyResponse = (description: string) => ({ description });
 /** An MCP scope list, as the reference declares it per operation; null: refused to MCP tokens. */
 export type Scopes = readonly string[] | null;
 
+/** Whether an operation reads what it reaches or changes it. */
+export type ScopeAccess = 'read' | 'write';
+
+/**
+ * The MCP scopes of an operation, as the reference derives them from its One API or path group
+ * (`area`: accounting, pos, consumers...), its resource group and its access, broadest first: a read
+ * accepts [area, area.read, area.group, area.group.read], a write [area, area.group]. Without a
+ * group, the area's alone: [area, area.read] or [area].
+ */
+export function scopesFor(area: string, group: string | null, access: ScopeAccess): readonly string[] {
+  const levels = group === null ? [area] : [area, `${area}.${group}`];
+  return levels.flatMap((level) => (access === 'read' ? [level, `${level}.read`] : [level]));
+}
+
 const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     // c.get, not c.var: this runs on every request, and c.var builds a new object each time.
@@ -111,120 +125,6 @@ export function secured(scopes: Scopes = null) {
   if (scopes) security.push({ mcp_auth: [...scopes] });
   return { security, middleware: [requireAuth(scopes)] as [MiddlewareHandler<AppEnv>] };
 }
-
-/** MCP scope lists of the reference, named once. */
-export const SCOPES = {
-  consumersRead: ['consumers', 'consumers.read'],
-  consumersWrite: ['consumers'],
-  connectionsRead: ['connections', 'connections.read'],
-  connectionsWrite: ['connections'],
-  accountingFoldersRead: ['accounting', 'accounting.read', 'accounting.folders', 'accounting.folders.read'],
-  accountingBookyearsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.bookyears',
-    'accounting.bookyears.read',
-  ],
-  accountingAnalyticPlansRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.analytic_plans',
-    'accounting.analytic_plans.read',
-  ],
-  accountingSchemesRead: ['accounting', 'accounting.read', 'accounting.schemes', 'accounting.schemes.read'],
-  accountingClientsRead: ['accounting', 'accounting.read', 'accounting.clients', 'accounting.clients.read'],
-  accountingClientsWrite: ['accounting', 'accounting.clients'],
-  accountingSuppliersRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.suppliers',
-    'accounting.suppliers.read',
-  ],
-  accountingSuppliersWrite: ['accounting', 'accounting.suppliers'],
-  accountingContactsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.contacts',
-    'accounting.contacts.read',
-  ],
-  accountingInvoicesRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.invoices',
-    'accounting.invoices.read',
-  ],
-  accountingInvoicesWrite: ['accounting', 'accounting.invoices'],
-  accountingJournalEntriesRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.journal_entries',
-    'accounting.journal_entries.read',
-  ],
-  accountingJournalEntriesWrite: ['accounting', 'accounting.journal_entries'],
-  accountingJournalsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.journals',
-    'accounting.journals.read',
-  ],
-  accountingJournalsWrite: ['accounting', 'accounting.journals'],
-  accountingVatCodesRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.vat_codes',
-    'accounting.vat_codes.read',
-  ],
-  accountingLedgerAccountsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.ledger_accounts',
-    'accounting.ledger_accounts.read',
-  ],
-  accountingLedgerAccountsWrite: ['accounting', 'accounting.ledger_accounts'],
-  accountingOutstandingsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.outstandings',
-    'accounting.outstandings.read',
-  ],
-  accountingAnalyticAccountsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.analytic_accounts',
-    'accounting.analytic_accounts.read',
-  ],
-  accountingAnalyticAccountsWrite: ['accounting', 'accounting.analytic_accounts'],
-  accountingMiscellaneousOperationsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.miscellaneous_operations',
-    'accounting.miscellaneous_operations.read',
-  ],
-  accountingMiscellaneousOperationsWrite: ['accounting', 'accounting.miscellaneous_operations'],
-  accountingAttachmentsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.attachments',
-    'accounting.attachments.read',
-  ],
-  accountingAttachmentsWrite: ['accounting', 'accounting.attachments'],
-  accountingBankAccountsRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.bank_accounts',
-    'accounting.bank_accounts.read',
-  ],
-  accountingBankAccountsWrite: ['accounting', 'accounting.bank_accounts'],
-  accountingBankTransactionsWrite: ['accounting', 'accounting.bank_transactions'],
-  accountingEmployeesRead: [
-    'accounting',
-    'accounting.read',
-    'accounting.employees',
-    'accounting.employees.read',
-  ],
-  accountingExpensesWrite: ['accounting', 'accounting.expenses'],
-  accountingExportsRead: ['accounting', 'accounting.read', 'accounting.exports', 'accounting.exports.read'],
-} as const satisfies Record<string, readonly string[]>;
 
 /**
  * A body the reference types anyOf [Item, null]. (`.nullable()` on a registered schema would make

@@ -1,6 +1,7 @@
 /**
- * Work that time drives: executions that finish, scheduled flow runs, webhook retries. Each group
- * registers a task; `run()` performs every task once for the current sandbox time. It runs after
+ * Work that time drives: executions that finish, scheduled flow runs, webhook retries. A resource
+ * group that has such work exports it as a task, and createApp registers them all in one place;
+ * `run()` performs every task once, in that order, for the current sandbox time. It runs after
  * every move of the clock through the control endpoint (which answers once the run is done), and on
  * a timer while the server follows the machine's time. Runs never overlap: a run asked for while one
  * is going waits for it and then runs again, so nothing due is missed.

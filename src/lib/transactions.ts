@@ -3,6 +3,7 @@ import type { AppEnv } from '../context.js';
 import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import { type ConnectionRecord, type TransactionRecord, transactionKey, type World } from '../store/world.js';
+import { canSee } from './access.js';
 import { isUuid } from './ids.js';
 
 /**
@@ -78,13 +79,7 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
   }
   const world = c.var.store.world;
   const consumer = world.consumers[consumerParam.toLowerCase()];
-  const principal = c.var.principal;
-  const reachable =
-    consumer &&
-    consumer.accountid === principal.accountid &&
-    consumer.envid === principal.envid &&
-    (!principal.consumers || principal.consumers.has(consumer.consumerid));
-  if (!reachable) {
+  if (!consumer || !canSee(c.var.principal, consumer)) {
     await next();
     return;
   }

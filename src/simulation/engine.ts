@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../context.js';
-import { publishEvent } from '../lib/events.js';
+import { publishEvent } from '../resources/webhooks/events.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import type {
   ConnectionRecord,

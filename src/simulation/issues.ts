@@ -1,4 +1,4 @@
-import { publishEvent } from '../lib/events.js';
+import { publishEvent } from '../resources/webhooks/events.js';
 import type { ExecutionRecord, IssueRecord, World } from '../store/world.js';
 import type { SimServices } from './engine.js';
 import { describeError } from './error-codes.js';

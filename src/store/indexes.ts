@@ -49,6 +49,7 @@ export function putConsumer(world: World, record: ConsumerRecord): void {
   world.consumers[record.consumerid] = record;
   const indexes = cache.get(rawOf(world));
   if (indexes) addTo(indexes.consumersByEnv, envKey(record.accountid, record.envid), record.consumerid);
+  consumerTextChanged(world, record);
 }
 
 export function putConnection(world: World, record: ConnectionRecord): void {
@@ -93,4 +94,110 @@ export function connectionsOfConsumer(world: World, consumerid: string): Connect
     else ids.delete(id);
   }
   return out;
+}
+
+/**
+ * The consumer search of an environment: consumers in blocks, each block holding the lower-cased
+ * text of its consumers' searched fields in one string, so a search is a native indexOf over a few
+ * megabytes instead of a pattern tested field by field on every consumer. A block's text is built on
+ * the first search after one of its consumers was added or changed. A hit is only a candidate: the
+ * caller checks it with the search's own rule (stale text, a match across two fields).
+ */
+const BLOCK_SIZE = 512;
+
+interface TextBlock {
+  ids: string[];
+  /** null: to be built again. */
+  text: string | null;
+  /** Where each consumer's part of `text` ends. */
+  ends: number[];
+}
+
+interface SearchIndex {
+  blocks: TextBlock[];
+  blockOf: Map<string, TextBlock>;
+}
+
+const searchCache = new WeakMap<World, Map<string, SearchIndex>>();
+
+function searchIndexOf(world: World, accountid: string, envid: string): SearchIndex {
+  let byEnv = searchCache.get(world);
+  if (!byEnv) {
+    byEnv = new Map();
+    searchCache.set(world, byEnv);
+  }
+  const key = envKey(accountid, envid);
+  let index = byEnv.get(key);
+  if (index) return index;
+  index = { blocks: [], blockOf: new Map() };
+  for (const id of indexesOf(world).consumersByEnv.get(key) ?? []) addToSearch(index, id);
+  byEnv.set(key, index);
+  return index;
+}
+
+function addToSearch(index: SearchIndex, id: string): void {
+  let block = index.blocks.at(-1);
+  if (!block || block.ids.length >= BLOCK_SIZE) {
+    block = { ids: [], text: null, ends: [] };
+    index.blocks.push(block);
+  }
+  block.ids.push(id);
+  block.text = null;
+  index.blockOf.set(id, block);
+}
+
+/** Keeps the search of an environment up to date when a consumer is added or its fields change. */
+export function consumerTextChanged(world: World, record: ConsumerRecord): void {
+  const index = searchCache.get(rawOf(world))?.get(envKey(record.accountid, record.envid));
+  if (!index) return;
+  const block = index.blockOf.get(record.consumerid);
+  if (block) block.text = null;
+  else addToSearch(index, record.consumerid);
+}
+
+const searchedText = (consumer: ConsumerRecord) =>
+  `${consumer.name}\u0000${consumer.email ?? ''}\u0000${consumer.internal_reference ?? ''}\u0000`.toLowerCase();
+
+/**
+ * The consumers of an environment whose searched fields may hold `needle` (lower-case ASCII), in the
+ * order they were added: candidates, to be checked by the caller.
+ */
+export function searchCandidates(
+  view: World,
+  accountid: string,
+  envid: string,
+  needle: string,
+  visit: (consumer: ConsumerRecord) => void,
+): void {
+  const world = rawOf(view);
+  const index = searchIndexOf(world, accountid, envid);
+  for (const block of index.blocks) {
+    if (block.text === null) {
+      let text = '';
+      block.ends = [];
+      for (const id of block.ids) {
+        const consumer = world.consumers[id];
+        if (consumer) text += searchedText(consumer);
+        block.ends.push(text.length);
+      }
+      block.text = text;
+    }
+    const { text, ends, ids } = block;
+    let from = 0;
+    for (;;) {
+      const at = text.indexOf(needle, from);
+      if (at < 0) break;
+      // The consumer whose part holds the hit: the first whose part ends after it.
+      let low = 0;
+      let high = ends.length - 1;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if ((ends[mid] as number) > at) high = mid;
+        else low = mid + 1;
+      }
+      const consumer = world.consumers[ids[low] as string];
+      if (consumer) visit(consumer);
+      from = ends[low] as number;
+    }
+  }
 }

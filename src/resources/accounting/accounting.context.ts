@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
-import { requireVerticalConnection, type VerticalScope } from '../../lib/vertical.js';
 import type { LedgerFolder, LedgerRecord } from '../../store/world.js';
+import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
 import { foldersOf, ledgerOf } from './ledger/ledgers.js';
 
 /**
@@ -20,12 +20,19 @@ export interface FolderScope extends AccountingScope {
 
 /**
  * The consumer, its active accounting connection (X-Chift-ConnectionId picks one among several) and
- * the integration, which must implement `operationId` (see lib/vertical.ts), with its folders.
+ * the integration, which must implement `operationId` (see consumers/vertical-connection.ts), with
+ * its folders.
  */
 export function requireAccountingConnection(c: Context<AppEnv>, operationId: string): AccountingScope {
   const scope = requireVerticalConnection(c, 'Accounting', operationId);
-  const world = c.var.store.world;
-  return { ...scope, folders: foldersOf(world.meta.seed, scope.consumer.consumerid, scope.integration) };
+  const { store, caches } = c.var;
+  const folders = foldersOf(
+    caches.ledgerFolders,
+    store.world.meta.seed,
+    scope.consumer.consumerid,
+    scope.integration,
+  );
+  return { ...scope, folders };
 }
 
 /**

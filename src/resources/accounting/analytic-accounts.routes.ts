@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   AnalyticAccountIdParam,
@@ -24,7 +24,7 @@ export const getAnalyticAccounts = createRoute({
   operationId: 'accounting_get_analytic_accounts',
   tags,
   summary: 'List the analytic accounts with their figures',
-  ...secured(SCOPES.accountingAnalyticAccountsRead),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: ConsumerIdParam, query: AnalyticAccountsQuery },
   responses: { 200: jsonContent(ServicePage_AnalyticAccountItemOut_, 'The analytic accounts'), ...errors },
 });
@@ -35,7 +35,7 @@ export const createAnalyticAccount = createRoute({
   operationId: 'accounting_create_analytic_account',
   tags,
   summary: 'Create an analytic account in the main analytic plan',
-  ...secured(SCOPES.accountingAnalyticAccountsWrite),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -50,7 +50,7 @@ export const getAnalyticAccountsMultiPlans = createRoute({
   operationId: 'accounting_get_analytic_accounts_multi_plans',
   tags,
   summary: 'List the analytic accounts of every plan, with their plan and figures',
-  ...secured(SCOPES.accountingAnalyticAccountsRead),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: ConsumerIdParam, query: AnalyticAccountsQuery },
   responses: {
     200: jsonContent(ServicePage_AnalyticAccountItemOutMultiAnalyticPlans_, 'The analytic accounts'),
@@ -64,7 +64,7 @@ export const createAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_create_analytic_account_multi_plans',
   tags,
   summary: 'Create an analytic account in a plan',
-  ...secured(SCOPES.accountingAnalyticAccountsWrite),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticPlanParam,
     query: FolderQuery,
@@ -82,7 +82,7 @@ export const getAnalyticAccount = createRoute({
   operationId: 'accounting_get_analytic_account',
   tags,
   summary: 'Get one analytic account with its figures',
-  ...secured(SCOPES.accountingAnalyticAccountsRead),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: AnalyticAccountIdParam, query: FolderQuery },
   responses: { 200: jsonContent(AnalyticAccountItemOut, 'The analytic account'), ...errors },
 });
@@ -93,7 +93,7 @@ export const updateAnalyticAccount = createRoute({
   operationId: 'accounting_update_analytic_account',
   tags,
   summary: 'Update an analytic account',
-  ...secured(SCOPES.accountingAnalyticAccountsWrite),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticAccountIdParam,
     query: FolderQuery,
@@ -108,7 +108,7 @@ export const getAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_get_analytic_account_multi_plans',
   tags,
   summary: 'Get one analytic account of a plan with its figures',
-  ...secured(SCOPES.accountingAnalyticAccountsRead),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: AnalyticAccountInPlanParam, query: FolderQuery },
   responses: {
     200: jsonContent(AnalyticAccountItemOutMultiAnalyticPlans, 'The analytic account'),
@@ -122,7 +122,7 @@ export const updateAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_update_analytic_account_multi_plans',
   tags,
   summary: 'Update an analytic account of a plan',
-  ...secured(SCOPES.accountingAnalyticAccountsWrite),
+  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticAccountInPlanParam,
     query: FolderQuery,

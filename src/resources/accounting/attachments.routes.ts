@@ -1,5 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import { emptyResponse, errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import {
+  emptyResponse,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  scopesFor,
+  secured,
+} from '../../lib/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import {
   AttachmentItem,
@@ -19,7 +26,7 @@ export const getAttachments = createRoute({
   operationId: 'accounting_get_attachments',
   tags,
   summary: 'List the documents attached to an invoice or a journal entry',
-  ...secured(SCOPES.accountingAttachmentsRead),
+  ...secured(scopesFor('accounting', 'attachments', 'read')),
   request: { params: ConsumerIdParam, query: AttachmentsQuery },
   responses: { 200: jsonContent(ServicePage_AttachmentItemOut_, 'The documents, oldest first'), ...errors },
 });
@@ -30,7 +37,7 @@ export const addAttachment = createRoute({
   operationId: 'accounting_add_attachment',
   tags,
   summary: 'Attach a PDF to an invoice',
-  ...secured(SCOPES.accountingAttachmentsWrite),
+  ...secured(scopesFor('accounting', 'attachments', 'write')),
   request: { params: InvoiceIdParam, query: AttachQuery, body: jsonBody(AttachmentItem, 'The PDF') },
   responses: { 204: emptyResponse('The PDF is attached'), ...errors },
 });

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   BankAccountItemIn,
@@ -20,7 +20,7 @@ export const getBankAccounts = createRoute({
   operationId: 'accounting_get_bank_accounts',
   tags,
   summary: 'List the bank accounts of the folder',
-  ...secured(SCOPES.accountingBankAccountsRead),
+  ...secured(scopesFor('accounting', 'bank_accounts', 'read')),
   request: { params: ConsumerIdParam, query: BankAccountsQuery },
   responses: { 200: jsonContent(ServicePage_BankAccountItemOut_, 'The bank accounts, by code'), ...errors },
 });
@@ -31,7 +31,7 @@ export const createBankAccount = createRoute({
   operationId: 'accounting_create_bank_account',
   tags,
   summary: 'Open a bank account: a bank journal with its ledger account',
-  ...secured(SCOPES.accountingBankAccountsWrite),
+  ...secured(scopesFor('accounting', 'bank_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -46,7 +46,7 @@ export const createBankTransactions = createRoute({
   operationId: 'accounting_create_bank_transactions',
   tags,
   summary: 'Import a bank statement: one entry per transaction',
-  ...secured(SCOPES.accountingBankTransactionsWrite),
+  ...secured(scopesFor('accounting', 'bank_transactions', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

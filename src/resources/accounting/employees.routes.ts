@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import { EmployeesQuery, ServicePage_EmployeeItem_ } from './employees.schemas.js';
 
@@ -9,7 +9,7 @@ export const getEmployees = createRoute({
   operationId: 'accounting_get_employees',
   tags: ['Accounting'],
   summary: 'List the employees',
-  ...secured(SCOPES.accountingEmployeesRead),
+  ...secured(scopesFor('accounting', 'employees', 'read')),
   request: { params: ConsumerIdParam, query: EmployeesQuery },
   responses: {
     200: jsonContent(ServicePage_EmployeeItem_, 'The employees, by name'),

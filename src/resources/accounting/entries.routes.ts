@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   EntriesQuery,
@@ -28,7 +28,7 @@ export const getJournalEntries = createRoute({
   operationId: 'accounting_get_journal_entries',
   tags,
   summary: 'List journal entries',
-  ...secured(SCOPES.accountingJournalEntriesRead),
+  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: ConsumerIdParam, query: EntriesQuery },
   responses: {
     200: jsonContent(ServicePage_JournalEntryMonoAnalyticPlan_, 'The entries, by date and number'),
@@ -42,7 +42,7 @@ export const getJournalEntriesMultiPlan = createRoute({
   operationId: 'accounting_get_journal_entries_multi_plan',
   tags,
   summary: 'List journal entries, with analytic distributions',
-  ...secured(SCOPES.accountingJournalEntriesRead),
+  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: ConsumerIdParam, query: EntriesQuery },
   responses: {
     200: jsonContent(ServicePage_JournalEntryMultiAnalyticPlan_, 'The entries, by date and number'),
@@ -56,7 +56,7 @@ export const getJournalEntry = createRoute({
   operationId: 'accounting_get_journal_entry',
   tags,
   summary: 'Get one journal entry',
-  ...secured(SCOPES.accountingJournalEntriesRead),
+  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: EntryIdParam, query: FolderQuery },
   responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The entry'), ...errors },
 });
@@ -67,7 +67,7 @@ export const createGenericJournalEntry = createRoute({
   operationId: 'accounting_create_generic_journal_entry',
   tags,
   summary: 'Book a journal entry given line by line',
-  ...secured(SCOPES.accountingJournalEntriesWrite),
+  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: EntryCreateQuery,
@@ -95,7 +95,7 @@ export const getOutstandings = createRoute({
   operationId: 'accounting_get_outstandings',
   tags: ['Accounting'],
   summary: 'List the open items of clients or suppliers',
-  ...secured(SCOPES.accountingOutstandingsRead),
+  ...secured(scopesFor('accounting', 'outstandings', 'read')),
   request: { params: ConsumerIdParam, query: OutstandingsQuery },
   responses: { 200: jsonContent(ServicePage_OutstandingItem_, 'The open items, oldest first'), ...errors },
 });
@@ -106,7 +106,7 @@ export const matchEntries = createRoute({
   operationId: 'accounting_match_entries',
   tags,
   summary: 'Match open items of a client or supplier against each other',
-  ...secured(SCOPES.accountingJournalEntriesWrite),
+  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(MatchingIn, 'The items to match') },
   responses: { 200: jsonContent(MatchingOut, 'The matching'), ...errors },
 });
@@ -118,7 +118,7 @@ export const matchEntriesMultiple = createRoute({
   tags,
   summary: 'Make several matchings, each on its own',
   deprecated: true,
-  ...secured(SCOPES.accountingJournalEntriesWrite),
+  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import { ExpenseItemIn, ExpenseItemOut } from './expenses.schemas.js';
 
@@ -9,7 +9,7 @@ export const createExpense = createRoute({
   operationId: 'accounting_create_expense',
   tags: ['Accounting'],
   summary: "Book an employee's expense note",
-  ...secured(SCOPES.accountingExpensesWrite),
+  ...secured(scopesFor('accounting', 'expenses', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(ExpenseItemIn, 'The expense note') },
   responses: {
     200: jsonContent(ExpenseItemOut, 'The booked expense note'),

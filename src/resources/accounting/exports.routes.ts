@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import { FECItemOut, FecQuery } from './exports.schemas.js';
 
@@ -9,7 +9,7 @@ export const exportFec = createRoute({
   operationId: 'accounting_export_fec',
   tags: ['Accounting'],
   summary: 'Export the posted entries of a period in the FEC format',
-  ...secured(SCOPES.accountingExportsRead),
+  ...secured(scopesFor('accounting', 'exports', 'read')),
   request: { params: ConsumerIdParam, query: FecQuery },
   responses: {
     200: jsonContent(z.array(FECItemOut), 'One row per line, by date, journal and number'),

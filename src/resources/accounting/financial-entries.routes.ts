@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import {
   FinancialEntryItemIn,
@@ -20,7 +20,7 @@ export const createFinancialEntries = createRoute({
   operationId: 'accounting_create_financial_entries',
   tags,
   summary: 'Book a receipt or payment in a bank or cash journal',
-  ...secured(SCOPES.accountingJournalEntriesWrite),
+  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FinancialEntryQuery,

@@ -1,5 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import { emptyResponse, errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import {
+  emptyResponse,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  scopesFor,
+  secured,
+} from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   AccountingInvoicePaymentIn,
@@ -28,7 +35,7 @@ export const createInvoice = createRoute({
   operationId: 'accounting_create_invoice',
   tags,
   summary: 'Book a sale or purchase invoice (one analytic account per line)',
-  ...secured(SCOPES.accountingInvoicesWrite),
+  ...secured(scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: InvoiceCreateQuery,
@@ -43,7 +50,7 @@ export const createInvoiceMultiplePlans = createRoute({
   operationId: 'accounting_create_invoice_multiple_plans',
   tags,
   summary: 'Book a sale or purchase invoice (analytic distributions over several plans)',
-  ...secured(SCOPES.accountingInvoicesWrite),
+  ...secured(scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: InvoiceCreateQuery,
@@ -58,7 +65,7 @@ export const getInvoicesByType = createRoute({
   operationId: 'accounting_get_invoices_by_type',
   tags,
   summary: 'List the invoices of a type',
-  ...secured(SCOPES.accountingInvoicesRead),
+  ...secured(scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceTypeParam, query: InvoicesQuery },
   responses: {
     200: jsonContent(ServicePage_InvoiceItemOutMonoAnalyticPlan_, 'The invoices, oldest first'),
@@ -72,7 +79,7 @@ export const getInvoicesByTypeMultiPlans = createRoute({
   operationId: 'accounting_get_invoices_by_type_multi_analytic_plans',
   tags,
   summary: 'List the invoices of a type, with analytic distributions',
-  ...secured(SCOPES.accountingInvoicesRead),
+  ...secured(scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceTypeParam, query: InvoicesQuery },
   responses: {
     200: jsonContent(ServicePage_InvoiceItemOutMultiAnalyticPlans_, 'The invoices, oldest first'),
@@ -86,7 +93,7 @@ export const getInvoice = createRoute({
   operationId: 'accounting_get_invoice',
   tags,
   summary: 'Get one invoice',
-  ...secured(SCOPES.accountingInvoicesRead),
+  ...secured(scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutMonoAnalyticPlan, 'The invoice'), ...errors },
 });
@@ -97,7 +104,7 @@ export const getInvoiceMultiPlans = createRoute({
   operationId: 'accounting_get_invoice_multi_analytic_plans',
   tags,
   summary: 'Get one invoice, with analytic distributions',
-  ...secured(SCOPES.accountingInvoicesRead),
+  ...secured(scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutMultiAnalyticPlans, 'The invoice'), ...errors },
 });
@@ -108,7 +115,7 @@ export const createInvoicePayment = createRoute({
   operationId: 'accounting_create_invoice_payment',
   tags,
   summary: 'Record a payment of one or more invoices',
-  ...secured(SCOPES.accountingInvoicesWrite),
+  ...secured(scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -124,7 +131,7 @@ export const getPaymentsByInvoice = createRoute({
   tags,
   summary: 'List the payments of an invoice',
   deprecated: true,
-  ...secured(SCOPES.accountingInvoicesRead),
+  ...secured(scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: PaymentsPageQuery },
   responses: { 200: jsonContent(ServicePage_Payment_, 'The payments, oldest first'), ...errors },
 });

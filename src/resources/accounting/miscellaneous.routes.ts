@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   MiscellaneousOperationIn,
@@ -20,7 +20,7 @@ export const getMiscellaneousOperations = createRoute({
   tags,
   summary: 'List the miscellaneous operations',
   deprecated: true,
-  ...secured(SCOPES.accountingMiscellaneousOperationsRead),
+  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'read')),
   request: { params: ConsumerIdParam, query: MiscellaneousOperationsQuery },
   responses: {
     200: jsonContent(ServicePage_MiscellaneousOperationOut_, 'The operations, by date and number'),
@@ -35,7 +35,7 @@ export const createMiscellaneousOperation = createRoute({
   tags,
   summary: 'Book a miscellaneous operation',
   deprecated: true,
-  ...secured(SCOPES.accountingMiscellaneousOperationsWrite),
+  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -51,7 +51,7 @@ export const getMiscellaneousOperation = createRoute({
   tags,
   summary: 'Get one miscellaneous operation',
   deprecated: true,
-  ...secured(SCOPES.accountingMiscellaneousOperationsRead),
+  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'read')),
   request: { params: OperationIdParam, query: FolderQuery },
   responses: { 200: jsonContent(MiscellaneousOperationOut, 'The operation'), ...errors },
 });

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, SCOPES, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam, FolderQuery } from './accounting.schemas.js';
 import {
   AccountBalanceFilter,
@@ -49,7 +49,7 @@ export const getFolders = createRoute({
   operationId: 'accounting_get_folders',
   tags: ['Accounting'],
   summary: 'List the folders (companies) the accounting connection reaches',
-  ...secured(SCOPES.accountingFoldersRead),
+  ...secured(scopesFor('accounting', 'folders', 'read')),
   request: { params: ConsumerIdParam },
   responses: { 200: jsonContent(z.array(FolderItem), 'The folders'), ...errors },
 });
@@ -60,7 +60,7 @@ export const getFolder = createRoute({
   operationId: 'accounting_get_folder',
   tags: ['Accounting'],
   summary: 'Get one folder',
-  ...secured(SCOPES.accountingFoldersRead),
+  ...secured(scopesFor('accounting', 'folders', 'read')),
   request: { params: FolderIdParam },
   responses: { 200: jsonContent(FolderItem, 'The folder'), ...errors },
 });
@@ -69,7 +69,7 @@ export const getBookyears = pagedList(
   '/bookyears',
   'accounting_get_bookyears',
   'List the book years of the folder',
-  SCOPES.accountingBookyearsRead,
+  scopesFor('accounting', 'bookyears', 'read'),
   ServicePage_BookYear_,
 );
 
@@ -77,7 +77,7 @@ export const getAnalyticPlans = pagedList(
   '/analytic-plans',
   'accounting_get_analytic_plans',
   'List the analytic plans of the folder',
-  SCOPES.accountingAnalyticPlansRead,
+  scopesFor('accounting', 'analytic_plans', 'read'),
   ServicePage_AnalyticPlanItem_,
 );
 
@@ -85,7 +85,7 @@ export const getSchemes = pagedList(
   '/schemes',
   'accounting_get_schemes',
   'List the reporting schemes of the folder',
-  SCOPES.accountingSchemesRead,
+  scopesFor('accounting', 'schemes', 'read'),
   ServicePage_SchemeItem_,
 );
 
@@ -93,7 +93,7 @@ export const getVatCodes = pagedList(
   '/vat-codes',
   'accounting_get_vat_codes',
   'List the VAT codes of the folder',
-  SCOPES.accountingVatCodesRead,
+  scopesFor('accounting', 'vat_codes', 'read'),
   ServicePage_AccountingVatCode_,
 );
 
@@ -101,7 +101,7 @@ export const getPaymentMethods = pagedList(
   '/payment-methods',
   'accounting_get_payment_methods',
   'List the payment methods of the folder',
-  SCOPES.accountingInvoicesRead,
+  scopesFor('accounting', 'invoices', 'read'),
   ServicePage_AccountingPaymentMethod_,
 );
 
@@ -109,7 +109,7 @@ export const getPaymentTerms = pagedList(
   '/payment-terms',
   'accounting_get_payment_terms',
   'List the payment terms of the folder',
-  SCOPES.accountingInvoicesRead,
+  scopesFor('accounting', 'invoices', 'read'),
   ServicePage_AccountingPaymentTerms_,
 );
 
@@ -117,7 +117,7 @@ export const getJournals = pagedList(
   '/journals',
   'accounting_get_journals',
   'List the journals of the folder',
-  SCOPES.accountingJournalsRead,
+  scopesFor('accounting', 'journals', 'read'),
   ServicePage_Journal_,
 );
 
@@ -127,7 +127,7 @@ export const createJournal = createRoute({
   operationId: 'accounting_create_journal',
   tags: ['Accounting'],
   summary: 'Create a journal',
-  ...secured(SCOPES.accountingJournalsWrite),
+  ...secured(scopesFor('accounting', 'journals', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalIn, 'The new journal') },
   responses: { 200: jsonContent(Journal, 'The created journal'), ...errors },
 });
@@ -138,7 +138,7 @@ export const getChartOfAccounts = createRoute({
   operationId: 'accounting_get_chart_of_accounts',
   tags: ['Accounting'],
   summary: 'List the chart of accounts, by class or type',
-  ...secured(SCOPES.accountingLedgerAccountsRead),
+  ...secured(scopesFor('accounting', 'ledger_accounts', 'read')),
   request: { params: ConsumerIdParam, query: ChartQuery },
   responses: { 200: jsonContent(ServicePage_AccountItem_, 'The accounts, by number'), ...errors },
 });
@@ -149,7 +149,7 @@ export const getAccountsBalances = createRoute({
   operationId: 'accounting_get_accounts_balances',
   tags: ['Accounting'],
   summary: 'Get the balances of accounts at the end of a month',
-  ...secured(SCOPES.accountingLedgerAccountsRead),
+  ...secured(scopesFor('accounting', 'ledger_accounts', 'read')),
   request: {
     params: ConsumerIdParam,
     query: ReferencePageQuery,
@@ -164,7 +164,7 @@ export const createLedgerAccount = createRoute({
   operationId: 'accounting_create_ledger_account',
   tags: ['Accounting'],
   summary: 'Add an account to the chart of accounts',
-  ...secured(SCOPES.accountingLedgerAccountsWrite),
+  ...secured(scopesFor('accounting', 'ledger_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

@@ -1,8 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../../lib/vertical.js';
+import type { BankingDataset } from '../../store/world.js';
+import { operation, type Vertical } from '../vertical-operation.js';
 import {
   attachmentsOf,
   bankingDatasetOf,
@@ -11,56 +9,44 @@ import {
   openingBalanceOn,
   toAccountItem,
 } from './banking.domain.js';
-import type * as routes from './banking.routes.js';
+import * as routes from './banking.routes.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+/** Banking operations work on the connection's dataset (seeded on first use). */
+const banking: Vertical<BankingDataset> = {
+  api: 'Banking',
+  open: (c, { connection }) =>
+    bankingDatasetOf(c.var.store, connection.consumerid, connection.connectionid, connection.integrationid),
+};
 
-/** The connection's dataset, once the consumer, connection and coverage checks have passed. */
-function dataset(c: Context<AppEnv>, operationId: string) {
-  const scope = requireVerticalConnection(c, 'Banking', operationId);
-  return bankingDatasetOf(
-    c.var.store,
-    scope.consumer.consumerid,
-    scope.connection.connectionid,
-    scope.integration.integrationid,
-  );
-}
-
-export const getFinancialInstitutions: Handler<'getFinancialInstitutions'> = (c) => {
-  const data = dataset(c, 'banking_get_financial_institutions');
+export const getFinancialInstitutions = operation(banking, routes.getFinancialInstitutions, (c, { data }) => {
   const q = c.req.valid('query');
   const items = Object.values(data.institutions).map((i) => ({ ...i }));
   return c.json(paginate(items, q.page, q.size), 200);
-};
+});
 
-export const getAccounts: Handler<'getAccounts'> = (c) => {
-  const data = dataset(c, 'banking_get_accounts');
+export const getAccounts = operation(banking, routes.getAccounts, (c, { data }) => {
   const q = c.req.valid('query');
   const items = Object.values(data.accounts).map((a) => toAccountItem(data, a));
   return c.json(paginate(items, q.page, q.size), 200);
-};
+});
 
-export const getAccountTransactions: Handler<'getAccountTransactions'> = (c) => {
-  const data = dataset(c, 'banking_get_account_transactions');
+export const getAccountTransactions = operation(banking, routes.getAccountTransactions, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listTransactions(data, q), q.page, q.size), 200);
-};
+});
 
-export const getAccountCounterparts: Handler<'getAccountCounterparts'> = (c) => {
-  const data = dataset(c, 'banking_get_account_counterparts');
+export const getAccountCounterparts = operation(banking, routes.getAccountCounterparts, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listCounterparts(data, q), q.page, q.size), 200);
-};
+});
 
-export const getAttachments: Handler<'getAttachments'> = (c) => {
-  const data = dataset(c, 'banking_get_attachments');
+export const getAttachments = operation(banking, routes.getAttachments, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(attachmentsOf(data, q.transaction_id), q.page, q.size), 200);
-};
+});
 
 /** One balance, not a page: page and size are accepted (the reference lists them) and unused. */
-export const getOpeningBalance: Handler<'getOpeningBalance'> = (c) => {
-  const data = dataset(c, 'banking_get_opening_balance');
+export const getOpeningBalance = operation(banking, routes.getOpeningBalance, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(openingBalanceOn(data, q.account_id, q.date), 200);
-};
+});

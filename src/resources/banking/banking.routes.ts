@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import {
   AttachmentsQuery,
   BankingOpeningBalanceItem,
@@ -21,20 +21,13 @@ const base = '/consumers/{consumer_id}/banking';
 const errors = errorResponses([400, 401, 404, 422]);
 const TAG = 'Banking';
 
-const readScopes = (resource: string) => [
-  'banking',
-  'banking.read',
-  `banking.${resource}`,
-  `banking.${resource}.read`,
-];
-
 export const getFinancialInstitutions = createRoute({
   method: 'get',
   path: `${base}/financial-institutions`,
   operationId: 'banking_get_financial_institutions',
   tags: [TAG, 'Financial institutions'],
   summary: 'List the banks the end user gave access to',
-  ...secured(readScopes('financial_institutions')),
+  ...secured(scopesFor('banking', 'financial_institutions', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_BankingFinancialInstitutionItem_, 'The banks'), ...errors },
 });
@@ -45,7 +38,7 @@ export const getAccounts = createRoute({
   operationId: 'banking_get_accounts',
   tags: [TAG, 'Banking accounts'],
   summary: 'List the bank accounts',
-  ...secured(readScopes('banking_accounts')),
+  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: {
     200: jsonContent(ServicePage_BankingAccountItem_, 'The accounts with their balances'),
@@ -59,7 +52,7 @@ export const getAccountTransactions = createRoute({
   operationId: 'banking_get_account_transactions',
   tags: [TAG, 'Transactions'],
   summary: 'List the transactions of an account',
-  ...secured(readScopes('transactions')),
+  ...secured(scopesFor('banking', 'transactions', 'read')),
   request: { params: ConsumerIdParam, query: TransactionsQuery },
   responses: {
     200: jsonContent(ServicePage_BankingTransactionItem_, 'The transactions, newest first'),
@@ -73,7 +66,7 @@ export const getAccountCounterparts = createRoute({
   operationId: 'banking_get_account_counterparts',
   tags: [TAG, 'Banking accounts'],
   summary: 'List the counterparts found in the transactions',
-  ...secured(readScopes('banking_accounts')),
+  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: CounterpartsQuery },
   responses: {
     200: jsonContent(ServicePage_BankingCounterPartItem_, 'The counterparts, by name'),
@@ -87,7 +80,7 @@ export const getAttachments = createRoute({
   operationId: 'banking_get_attachments',
   tags: [TAG, 'Attachments'],
   summary: 'List the documents attached to a transaction',
-  ...secured(readScopes('attachments')),
+  ...secured(scopesFor('banking', 'attachments', 'read')),
   request: { params: ConsumerIdParam, query: AttachmentsQuery },
   responses: { 200: jsonContent(ServicePage_AttachmentItemOut_, 'The documents, base64'), ...errors },
 });
@@ -98,7 +91,7 @@ export const getOpeningBalance = createRoute({
   operationId: 'banking_get_opening_balance',
   tags: [TAG, 'Banking accounts'],
   summary: 'Get the balance of an account at the start of a day',
-  ...secured(readScopes('banking_accounts')),
+  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: OpeningBalanceQuery },
   responses: { 200: jsonContent(BankingOpeningBalanceItem, 'The opening balance'), ...errors },
 });

@@ -1,7 +1,6 @@
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
-import { verticalFailure } from '../../lib/vertical.js';
 import { lineAmounts, shippingFee } from '../../seed/commerce.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
@@ -17,6 +16,7 @@ import type {
   CommerceVariant,
   ConnectionRecord,
 } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   CommerceProductOut,
   OrderItemInInput,

@@ -1,10 +1,10 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
-import { publishEvent } from '../../lib/events.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../../lib/vertical.js';
 import type { ConsumerRecord } from '../../store/world.js';
+import { requireVerticalConnection } from '../consumers/vertical-connection.js';
+import { publishEvent } from '../webhooks/events.js';
 import {
   commerceDatasetOf,
   createOrder as createOrderRecord,

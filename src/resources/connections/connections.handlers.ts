@@ -2,10 +2,10 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
-import { connectionEvent, publishEvent } from '../../lib/events.js';
 import { publicOrigin } from '../../lib/urls.js';
 import type { LinkRecord } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
+import { connectionEvent, publishEvent } from '../webhooks/events.js';
 import {
   completeLink,
   connectionsOf,

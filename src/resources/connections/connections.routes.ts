@@ -5,7 +5,7 @@ import {
   itemOrNull,
   jsonBody,
   jsonContent,
-  SCOPES,
+  scopesFor,
   secured,
 } from '../../lib/openapi.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
@@ -32,7 +32,7 @@ export const listConnections = createRoute({
   operationId: 'connections_get_connections',
   tags,
   summary: 'List the connections of a consumer (active and inactive)',
-  ...secured(SCOPES.connectionsRead),
+  ...secured(scopesFor('connections', null, 'read')),
   request: { params: ConsumerIdParam },
   responses: {
     200: jsonContent(z.array(ConnectionItem), 'The connections of the consumer'),
@@ -46,7 +46,7 @@ export const createConnection = createRoute({
   operationId: 'connections_create_connection',
   tags,
   summary: 'Add a connection and get the link where the end user completes it',
-  ...secured(SCOPES.connectionsWrite),
+  ...secured(scopesFor('connections', null, 'write')),
   request: {
     params: ConsumerIdParam,
     body: jsonBody(itemOrNull(PostConnectionItem), 'What to connect (optional)', false),
@@ -63,7 +63,7 @@ export const updateConnection = createRoute({
   operationId: 'connections_update_connection',
   tags,
   summary: 'Update a connection and get the link where the end user changes it',
-  ...secured(SCOPES.connectionsWrite),
+  ...secured(scopesFor('connections', null, 'write')),
   request: {
     params: ConnectionIdParams,
     body: jsonBody(itemOrNull(PatchConnectionItem), 'What to change (optional)', false),
@@ -80,7 +80,7 @@ export const deleteConnection = createRoute({
   operationId: 'connections_delete_connection',
   tags,
   summary: 'Delete a connection',
-  ...secured(SCOPES.connectionsWrite),
+  ...secured(scopesFor('connections', null, 'write')),
   request: { params: ConnectionIdParams },
   responses: {
     204: emptyResponse('The connection was deleted'),
@@ -95,7 +95,7 @@ export const getTransaction = createRoute({
     'get_transaction_by_client_request_id_consumers__consumer_id__connections__connection_id__transactions_get',
   tags,
   summary: 'Find a request of a connection by its client request id',
-  ...secured(SCOPES.connectionsRead),
+  ...secured(scopesFor('connections', null, 'read')),
   request: { params: TransactionParams, query: TransactionQuery },
   responses: {
     200: jsonContent(ApiTransactionLookupOut, 'The recorded request'),

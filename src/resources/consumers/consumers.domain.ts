@@ -1,3 +1,4 @@
+import { canSee } from '../../lib/access.js';
 import type { Clock } from '../../lib/clock.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
@@ -33,8 +34,8 @@ export function assertValidRedirectUrl(url: string | null | undefined): void {
 }
 
 /**
- * Finds a consumer the caller may reach. Another account's consumer, or one outside a restricted
- * key's list, does not exist for the caller; one of the account's other environment is a 401.
+ * Finds a consumer the caller may see (lib/access.ts). One of the account's other environment is a
+ * 401; any other consumer the caller may not see does not exist for it.
  */
 export function requireConsumer(
   world: World,
@@ -45,7 +46,7 @@ export function requireConsumer(
   const consumer = world.consumers[consumerId.toLowerCase()];
   if (!consumer || consumer.accountid !== principal.accountid) throw notFound();
   if (consumer.envid !== principal.envid) throw errors.wrongEnvironment();
-  if (principal.consumers && !principal.consumers.has(consumer.consumerid)) throw notFound();
+  if (!canSee(principal, consumer)) throw notFound();
   return consumer;
 }
 
@@ -60,9 +61,7 @@ export function visibleConsumers(
 ): ConsumerRecord[] {
   const out: ConsumerRecord[] = [];
   eachConsumerOfEnvironment(world, principal.accountid, principal.envid, (consumer) => {
-    if (principal.consumers && !principal.consumers.has(consumer.consumerid)) return;
-    if (principal.mcp && principal.mcp.consumerid !== consumer.consumerid) return;
-    if (keep(consumer)) out.push(consumer);
+    if (canSee(principal, consumer) && keep(consumer)) out.push(consumer);
   });
   return out;
 }
@@ -72,33 +71,31 @@ export interface ConsumerFilters {
   internal_reference?: string | undefined;
 }
 
-/** search: case-insensitive part of the name, e-mail or internal reference; internal_reference: exact. */
-export function matchesFilters(consumer: ConsumerRecord, filters: ConsumerFilters): boolean {
-  if (
-    filters.internal_reference !== undefined &&
-    consumer.internal_reference !== filters.internal_reference
-  ) {
-    return false;
-  }
-  if (filters.search !== undefined && filters.search !== '') {
-    const text = filters.search;
-    const haystacks = [consumer.name, consumer.email, consumer.internal_reference];
-    // Each character of the escaped text matches one character, so a field shorter than the text
-    // cannot hold it: skipping those keeps a long search from compiling a huge expression (V8
-    // refuses one past some size) and from running it against every consumer.
-    const holds = (h: string | null) => h !== null && h.length >= text.length && searchPattern(text).test(h);
-    if (!haystacks.some(holds)) return false;
-  }
-  return true;
-}
-
-// A case-insensitive regular expression tests 100,000 names without lower-casing copies of them.
-let lastSearch: { text: string; pattern: RegExp } | undefined;
-function searchPattern(text: string): RegExp {
-  if (lastSearch?.text !== text) {
-    lastSearch = { text, pattern: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') };
-  }
-  return lastSearch.pattern;
+/**
+ * The filters of GET /consumers as one test, its pattern compiled once: search, a case-insensitive
+ * part of the name, e-mail or internal reference; internal_reference, exact.
+ */
+export function consumerMatcher(filters: ConsumerFilters): (consumer: ConsumerRecord) => boolean {
+  const text = filters.search ?? '';
+  // A case-insensitive regular expression tests many names without lower-casing copies of them. It
+  // is compiled on the first field long enough to hold the text: each character of the escaped text
+  // matches one character, so a shorter field cannot, and a text longer than every field (V8 refuses
+  // an expression past some size) is never compiled.
+  let pattern: RegExp | undefined;
+  const holds = (field: string | null) => {
+    if (field === null || field.length < text.length) return false;
+    pattern ??= new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    return pattern.test(field);
+  };
+  return (consumer) => {
+    if (
+      filters.internal_reference !== undefined &&
+      consumer.internal_reference !== filters.internal_reference
+    ) {
+      return false;
+    }
+    return text === '' || holds(consumer.name) || holds(consumer.email) || holds(consumer.internal_reference);
+  };
 }
 
 export function createConsumer(

@@ -1,15 +1,14 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { connectionEvent, publishEvent } from '../../lib/events.js';
-import { connectionsOfConsumer } from '../../store/indexes.js';
+import { connectionsOfConsumer, consumerTextChanged } from '../../store/indexes.js';
+import { connectionEvent, publishEvent } from '../webhooks/events.js';
+import { searchConsumers } from './consumer-search.js';
 import {
   createConsumer,
   deleteConsumer,
-  matchesFilters,
   requireConsumer,
   toConsumerItem,
   updateConsumer,
-  visibleConsumers,
 } from './consumers.domain.js';
 import type * as routes from './consumers.routes.js';
 
@@ -17,9 +16,7 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 
 export const listConsumers: Handler<'listConsumers'> = (c) => {
   const filters = c.req.valid('query');
-  const items = visibleConsumers(c.var.store.world, c.var.principal, (consumer) =>
-    matchesFilters(consumer, filters),
-  ).map(toConsumerItem);
+  const items = searchConsumers(c.var.store.world, c.var.principal, filters).map(toConsumerItem);
   return c.json(items, 200);
 };
 
@@ -39,6 +36,7 @@ export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
   const { store, principal } = c.var;
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   updateConsumer(consumer, c.req.valid('json'));
+  consumerTextChanged(store.world, consumer);
   return c.json(toConsumerItem(consumer), 200);
 };
 

@@ -1,6 +1,6 @@
-import { verticalFailure } from '../../lib/vertical.js';
 import { round2 } from '../../seed/vertical-data.js';
 import type { ConsumerRecord } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import {
   activeConnections,
   CUBES,

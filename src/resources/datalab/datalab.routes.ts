@@ -1,7 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
 import { CubeLoadQuery, PublicCubeMetaCube, QueryResponse } from './datalab.schemas.js';
-import { DATALAB_SCOPES } from './datalab.scopes.js';
+
+/**
+ * MCP scopes of the Datalab operations, as the reference lists them: the datalab scope of every One
+ * API rather than the scopes of one (see scopesFor).
+ */
+const DATALAB_SCOPES = [
+  'pos.datalab',
+  'commerce.datalab',
+  'accounting.datalab',
+  'invoicing.datalab',
+  'communication.datalab',
+  'banking.datalab',
+  'custom.datalab',
+  'payment.datalab',
+  'pms.datalab',
+] as const;
 
 export const getCubeSchemas = createRoute({
   method: 'get',

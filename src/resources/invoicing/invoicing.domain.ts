@@ -3,7 +3,6 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
-import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
 import { nextInvoiceNumber, nextSourceId } from '../../seed/invoicing.js';
@@ -25,6 +24,7 @@ import type {
   InvoicingProduct,
   InvoicingTax,
 } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   ContactInInput,
   ContactOut,

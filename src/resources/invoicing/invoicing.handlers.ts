@@ -2,8 +2,8 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../../lib/vertical.js';
 import { datasetKey } from '../../store/world.js';
+import { requireVerticalConnection } from '../consumers/vertical-connection.js';
 import {
   createContact as createContactRecord,
   createInvoice as createInvoiceRecord,

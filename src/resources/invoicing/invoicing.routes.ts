@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import {
   AttachmentItemIn,
   BankTransactionsQuery,
@@ -41,21 +41,12 @@ import {
 
 /**
  * Routes of the Invoicing vertical under /consumers/{consumer_id}/invoicing. MCP scopes as the
- * reference lists them: reads accept invoicing, invoicing.read and the resource's own pair; writes
- * invoicing and the resource's write scope.
+ * reference lists them (see scopesFor); uploading a document has those of the vertical alone.
  */
 
 const base = '/consumers/{consumer_id}/invoicing';
 const errors = errorResponses([400, 401, 404, 422]);
 const TAG = 'Invoicing';
-
-const readScopes = (resource: string) => [
-  'invoicing',
-  'invoicing.read',
-  `invoicing.${resource}`,
-  `invoicing.${resource}.read`,
-];
-const writeScopes = (resource: string) => ['invoicing', `invoicing.${resource}`];
 
 export const getContacts = createRoute({
   method: 'get',
@@ -63,7 +54,7 @@ export const getContacts = createRoute({
   operationId: 'invoicing_get_contacts',
   tags: [TAG, 'Contacts'],
   summary: 'List the contacts',
-  ...secured(readScopes('contacts')),
+  ...secured(scopesFor('invoicing', 'contacts', 'read')),
   request: { params: ConsumerIdParam, query: ContactsQuery },
   responses: { 200: jsonContent(ServicePage_ContactItemOut_, 'The contacts, oldest first'), ...errors },
 });
@@ -74,7 +65,7 @@ export const createContact = createRoute({
   operationId: 'invoicing_post_contacts',
   tags: [TAG, 'Contacts'],
   summary: 'Create a contact',
-  ...secured(writeScopes('contacts')),
+  ...secured(scopesFor('invoicing', 'contacts', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(ContactItemIn, 'The new contact') },
   responses: { 200: jsonContent(ContactItemOut, 'The created contact'), ...errors },
 });
@@ -85,7 +76,7 @@ export const getContact = createRoute({
   operationId: 'invoicing_get_contact',
   tags: [TAG, 'Contacts'],
   summary: 'Get one contact',
-  ...secured(readScopes('contacts')),
+  ...secured(scopesFor('invoicing', 'contacts', 'read')),
   request: { params: ContactIdParam },
   responses: { 200: jsonContent(ContactItemOut, 'The contact'), ...errors },
 });
@@ -96,7 +87,7 @@ export const getProducts = createRoute({
   operationId: 'invoicing_get_products',
   tags: [TAG, 'Products'],
   summary: 'List the products',
-  ...secured(readScopes('products')),
+  ...secured(scopesFor('invoicing', 'products', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_ProductItemOut_, 'The products, oldest first'), ...errors },
 });
@@ -107,7 +98,7 @@ export const createProduct = createRoute({
   operationId: 'invoicing_post_products',
   tags: [TAG, 'Products'],
   summary: 'Create a product',
-  ...secured(writeScopes('products')),
+  ...secured(scopesFor('invoicing', 'products', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(ProductItem, 'The new product') },
   responses: { 200: jsonContent(ProductItemOut, 'The created product'), ...errors },
 });
@@ -118,7 +109,7 @@ export const getProduct = createRoute({
   operationId: 'invoicing_get_product',
   tags: [TAG, 'Products'],
   summary: 'Get one product',
-  ...secured(readScopes('products')),
+  ...secured(scopesFor('invoicing', 'products', 'read')),
   request: { params: ProductIdParam },
   responses: { 200: jsonContent(ProductItemOut, 'The product'), ...errors },
 });
@@ -129,7 +120,7 @@ export const getTaxes = createRoute({
   operationId: 'invoicing_get_taxes',
   tags: [TAG, 'Taxes'],
   summary: 'List the taxes',
-  ...secured(readScopes('taxes')),
+  ...secured(scopesFor('invoicing', 'taxes', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingVatCode_, 'The taxes'), ...errors },
 });
@@ -140,7 +131,7 @@ export const getTax = createRoute({
   operationId: 'invoicing_get_tax',
   tags: [TAG, 'Taxes'],
   summary: 'Get one tax',
-  ...secured(readScopes('taxes')),
+  ...secured(scopesFor('invoicing', 'taxes', 'read')),
   request: { params: TaxIdParam },
   responses: { 200: jsonContent(InvoicingVatCode, 'The tax'), ...errors },
 });
@@ -151,7 +142,7 @@ export const getInvoices = createRoute({
   operationId: 'invoicing_get_invoices',
   tags: [TAG, 'Invoices'],
   summary: 'List the invoices and credit notes',
-  ...secured(readScopes('invoices')),
+  ...secured(scopesFor('invoicing', 'invoices', 'read')),
   request: { params: ConsumerIdParam, query: InvoicesQuery },
   responses: { 200: jsonContent(ServicePage_InvoiceItemOut_, 'The invoices, newest first'), ...errors },
 });
@@ -162,7 +153,7 @@ export const createInvoice = createRoute({
   operationId: 'invoicing_post_invoices',
   tags: [TAG, 'Invoices'],
   summary: 'Create an invoice or credit note',
-  ...secured(writeScopes('invoices')),
+  ...secured(scopesFor('invoicing', 'invoices', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(InvoiceItemIn, 'The new invoice') },
   responses: { 200: jsonContent(InvoiceItemOut, 'The created invoice'), ...errors },
 });
@@ -173,7 +164,7 @@ export const getInvoice = createRoute({
   operationId: 'invoicing_get_invoice',
   tags: [TAG, 'Invoices'],
   summary: 'Get one invoice',
-  ...secured(readScopes('invoices')),
+  ...secured(scopesFor('invoicing', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutSingle, 'The invoice'), ...errors },
 });
@@ -184,7 +175,7 @@ export const uploadDocument = createRoute({
   operationId: 'invoicing_upload_document',
   tags: [TAG],
   summary: 'Hand a PDF to the software',
-  ...secured(['invoicing']),
+  ...secured(scopesFor('invoicing', null, 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(AttachmentItemIn, 'The PDF and what it is') },
   responses: { 201: jsonContent(UploadDocumentItemOut, 'The document received'), ...errors },
 });
@@ -195,7 +186,7 @@ export const getOpportunities = createRoute({
   operationId: 'invoicing_get_opportunities',
   tags: [TAG, 'Opportunities'],
   summary: 'List the sales opportunities',
-  ...secured(readScopes('opportunities')),
+  ...secured(scopesFor('invoicing', 'opportunities', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_OpportunityItem_, 'The opportunities, newest first'), ...errors },
 });
@@ -206,7 +197,7 @@ export const getOpportunity = createRoute({
   operationId: 'invoicing_get_opportunity',
   tags: [TAG, 'Opportunities'],
   summary: 'Get one sales opportunity',
-  ...secured(readScopes('opportunities')),
+  ...secured(scopesFor('invoicing', 'opportunities', 'read')),
   request: { params: OpportunityIdParam },
   responses: { 200: jsonContent(OpportunityItem, 'The opportunity'), ...errors },
 });
@@ -217,7 +208,7 @@ export const getPayments = createRoute({
   operationId: 'invoicing_get_payments',
   tags: [TAG, 'Payments'],
   summary: 'List the payments of invoices',
-  ...secured(readScopes('payments')),
+  ...secured(scopesFor('invoicing', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PaymentsQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingPaymentItem_, 'The payments, newest first'), ...errors },
 });
@@ -228,7 +219,7 @@ export const createPayment = createRoute({
   operationId: 'invoicing_create_payment',
   tags: [TAG, 'Payments'],
   summary: 'Register a payment of an invoice',
-  ...secured(writeScopes('payments')),
+  ...secured(scopesFor('invoicing', 'payments', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(InvoicingPaymentItemIn, 'The payment') },
   responses: { 201: jsonContent(InvoicingPaymentItem, 'The registered payment'), ...errors },
 });
@@ -239,7 +230,7 @@ export const updatePayment = createRoute({
   operationId: 'invoicing_update_payment',
   tags: [TAG, 'Payments'],
   summary: 'Change a payment',
-  ...secured(writeScopes('payments')),
+  ...secured(scopesFor('invoicing', 'payments', 'write')),
   request: { params: PaymentIdParam, body: jsonBody(InvoicingPaymentItemUpdate, 'The fields to change') },
   responses: { 200: jsonContent(InvoicingPaymentItem, 'The changed payment'), ...errors },
 });
@@ -250,7 +241,7 @@ export const getPaymentMethods = createRoute({
   operationId: 'invoicing_get_payments_methods',
   tags: [TAG, 'Payment methods'],
   summary: 'List the payment methods',
-  ...secured(readScopes('payment_methods')),
+  ...secured(scopesFor('invoicing', 'payment_methods', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingPaymentMethodItem_, 'The payment methods'), ...errors },
 });
@@ -261,7 +252,7 @@ export const getBankAccounts = createRoute({
   operationId: 'invoicing_get_bank_accounts',
   tags: [TAG, 'Bank accounts'],
   summary: 'List the bank accounts',
-  ...secured(readScopes('bank_accounts')),
+  ...secured(scopesFor('invoicing', 'bank_accounts', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingBankAccountItem_, 'The bank accounts'), ...errors },
 });
@@ -272,7 +263,7 @@ export const getBankTransactions = createRoute({
   operationId: 'invoicing_get_bank_transactions',
   tags: [TAG, 'Bank transactions'],
   summary: 'List the statement lines of a bank account',
-  ...secured(readScopes('bank_transactions')),
+  ...secured(scopesFor('invoicing', 'bank_transactions', 'read')),
   request: { params: ConsumerIdParam, query: BankTransactionsQuery },
   responses: {
     200: jsonContent(ServicePage_InvoicingBankTransactionItem_, 'The statement lines, newest first'),

@@ -1,3 +1,4 @@
+import { canSee } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Principal } from '../../lib/tokens.js';
@@ -54,11 +55,6 @@ export function matchesIssueFilters(issue: IssueRecord, filters: IssuesFilters):
 const seenLatestFirst = (a: IssueRecord, b: IssueRecord) =>
   b.last_seen.localeCompare(a.last_seen) || b.issue_id.localeCompare(a.issue_id);
 
-const visible = (issue: IssueRecord, principal: Principal) =>
-  issue.accountid === principal.accountid &&
-  issue.envid === principal.envid &&
-  (!principal.consumers || principal.consumers.has(issue.consumerid));
-
 export function listIssues(
   world: World,
   principal: Principal,
@@ -68,7 +64,7 @@ export function listIssues(
   return Object.values(world.issues)
     .filter(
       (issue) =>
-        visible(issue, principal) &&
+        canSee(principal, issue) &&
         (consumerid === undefined || issue.consumerid === consumerid) &&
         matchesIssueFilters(issue, filters),
     )
@@ -84,6 +80,6 @@ export function requireIssueConsumer(world: World, principal: Principal, consume
 export function requireIssue(world: World, principal: Principal, issueId: string): IssueRecord {
   const key = issueId.toLowerCase();
   const issue = Object.hasOwn(world.issues, key) ? world.issues[key] : undefined;
-  if (!issue || !visible(issue, principal)) throw errors.issueNotFound();
+  if (!issue || !canSee(principal, issue)) throw errors.issueNotFound();
   return issue;
 }

@@ -1,5 +1,4 @@
 import { errors } from '../../lib/errors.js';
-import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
@@ -9,6 +8,7 @@ import type {
   PaymentPayment,
   PaymentTransaction,
 } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
 
 /**

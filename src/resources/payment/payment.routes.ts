@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import {
   ConsumerIdParam,
   PageOnlyQuery,
@@ -23,20 +23,13 @@ const base = '/consumers/{consumer_id}/payment';
 const errors = errorResponses([400, 401, 404, 422]);
 const TAG = 'Payment';
 
-const readScopes = (resource: string) => [
-  'payment',
-  'payment.read',
-  `payment.${resource}`,
-  `payment.${resource}.read`,
-];
-
 export const getLocations = createRoute({
   method: 'get',
   path: `${base}/locations`,
   operationId: 'payment_get_locations',
   tags: [TAG, 'Locations'],
   summary: 'List the locations',
-  ...secured(readScopes('locations')),
+  ...secured(scopesFor('payment', 'locations', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_PaymentLocationItem_, 'The locations'), ...errors },
 });
@@ -47,7 +40,7 @@ export const getBalances = createRoute({
   operationId: 'payment_get_balances',
   tags: [TAG, 'Balances'],
   summary: 'List the balances',
-  ...secured(readScopes('balances')),
+  ...secured(scopesFor('payment', 'balances', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_BalanceItemOut_, 'The balances and what they hold'), ...errors },
 });
@@ -58,7 +51,7 @@ export const getTransactions = createRoute({
   operationId: 'payment_get_transactions',
   tags: [TAG, 'Transactions'],
   summary: 'List the movements of the balances',
-  ...secured(readScopes('transactions')),
+  ...secured(scopesFor('payment', 'transactions', 'read')),
   request: { params: ConsumerIdParam, query: TransactionsQuery },
   responses: { 200: jsonContent(ServicePage_TransactionItemOut_, 'The movements, newest first'), ...errors },
 });
@@ -69,7 +62,7 @@ export const getPayments = createRoute({
   operationId: 'payment_get_payments',
   tags: [TAG, 'Payments'],
   summary: 'List the payments',
-  ...secured(readScopes('payments')),
+  ...secured(scopesFor('payment', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PaymentsQuery },
   responses: { 200: jsonContent(ServicePage_PaymentItemOut_, 'The payments, newest first'), ...errors },
 });
@@ -80,7 +73,7 @@ export const getPayment = createRoute({
   operationId: 'payment_get_payment',
   tags: [TAG, 'Payments'],
   summary: 'Get one payment',
-  ...secured(readScopes('payments')),
+  ...secured(scopesFor('payment', 'payments', 'read')),
   request: { params: PaymentIdParam },
   responses: { 200: jsonContent(PaymentItemOut, 'The payment'), ...errors },
 });
@@ -91,7 +84,7 @@ export const getRefunds = createRoute({
   operationId: 'payment_get_refunds',
   tags: [TAG, 'Refunds'],
   summary: 'List the refunds',
-  ...secured(readScopes('refunds')),
+  ...secured(scopesFor('payment', 'refunds', 'read')),
   request: { params: ConsumerIdParam, query: RefundsQuery },
   responses: { 200: jsonContent(ServicePage_RefundItemOut_, 'The refunds, newest first'), ...errors },
 });
@@ -102,7 +95,7 @@ export const getPayouts = createRoute({
   operationId: 'payment_get_payouts',
   tags: [TAG, 'Payouts'],
   summary: 'List the payouts to the bank',
-  ...secured(readScopes('payouts')),
+  ...secured(scopesFor('payment', 'payouts', 'read')),
   request: { params: ConsumerIdParam, query: PayoutsQuery },
   responses: { 200: jsonContent(ServicePage_PayoutItemOut_, 'The payouts, newest first'), ...errors },
 });

@@ -1,5 +1,4 @@
 import { errors } from '../../lib/errors.js';
-import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
@@ -12,6 +11,7 @@ import type {
   PmsOrderLine,
   PmsPayment,
 } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   PMSAccountingTransactionOut,
   PMSClosureOut,

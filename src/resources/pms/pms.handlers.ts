@@ -2,7 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../../lib/vertical.js';
+import { requireVerticalConnection } from '../consumers/vertical-connection.js';
 import {
   accountingTransactions,
   assertLocation,

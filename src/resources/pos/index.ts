@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Services } from '../../context.js';
+import type { TickTask } from '../../lib/ticker.js';
 import { settleDataset } from './pos.context.js';
 import * as handlers from './pos.handlers.js';
 import * as routes from './pos.routes.js';
@@ -7,10 +8,10 @@ import * as routes from './pos.routes.js';
 /**
  * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
  * consumer's POS connection and its dataset (pos.context.ts); the rules are in pos.domain.ts and the
- * seeded data in seed/pos.ts. The clock completes open orders: a ticker task here, and every POS
- * request for its own dataset.
+ * seeded data in seed/pos.ts. The clock completes open orders: the background task below, and every
+ * POS request for its own dataset.
  */
-export function registerPos(app: OpenAPIHono<AppEnv>, services: Services): void {
+export function registerPos(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getModifiers, handlers.getModifiers);
   app.openapi(routes.getOrders, handlers.getOrders);
   app.openapi(routes.getOrder, handlers.getOrder);
@@ -29,12 +30,17 @@ export function registerPos(app: OpenAPIHono<AppEnv>, services: Services): void 
   app.openapi(routes.getClosure, handlers.getClosure);
   app.openapi(routes.getObjectives, handlers.getObjectives);
   app.openapi(routes.getReport, handlers.getReport);
+}
 
-  // Open orders of the datasets built so far complete as the sandbox clock passes their time.
-  services.ticker.register('pos-orders', (store) => {
+/**
+ * Background task: open orders of the datasets built so far complete as the sandbox clock passes
+ * their time.
+ */
+export function posOrdersTask(services: Services): TickTask {
+  return (store) => {
     // The events published go out by themselves: a write that queues deliveries kicks the worker.
     const world = store.world;
     for (const dataset of Object.values(world.pos_datasets))
       settleDataset({ ...services, store }, world, dataset);
-  });
+  };
 }

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
-import { type EventServices, publishEvent } from '../../lib/events.js';
-import { requireVerticalConnection, type VerticalScope } from '../../lib/vertical.js';
 import type { ConsumerRecord, PosDataset, PosOrder, World } from '../../store/world.js';
+import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
+import { type EventServices, publishEvent } from '../webhooks/events.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
 
 export const POS_API = 'Point of Sale' as const;

@@ -2,7 +2,6 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
-import { verticalFailure } from '../../lib/vertical.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { completionPayment } from '../../seed/pos.js';
 import { daysBetween, mergeTaxTotals, round2, sum2, taxTotals } from '../../seed/vertical-data.js';
@@ -15,6 +14,7 @@ import type {
   PosPayment,
   VerticalTaxTotal,
 } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   ClosureOut,
   POSCreateCustomerInput,

@@ -1,4 +1,6 @@
+import { canSee } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
+import { type Page, paginate } from '../../lib/pagination.js';
 import type { Principal } from '../../lib/tokens.js';
 import {
   closeLocalExecution,
@@ -10,7 +12,7 @@ import {
 } from '../../simulation/engine.js';
 import type { ExecutionRecord, FlowRecord, SyncRecord, World } from '../../store/world.js';
 import { checkFieldValues, fieldDefinitions } from './flow-fields.js';
-import { canSeeConsumer, requireFlow } from './syncs.domain.js';
+import { requireFlow } from './syncs.domain.js';
 import type {
   ChainExecutionOut,
   LocalFlowRunInput,
@@ -53,17 +55,6 @@ export function inDateRange(execution: ExecutionRecord, range: DateRange): boole
 export const newestFirst = (a: ExecutionRecord, b: ExecutionRecord) =>
   b.start.localeCompare(a.start) || b.executionid.localeCompare(a.executionid);
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
-export function paginate<T>(items: readonly T[], page: number, size: number): Page<T> {
-  return { items: items.slice((page - 1) * size, page * size), total: items.length, page, size };
-}
-
 /** GET /syncs/{syncid}/executions: the sync's flow executions, newest first, paged. */
 export function listSyncExecutions(
   world: World,
@@ -79,7 +70,7 @@ export function listSyncExecutions(
         e.kind === 'flow' &&
         e.syncid === sync.syncid &&
         (flowid === undefined || e.flowid === flowid) &&
-        canSeeConsumer(principal, e.consumerid) &&
+        canSee(principal, e) &&
         inDateRange(e, query),
     )
     .sort(newestFirst);
@@ -148,7 +139,7 @@ export function findExecution(
 ): ChainExecutionOut {
   const key = executionid.toLowerCase();
   const consumer = consumerid?.toLowerCase();
-  const visible = (e: ExecutionRecord) => e.flowid === flow.flowid && canSeeConsumer(principal, e.consumerid);
+  const visible = (e: ExecutionRecord) => e.flowid === flow.flowid && canSee(principal, e);
   const direct = Object.hasOwn(world.executions, key) ? world.executions[key] : undefined;
   if (direct && visible(direct)) {
     if (consumer !== undefined && direct.consumerid !== consumer) throw errors.executionNotFound();
@@ -167,13 +158,10 @@ export function findExecution(
 /** The consumers of the caller for which the flow is enabled, in the order they enabled it. */
 function enabledConsumers(world: World, principal: Principal, flow: FlowRecord): string[] {
   return Object.values(world.flow_consumers)
-    .filter(
-      (r) =>
-        r.flowid === flow.flowid &&
-        r.enabled &&
-        world.consumers[r.consumerid] &&
-        canSeeConsumer(principal, r.consumerid),
-    )
+    .filter((r) => {
+      const consumer = world.consumers[r.consumerid];
+      return r.flowid === flow.flowid && r.enabled && consumer !== undefined && canSee(principal, consumer);
+    })
     .map((r) => r.consumerid);
 }
 
@@ -309,7 +297,7 @@ export function reportLocalRun(
       e.parentexecutionid === chainid &&
       e.trigger === 'local' &&
       e.flowid === flow.flowid &&
-      canSeeConsumer(principal, e.consumerid),
+      canSee(principal, e),
   );
   if (!chainid || run.length === 0) throw errors.executionNotFound();
   const failure = input.error

@@ -1,6 +1,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv, Services } from '../../context.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
+import type { TickTask } from '../../lib/ticker.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import { tick } from '../../simulation/engine.js';
 import { registerLogs } from './logs.js';
@@ -22,7 +23,7 @@ function listBodyHook(result: {
   throw new ValidationFailure(toValidationIssues(result.error, result.data, locationOf(result.target)));
 }
 
-export function registerSyncs(app: OpenAPIHono<AppEnv>, services: Services): void {
+export function registerSyncs(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.listSyncs, handlers.listSyncsHandler);
   app.openapi(routes.createSync, handlers.createSyncHandler);
   app.openapi(routes.getSync, handlers.getSyncHandler);
@@ -39,9 +40,11 @@ export function registerSyncs(app: OpenAPIHono<AppEnv>, services: Services): voi
   app.openapi(routes.disableFlow, handlers.disableFlowHandler);
   app.openapi(routes.updateFlowConfig, handlers.updateFlowConfigHandler);
   registerLogs(app);
+}
 
-  // Executions end, scheduled flows and datalayer syncs run, as the sandbox clock moves.
-  services.ticker.register('automation', async (store) => {
+/** Background task: executions end, scheduled flows and datalayer syncs run as the sandbox clock moves. */
+export function automationTask(services: Services): TickTask {
+  return async (store) => {
     await tick({ ...services, store });
-  });
+  };
 }

@@ -1,3 +1,4 @@
+import { canSee } from '../../lib/access.js';
 import type { Clock } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { type ApiError, errors, ValidationFailure } from '../../lib/errors.js';
@@ -41,10 +42,6 @@ export const DEFAULT_TRIGGER_ID = 'trigger-1';
 
 export const consumerSyncKey = (consumerid: string, syncid: string) => `${consumerid}:${syncid}`;
 export const flowConsumerKey = (consumerid: string, flowid: string) => `${consumerid}:${flowid}`;
-
-/** Whether the caller may see the records of a consumer (a restricted key sees its own only). */
-export const canSeeConsumer = (principal: Principal, consumerid: string) =>
-  !principal.consumers || principal.consumers.has(consumerid);
 
 // ---------------------------------------------------------------------------------------------
 // Lookups.
@@ -115,9 +112,10 @@ export function toReadFlowItem(flow: FlowRecord): ReadFlowOut {
 /** Consumers set up for the sync that the caller may see. */
 export function consumersOfSync(world: World, principal: Principal, syncid: string): string[] {
   return Object.values(world.consumer_syncs)
-    .filter(
-      (r) => r.syncid === syncid && world.consumers[r.consumerid] && canSeeConsumer(principal, r.consumerid),
-    )
+    .filter((r) => {
+      const consumer = world.consumers[r.consumerid];
+      return r.syncid === syncid && consumer !== undefined && canSee(principal, consumer);
+    })
     .map((r) => r.consumerid);
 }
 

@@ -10,7 +10,7 @@ import { OwnEndpoints } from './own-origins.js';
 import { receivesEventsOf } from './webhooks.domain.js';
 
 /**
- * The delivery worker: sends the outbox (world.webhook_deliveries, filled by lib/events.ts) to the
+ * The delivery worker: sends the outbox (world.webhook_deliveries, filled by events.ts) to the
  * webhook instances. Its ticker task only starts the attempts that are due and returns: the ticker
  * (and so the clock endpoint, the other background tasks and the requests that kick it) never waits
  * for a receiver. At most MAX_ATTEMPTS_IN_FLIGHT attempts of one app are out at once, at most
@@ -380,14 +380,4 @@ export class DeliveryWorker {
     }
     pruneDeliveries(now);
   }
-}
-
-/** Registers the worker as the ticker's 'webhook-delivery' task. */
-export function registerDeliveryWorker(
-  services: DeliveryServices,
-  options: DeliveryOptions = {},
-): DeliveryWorker {
-  const worker = new DeliveryWorker(services, options);
-  services.ticker.register('webhook-delivery', () => worker.tick());
-  return worker;
 }

@@ -1,16 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Services } from '../../context.js';
-import { type DeliveryOptions, registerDeliveryWorker } from './delivery.js';
+import type { TickTask } from '../../lib/ticker.js';
+import { type DeliveryOptions, DeliveryWorker } from './delivery.js';
 import * as handlers from './webhooks.handlers.js';
 import * as routes from './webhooks.routes.js';
 
-/** The webhook routes, and the worker that delivers the events to the instances. */
-export function registerWebhooks(
-  app: OpenAPIHono<AppEnv>,
-  services: Services,
-  delivery: DeliveryOptions = {},
-): void {
-  registerDeliveryWorker(services, delivery);
+/** The webhook routes. */
+export function registerWebhooks(app: OpenAPIHono<AppEnv>, services: Services): void {
   // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
   app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
   // Creating and changing a url needs the addresses the sandbox listens on, known only once it listens.
@@ -20,4 +16,10 @@ export function registerWebhooks(
   app.openapi(routes.updateWebhook, handlers.updateWebhookHandler(services));
   app.openapi(routes.deleteWebhook, handlers.deleteWebhookHandler);
   app.openapi(routes.listWebhookLogs, handlers.listWebhookLogsHandler);
+}
+
+/** Background task: the worker that delivers the events of the outbox to the instances (delivery.ts). */
+export function webhookDeliveryTask(services: Services, options: DeliveryOptions = {}): TickTask {
+  const worker = new DeliveryWorker(services, options);
+  return () => worker.tick();
 }

@@ -13,17 +13,26 @@ import type { LedgerFolder, LedgerRecord } from '../../../store/world.js';
 /** Integrations with features.multiple_folders reach this many folders; the others one. */
 export const FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS = 3;
 
-const folderCache = new Map<string, LedgerFolder[]>();
+/** Folder lists an app keeps at most; past it, the cache starts afresh. */
+const MAX_CACHED_FOLDER_LISTS = 10_000;
 
-/** The folders of a consumer's accounting integration (memoized: they only depend on the ids). */
-export function foldersOf(seed: number, consumerid: string, integration: Integration): LedgerFolder[] {
+/**
+ * The folders of a consumer's accounting integration, memoized in the app's `cache` (they only
+ * depend on the ids).
+ */
+export function foldersOf(
+  cache: Map<string, LedgerFolder[]>,
+  seed: number,
+  consumerid: string,
+  integration: Integration,
+): LedgerFolder[] {
   const key = `${seed}:${consumerid}:${integration.integrationid}`;
-  let folders = folderCache.get(key);
+  let folders = cache.get(key);
   if (!folders) {
     const count = integration.features.multiple_folders ? FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS : 1;
     folders = seedFolders(seed, consumerid, integration.integrationid, count);
-    if (folderCache.size > 10_000) folderCache.clear();
-    folderCache.set(key, folders);
+    if (cache.size > MAX_CACHED_FOLDER_LISTS) cache.clear();
+    cache.set(key, folders);
   }
   return folders;
 }

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../context.js';
-import { requireConsumer } from '../resources/consumers/consumers.domain.js';
-import type { ApiName, Integration } from '../seed/catalogue.js';
-import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
-import { ApiError, messages } from './errors.js';
-import { activeConnectionOf, CONNECTION_ID_HEADER } from './transactions.js';
+import type { AppEnv } from '../../context.js';
+import { ApiError, messages } from '../../lib/errors.js';
+import { activeConnectionOf, CONNECTION_ID_HEADER } from '../../lib/transactions.js';
+import type { ApiName, Integration } from '../../seed/catalogue.js';
+import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
+import { requireConsumer } from './consumers.domain.js';
 
 /**
  * What every operation of a vertical (/consumers/{consumer_id}/<vertical>/...) starts from: the

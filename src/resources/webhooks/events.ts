@@ -1,13 +1,13 @@
-import type { Services } from '../context.js';
-import { subscribersOf } from '../resources/webhooks/webhooks.domain.js';
-import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
-import { unixSeconds } from './clock.js';
+import type { Services } from '../../context.js';
+import { unixSeconds } from '../../lib/clock.js';
+import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
+import { subscribersOf } from './webhooks.domain.js';
 
 /**
  * Events of the platform (a connection created, a flow executed, an issue opened...). Publishing
  * one writes a delivery into the outbox (world.webhook_deliveries) for every active webhook
  * instance subscribed to it, in the same change of the world as what caused it: the caller commits.
- * The delivery worker (resources/webhooks/delivery.ts, a task of the ticker) sends them: after the
+ * The delivery worker (delivery.ts beside this file, a task of the ticker) sends them: after the
  * commit, kick it with `void services.ticker.run()` so that the first attempt starts at once; it
  * also runs on every move of the clock and every second on the machine's time. Instances created by
  * a key restricted to consumers get only the events about those consumers (see subscribersOf).

@@ -1,0 +1,19 @@
+import type { ConsumerRecord } from '../store/world.js';
+import type { Principal } from './tokens.js';
+
+/** What the rule needs of a consumer, or of a record kept for one (an issue, an execution). */
+export type ConsumerOwner = Pick<ConsumerRecord, 'consumerid' | 'accountid' | 'envid'>;
+
+/**
+ * Whether the caller may see a consumer (and what is kept for it): one of the caller's account and
+ * environment, within the list of a key restricted to consumers, and the one an MCP token is bound
+ * to. A consumer the caller may not see does not exist for it.
+ */
+export function canSee(principal: Principal, consumer: ConsumerOwner): boolean {
+  return (
+    consumer.accountid === principal.accountid &&
+    consumer.envid === principal.envid &&
+    (principal.consumers === null || principal.consumers.has(consumer.consumerid)) &&
+    (principal.mcp === null || principal.mcp.consumerid === consumer.consumerid)
+  );
+}

@@ -14,7 +14,8 @@ type OperationRoute = RouteConfig & { operationId: string };
  */
 export interface Vertical<D> {
   api: ApiName;
-  open(c: Context<AppEnv>, scope: VerticalScope): D;
+  /** May be asynchronous when opening writes (the POS completes its due orders first). */
+  open(c: Context<AppEnv>, scope: VerticalScope): D | Promise<D>;
 }
 
 /** What a vertical operation's handler is handed besides the request: the checked scope and its data. */
@@ -36,7 +37,11 @@ export function operation<R extends OperationRoute, D>(
   const handler = (c: Ctx<R>) => {
     const context = c as unknown as Context<AppEnv>;
     const scope = requireVerticalConnection(context, vertical.api, route.operationId);
-    return handle(c, { ...scope, data: vertical.open(context, scope) });
+    const data = vertical.open(context, scope);
+    if (data instanceof Promise) {
+      return data.then((opened) => handle(c, { ...scope, data: opened }) as unknown as Response);
+    }
+    return handle(c, { ...scope, data });
   };
   return handler as RouteHandler<R, AppEnv>;
 }

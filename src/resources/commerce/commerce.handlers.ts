@@ -1,9 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import type { ConsumerRecord } from '../../store/world.js';
-import { requireVerticalConnection } from '../consumers/vertical-connection.js';
+import type { CommerceDataset, ConsumerRecord } from '../../store/world.js';
+import { operation, type Vertical } from '../vertical-operation.js';
 import { publishEvent } from '../webhooks/events.js';
 import {
   commerceDatasetOf,
@@ -20,16 +17,14 @@ import {
   toProductItem,
   toVariantItem,
 } from './commerce.domain.js';
-import type * as routes from './commerce.routes.js';
+import * as routes from './commerce.routes.js';
 import type { OrderItemOutValue } from './commerce.schemas.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
-
-/** The consumer's eCommerce connection (requireVerticalConnection) and its dataset, built on first access. */
-function openCommerce(c: Context<AppEnv>, operationId: string) {
-  const scope = requireVerticalConnection(c, 'eCommerce', operationId);
-  return { ...scope, dataset: commerceDatasetOf(c.var.store, scope.connection) };
-}
+/** eCommerce operations work on the connection's dataset, built on first access. */
+const commerce: Vertical<CommerceDataset> = {
+  api: 'eCommerce',
+  open: (c, { connection }) => commerceDatasetOf(c.var.store, connection),
+};
 
 const isTrue = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true';
@@ -59,58 +54,54 @@ function orderCreatedEvent(
   };
 }
 
-export const getCustomers: Handler<'getCustomers'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_customers');
+export const getCustomers = operation(commerce, routes.getCustomers, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(listCustomers(dataset), page, size), 200);
-};
+  return c.json(paginate(listCustomers(data), page, size), 200);
+});
 
-export const getCustomer: Handler<'getCustomer'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_customer');
-  return c.json(requireCustomer(dataset, c.req.valid('param').customer_id), 200);
-};
+export const getCustomer = operation(commerce, routes.getCustomer, (c, { data }) => {
+  return c.json(requireCustomer(data, c.req.valid('param').customer_id), 200);
+});
 
-export const getProducts: Handler<'getProducts'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_products');
+export const getProducts = operation(commerce, routes.getProducts, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  const products = listProducts(dataset, filters).map((p) => toProductItem(dataset, p));
+  const products = listProducts(data, filters).map((p) => toProductItem(data, p));
   return c.json(paginate(products, page, size), 200);
-};
+});
 
-export const getProduct: Handler<'getProduct'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_product');
-  return c.json(toProductItem(dataset, requireProduct(dataset, c.req.valid('param').product_id)), 200);
-};
+export const getProduct = operation(commerce, routes.getProduct, (c, { data }) => {
+  return c.json(toProductItem(data, requireProduct(data, c.req.valid('param').product_id)), 200);
+});
 
-export const getVariant: Handler<'getVariant'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_variant');
-  const { product, variant } = requireVariant(dataset, c.req.valid('param').variant_id);
-  return c.json(toVariantItem(dataset, product, variant), 200);
-};
+export const getVariant = operation(commerce, routes.getVariant, (c, { data }) => {
+  const { product, variant } = requireVariant(data, c.req.valid('param').variant_id);
+  return c.json(toVariantItem(data, product, variant), 200);
+});
 
-export const updateVariantQuantity: Handler<'updateVariantQuantity'> = async (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_update_variant_quantity');
-  const { location_id, available_quantity } = c.req.valid('json');
-  const variantId = c.req.valid('param').variant_id;
-  const result = setAvailableQuantity(
-    dataset,
-    variantId,
-    location_id,
-    available_quantity,
-    c.var.clock.now().toISOString(),
-  );
-  return c.json(result, 200);
-};
+export const updateVariantQuantity = operation(
+  commerce,
+  routes.updateVariantQuantity,
+  async (c, { data }) => {
+    const { location_id, available_quantity } = c.req.valid('json');
+    const variantId = c.req.valid('param').variant_id;
+    const result = setAvailableQuantity(
+      data,
+      variantId,
+      location_id,
+      available_quantity,
+      c.var.clock.now().toISOString(),
+    );
+    return c.json(result, 200);
+  },
+);
 
-export const getLocations: Handler<'getLocations'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_locations');
+export const getLocations = operation(commerce, routes.getLocations, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  const locations = dataset.locations.map(({ address: _a, ...wire }) => wire);
+  const locations = data.locations.map(({ address: _a, ...wire }) => wire);
   return c.json(paginate(locations, page, size), 200);
-};
+});
 
-export const getOrders: Handler<'getOrders'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_orders');
+export const getOrders = operation(commerce, routes.getOrders, (c, { data }) => {
   const {
     page,
     size,
@@ -124,59 +115,57 @@ export const getOrders: Handler<'getOrders'> = (c) => {
     include_product_categories: isTrue(include_product_categories, false),
     include_customer_details: isTrue(include_customer_details, true),
   };
-  const orders = listOrders(dataset, filters).map((o) => toOrderItem(dataset, o, view));
+  const orders = listOrders(data, filters).map((o) => toOrderItem(data, o, view));
   return c.json(paginate(orders, page, size), 200);
-};
+});
 
-export const createOrder: Handler<'createOrder'> = async (c) => {
-  const { dataset, consumer, connection } = openCommerce(c, 'ecommerce_create_order');
-  const mint = (kind: string) => () => c.var.ids.next(kind);
-  const { order } = createOrderRecord(
-    dataset,
-    c.req.valid('json'),
-    {
-      order: mint('commerce-order'),
-      customer: mint('commerce-customer'),
-      line: mint('commerce-line'),
-      fee: mint('commerce-fee'),
-      transaction: mint('commerce-transaction'),
-    },
-    c.var.clock.now().toISOString(),
-  );
-  c.set('createdEntityId', order.id);
-  const item = toOrderItem(dataset, order);
-  publishEvent(c.var, orderCreatedEvent(consumer, connection.connectionid, connection.integrationid, item));
-  return c.json(item, 200);
-};
+export const createOrder = operation(
+  commerce,
+  routes.createOrder,
+  async (c, { data, consumer, connection }) => {
+    const mint = (kind: string) => () => c.var.ids.next(kind);
+    const { order } = createOrderRecord(
+      data,
+      c.req.valid('json'),
+      {
+        order: mint('commerce-order'),
+        customer: mint('commerce-customer'),
+        line: mint('commerce-line'),
+        fee: mint('commerce-fee'),
+        transaction: mint('commerce-transaction'),
+      },
+      c.var.clock.now().toISOString(),
+    );
+    c.set('createdEntityId', order.id);
+    const item = toOrderItem(data, order);
+    publishEvent(c.var, orderCreatedEvent(consumer, connection.connectionid, connection.integrationid, item));
+    return c.json(item, 200);
+  },
+);
 
-export const getOrder: Handler<'getOrder'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_order');
-  const order = requireOrder(dataset, c.req.valid('param').order_id);
+export const getOrder = operation(commerce, routes.getOrder, (c, { data }) => {
+  const order = requireOrder(data, c.req.valid('param').order_id);
   const view = { include_product_categories: isTrue(c.req.valid('query').include_product_categories, false) };
-  return c.json(toOrderItem(dataset, order, view), 200);
-};
+  return c.json(toOrderItem(data, order, view), 200);
+});
 
-export const getPaymentMethods: Handler<'getPaymentMethods'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_payments_methods');
+export const getPaymentMethods = operation(commerce, routes.getPaymentMethods, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.payment_methods, page, size), 200);
-};
+  return c.json(paginate(data.payment_methods, page, size), 200);
+});
 
-export const getProductCategories: Handler<'getProductCategories'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_product_categories');
+export const getProductCategories = operation(commerce, routes.getProductCategories, (c, { data }) => {
   const { page, size, only_parents } = c.req.valid('query');
-  const categories = dataset.categories.filter((cat) => only_parents !== 'true' || cat.parent_id === null);
+  const categories = data.categories.filter((cat) => only_parents !== 'true' || cat.parent_id === null);
   return c.json(paginate(categories, page, size), 200);
-};
+});
 
-export const getTaxes: Handler<'getTaxes'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_taxes');
+export const getTaxes = operation(commerce, routes.getTaxes, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.tax_rates, page, size), 200);
-};
+  return c.json(paginate(data.tax_rates, page, size), 200);
+});
 
-export const getCountries: Handler<'getCountries'> = (c) => {
-  const { dataset } = openCommerce(c, 'ecommerce_get_countries');
+export const getCountries = operation(commerce, routes.getCountries, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.countries, page, size), 200);
-};
+  return c.json(paginate(data.countries, page, size), 200);
+});

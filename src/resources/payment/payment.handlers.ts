@@ -1,8 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../consumers/vertical-connection.js';
+import type { PaymentDataset } from '../../store/world.js';
+import { operation, type Vertical } from '../vertical-operation.js';
 import {
   listPayments,
   listPayouts,
@@ -14,23 +12,16 @@ import {
   toPaymentItem,
   toTransactionItem,
 } from './payment.domain.js';
-import type * as routes from './payment.routes.js';
+import * as routes from './payment.routes.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+/** Payment operations work on the connection's dataset (seeded on first use). */
+const payment: Vertical<PaymentDataset> = {
+  api: 'Payment',
+  open: (c, { consumer, connection, integration }) =>
+    paymentDatasetOf(c.var.store, consumer.consumerid, connection.connectionid, integration.integrationid),
+};
 
-/** The connection's dataset, once the consumer, connection and coverage checks have passed. */
-function dataset(c: Context<AppEnv>, operationId: string) {
-  const scope = requireVerticalConnection(c, 'Payment', operationId);
-  return paymentDatasetOf(
-    c.var.store,
-    scope.consumer.consumerid,
-    scope.connection.connectionid,
-    scope.integration.integrationid,
-  );
-}
-
-export const getLocations: Handler<'getLocations'> = (c) => {
-  const data = dataset(c, 'payment_get_locations');
+export const getLocations = operation(payment, routes.getLocations, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(
     paginate(
@@ -40,26 +31,23 @@ export const getLocations: Handler<'getLocations'> = (c) => {
     ),
     200,
   );
-};
+});
 
-export const getBalances: Handler<'getBalances'> = (c) => {
-  const data = dataset(c, 'payment_get_balances');
+export const getBalances = operation(payment, routes.getBalances, (c, { data }) => {
   const q = c.req.valid('query');
   const items = Object.values(data.balances).map((b) => toBalanceItem(data, b));
   return c.json(paginate(items, q.page, q.size), 200);
-};
+});
 
-export const getTransactions: Handler<'getTransactions'> = (c) => {
-  const data = dataset(c, 'payment_get_transactions');
+export const getTransactions = operation(payment, routes.getTransactions, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listTransactions(data, q).map(toTransactionItem), q.page, q.size), 200);
-};
+});
 
-export const getPayments: Handler<'getPayments'> = (c) => {
-  const data = dataset(c, 'payment_get_payments');
+export const getPayments = operation(payment, routes.getPayments, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listPayments(data, q).map(toPaymentItem), q.page, q.size), 200);
-};
+});
 
 /**
  * The official SDK's getPayment sends the url template as it is (`.../payments/%7Bpayment_id%7D`)
@@ -68,21 +56,18 @@ export const getPayments: Handler<'getPayments'> = (c) => {
  */
 const SDK_UNFILLED_TEMPLATE = '{payment_id}';
 
-export const getPayment: Handler<'getPayment'> = (c) => {
-  const data = dataset(c, 'payment_get_payment');
+export const getPayment = operation(payment, routes.getPayment, (c, { data }) => {
   const fromPath = c.req.valid('param').payment_id;
   const id = fromPath === SDK_UNFILLED_TEMPLATE ? (c.req.query('payment_id') ?? fromPath) : fromPath;
   return c.json(toPaymentItem(requirePayment(data, id)), 200);
-};
+});
 
-export const getRefunds: Handler<'getRefunds'> = (c) => {
-  const data = dataset(c, 'payment_get_refunds');
+export const getRefunds = operation(payment, routes.getRefunds, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listRefunds(data, q), q.page, q.size), 200);
-};
+});
 
-export const getPayouts: Handler<'getPayouts'> = (c) => {
-  const data = dataset(c, 'payment_get_payouts');
+export const getPayouts = operation(payment, routes.getPayouts, (c, { data }) => {
   const q = c.req.valid('query');
   return c.json(paginate(listPayouts(data, q), q.page, q.size), 200);
-};
+});

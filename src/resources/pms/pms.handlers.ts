@@ -1,8 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { requireVerticalConnection } from '../consumers/vertical-connection.js';
+import type { PmsDataset } from '../../store/world.js';
+import { operation, type Vertical } from '../vertical-operation.js';
 import {
   accountingTransactions,
   assertLocation,
@@ -18,96 +16,81 @@ import {
   toOrderItem,
   toPaymentItem,
 } from './pms.domain.js';
-import type * as routes from './pms.routes.js';
+import * as routes from './pms.routes.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+/** PMS operations work on the connection's dataset, built on first access. */
+const pms: Vertical<PmsDataset> = {
+  api: 'Property Management System',
+  open: (c, { connection }) => pmsDatasetOf(c.var.store, connection),
+};
 
-/** The consumer's PMS connection (requireVerticalConnection) and its dataset, built on first access. */
-function openPms(c: Context<AppEnv>, operationId: string) {
-  const scope = requireVerticalConnection(c, 'Property Management System', operationId);
-  return { ...scope, dataset: pmsDatasetOf(c.var.store, scope.connection) };
-}
-
-export const getOrders: Handler<'getOrders'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_orders');
+export const getOrders = operation(pms, routes.getOrders, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
   return c.json(
     paginate(
-      listOrders(dataset, filters).map((o) => toOrderItem(dataset, o)),
+      listOrders(data, filters).map((o) => toOrderItem(data, o)),
       page,
       size,
     ),
     200,
   );
-};
+});
 
-export const getInvoices: Handler<'getInvoices'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_invoices');
+export const getInvoices = operation(pms, routes.getInvoices, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
   return c.json(
     paginate(
-      listInvoices(dataset, filters).map((i) => toInvoiceItem(dataset, i)),
+      listInvoices(data, filters).map((i) => toInvoiceItem(data, i)),
       page,
       size,
     ),
     200,
   );
-};
+});
 
-export const getCustomers: Handler<'getCustomers'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_customers');
+export const getCustomers = operation(pms, routes.getCustomers, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  return c.json(paginate(listCustomers(dataset, filters), page, size), 200);
-};
+  return c.json(paginate(listCustomers(data, filters), page, size), 200);
+});
 
-export const getCustomer: Handler<'getCustomer'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_customer');
-  return c.json(requireCustomer(dataset, c.req.valid('param').customer_id), 200);
-};
+export const getCustomer = operation(pms, routes.getCustomer, (c, { data }) => {
+  return c.json(requireCustomer(data, c.req.valid('param').customer_id), 200);
+});
 
-export const getLocations: Handler<'getLocations'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_locations');
+export const getLocations = operation(pms, routes.getLocations, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.locations, page, size), 200);
-};
+  return c.json(paginate(data.locations, page, size), 200);
+});
 
-export const getPayments: Handler<'getPayments'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_payments');
+export const getPayments = operation(pms, routes.getPayments, (c, { data }) => {
   const { page, size, date_from, date_to } = c.req.valid('query');
-  const payments = listPayments(dataset, date_from, date_to).map((p) => toPaymentItem(dataset, p));
+  const payments = listPayments(data, date_from, date_to).map((p) => toPaymentItem(data, p));
   return c.json(paginate(payments, page, size), 200);
-};
+});
 
-export const getPaymentMethods: Handler<'getPaymentMethods'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_payments_methods');
+export const getPaymentMethods = operation(pms, routes.getPaymentMethods, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(dataset, location_id);
-  const methods = atLocation(dataset.payment_methods, location_id).map(
-    ({ location_ids: _l, ...wire }) => wire,
-  );
+  assertLocation(data, location_id);
+  const methods = atLocation(data.payment_methods, location_id).map(({ location_ids: _l, ...wire }) => wire);
   return c.json(paginate(methods, page, size), 200);
-};
+});
 
-export const getAccountingCategories: Handler<'getAccountingCategories'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_accounting_categories');
+export const getAccountingCategories = operation(pms, routes.getAccountingCategories, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.accounting_categories, page, size), 200);
-};
+  return c.json(paginate(data.accounting_categories, page, size), 200);
+});
 
-export const getClosure: Handler<'getClosure'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_closure');
+export const getClosure = operation(pms, routes.getClosure, (c, { data }) => {
   const today = c.var.clock.now().toISOString().slice(0, 10);
-  return c.json(closureOf(dataset, c.req.valid('param').date, today, c.req.valid('query').location_id), 200);
-};
+  return c.json(closureOf(data, c.req.valid('param').date, today, c.req.valid('query').location_id), 200);
+});
 
-export const getTaxes: Handler<'getTaxes'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_taxes');
+export const getTaxes = operation(pms, routes.getTaxes, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.tax_rates, page, size), 200);
-};
+  return c.json(paginate(data.tax_rates, page, size), 200);
+});
 
-export const getAccountingTransactions: Handler<'getAccountingTransactions'> = (c) => {
-  const { dataset } = openPms(c, 'pms_get_accounting_transactions');
+export const getAccountingTransactions = operation(pms, routes.getAccountingTransactions, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  return c.json(paginate(accountingTransactions(dataset, filters), page, size), 200);
-};
+  return c.json(paginate(accountingTransactions(data, filters), page, size), 200);
+});

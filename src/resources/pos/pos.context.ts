@@ -1,15 +1,9 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import type { ConsumerRecord, PosDataset, PosOrder, World } from '../../store/world.js';
-import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
+import type { Vertical } from '../vertical-operation.js';
 import { type EventServices, publishEvent } from '../webhooks/events.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
 
 export const POS_API = 'Point of Sale' as const;
-
-export interface PosScope extends VerticalScope {
-  dataset: PosDataset;
-}
 
 /** pos.order.completed: an order was paid and closed. */
 export function orderCompletedEvent(consumer: ConsumerRecord, dataset: PosDataset, order: PosOrder) {
@@ -47,17 +41,19 @@ export function settleDataset(services: EventServices, world: World, dataset: Po
 }
 
 /**
- * What every POS operation starts from: the consumer, its active POS connection (requireVerticalConnection)
- * and the connection's dataset, built on first access, with the orders due by now completed.
+ * What every POS operation works on, once the consumer, its active POS connection and the coverage
+ * have been checked: the connection's dataset, built on first access, with the orders due by now
+ * completed.
  */
-export async function openPos(c: Context<AppEnv>, operationId: string): Promise<PosScope> {
-  const scope = requireVerticalConnection(c, POS_API, operationId);
-  const { store } = c.var;
-  // Completing due orders is a write, even on a read: it goes through the write boundary.
-  await store.transact((write) => {
-    settleDataset({ ...c.var, store: write }, write.world, posDatasetOf(write, scope.connection));
-  });
-  // As the request sees it: tracked inside a write, plain on a read.
-  const dataset = posDatasetOf(store, scope.connection);
-  return { ...scope, dataset };
-}
+export const pos: Vertical<PosDataset> = {
+  api: POS_API,
+  open: async (c, { connection }) => {
+    const { store } = c.var;
+    // Completing due orders is a write, even on a read: it goes through the write boundary.
+    await store.transact((write) => {
+      settleDataset({ ...c.var, store: write }, write.world, posDatasetOf(write, connection));
+    });
+    // As the request sees it: tracked inside a write, plain on a read.
+    return posDatasetOf(store, connection);
+  },
+};

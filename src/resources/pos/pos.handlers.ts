@@ -1,7 +1,7 @@
-import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { openPos } from './pos.context.js';
+import { operation } from '../vertical-operation.js';
+import { pos } from './pos.context.js';
 import {
   assertLocation,
   atLocation,
@@ -19,138 +19,118 @@ import {
   updateOrderCustomer,
   withoutLocations,
 } from './pos.domain.js';
-import type * as routes from './pos.routes.js';
-
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+import * as routes from './pos.routes.js';
 
 const today = (c: { var: AppEnv['Variables'] }) => c.var.clock.now().toISOString().slice(0, 10);
 
-export const getModifiers: Handler<'getModifiers'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_modifiers');
+export const getModifiers = operation(pos, routes.getModifiers, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(dataset, location_id);
-  return c.json(paginate(atLocation(dataset.modifiers, location_id).map(withoutLocations), page, size), 200);
-};
+  assertLocation(data, location_id);
+  return c.json(paginate(atLocation(data.modifiers, location_id).map(withoutLocations), page, size), 200);
+});
 
-export const getOrders: Handler<'getOrders'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_orders');
+export const getOrders = operation(pos, routes.getOrders, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  return c.json(paginate(listOrders(dataset, filters).map(toOrderItem), page, size), 200);
-};
+  return c.json(paginate(listOrders(data, filters).map(toOrderItem), page, size), 200);
+});
 
-export const getOrder: Handler<'getOrder'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_order');
-  return c.json(toOrderItem(requireOrder(dataset, c.req.valid('param').order_id)), 200);
-};
+export const getOrder = operation(pos, routes.getOrder, (c, { data }) => {
+  return c.json(toOrderItem(requireOrder(data, c.req.valid('param').order_id)), 200);
+});
 
-export const updateOrder: Handler<'updateOrder'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_update_pos_customer');
-  const order = updateOrderCustomer(dataset, c.req.valid('param').order_id, c.req.valid('json').customer_id);
+export const updateOrder = operation(pos, routes.updateOrder, async (c, { data }) => {
+  const order = updateOrderCustomer(data, c.req.valid('param').order_id, c.req.valid('json').customer_id);
   return c.json(toOrderItem(order), 200);
-};
+});
 
-export const getLocations: Handler<'getLocations'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_locations');
+export const getLocations = operation(pos, routes.getLocations, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.locations, page, size), 200);
-};
+  return c.json(paginate(data.locations, page, size), 200);
+});
 
-export const getPayments: Handler<'getPayments'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_payments');
+export const getPayments = operation(pos, routes.getPayments, (c, { data }) => {
   const { page, size, date_from, date_to } = c.req.valid('query');
-  return c.json(paginate(listPayments(dataset, date_from, date_to), page, size), 200);
-};
+  return c.json(paginate(listPayments(data, date_from, date_to), page, size), 200);
+});
 
-export const getSales: Handler<'getSales'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_sales');
+export const getSales = operation(pos, routes.getSales, (c, { data }) => {
   const { date_from, date_to, location_id } = c.req.valid('query');
-  return c.json(salesOf(dataset, date_from, date_to, location_id), 200);
-};
+  return c.json(salesOf(data, date_from, date_to, location_id), 200);
+});
 
-export const getPaymentMethods: Handler<'getPaymentMethods'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_payments_methods');
+export const getPaymentMethods = operation(pos, routes.getPaymentMethods, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(dataset, location_id);
+  assertLocation(data, location_id);
   return c.json(
-    paginate(atLocation(dataset.payment_methods, location_id).map(withoutLocations), page, size),
+    paginate(atLocation(data.payment_methods, location_id).map(withoutLocations), page, size),
     200,
   );
-};
+});
 
-export const getCustomers: Handler<'getCustomers'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_customers');
+export const getCustomers = operation(pos, routes.getCustomers, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  return c.json(paginate(listCustomers(dataset, filters), page, size), 200);
-};
+  return c.json(paginate(listCustomers(data, filters), page, size), 200);
+});
 
-export const createCustomer: Handler<'createCustomer'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_create_pos_customer');
+export const createCustomer = operation(pos, routes.createCustomer, async (c, { data }) => {
   const input = c.req.valid('json');
   const customer = createCustomerRecord(
-    dataset,
+    data,
     input,
     () => c.var.ids.next('pos-customer'),
     c.var.clock.now().toISOString(),
   );
   c.set('createdEntityId', customer.id);
   return c.json(customer, 200);
-};
+});
 
-export const getCustomer: Handler<'getCustomer'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_customer');
-  return c.json(requireCustomer(dataset, c.req.valid('param').customer_id), 200);
-};
+export const getCustomer = operation(pos, routes.getCustomer, (c, { data }) => {
+  return c.json(requireCustomer(data, c.req.valid('param').customer_id), 200);
+});
 
-export const getProductCategories: Handler<'getProductCategories'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_product_categories');
+export const getProductCategories = operation(pos, routes.getProductCategories, (c, { data }) => {
   const { page, size, location_id, only_parents } = c.req.valid('query');
-  assertLocation(dataset, location_id);
-  const categories = atLocation(dataset.product_categories, location_id).filter(
+  assertLocation(data, location_id);
+  const categories = atLocation(data.product_categories, location_id).filter(
     (category) => only_parents !== 'true' || category.id_parent === null,
   );
   return c.json(paginate(categories.map(withoutLocations), page, size), 200);
-};
+});
 
-export const getProducts: Handler<'getProducts'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_products');
+export const getProducts = operation(pos, routes.getProducts, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(dataset, location_id);
-  const products = atLocation(dataset.products, location_id).map(
+  assertLocation(data, location_id);
+  const products = atLocation(data.products, location_id).map(
     ({ location_ids: _l, tax_id: _t, line_type: _k, ...wire }) => wire,
   );
   return c.json(paginate(products, page, size), 200);
-};
+});
 
-export const getAccountingCategories: Handler<'getAccountingCategories'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_accounting_categories');
+export const getAccountingCategories = operation(pos, routes.getAccountingCategories, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(dataset, location_id);
+  assertLocation(data, location_id);
   return c.json(
-    paginate(atLocation(dataset.accounting_categories, location_id).map(withoutLocations), page, size),
+    paginate(atLocation(data.accounting_categories, location_id).map(withoutLocations), page, size),
     200,
   );
-};
+});
 
-export const getTaxes: Handler<'getTaxes'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_taxes');
+export const getTaxes = operation(pos, routes.getTaxes, (c, { data }) => {
   const { page, size } = c.req.valid('query');
-  return c.json(paginate(dataset.tax_rates, page, size), 200);
-};
+  return c.json(paginate(data.tax_rates, page, size), 200);
+});
 
-export const getClosure: Handler<'getClosure'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_closure');
+export const getClosure = operation(pos, routes.getClosure, (c, { data }) => {
   const { date } = c.req.valid('param');
-  return c.json(closureOf(dataset, date, today(c), c.req.valid('query').location_id), 200);
-};
+  return c.json(closureOf(data, date, today(c), c.req.valid('query').location_id), 200);
+});
 
-export const getObjectives: Handler<'getObjectives'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_objectives');
+export const getObjectives = operation(pos, routes.getObjectives, (c, { data }) => {
   const { page, size, date_from, date_to, location_id } = c.req.valid('query');
-  return c.json(paginate(objectivesOf(dataset, date_from, date_to, location_id), page, size), 200);
-};
+  return c.json(paginate(objectivesOf(data, date_from, date_to, location_id), page, size), 200);
+});
 
-export const getReport: Handler<'getReport'> = async (c) => {
-  const { dataset } = await openPos(c, 'pos_get_report');
+export const getReport = operation(pos, routes.getReport, (c, { data }) => {
   const { date, location_id } = c.req.valid('query');
-  return c.json(reportOf(dataset, date, location_id), 200);
-};
+  return c.json(reportOf(data, date, location_id), 200);
+});

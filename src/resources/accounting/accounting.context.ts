@@ -1,47 +1,40 @@
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
 import type { LedgerFolder, LedgerRecord } from '../../store/world.js';
-import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
+import type { VerticalScope } from '../consumers/vertical-connection.js';
+import type { Vertical } from '../vertical-operation.js';
 import { foldersOf, ledgerOf } from './ledger/ledgers.js';
 
-/**
- * What every accounting operation starts from: the consumer, its active accounting connection, the
- * integration behind it, and (unless the operation lists folders) the folder and its ledger.
- */
-export interface AccountingScope extends VerticalScope {
+/** The folders (companies) an accounting connection reaches. */
+export interface AccountingFolders {
   folders: LedgerFolder[];
 }
 
-export interface FolderScope extends AccountingScope {
+/** The folders, and the one the request works on with its ledger. */
+export interface AccountingLedger extends AccountingFolders {
   folder: LedgerFolder;
   ledger: LedgerRecord;
 }
 
-/**
- * The consumer, its active accounting connection (X-Chift-ConnectionId picks one among several) and
- * the integration, which must implement `operationId` (see consumers/vertical-connection.ts), with
- * its folders.
- */
-export function requireAccountingConnection(c: Context<AppEnv>, operationId: string): AccountingScope {
-  const scope = requireVerticalConnection(c, 'Accounting', operationId);
+function foldersOfConnection(
+  c: Context<AppEnv>,
+  { consumer, integration }: VerticalScope,
+): AccountingFolders {
   const { store, caches } = c.var;
-  const folders = foldersOf(
-    caches.ledgerFolders,
-    store.world.meta.seed,
-    scope.consumer.consumerid,
-    scope.integration,
-  );
-  return { ...scope, folders };
+  return {
+    folders: foldersOf(caches.ledgerFolders, store.world.meta.seed, consumer.consumerid, integration),
+  };
 }
 
 /**
- * requireAccountingConnection, then the folder of the request's folder_id: required (and one of the
- * connection's folders) when the integration has features.multiple_folders; otherwise optional, and
- * when given it must be the single folder's id. Returns the folder's ledger, built on first access.
+ * The folder of the request's folder_id: required (and one of the connection's folders) when the
+ * integration has features.multiple_folders; otherwise optional, and when given it must be the
+ * single folder's id. Returns the folder's ledger, built on first access.
  */
-export function requireAccounting(c: Context<AppEnv>, operationId: string): FolderScope {
-  const scope = requireAccountingConnection(c, operationId);
+function requireFolder(c: Context<AppEnv>, scope: VerticalScope): AccountingLedger {
+  const { folders } = foldersOfConnection(c, scope);
   const folderId = c.req.query('folder_id');
   let folder: LedgerFolder | undefined;
   if (folderId === undefined || folderId === '') {
@@ -50,16 +43,42 @@ export function requireAccounting(c: Context<AppEnv>, operationId: string): Fold
         `folder_id is required: ${scope.integration.name} holds several folders (GET .../accounting/folders lists them)`,
       );
     }
-    folder = scope.folders[0];
+    folder = folders[0];
   } else {
-    folder = scope.folders.find((f) => f.id === folderId);
+    folder = folders.find((f) => f.id === folderId);
     if (!folder)
       throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
   }
   if (!folder) throw errors.accountingFailure('The connection reaches no folder');
   const ledger = ledgerOf(c.var.store, scope.consumer.consumerid, scope.integration, folder);
-  return { ...scope, folder, ledger };
+  return { folders, folder, ledger };
 }
+
+/**
+ * The operations on the connection's folders themselves (listing them, reading one): once the
+ * consumer, its active accounting connection (X-Chift-ConnectionId picks one among several) and the
+ * integration's coverage are checked (see vertical-operation.ts), they get the folders.
+ */
+export const accountingFolders: Vertical<AccountingFolders> = {
+  api: 'Accounting',
+  open: foldersOfConnection,
+};
+
+/** Every other accounting operation works in one folder: after the same checks, its ledger. */
+export const accountingLedger: Vertical<AccountingLedger> = {
+  api: 'Accounting',
+  open: requireFolder,
+};
+
+/**
+ * A deprecated shape of an operation, covered as its current operation: an integration implements
+ * the deprecated shape exactly when it implements the current one (the coverage lists only current
+ * operationIds). The route registered and served keeps its own operationId.
+ */
+export const coveredAs = <R extends RouteConfig>(deprecated: R, current: { operationId: string }) => ({
+  ...deprecated,
+  operationId: current.operationId,
+});
 
 /** The timestamp and id source of a write, for the posting functions. */
 export function postingContext(c: Context<AppEnv>) {

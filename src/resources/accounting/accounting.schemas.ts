@@ -14,7 +14,7 @@ export const ConsumerIdParam = z.object({
     .openapi({ param: { name: 'consumer_id', in: 'path' }, description: 'Id of the consumer' }),
 });
 
-/** folder_id: required when the integration holds several folders (see requireAccounting). */
+/** folder_id: required when the integration holds several folders (see accountingLedger in accounting.context.ts). */
 export const folderIdParam = z
   .string()
   .optional()

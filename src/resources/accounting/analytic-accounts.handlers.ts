@@ -1,7 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { postingContext, requireAccounting } from './accounting.context.js';
+import { operation } from '../vertical-operation.js';
+import { accountingLedger, postingContext } from './accounting.context.js';
 import {
   draftOf,
   listAnalyticAccounts,
@@ -10,7 +9,7 @@ import {
   toAnalyticAccount,
   toMonoAnalyticAccount,
 } from './analytic-accounts.domain.js';
-import type * as routes from './analytic-accounts.routes.js';
+import * as routes from './analytic-accounts.routes.js';
 import {
   analyticFigures,
   buildAnalyticAccount,
@@ -19,72 +18,99 @@ import {
 } from './ledger/analytics.js';
 import { applyChange } from './ledger/posting.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+export const getAnalyticAccounts = operation(
+  accountingLedger,
+  routes.getAnalyticAccounts,
+  (c, { data: { ledger } }) => {
+    const { page, size } = c.req.valid('query');
+    const figures = analyticFigures(ledger);
+    const accounts = listAnalyticAccounts(ledger).map((a) => toMonoAnalyticAccount(a, figures));
+    return c.json(paginate(accounts, page, size), 200);
+  },
+);
 
-export const getAnalyticAccounts: Handler<'getAnalyticAccounts'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_analytic_accounts');
-  const { page, size } = c.req.valid('query');
-  const figures = analyticFigures(ledger);
-  const accounts = listAnalyticAccounts(ledger).map((a) => toMonoAnalyticAccount(a, figures));
-  return c.json(paginate(accounts, page, size), 200);
-};
+export const getAnalyticAccountsMultiPlans = operation(
+  accountingLedger,
+  routes.getAnalyticAccountsMultiPlans,
+  (c, { data: { ledger } }) => {
+    const { page, size } = c.req.valid('query');
+    const figures = analyticFigures(ledger);
+    const accounts = listAnalyticAccounts(ledger).map((a) => toAnalyticAccount(a, figures));
+    return c.json(paginate(accounts, page, size), 200);
+  },
+);
 
-export const getAnalyticAccountsMultiPlans: Handler<'getAnalyticAccountsMultiPlans'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_analytic_accounts_multi_plans');
-  const { page, size } = c.req.valid('query');
-  const figures = analyticFigures(ledger);
-  const accounts = listAnalyticAccounts(ledger).map((a) => toAnalyticAccount(a, figures));
-  return c.json(paginate(accounts, page, size), 200);
-};
+export const createAnalyticAccount = operation(
+  accountingLedger,
+  routes.createAnalyticAccount,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const plan = mainAnalyticPlan(ledger);
+    const { account, change } = buildAnalyticAccount(ledger, plan.id, draftOf(c.req.valid('json')), ctx);
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', account.id);
+    return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);
 
-export const createAnalyticAccount: Handler<'createAnalyticAccount'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_analytic_account');
-  const ctx = postingContext(c);
-  const plan = mainAnalyticPlan(ledger);
-  const { account, change } = buildAnalyticAccount(ledger, plan.id, draftOf(c.req.valid('json')), ctx);
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', account.id);
-  return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
+export const createAnalyticAccountMultiPlans = operation(
+  accountingLedger,
+  routes.createAnalyticAccountMultiPlans,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { analytic_plan } = c.req.valid('param');
+    const { account, change } = buildAnalyticAccount(
+      ledger,
+      analytic_plan,
+      draftOf(c.req.valid('json')),
+      ctx,
+    );
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', account.id);
+    return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);
 
-export const createAnalyticAccountMultiPlans: Handler<'createAnalyticAccountMultiPlans'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_analytic_account_multi_plans');
-  const ctx = postingContext(c);
-  const { analytic_plan } = c.req.valid('param');
-  const { account, change } = buildAnalyticAccount(ledger, analytic_plan, draftOf(c.req.valid('json')), ctx);
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', account.id);
-  return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
+export const getAnalyticAccount = operation(
+  accountingLedger,
+  routes.getAnalyticAccount,
+  (c, { data: { ledger } }) => {
+    const account = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
+    return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);
 
-export const getAnalyticAccount: Handler<'getAnalyticAccount'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_analytic_account');
-  const account = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
-  return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
+export const getAnalyticAccountMultiPlans = operation(
+  accountingLedger,
+  routes.getAnalyticAccountMultiPlans,
+  (c, { data: { ledger } }) => {
+    const { analytic_account_id, analytic_plan } = c.req.valid('param');
+    const account = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
+    return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);
 
-export const getAnalyticAccountMultiPlans: Handler<'getAnalyticAccountMultiPlans'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_analytic_account_multi_plans');
-  const { analytic_account_id, analytic_plan } = c.req.valid('param');
-  const account = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
-  return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
+export const updateAnalyticAccount = operation(
+  accountingLedger,
+  routes.updateAnalyticAccount,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const current = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
+    const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
+    applyChange(ledger, change, ctx.now);
+    return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);
 
-export const updateAnalyticAccount: Handler<'updateAnalyticAccount'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_update_analytic_account');
-  const ctx = postingContext(c);
-  const current = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
-  const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
-  applyChange(ledger, change, ctx.now);
-  return c.json(toMonoAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
-
-export const updateAnalyticAccountMultiPlans: Handler<'updateAnalyticAccountMultiPlans'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_update_analytic_account_multi_plans');
-  const ctx = postingContext(c);
-  const { analytic_account_id, analytic_plan } = c.req.valid('param');
-  const current = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
-  const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
-  applyChange(ledger, change, ctx.now);
-  return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
-};
+export const updateAnalyticAccountMultiPlans = operation(
+  accountingLedger,
+  routes.updateAnalyticAccountMultiPlans,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { analytic_account_id, analytic_plan } = c.req.valid('param');
+    const current = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
+    const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
+    applyChange(ledger, change, ctx.now);
+    return c.json(toAnalyticAccount(account, analyticFigures(ledger)), 200);
+  },
+);

@@ -1,8 +1,7 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../lib/errors.js';
 import { paginate } from '../../lib/pagination.js';
-import { postingContext, requireAccounting } from './accounting.context.js';
+import { operation } from '../vertical-operation.js';
+import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
 import {
   draftFromGeneric,
   draftFromLegacy,
@@ -11,88 +10,109 @@ import {
   requireEntry,
   toJournalEntry,
 } from './entries.domain.js';
-import type * as routes from './entries.routes.js';
+import * as routes from './entries.routes.js';
 import { matchingNumbersByLine } from './ledger/derived.js';
 import { applyChange, buildJournalEntry, buildMatching } from './ledger/posting.js';
 
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
+export const getJournalEntries = operation(
+  accountingLedger,
+  routes.getJournalEntries,
+  (c, { data: { ledger } }) => {
+    const query = c.req.valid('query');
+    const page = paginate(listEntries(ledger, query), query.page, query.size);
+    const numbers = matchingNumbersByLine(ledger);
+    return c.json({ ...page, items: page.items.map((e) => toJournalEntry(ledger, e, 'mono', numbers)) }, 200);
+  },
+);
 
-export const getJournalEntries: Handler<'getJournalEntries'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_journal_entries');
-  const query = c.req.valid('query');
-  const page = paginate(listEntries(ledger, query), query.page, query.size);
-  const numbers = matchingNumbersByLine(ledger);
-  return c.json({ ...page, items: page.items.map((e) => toJournalEntry(ledger, e, 'mono', numbers)) }, 200);
-};
+export const getJournalEntriesMultiPlan = operation(
+  accountingLedger,
+  routes.getJournalEntriesMultiPlan,
+  (c, { data: { ledger } }) => {
+    const query = c.req.valid('query');
+    const page = paginate(listEntries(ledger, query), query.page, query.size);
+    const numbers = matchingNumbersByLine(ledger);
+    return c.json(
+      { ...page, items: page.items.map((e) => toJournalEntry(ledger, e, 'multi', numbers)) },
+      200,
+    );
+  },
+);
 
-export const getJournalEntriesMultiPlan: Handler<'getJournalEntriesMultiPlan'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_journal_entries_multi_plan');
-  const query = c.req.valid('query');
-  const page = paginate(listEntries(ledger, query), query.page, query.size);
-  const numbers = matchingNumbersByLine(ledger);
-  return c.json({ ...page, items: page.items.map((e) => toJournalEntry(ledger, e, 'multi', numbers)) }, 200);
-};
+export const getJournalEntry = operation(
+  accountingLedger,
+  routes.getJournalEntry,
+  (c, { data: { ledger } }) => {
+    const entry = requireEntry(ledger, c.req.valid('param').journal_entry_id);
+    return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
+  },
+);
 
-export const getJournalEntry: Handler<'getJournalEntry'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_journal_entry');
-  const entry = requireEntry(ledger, c.req.valid('param').journal_entry_id);
-  return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
-};
-
-export const createGenericJournalEntry: Handler<'createGenericJournalEntry'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_generic_journal_entry');
-  const ctx = postingContext(c);
-  const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(c.req.valid('json')), ctx);
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', entry.id);
-  return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
-};
+export const createGenericJournalEntry = operation(
+  accountingLedger,
+  routes.createGenericJournalEntry,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(c.req.valid('json')), ctx);
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', entry.id);
+    return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
+  },
+);
 
 /** The deprecated shape: the integration must implement the current operation. */
-export const createJournalEntry: Handler<'createJournalEntry'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_generic_journal_entry');
-  const ctx = postingContext(c);
-  const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', entry.id);
-  return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
-};
+export const createJournalEntry = operation(
+  accountingLedger,
+  coveredAs(routes.createJournalEntry, routes.createGenericJournalEntry),
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', entry.id);
+    return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
+  },
+);
 
-export const getOutstandings: Handler<'getOutstandings'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_outstandings');
-  const { page, size, type, unposted_allowed } = c.req.valid('query');
-  return c.json(paginate(outstandingItems(ledger, type, unposted_allowed === 'true'), page, size), 200);
-};
+export const getOutstandings = operation(
+  accountingLedger,
+  routes.getOutstandings,
+  (c, { data: { ledger } }) => {
+    const { page, size, type, unposted_allowed } = c.req.valid('query');
+    return c.json(paginate(outstandingItems(ledger, type, unposted_allowed === 'true'), page, size), 200);
+  },
+);
 
-export const matchEntries: Handler<'matchEntries'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_match_entries');
+export const matchEntries = operation(accountingLedger, routes.matchEntries, (c, { data: { ledger } }) => {
   const ctx = postingContext(c);
   const { entries, partner_id } = c.req.valid('json');
   const { matching, balance, change } = buildMatching(ledger, entries, partner_id, ctx, ctx.now.slice(0, 10));
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', matching.number);
   return c.json({ matching_number: matching.number, balance }, 200);
-};
+});
 
 /** Each matching is checked and made on its own: a refused one is reported and the others go on. */
-export const matchEntriesMultiple: Handler<'matchEntriesMultiple'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_match_entries_multiple');
-  const ctx = postingContext(c);
-  const results = c.req.valid('json').matchings.map((request) => {
-    try {
-      const { matching, change } = buildMatching(
-        ledger,
-        request.entries,
-        request.partner_id,
-        ctx,
-        ctx.now.slice(0, 10),
-      );
-      applyChange(ledger, change, ctx.now);
-      return { matching_number: matching.number, processed: true, error_msg: null };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return { matching_number: null, processed: false, error_msg: { ...error.toBody() } };
-    }
-  });
-  return c.json(results, 200);
-};
+export const matchEntriesMultiple = operation(
+  accountingLedger,
+  routes.matchEntriesMultiple,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const results = c.req.valid('json').matchings.map((request) => {
+      try {
+        const { matching, change } = buildMatching(
+          ledger,
+          request.entries,
+          request.partner_id,
+          ctx,
+          ctx.now.slice(0, 10),
+        );
+        applyChange(ledger, change, ctx.now);
+        return { matching_number: matching.number, processed: true, error_msg: null };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return { matching_number: null, processed: false, error_msg: { ...error.toBody() } };
+      }
+    });
+    return c.json(results, 200);
+  },
+);

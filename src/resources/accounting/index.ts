@@ -1,3 +1,32 @@
+/**
+ * The Accounting vertical: every path under /consumers/{consumer_id}/accounting/, by its first
+ * segment, and the file that holds its routes (<name>.routes.ts), handlers (<name>.handlers.ts),
+ * domain rules (<name>.domain.ts) and wire shapes (<name>.schemas.ts):
+ *
+ *   folders, folders/{folder_id}                        reference
+ *   bookyears, analytic-plans, schemes, vat-codes       reference
+ *   payment-methods, payment-terms                      reference
+ *   journals (list), journal (POST: create a journal)   reference
+ *   chart-of-accounts, chart-of-accounts/balance        reference
+ *   accounts (POST: create a ledger account)            reference
+ *   clients, suppliers, contacts                        partners
+ *   invoices (create, by type, one, payments...)        invoices
+ *   invoices/pdf/{invoice_id} (attach a PDF)            attachments
+ *   attachments                                         attachments
+ *   journal/entries, journal-entries                    entries
+ *   outstandings, matching, matching-multiple           entries
+ *   analytic-accounts                                   analytic-accounts
+ *   miscellaneous-operation                             miscellaneous
+ *   bank-accounts, bank-transactions                    bank
+ *   financial-entries, financial-entry (deprecated)     financial-entries
+ *   expenses                                            expenses
+ *   employees                                           employees
+ *   export-fec                                          exports
+ *
+ * What every operation starts from (the consumer, its accounting connection, the integration's
+ * coverage, then the folders or the request's folder and its ledger) is in accounting.context.ts;
+ * the ledger model and its rules are in ./ledger.
+ */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import * as analyticHandlers from './analytic-accounts.handlers.js';
@@ -26,9 +55,8 @@ import * as referenceHandlers from './reference.handlers.js';
 import * as referenceRoutes from './reference.routes.js';
 
 /**
- * The Accounting vertical under /consumers/{consumer_id}/accounting. Every operation resolves its
- * folder's ledger with requireAccounting (accounting.context.ts); the ledger model and its rules are
- * in ./ledger. Static path segments are registered before the parameters they would shadow.
+ * Registers the Accounting vertical under /consumers/{consumer_id}/accounting. Static path segments
+ * are registered before the parameters they would shadow.
  */
 export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
   const r = referenceRoutes;

@@ -1,7 +1,6 @@
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import { postingContext, requireAccounting } from './accounting.context.js';
+import { operation } from '../vertical-operation.js';
+import { accountingLedger, postingContext } from './accounting.context.js';
 import { isTrue } from './accounting.schemas.js';
 import {
   draftFromMono,
@@ -12,11 +11,9 @@ import {
   requireInvoice,
   toInvoiceItem,
 } from './invoices.domain.js';
-import type * as routes from './invoices.routes.js';
+import * as routes from './invoices.routes.js';
 import { matchedCentsByLine } from './ledger/derived.js';
 import { applyChange, buildInvoice, buildInvoicePayment } from './ledger/posting.js';
-
-type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
 /** What a created invoice answers: everything, its lines included. */
 const CREATED = { lines: true, payments: true, partner: false };
@@ -31,8 +28,7 @@ const viewOptions = (query: {
   partner: isTrue(query.include_partner_info),
 });
 
-export const createInvoice: Handler<'createInvoice'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_invoice');
+export const createInvoice = operation(accountingLedger, routes.createInvoice, (c, { data: { ledger } }) => {
   const ctx = postingContext(c);
   const { invoice, change } = buildInvoice(
     ledger,
@@ -42,71 +38,88 @@ export const createInvoice: Handler<'createInvoice'> = async (c) => {
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', invoice.id);
   return c.json(toInvoiceItem(ledger, invoice, 'mono', CREATED), 200);
-};
+});
 
-export const createInvoiceMultiplePlans: Handler<'createInvoiceMultiplePlans'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_invoice_multiple_plans');
-  const ctx = postingContext(c);
-  const { invoice, change } = buildInvoice(
-    ledger,
-    draftFromMulti(c.req.valid('json'), c.req.valid('query')),
-    ctx,
-  );
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', invoice.id);
-  return c.json(toInvoiceItem(ledger, invoice, 'multi', CREATED), 200);
-};
+export const createInvoiceMultiplePlans = operation(
+  accountingLedger,
+  routes.createInvoiceMultiplePlans,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { invoice, change } = buildInvoice(
+      ledger,
+      draftFromMulti(c.req.valid('json'), c.req.valid('query')),
+      ctx,
+    );
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', invoice.id);
+    return c.json(toInvoiceItem(ledger, invoice, 'multi', CREATED), 200);
+  },
+);
 
-export const getInvoicesByType: Handler<'getInvoicesByType'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_invoices_by_type');
-  const query = c.req.valid('query');
-  const matched = matchedCentsByLine(ledger);
-  const invoices = listInvoices(ledger, c.req.valid('param').invoice_type, query, matched);
-  const page = paginate(invoices, query.page, query.size);
-  const options = viewOptions(query);
-  return c.json(
-    { ...page, items: page.items.map((inv) => toInvoiceItem(ledger, inv, 'mono', options, matched)) },
-    200,
-  );
-};
+export const getInvoicesByType = operation(
+  accountingLedger,
+  routes.getInvoicesByType,
+  (c, { data: { ledger } }) => {
+    const query = c.req.valid('query');
+    const matched = matchedCentsByLine(ledger);
+    const invoices = listInvoices(ledger, c.req.valid('param').invoice_type, query, matched);
+    const page = paginate(invoices, query.page, query.size);
+    const options = viewOptions(query);
+    return c.json(
+      { ...page, items: page.items.map((inv) => toInvoiceItem(ledger, inv, 'mono', options, matched)) },
+      200,
+    );
+  },
+);
 
-export const getInvoicesByTypeMultiPlans: Handler<'getInvoicesByTypeMultiPlans'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_invoices_by_type_multi_analytic_plans');
-  const query = c.req.valid('query');
-  const matched = matchedCentsByLine(ledger);
-  const invoices = listInvoices(ledger, c.req.valid('param').invoice_type, query, matched);
-  const page = paginate(invoices, query.page, query.size);
-  const options = viewOptions(query);
-  return c.json(
-    { ...page, items: page.items.map((inv) => toInvoiceItem(ledger, inv, 'multi', options, matched)) },
-    200,
-  );
-};
+export const getInvoicesByTypeMultiPlans = operation(
+  accountingLedger,
+  routes.getInvoicesByTypeMultiPlans,
+  (c, { data: { ledger } }) => {
+    const query = c.req.valid('query');
+    const matched = matchedCentsByLine(ledger);
+    const invoices = listInvoices(ledger, c.req.valid('param').invoice_type, query, matched);
+    const page = paginate(invoices, query.page, query.size);
+    const options = viewOptions(query);
+    return c.json(
+      { ...page, items: page.items.map((inv) => toInvoiceItem(ledger, inv, 'multi', options, matched)) },
+      200,
+    );
+  },
+);
 
-export const getInvoice: Handler<'getInvoice'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_invoice');
+export const getInvoice = operation(accountingLedger, routes.getInvoice, (c, { data: { ledger } }) => {
   const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
   return c.json(toInvoiceItem(ledger, invoice, 'mono', viewOptions(c.req.valid('query'))), 200);
-};
+});
 
-export const getInvoiceMultiPlans: Handler<'getInvoiceMultiPlans'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_invoice_multi_analytic_plans');
-  const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
-  return c.json(toInvoiceItem(ledger, invoice, 'multi', viewOptions(c.req.valid('query'))), 200);
-};
+export const getInvoiceMultiPlans = operation(
+  accountingLedger,
+  routes.getInvoiceMultiPlans,
+  (c, { data: { ledger } }) => {
+    const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
+    return c.json(toInvoiceItem(ledger, invoice, 'multi', viewOptions(c.req.valid('query'))), 200);
+  },
+);
 
-export const createInvoicePayment: Handler<'createInvoicePayment'> = async (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_create_invoice_payment');
-  const ctx = postingContext(c);
-  const { entry, change } = buildInvoicePayment(ledger, draftPayment(c.req.valid('json')), ctx);
-  applyChange(ledger, change, ctx.now);
-  c.set('createdEntityId', entry.id);
-  return c.body(null, 204);
-};
+export const createInvoicePayment = operation(
+  accountingLedger,
+  routes.createInvoicePayment,
+  (c, { data: { ledger } }) => {
+    const ctx = postingContext(c);
+    const { entry, change } = buildInvoicePayment(ledger, draftPayment(c.req.valid('json')), ctx);
+    applyChange(ledger, change, ctx.now);
+    c.set('createdEntityId', entry.id);
+    return c.body(null, 204);
+  },
+);
 
-export const getPaymentsByInvoice: Handler<'getPaymentsByInvoice'> = (c) => {
-  const { ledger } = requireAccounting(c, 'accounting_get_payments_by_invoice');
-  const { page, size } = c.req.valid('query');
-  const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
-  return c.json(paginate(paymentsOf(ledger, invoice), page, size), 200);
-};
+export const getPaymentsByInvoice = operation(
+  accountingLedger,
+  routes.getPaymentsByInvoice,
+  (c, { data: { ledger } }) => {
+    const { page, size } = c.req.valid('query');
+    const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
+    return c.json(paginate(paymentsOf(ledger, invoice), page, size), 200);
+  },
+);

@@ -2,9 +2,9 @@ import type { Clock } from './lib/clock.js';
 import type { IdSource } from './lib/ids.js';
 import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
+import type { LedgerFolder } from './resources/accounting/accounting.records.js';
 import type { Catalogue } from './seed/catalogue.js';
 import type { WorldStore } from './store/store.js';
-import type { LedgerFolder } from './store/world.js';
 
 /** Settings of one sandbox app, fixed when it is created. */
 export interface SandboxConfig {

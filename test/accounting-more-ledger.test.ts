@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/errors.js';
+import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
+import { seedFolders, seedLedger } from '../src/resources/accounting/accounting.seed.js';
 import { analyticFigures, mainAnalyticPlan } from '../src/resources/accounting/ledger/analytics.js';
 import { buildInvoiceAttachment, expenseJournalOf } from '../src/resources/accounting/ledger/documents.js';
 import { fecRows } from '../src/resources/accounting/ledger/fec.js';
@@ -15,8 +17,7 @@ import {
   buildFinancialEntry,
   isBankAccount,
 } from '../src/resources/accounting/ledger/treasury.js';
-import { seedFolders, seedLedger, tinyPdf } from '../src/seed/ledger.js';
-import type { LedgerRecord } from '../src/store/world.js';
+import { tinyPdf } from '../src/seed/pdf.js';
 
 /** The treasury, document and analytic postings and their derived figures, over a seeded ledger. */
 

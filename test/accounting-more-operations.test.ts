@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
+import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
 import { ServicePage_AttachmentItemOut_ } from '../src/resources/accounting/attachments.schemas.js';
 import { JournalEntryMultiAnalyticPlan } from '../src/resources/accounting/entries.schemas.js';
 import { ExpenseItemOut } from '../src/resources/accounting/expenses.schemas.js';
@@ -7,7 +8,6 @@ import {
   MiscellaneousOperationOut,
   ServicePage_MiscellaneousOperationOut_,
 } from '../src/resources/accounting/miscellaneous.schemas.js';
-import type { LedgerRecord } from '../src/store/world.js';
 import {
   type AccountingSandbox,
   accountingSandbox,

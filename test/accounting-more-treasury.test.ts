@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
+import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
 import {
   BankAccountItemOut,
   BankStatementItemOut,
@@ -11,7 +12,6 @@ import {
   FinancialEntryItemOut,
   FinancialEntryItemOutOld,
 } from '../src/resources/accounting/financial-entries.schemas.js';
-import type { LedgerRecord } from '../src/store/world.js';
 import {
   type AccountingSandbox,
   accountingSandbox,

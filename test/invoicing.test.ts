@@ -15,7 +15,7 @@ import {
   ProductItemOut,
   UploadDocumentItemOut,
 } from '../src/resources/invoicing/invoicing.schemas.js';
-import { tinyPdf } from '../src/seed/ledger.js';
+import { tinyPdf } from '../src/seed/pdf.js';
 import { seedWorld } from '../src/seed/world.js';
 import { Store } from '../src/store/store.js';
 import { datasetKey } from '../src/store/world.js';

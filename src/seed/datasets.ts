@@ -1,12 +1,13 @@
+import { type LedgerFolder, ledgerKey } from '../resources/accounting/accounting.records.js';
+import { seedLedger } from '../resources/accounting/accounting.seed.js';
+import { seedBanking } from '../resources/banking/banking.seed.js';
+import { seedCommerceDataset } from '../resources/commerce/commerce.seed.js';
+import { seedInvoicing } from '../resources/invoicing/invoicing.seed.js';
+import { seedPayment } from '../resources/payment/payment.seed.js';
+import { seedPmsDataset } from '../resources/pms/pms.seed.js';
+import { seedPosDataset } from '../resources/pos/pos.seed.js';
 import type { WorldStore } from '../store/store.js';
-import { datasetKey, type LedgerFolder, ledgerKey } from '../store/world.js';
-import { seedBanking } from './banking.js';
-import { seedCommerceDataset } from './commerce.js';
-import { seedInvoicing } from './invoicing.js';
-import { seedLedger } from './ledger.js';
-import { seedPayment } from './payment.js';
-import { seedPmsDataset } from './pms.js';
-import { seedPosDataset } from './pos.js';
+import { datasetKey } from '../store/world.js';
 
 /** What a connection's dataset is built from, besides the seed. */
 export interface ConnectionDatasetArgs {

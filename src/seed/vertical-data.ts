@@ -4,9 +4,9 @@ import { type Faker, fakerFor } from './fakers.js';
 export { type Faker, fakerFor };
 
 /**
- * Helpers of the seeded POS, eCommerce and PMS datasets (seed/pos.ts, commerce.ts, pms.ts): a faker
- * seeded from a hash of the ids a dataset depends on, amounts kept exact to the cent, and the
- * calendar the data lives in.
+ * Helpers of the seeded POS, eCommerce and PMS datasets (pos.seed.ts, commerce.seed.ts and
+ * pms.seed.ts in the verticals' folders): a faker seeded from a hash of the ids a dataset depends on,
+ * amounts kept exact to the cent, and the calendar the data lives in.
  */
 
 /** The sandbox's manual clock starts here: seeded activity stops just before it. */

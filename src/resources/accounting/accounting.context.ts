@@ -2,9 +2,9 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
-import type { LedgerFolder, LedgerRecord } from '../../store/world.js';
 import type { VerticalScope } from '../consumers/vertical-connection.js';
 import type { Vertical } from '../vertical-operation.js';
+import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
 import { foldersOf, ledgerOf } from './ledger/ledgers.js';
 
 /** The folders (companies) an accounting connection reaches. */

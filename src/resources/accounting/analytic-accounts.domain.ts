@@ -1,5 +1,5 @@
 import { errors } from '../../lib/errors.js';
-import type { LedgerAnalyticAccount, LedgerRecord } from '../../store/world.js';
+import type { LedgerAnalyticAccount, LedgerRecord } from './accounting.records.js';
 import type {
   AnalyticAccountInInput,
   AnalyticAccountOut,

@@ -1,4 +1,4 @@
-import type { LedgerAttachment, LedgerRecord } from '../../store/world.js';
+import type { LedgerAttachment, LedgerRecord } from './accounting.records.js';
 import { requireEntry } from './entries.domain.js';
 import { requireInvoice } from './invoices.domain.js';
 

@@ -1,4 +1,4 @@
-import type { LedgerEntry, LedgerJournal, LedgerRecord } from '../../store/world.js';
+import type { LedgerEntry, LedgerJournal, LedgerRecord } from './accounting.records.js';
 import type { BankAccountInInput, BankStatementInInput, BankStatementOutValue } from './bank.schemas.js';
 import type { BankAccountDraft, BankStatementDraft } from './ledger/treasury.js';
 import { isBankAccount } from './ledger/treasury.js';

@@ -1,4 +1,4 @@
-import type { LedgerEmployee, LedgerRecord } from '../../store/world.js';
+import type { LedgerEmployee, LedgerRecord } from './accounting.records.js';
 
 /** Employees by name. */
 export const listEmployees = (ledger: LedgerRecord): LedgerEmployee[] =>

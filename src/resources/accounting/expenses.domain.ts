@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../../store/world.js';
+import type { LedgerEntry } from './accounting.records.js';
 import type { ExpenseInput, ExpenseOut } from './expenses.schemas.js';
 import type { ExpenseDraft } from './ledger/documents.js';
 

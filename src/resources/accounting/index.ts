@@ -25,7 +25,8 @@
  *
  * What every operation starts from (the consumer, its accounting connection, the integration's
  * coverage, then the folders or the request's folder and its ledger) is in accounting.context.ts;
- * the ledger model and its rules are in ./ledger.
+ * the stored ledger is declared in accounting.records.ts and seeded by accounting.seed.ts; the ledger
+ * model's rules are in ./ledger.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';

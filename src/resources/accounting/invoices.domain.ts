@@ -4,7 +4,7 @@ import type {
   LedgerAnalyticDistribution,
   LedgerInvoice,
   LedgerRecord,
-} from '../../store/world.js';
+} from './accounting.records.js';
 import type {
   InvoiceMonoInput,
   InvoiceMonoOut,

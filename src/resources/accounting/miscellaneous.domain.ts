@@ -1,5 +1,5 @@
 import { errors } from '../../lib/errors.js';
-import type { LedgerEntry, LedgerRecord } from '../../store/world.js';
+import type { LedgerEntry, LedgerRecord } from './accounting.records.js';
 import { matchedCentsByLine, openCents, partnerSideOf } from './ledger/derived.js';
 import type { MiscellaneousOperationDraft } from './ledger/documents.js';
 import { fromCents, toCents } from './ledger/money.js';

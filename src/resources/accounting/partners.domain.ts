@@ -1,6 +1,6 @@
 import { errors } from '../../lib/errors.js';
 import type { Integration } from '../../seed/catalogue.js';
-import type { LedgerAddress, LedgerContact, LedgerPartner, LedgerRecord } from '../../store/world.js';
+import type { LedgerAddress, LedgerContact, LedgerPartner, LedgerRecord } from './accounting.records.js';
 import { instantOf } from './ledger/derived.js';
 import type { PostingContext } from './ledger/posting.js';
 import { assertCompanyId, assertVatNumber, type PartnerRole } from './ledger/rules.js';

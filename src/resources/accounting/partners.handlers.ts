@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import type { LedgerRecord } from '../../store/world.js';
 import { type OperationScope, operation } from '../vertical-operation.js';
 import { type AccountingLedger, accountingLedger, postingContext } from './accounting.context.js';
+import type { LedgerRecord } from './accounting.records.js';
 import type { PartnerRole } from './ledger/rules.js';
 import {
   contactsOf,

@@ -6,7 +6,7 @@ import type {
   LedgerJournal,
   LedgerRecord,
   LedgerVatCode,
-} from '../../store/world.js';
+} from './accounting.records.js';
 import {
   type AccountBalanceFigures,
   accountBalances,

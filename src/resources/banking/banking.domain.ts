@@ -1,8 +1,8 @@
 import { connectionDataset } from '../../seed/datasets.js';
-import { tinyPdf } from '../../seed/ledger.js';
+import { tinyPdf } from '../../seed/pdf.js';
 import type { WorldStore } from '../../store/store.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from '../../store/world.js';
 import { verticalFailure } from '../consumers/vertical-connection.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
 
 /**

@@ -1,5 +1,4 @@
 import { paginate } from '../../lib/pagination.js';
-import type { BankingDataset } from '../../store/world.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import {
   attachmentsOf,
@@ -9,6 +8,7 @@ import {
   openingBalanceOn,
   toAccountItem,
 } from './banking.domain.js';
+import type { BankingDataset } from './banking.records.js';
 import * as routes from './banking.routes.js';
 
 /** Banking operations work on the connection's dataset (seeded on first use). */

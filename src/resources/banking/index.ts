@@ -5,7 +5,7 @@ import * as r from './banking.routes.js';
 
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the
- * consumer's active Banking connection, seeded on first use (seed/banking.ts).
+ * consumer's active Banking connection, seeded on first use (banking.seed.ts).
  */
 export function registerBanking(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getFinancialInstitutions, h.getFinancialInstitutions);

@@ -1,11 +1,12 @@
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
-import { lineAmounts, shippingFee } from '../../seed/commerce.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
 import { rawOf } from '../../store/unit-of-work.js';
+import type { ConnectionRecord } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   CommerceAddress,
   CommerceCustomer,
@@ -14,15 +15,14 @@ import type {
   CommerceOrderLine,
   CommerceProduct,
   CommerceVariant,
-  ConnectionRecord,
-} from '../../store/world.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
+} from './commerce.records.js';
 import type {
   CommerceProductOut,
   OrderItemInInput,
   OrderItemOutValue,
   VariantItemOut,
 } from './commerce.schemas.js';
+import { lineAmounts, shippingFee } from './commerce.seed.js';
 
 /**
  * Rules of the eCommerce vertical over a connection's dataset. Amounts: a line's untaxed amount is

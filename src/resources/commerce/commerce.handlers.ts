@@ -1,5 +1,5 @@
 import { paginate } from '../../lib/pagination.js';
-import type { CommerceDataset, ConsumerRecord } from '../../store/world.js';
+import type { ConsumerRecord } from '../../store/world.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import { publishEvent } from '../webhooks/events.js';
 import {
@@ -17,6 +17,7 @@ import {
   toProductItem,
   toVariantItem,
 } from './commerce.domain.js';
+import type { CommerceDataset } from './commerce.records.js';
 import * as routes from './commerce.routes.js';
 import type { OrderItemOutValue } from './commerce.schemas.js';
 

@@ -5,7 +5,7 @@ import * as routes from './commerce.routes.js';
 
 /**
  * The eCommerce vertical under /consumers/{consumer_id}/commerce. Every operation resolves the
- * consumer's eCommerce connection and its dataset (built on first access from seed/commerce.ts); the
+ * consumer's eCommerce connection and its dataset (built on first access from commerce.seed.ts); the
  * rules are in commerce.domain.ts.
  */
 export function registerCommerce(app: OpenAPIHono<AppEnv>): void {

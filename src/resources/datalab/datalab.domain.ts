@@ -3,14 +3,13 @@ import type { ConsumerRecord } from '../../store/world.js';
 import { verticalFailure } from '../consumers/vertical-connection.js';
 import {
   activeConnections,
-  CUBES,
   type CubeDef,
   type DimensionDef,
-  MAX_DATASETS_PER_QUERY,
   type MeasureDef,
   type Row,
   type RowSource,
-} from './datalab.cubes.js';
+} from './datalab.cube-def.js';
+import { CUBES, MAX_DATASETS_PER_QUERY } from './datalab.cubes.js';
 import type {
   CubeFilterValue,
   CubeLoadQueryInput,

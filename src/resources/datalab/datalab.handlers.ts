@@ -1,8 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import type { PosDataset } from '../../store/world.js';
 import { visibleConsumers } from '../consumers/consumers.domain.js';
-import { settleDataset } from '../pos/pos.context.js';
 import { cubeSchemas, runQuery } from './datalab.domain.js';
 import type * as routes from './datalab.routes.js';
 
@@ -24,9 +22,7 @@ export const queryDb: Handler<'queryDb'> = async (c) => {
       world,
       store,
       catalogue,
-      openedPosDataset: (dataset: PosDataset) => {
-        settleDataset(c.var, world, dataset);
-      },
+      services: c.var,
     },
   });
   return c.json(result, 200);

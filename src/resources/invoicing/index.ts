@@ -6,7 +6,7 @@ import * as r from './invoicing.routes.js';
 /**
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
  * consumer's active Invoicing connection (consumers/vertical-connection.ts) and works on that
- * connection's dataset, seeded on first use (seed/invoicing.ts).
+ * connection's dataset, seeded on first use (invoicing.seed.ts).
  */
 export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getContacts, h.getContacts);

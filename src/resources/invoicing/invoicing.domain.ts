@@ -5,10 +5,10 @@ import { isUuid } from '../../lib/ids.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
-import { nextInvoiceNumber, nextSourceId } from '../../seed/invoicing.js';
-import { tinyPdf } from '../../seed/ledger.js';
+import { tinyPdf } from '../../seed/pdf.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   InvoicingBankAccount,
   InvoicingBankTransaction,
@@ -23,8 +23,7 @@ import type {
   InvoicingPaymentMethod,
   InvoicingProduct,
   InvoicingTax,
-} from '../../store/world.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
+} from './invoicing.records.js';
 import type {
   ContactInInput,
   ContactOut,
@@ -37,6 +36,7 @@ import type {
   ProductOut,
   UploadDocumentOut,
 } from './invoicing.schemas.js';
+import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical's rules, as pure functions over one connection's dataset. Derived values (an

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
-import type { InvoicingDataset } from '../../store/world.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import {
   createContact as createContactRecord,
@@ -33,6 +32,7 @@ import {
   uploadDocument as uploadDocumentRecord,
   type WriteContext,
 } from './invoicing.domain.js';
+import type { InvoicingDataset } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
 
 /**

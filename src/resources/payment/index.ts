@@ -5,7 +5,7 @@ import * as r from './payment.routes.js';
 
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the
- * consumer's active Payment connection, seeded on first use (seed/payment.ts).
+ * consumer's active Payment connection, seeded on first use (payment.seed.ts).
  */
 export function registerPayment(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getLocations, h.getLocations);

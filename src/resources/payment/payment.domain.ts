@@ -2,13 +2,13 @@ import { errors } from '../../lib/errors.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   PaymentBalance,
   PaymentDataset,
   PaymentPayment,
   PaymentTransaction,
-} from '../../store/world.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
+} from './payment.records.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
 
 /**

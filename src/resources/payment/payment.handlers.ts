@@ -1,5 +1,4 @@
 import { paginate } from '../../lib/pagination.js';
-import type { PaymentDataset } from '../../store/world.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import {
   listPayments,
@@ -12,6 +11,7 @@ import {
   toPaymentItem,
   toTransactionItem,
 } from './payment.domain.js';
+import type { PaymentDataset } from './payment.records.js';
 import * as routes from './payment.routes.js';
 
 /** Payment operations work on the connection's dataset (seeded on first use). */

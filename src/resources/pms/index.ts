@@ -6,7 +6,7 @@ import * as routes from './pms.routes.js';
 /**
  * The Property Management System vertical under /consumers/{consumer_id}/pms (read only). Every
  * operation resolves the consumer's PMS connection and its dataset (built on first access from
- * seed/pms.ts); the rules are in pms.domain.ts.
+ * pms.seed.ts); the rules are in pms.domain.ts.
  */
 export function registerPms(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getOrders, handlers.getOrders);

@@ -2,16 +2,16 @@ import { errors } from '../../lib/errors.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
+import type { ConnectionRecord } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
-  ConnectionRecord,
   PmsCustomer,
   PmsDataset,
   PmsInvoice,
   PmsOrder,
   PmsOrderLine,
   PmsPayment,
-} from '../../store/world.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
+} from './pms.records.js';
 import type {
   PMSAccountingTransactionOut,
   PMSClosureOut,

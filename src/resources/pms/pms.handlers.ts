@@ -1,5 +1,4 @@
 import { paginate } from '../../lib/pagination.js';
-import type { PmsDataset } from '../../store/world.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import {
   accountingTransactions,
@@ -16,6 +15,7 @@ import {
   toOrderItem,
   toPaymentItem,
 } from './pms.domain.js';
+import type { PmsDataset } from './pms.records.js';
 import * as routes from './pms.routes.js';
 
 /** PMS operations work on the connection's dataset, built on first access. */

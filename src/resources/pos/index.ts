@@ -8,7 +8,7 @@ import * as routes from './pos.routes.js';
 /**
  * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
  * consumer's POS connection and its dataset (pos.context.ts); the rules are in pos.domain.ts and the
- * seeded data in seed/pos.ts. The clock completes open orders: the background task below, and every
+ * seeded data in pos.seed.ts. The clock completes open orders: the background task below, and every
  * POS request for its own dataset.
  */
 export function registerPos(app: OpenAPIHono<AppEnv>): void {

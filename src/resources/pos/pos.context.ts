@@ -1,7 +1,8 @@
-import type { ConsumerRecord, PosDataset, PosOrder, World } from '../../store/world.js';
+import type { ConsumerRecord, World } from '../../store/world.js';
 import type { Vertical } from '../vertical-operation.js';
 import { type EventServices, publishEvent } from '../webhooks/events.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
+import type { PosDataset, PosOrder } from './pos.records.js';
 
 export const POS_API = 'Point of Sale' as const;
 

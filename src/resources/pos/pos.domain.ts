@@ -3,18 +3,11 @@ import { errors } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
 import { connectionDataset } from '../../seed/datasets.js';
-import { completionPayment } from '../../seed/pos.js';
 import { daysBetween, mergeTaxTotals, round2, sum2, taxTotals } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
-import type {
-  ConnectionRecord,
-  PosCustomer,
-  PosDataset,
-  PosOrder,
-  PosPayment,
-  VerticalTaxTotal,
-} from '../../store/world.js';
+import type { ConnectionRecord, VerticalTaxTotal } from '../../store/world.js';
 import { verticalFailure } from '../consumers/vertical-connection.js';
+import type { PosCustomer, PosDataset, PosOrder, PosPayment } from './pos.records.js';
 import type {
   ClosureOut,
   POSCreateCustomerInput,
@@ -22,6 +15,7 @@ import type {
   POSOrderOut,
   ReportOut,
 } from './pos.schemas.js';
+import { completionPayment } from './pos.seed.js';
 
 /**
  * Rules of the Point of Sale vertical, as functions over a connection's dataset. Amounts: a line's

@@ -1,5 +1,5 @@
 import { errors } from '../../../lib/errors.js';
-import type { LedgerAnalyticAccount, LedgerAnalyticPlan, LedgerRecord } from '../../../store/world.js';
+import type { LedgerAnalyticAccount, LedgerAnalyticPlan, LedgerRecord } from '../accounting.records.js';
 import { fromCents, inMainCurrency, toCents } from './money.js';
 import type { LedgerChange, PostingContext } from './posting.js';
 import { assertCurrency, requireAnalyticPlan } from './rules.js';

@@ -5,7 +5,7 @@ import type {
   LedgerJournal,
   LedgerMatching,
   LedgerRecord,
-} from '../../../store/world.js';
+} from '../accounting.records.js';
 import { fromCents, inMainCurrency, toCents } from './money.js';
 
 /**

@@ -5,7 +5,7 @@ import type {
   LedgerInvoice,
   LedgerJournal,
   LedgerRecord,
-} from '../../../store/world.js';
+} from '../accounting.records.js';
 import { fromCents, round2, sumCents, toCents } from './money.js';
 import {
   attachmentOf,

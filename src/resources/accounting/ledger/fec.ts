@@ -1,5 +1,5 @@
 import { errors } from '../../../lib/errors.js';
-import type { LedgerRecord } from '../../../store/world.js';
+import type { LedgerRecord } from '../accounting.records.js';
 import { inMainCurrency } from './money.js';
 
 /**

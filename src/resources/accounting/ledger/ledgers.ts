@@ -1,8 +1,8 @@
 import type { Integration } from '../../../seed/catalogue.js';
 import { folderLedger } from '../../../seed/datasets.js';
-import { seedFolders } from '../../../seed/ledger.js';
 import type { WorldStore } from '../../../store/store.js';
-import type { LedgerFolder, LedgerRecord } from '../../../store/world.js';
+import type { LedgerFolder, LedgerRecord } from '../accounting.records.js';
+import { seedFolders } from '../accounting.seed.js';
 
 /**
  * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded

@@ -15,7 +15,7 @@ import type {
   LedgerMatching,
   LedgerPartner,
   LedgerRecord,
-} from '../../../store/world.js';
+} from '../accounting.records.js';
 import {
   documentCounterKey,
   entryLine,

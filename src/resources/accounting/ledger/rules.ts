@@ -13,7 +13,7 @@ import type {
   LedgerPaymentTerm,
   LedgerRecord,
   LedgerVatCode,
-} from '../../../store/world.js';
+} from '../accounting.records.js';
 import { bookYearOf } from './derived.js';
 
 /**

@@ -7,7 +7,7 @@ import type {
   LedgerJournal,
   LedgerMatching,
   LedgerRecord,
-} from '../../../store/world.js';
+} from '../accounting.records.js';
 import { matchedCentsByLine, openCents, partnerSideOf, signedCents } from './derived.js';
 import { fromCents, toCents } from './money.js';
 import {

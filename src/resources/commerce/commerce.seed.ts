@@ -1,4 +1,16 @@
-import { uuidFrom } from '../lib/ids.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
+import {
+  DATA_END,
+  emailOf,
+  fakerFor,
+  phoneOf,
+  pick,
+  plusMinutes,
+  round2,
+  sum2,
+  taxOf,
+} from '../../seed/vertical-data.js';
 import type {
   CommerceAddress,
   CommerceCategory,
@@ -15,19 +27,7 @@ import type {
   CommerceTaxRate,
   CommerceTransaction,
   CommerceVariant,
-} from '../store/world.js';
-import type { Faker } from './fakers.js';
-import {
-  DATA_END,
-  emailOf,
-  fakerFor,
-  phoneOf,
-  pick,
-  plusMinutes,
-  round2,
-  sum2,
-  taxOf,
-} from './vertical-data.js';
+} from './commerce.records.js';
 
 /**
  * The seeded dataset of one eCommerce connection (a home and lifestyle web shop), built from (seed,

@@ -1,17 +1,5 @@
-import { uuidFrom } from '../lib/ids.js';
-import type {
-  InvoicingAnalyticDistribution,
-  InvoicingBankAccount,
-  InvoicingContact,
-  InvoicingDataset,
-  InvoicingInvoice,
-  InvoicingInvoiceLine,
-  InvoicingInvoiceTypeValue,
-  InvoicingProduct,
-  InvoicingTax,
-  SourceRefValue,
-} from '../store/world.js';
-import type { Faker } from './fakers.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
 import {
   addDays,
   amountBetween,
@@ -25,7 +13,19 @@ import {
   round2,
   structuredCommunication,
   workingDayFrom,
-} from './finance-fakes.js';
+} from '../../seed/finance-fakes.js';
+import type { SourceRefValue } from '../../store/world.js';
+import type {
+  InvoicingAnalyticDistribution,
+  InvoicingBankAccount,
+  InvoicingContact,
+  InvoicingDataset,
+  InvoicingInvoice,
+  InvoicingInvoiceLine,
+  InvoicingInvoiceTypeValue,
+  InvoicingProduct,
+  InvoicingTax,
+} from './invoicing.records.js';
 
 /**
  * The seeded invoicing software of one connection, built from (seed, consumerid, connectionid) alone

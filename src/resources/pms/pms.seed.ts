@@ -1,17 +1,5 @@
-import { uuidFrom } from '../lib/ids.js';
-import type {
-  PmsAccountingCategory,
-  PmsCustomer,
-  PmsDataset,
-  PmsInvoice,
-  PmsOrder,
-  PmsOrderLine,
-  PmsPayment,
-  PmsPaymentMethod,
-  PmsTaxRate,
-  VerticalLocation,
-} from '../store/world.js';
-import type { Faker } from './fakers.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
 import {
   addDays,
   atMinute,
@@ -26,7 +14,19 @@ import {
   sum2,
   taxOf,
   taxTotals,
-} from './vertical-data.js';
+} from '../../seed/vertical-data.js';
+import type { VerticalLocation } from '../../store/world.js';
+import type {
+  PmsAccountingCategory,
+  PmsCustomer,
+  PmsDataset,
+  PmsInvoice,
+  PmsOrder,
+  PmsOrderLine,
+  PmsPayment,
+  PmsPaymentMethod,
+  PmsTaxRate,
+} from './pms.records.js';
 
 /**
  * The seeded dataset of one Property Management System connection: two Belgian hotels with their

@@ -1,14 +1,5 @@
-import { uuidFrom } from '../lib/ids.js';
-import type {
-  PaymentBalance,
-  PaymentDataset,
-  PaymentLocation,
-  PaymentPayment,
-  PaymentStatusValue,
-  PaymentTransaction,
-  SourceRefValue,
-} from '../store/world.js';
-import type { Faker } from './fakers.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
 import {
   addDays,
   amountBetween,
@@ -18,7 +9,16 @@ import {
   LAST_SEEDED_DAY,
   round2,
   weekday,
-} from './finance-fakes.js';
+} from '../../seed/finance-fakes.js';
+import type { SourceRefValue } from '../../store/world.js';
+import type {
+  PaymentBalance,
+  PaymentDataset,
+  PaymentLocation,
+  PaymentPayment,
+  PaymentStatusValue,
+  PaymentTransaction,
+} from './payment.records.js';
 
 /**
  * The seeded payment provider account of one connection, built from (seed, consumerid, connectionid)

@@ -1,15 +1,6 @@
-import { uuidFrom } from '../lib/ids.js';
-import { round2 } from '../resources/accounting/ledger/money.js';
-import {
-  applyChange,
-  buildInvoice,
-  buildInvoicePayment,
-  buildJournalEntry,
-  buildMatching,
-  type InvoiceDraft,
-  mintDocumentNumber,
-  type PostingContext,
-} from '../resources/accounting/ledger/posting.js';
+import { uuidFrom } from '../../lib/ids.js';
+import { type Faker, fakerFor } from '../../seed/fakers.js';
+import { tinyPdf } from '../../seed/pdf.js';
 import type {
   AccountItemTypeValue,
   InvoiceTypeValue,
@@ -23,8 +14,18 @@ import type {
   LedgerPaymentTerm,
   LedgerRecord,
   LedgerVatCode,
-} from '../store/world.js';
-import { type Faker, fakerFor } from './fakers.js';
+} from './accounting.records.js';
+import { round2 } from './ledger/money.js';
+import {
+  applyChange,
+  buildInvoice,
+  buildInvoicePayment,
+  buildJournalEntry,
+  buildMatching,
+  type InvoiceDraft,
+  mintDocumentNumber,
+  type PostingContext,
+} from './ledger/posting.js';
 
 /**
  * The seeded ledger of one accounting folder, built from (seed, consumerid, folderid) alone: the same
@@ -927,28 +928,4 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   const closed = ledger.bookyears.find((y) => y.name === '2024');
   if (closed) closed.closed = true;
   return ledger;
-}
-
-/** A one-page PDF that shows a line of text: small, valid, and the same for the same text. */
-export function tinyPdf(text: string): string {
-  const safe = text.replace(/[()\\]/g, ' ').replace(/[^\x20-\x7e]/g, '?');
-  const stream = `BT /F1 12 Tf 56 780 Td (${safe}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1').toString('base64');
 }

@@ -1,4 +1,21 @@
-import { uuidFrom } from '../lib/ids.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
+import {
+  atMinute,
+  DATA_END,
+  DATA_END_DAY,
+  daysBetween,
+  emailOf,
+  fakerFor,
+  phoneOf,
+  pick,
+  plusMinutes,
+  round2,
+  sum2,
+  taxOf,
+  taxTotals,
+} from '../../seed/vertical-data.js';
+import type { VerticalLocation } from '../../store/world.js';
 import type {
   PosAccountingCategory,
   PosCustomer,
@@ -15,24 +32,7 @@ import type {
   PosProductCategory,
   PosSourceValue,
   PosTaxRate,
-  VerticalLocation,
-} from '../store/world.js';
-import type { Faker } from './fakers.js';
-import {
-  atMinute,
-  DATA_END,
-  DATA_END_DAY,
-  daysBetween,
-  emailOf,
-  fakerFor,
-  phoneOf,
-  pick,
-  plusMinutes,
-  round2,
-  sum2,
-  taxOf,
-  taxTotals,
-} from './vertical-data.js';
+} from './pos.records.js';
 
 /**
  * The seeded dataset of one Point of Sale connection, built from (seed, consumerid, connectionid)

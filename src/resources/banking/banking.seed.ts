@@ -1,6 +1,5 @@
-import { uuidFrom } from '../lib/ids.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from '../store/world.js';
-import type { Faker } from './fakers.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { Faker } from '../../seed/fakers.js';
 import {
   addDays,
   amountBetween,
@@ -12,7 +11,8 @@ import {
   round2,
   structuredCommunication,
   workingDayFrom,
-} from './finance-fakes.js';
+} from '../../seed/finance-fakes.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 
 /**
  * The seeded open-banking link of one connection, built from (seed, consumerid, connectionid) alone.

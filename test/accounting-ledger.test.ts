@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/errors.js';
+import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
+import { seedFolders, seedLedger } from '../src/resources/accounting/accounting.seed.js';
 import {
   accountBalances,
   invoiceOpenCents,
@@ -18,8 +20,7 @@ import {
   type PostingContext,
 } from '../src/resources/accounting/ledger/posting.js';
 import { assertPdf, assertVatNumber } from '../src/resources/accounting/ledger/rules.js';
-import { seedFolders, seedLedger, tinyPdf } from '../src/seed/ledger.js';
-import type { LedgerRecord } from '../src/store/world.js';
+import { tinyPdf } from '../src/seed/pdf.js';
 
 /** The ledger model on its own: the seed, the derived figures and the posting functions. */
 
@@ -28,8 +29,11 @@ if (!folder) throw new Error('no folder');
 const build = (unifiedPartners = false) =>
   seedLedger({ seed: 3, consumerid: 'consumer-a', integrationid: 1101, unifiedPartners, folder });
 
-let minted = 0;
-const ctx: PostingContext = { mint: (kind) => `${kind}-${++minted}`, now: '2026-01-15T09:00:00.000Z' };
+/** A posting context of its own for each test, so that the ids it mints do not depend on other tests. */
+function postingContext(): PostingContext {
+  let minted = 0;
+  return { mint: (kind) => `${kind}-${++minted}`, now: '2026-01-15T09:00:00.000Z' };
+}
 
 describe('money', () => {
   it('adds in cents', () => {
@@ -205,6 +209,7 @@ describe('postings', () => {
   };
 
   it('checks everything before it changes the ledger', () => {
+    const ctx = postingContext();
     const ledger = build();
     const before = JSON.stringify(ledger);
     expect(() => buildInvoice(ledger, draftFor(ledger, { total: 120 }), ctx)).toThrow(ApiError);
@@ -215,6 +220,7 @@ describe('postings', () => {
   });
 
   it('matches oldest first and leaves the difference open', () => {
+    const ctx = postingContext();
     const ledger = build();
     const first = buildInvoice(ledger, draftFor(ledger), ctx);
     applyChange(ledger, first.change, ctx.now);

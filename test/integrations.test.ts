@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
 import { IntegrationItem, LogoImage } from '../src/resources/integrations/integrations.schemas.js';
 import { loadCatalogue } from '../src/seed/catalogue.js';
@@ -10,7 +10,7 @@ const catalogue = loadCatalogue();
 let s: TestSandbox;
 let token: string;
 
-beforeAll(async () => {
+beforeEach(async () => {
   s = sandbox();
   token = await sandboxToken(s);
 });

@@ -1,13 +1,13 @@
 import { API } from '@chift/chift-nodejs';
 import { accountingFactory } from '@chift/chift-nodejs/dist/src/modules/accounting.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * The official Node SDK's accounting methods against a listening sandbox, with the seeded accounting
- * consumer. The SDK pages through lists by itself (page and size=100) and sends
+ * The official Node SDK's accounting methods against a listening sandbox (a fresh one per test), with
+ * the seeded accounting consumer. The SDK pages through lists by itself (page and size=100) and sends
  * x-chift-client-requestid when a write is given a clientRequestId.
  */
 let sandbox: RunningSandbox;
@@ -33,7 +33,7 @@ const tracked = (module: any) =>
     },
   });
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 12, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -47,9 +47,13 @@ beforeAll(async () => {
   folderId = (await multi.getFolders())[0].id;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
-  // Every method of the SDK's accounting module was exercised by the tests above.
+});
+
+afterAll(() => {
+  // Every method of the SDK's accounting module was exercised by the tests of this file, whatever
+  // their order.
   expect(Object.keys(accountingFactory).filter((name) => !called.has(name))).toEqual([]);
 });
 
@@ -281,7 +285,12 @@ describe('official SDK against the sandbox: accounting', () => {
 
   it('books and reads miscellaneous operations', async () => {
     const before = await accounting.getMiscOperations();
-    // Another miscellaneous journal exists (created above): the operation names its journal.
+    // A second miscellaneous journal exists: the operation names its journal.
+    await accounting.createJournal({
+      code: 'SDK',
+      name: 'SDK journal',
+      journal_type: 'miscellaneous_operation',
+    });
     const od = (await accounting.getJournals()).find((j: { code: string }) => j.code === 'OD');
     const op = await accounting.createMiscOperation(
       {

@@ -1,13 +1,13 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { automationDirectory } from '../src/seed/automation.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * The official Node SDK, pointed at a listening sandbox, through syncs, flows, executions and issues.
- * The sandbox runs on a manual clock, moved through the control endpoint: executions end in at most
- * 65 seconds of sandbox time.
+ * The official Node SDK, pointed at a listening sandbox (a fresh one per test), through syncs, flows,
+ * executions and issues. The sandbox runs on a manual clock, moved through the control endpoint:
+ * executions end in at most 65 seconds of sandbox time.
  */
 const SEED = 13;
 const ids = seedDirectory(SEED);
@@ -15,7 +15,7 @@ const auto = automationDirectory(SEED);
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: SEED, port: 0, clock: new Date('2026-01-15T09:00:00.000Z') });
   client = new API({
     baseUrl: sandbox.url,
@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 
@@ -180,7 +180,16 @@ describe('official SDK against the sandbox: syncs, flows and issues', () => {
   });
 
   it('reads issues with filters, per consumer, and one issue with its last execution only', async () => {
-    // The successful run of the invoices flow above closed the seeded mapping issue.
+    // A successful run of the invoices flow closes the seeded mapping issue.
+    const seeded = await client.Issues.getIssues({ status: 'open' } as never);
+    expect(seeded.map((i) => i.id)).toEqual(
+      expect.arrayContaining([auto.openWarningIssueId, auto.openErrorIssueId]),
+    );
+    await client.Syncs.sendCustomEvent(ids.syncId, auto.invoicesFlowId, {
+      consumers: [ids.syncConsumerId],
+      data: { invoice_number: 'INV-1' },
+    } as never);
+    await advance(90);
     const open = await client.Issues.getIssues({ status: 'open' } as never);
     expect(open.map((i) => i.id)).toEqual([auto.openWarningIssueId]);
     const closed = await client.Issues.getIssues({

@@ -1,12 +1,12 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * Every method of the official Node SDK's banking module against a listening sandbox, with the seeded
- * Banking consumer. The SDK pages through lists by itself (page and size=100).
+ * Every method of the official Node SDK's banking module against a listening sandbox (a fresh one per
+ * test), with the seeded Banking consumer. The SDK pages through lists by itself (page and size=100).
  */
 let sandbox: RunningSandbox;
 const ids = seedDirectory(14);
@@ -14,7 +14,7 @@ const ids = seedDirectory(14);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let banking: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 14, port: 0 });
   const client = new API({
     baseUrl: sandbox.url,
@@ -26,7 +26,7 @@ beforeAll(async () => {
   banking = consumer.banking;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

@@ -1,10 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
-/** Every method of the official SDK's eCommerce module against a listening sandbox. */
+/** Every method of the official SDK's eCommerce module against a listening sandbox (a fresh one per test). */
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
 const ids = seedDirectory(14);
@@ -12,7 +12,7 @@ const ids = seedDirectory(14);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let ecommerce: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 14, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   ecommerce = consumer.ecommerce;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

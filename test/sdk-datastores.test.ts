@@ -1,16 +1,16 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CUSTOMER_MAPPING, INVOICE_STATE, seededDatastoreId } from '../src/seed/datastores.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
-/** The official Node SDK's datastore methods against a listening sandbox. */
+/** The official Node SDK's datastore methods against a listening sandbox (a fresh one per test). */
 const SEED = 13;
 const ids = seedDirectory(SEED);
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: SEED, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

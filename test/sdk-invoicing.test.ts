@@ -1,14 +1,14 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
-import { tinyPdf } from '../src/seed/ledger.js';
+import { tinyPdf } from '../src/seed/pdf.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * Every method of the official Node SDK's invoicing module against a listening sandbox, with the
- * seeded Invoicing consumer (Invoicely) and a consumer connected to Billbox (which lists
- * opportunities). The SDK pages through lists by itself (page and size=100).
+ * Every method of the official Node SDK's invoicing module against a listening sandbox (a fresh one
+ * per test), with the seeded Invoicing consumer (Invoicely) and a consumer connected to Billbox (which
+ * lists opportunities). The SDK pages through lists by itself (page and size=100).
  */
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
@@ -17,7 +17,7 @@ const ids = seedDirectory(13);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let invoicing: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 13, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -29,7 +29,7 @@ beforeAll(async () => {
   invoicing = consumer.invoicing;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

@@ -1,12 +1,12 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * Every method of the official Node SDK's payment module against a listening sandbox, with the seeded
- * Payment consumer. The SDK pages through lists by itself (page and size=100).
+ * Every method of the official Node SDK's payment module against a listening sandbox (a fresh one per
+ * test), with the seeded Payment consumer. The SDK pages through lists by itself (page and size=100).
  */
 let sandbox: RunningSandbox;
 const ids = seedDirectory(15);
@@ -14,7 +14,7 @@ const ids = seedDirectory(15);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let payment: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 15, port: 0 });
   const client = new API({
     baseUrl: sandbox.url,
@@ -26,7 +26,7 @@ beforeAll(async () => {
   payment = consumer.payment;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

@@ -1,17 +1,17 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * The official Node SDK, pointed at a listening sandbox through its baseUrl option, through the
- * platform API: consumers, connections, integrations and webhooks.
+ * The official Node SDK, pointed at a listening sandbox (a fresh one per test) through its baseUrl
+ * option, through the platform API: consumers, connections, integrations and webhooks.
  */
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
 const ids = seedDirectory(11);
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 11, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

@@ -1,10 +1,13 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
-/** Every method of the official SDK's Property Management System module against a listening sandbox. */
+/**
+ * Every method of the official SDK's Property Management System module against a listening sandbox (a
+ * fresh one per test).
+ */
 let sandbox: RunningSandbox;
 let client: InstanceType<typeof API>;
 const ids = seedDirectory(15);
@@ -12,7 +15,7 @@ const ids = seedDirectory(15);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let pms: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 15, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -24,7 +27,7 @@ beforeAll(async () => {
   pms = consumer.pms;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 

@@ -1,12 +1,13 @@
 import { API } from '@chift/chift-nodejs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
- * Every method of the official SDK's Point of Sale module against a listening sandbox, with the
- * seeded POS consumer (Tillwise) and a consumer connected to Counterpoint Retail for the objectives.
+ * Every method of the official SDK's Point of Sale module against a listening sandbox (a fresh one per
+ * test), with the seeded POS consumer (Tillwise) and a consumer connected to Counterpoint Retail for
+ * the objectives.
  * The SDK pages through lists by itself (page, size=100) and sends x-chift-client-requestid when a
  * write is given a clientRequestId.
  */
@@ -17,7 +18,7 @@ const ids = seedDirectory(13);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let pos: any;
 
-beforeAll(async () => {
+beforeEach(async () => {
   sandbox = await startSandbox({ seed: 13, port: 0 });
   client = new API({
     baseUrl: sandbox.url,
@@ -29,7 +30,7 @@ beforeAll(async () => {
   pos = consumer.pos;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await sandbox.close();
 });
 
@@ -92,7 +93,9 @@ describe('official SDK against the sandbox: Point of Sale', () => {
 
   it('links an order to a customer', async () => {
     const [order] = await pos.getOrders({ date_from: '2026-01-13', date_to: '2026-01-13', state: 'closed' });
+    await pos.createCustomer({ first_name: 'Sdk', last_name: 'Customer', email: 'sdk.customer@example.be' });
     const [customer] = await pos.getCustomers({ search: 'Sdk' });
+    expect(customer.loyalty).toBe(0);
     const updated = await pos.updateOrder(
       order.id,
       { customer_id: customer.id },

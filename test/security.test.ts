@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
 import { errors } from '../src/lib/errors.js';
 import { automationDirectory } from '../src/seed/automation.js';
@@ -12,7 +12,7 @@ import { call, tokenFor } from './helpers.js';
 /**
  * Isolation between accounts, environments, keys and consumers, driven by the served /openapi.json:
  * every operation that names a consumer is tried with the wrong caller, so operations added later are
- * covered without new code.
+ * covered without new code. Each test has a fresh app.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked as plain JSON
@@ -24,7 +24,7 @@ const victim = ids.verticalConsumers.ACCOUNTING as string;
 
 let app: SandboxApp;
 let doc: Json;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 interface ConsumerOperation {
   method: string;
@@ -34,9 +34,10 @@ interface ConsumerOperation {
 
 let consumerOperations: ConsumerOperation[] = [];
 
-beforeAll(async () => {
+beforeEach(async () => {
   app = createApp({ seed: SEED });
   doc = await (await app.request('/openapi.json')).json();
+  tokens = {};
   tokens.main = await tokenFor(app, { accountId: ids.accountId, ...ids.sandbox });
   tokens.other = await tokenFor(app, ids.otherAccount);
   tokens.production = await tokenFor(app, { accountId: ids.accountId, ...ids.production });
@@ -270,10 +271,10 @@ describe('secrets', () => {
 describe('control endpoints beyond loopback', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     sandbox = await startSandbox({ seed: SEED, port: 0, host: '0.0.0.0', adminToken: 'admin-secret' });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sandbox.close();
   });
 

@@ -614,6 +614,9 @@ describe('subscribersOf', () => {
   const ACCOUNT = '20000000-0000-4000-8000-000000000001';
   const ENV = '20000000-0000-4000-8000-000000000002';
   let n = 0;
+  beforeEach(() => {
+    n = 0;
+  });
   const record = (extra: Partial<WebhookRecord>): WebhookRecord => {
     n += 1;
     return {

@@ -96,7 +96,7 @@ export function scopesFor(area: string, group: string | null, access: ScopeAcces
   return levels.flatMap((level) => (access === 'read' ? [level, `${level}.read`] : [level]));
 }
 
-const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
+const requireAuth = (scopes: Scopes, area: string | null): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     // c.get, not c.var: this runs on every request, and c.var builds a new object each time.
     const pending = c.get('tokens').authenticate(c.req.header('authorization'));
@@ -113,17 +113,19 @@ const requireAuth = (scopes: Scopes): MiddlewareHandler<AppEnv> =>
     c.set('principal', principal);
     // Client request ids only concern writes.
     if (c.req.method === 'GET') return next();
-    return withClientRequestId(c, next);
+    return withClientRequestId(c, next, area);
   };
 
 /**
  * What a route needs to require the bearer token: the OpenAPI security requirement (with the MCP
- * scopes it accepts) and the middleware that enforces it before any input is read.
+ * scopes it accepts) and the middleware that enforces it before any input is read. `area` is the
+ * One API or path group the operation belongs to (the first of its scopes, by default): a write's
+ * client request id is recorded against the consumer's active connection of that One API.
  */
-export function secured(scopes: Scopes = null) {
+export function secured(scopes: Scopes = null, area: string | null = scopes?.[0] ?? null) {
   const security: Record<string, string[]>[] = [{ bearerAuth: [] }];
   if (scopes) security.push({ mcp_auth: [...scopes] });
-  return { security, middleware: [requireAuth(scopes)] as [MiddlewareHandler<AppEnv>] };
+  return { security, middleware: [requireAuth(scopes, area)] as [MiddlewareHandler<AppEnv>] };
 }
 
 /**

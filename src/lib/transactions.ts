@@ -14,8 +14,8 @@ import { isUuid } from './ids.js';
 export const CLIENT_REQUEST_ID_HEADER = 'x-chift-client-requestid';
 export const CONNECTION_ID_HEADER = 'x-chift-connectionid';
 
-/** Path segment of a vertical under /consumers/{consumer_id}/ and the One API it belongs to. */
-export const VERTICAL_SEGMENTS: Record<string, ApiName> = {
+/** The area of a vertical's routes (their path segment and the first of their MCP scopes) and its One API. */
+export const ONE_API_OF_AREA: Record<string, ApiName> = {
   accounting: 'Accounting',
   pos: 'Point of Sale',
   commerce: 'eCommerce',
@@ -52,15 +52,18 @@ export function activeConnectionOf(
  * connection of the path's vertical. null when the path names a connection that is not the
  * consumer's: nothing is recorded against someone else's connection.
  */
-function connectionOfRequest(c: Context<AppEnv>, consumerid: string): string | undefined | null {
+function connectionOfRequest(
+  c: Context<AppEnv>,
+  consumerid: string,
+  area: string | null,
+): string | undefined | null {
   const world = c.var.store.world;
   const fromPath = c.req.param('connectionid') ?? c.req.param('connection_id');
   if (fromPath) {
     const id = fromPath.toLowerCase();
     return isUuid(id) && world.connections[id]?.consumerid === consumerid ? id : null;
   }
-  const segment = c.req.path.split('/')[3] ?? '';
-  const api = VERTICAL_SEGMENTS[segment];
+  const api = area === null ? undefined : ONE_API_OF_AREA[area];
   if (!api) return undefined;
   const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
   const catalogue = c.var.catalogue;
@@ -70,7 +73,11 @@ function connectionOfRequest(c: Context<AppEnv>, consumerid: string): string | u
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Wraps a consumer-scoped write that carries a client request id; runs after authentication. */
-export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promise<Response | undefined> {
+export async function withClientRequestId(
+  c: Context<AppEnv>,
+  next: Next,
+  area: string | null,
+): Promise<Response | undefined> {
   const requestId = c.req.header(CLIENT_REQUEST_ID_HEADER);
   const consumerParam = c.req.param('consumer_id');
   if (!requestId || !consumerParam || !WRITE_METHODS.has(c.req.method) || !isUuid(consumerParam)) {
@@ -83,7 +90,7 @@ export async function withClientRequestId(c: Context<AppEnv>, next: Next): Promi
     await next();
     return;
   }
-  const before = connectionOfRequest(c, consumer.consumerid);
+  const before = connectionOfRequest(c, consumer.consumerid, area);
   if (before === null) {
     await next();
     return;

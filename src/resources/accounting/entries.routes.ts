@@ -84,7 +84,7 @@ export const createJournalEntry = createRoute({
   tags,
   summary: 'Book a journal entry given line by line (deprecated shape)',
   deprecated: true,
-  ...secured(),
+  ...secured(null, 'accounting'),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalEntryIn, 'The entry') },
   responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...errors },
 });

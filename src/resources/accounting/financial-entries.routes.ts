@@ -37,7 +37,7 @@ export const createFinancialEntryOld = createRoute({
   tags,
   summary: 'Book a receipt or payment in a bank or cash journal (deprecated shape)',
   deprecated: true,
-  ...secured(),
+  ...secured(null, 'accounting'),
   request: {
     params: ConsumerIdParam,
     query: FinancialEntryOldQuery,

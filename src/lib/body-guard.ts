@@ -91,7 +91,7 @@ export function bodyGuard(formPaths: RegExp): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
-    const limit = c.var.config.bodyLimit;
+    const limit = c.get('config').bodyLimit;
     const tooLarge = () => {
       // The rest of the upload is not wanted: closing the connection spares reading it, and a
       // keep-alive connection would otherwise take the unread bytes for the next request.

@@ -57,7 +57,7 @@ function connectionOfRequest(
   consumerid: string,
   area: string | null,
 ): string | undefined | null {
-  const world = c.var.store.world;
+  const world = c.get('store').world;
   const fromPath = c.req.param('connectionid') ?? c.req.param('connection_id');
   if (fromPath) {
     const id = fromPath.toLowerCase();
@@ -66,7 +66,7 @@ function connectionOfRequest(
   const api = area === null ? undefined : ONE_API_OF_AREA[area];
   if (!api) return undefined;
   const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
-  const catalogue = c.var.catalogue;
+  const catalogue = c.get('catalogue');
   return activeConnectionOf(world, consumerid, api, (id) => catalogue.get(id)?.api, preferred)?.connectionid;
 }
 
@@ -84,9 +84,9 @@ export async function withClientRequestId(
     await next();
     return;
   }
-  const world = c.var.store.world;
+  const world = c.get('store').world;
   const consumer = world.consumers[consumerParam.toLowerCase()];
-  if (!consumer || !canSee(c.var.principal, consumer)) {
+  if (!consumer || !canSee(c.get('principal'), consumer)) {
     await next();
     return;
   }
@@ -120,18 +120,18 @@ export async function withClientRequestId(
   const record: TransactionRecord = {
     connectionid,
     client_request_id: requestId,
-    created_on: c.var.clock.now().toISOString(),
+    created_on: c.get('clock').now().toISOString(),
     method: c.req.method,
     route: c.req.path,
     status_code: c.res.status,
-    created_entity_id: c.var.createdEntityId ?? null,
+    created_entity_id: c.get('createdEntityId') ?? null,
     response_body: responseBody,
   };
   // The service records the answer whatever it was. A refused write is rolled back as a whole, so
   // its record is written apart from it; a done one is recorded with it, in the same change.
-  if (c.res.status < 400) c.var.store.world.transactions[key] = record;
+  if (c.res.status < 400) c.get('store').world.transactions[key] = record;
   else
-    await c.var.store.transactApart((apart) => {
+    await c.get('store').transactApart((apart) => {
       apart.world.transactions[key] = record;
     });
 }
@@ -150,6 +150,6 @@ function earlierCreation(world: World, consumerid: string, requestId: string, ro
 
 /** POST connections records against the connection it created. */
 function created(c: Context<AppEnv>): string | undefined {
-  const id = c.var.createdEntityId;
+  const id = c.get('createdEntityId');
   return id && c.req.path.endsWith('/connections') ? id : undefined;
 }

@@ -22,7 +22,8 @@ function foldersOfConnection(
   c: Context<AppEnv>,
   { consumer, integration }: VerticalScope,
 ): AccountingFolders {
-  const { store, caches } = c.var;
+  const store = c.get('store');
+  const caches = c.get('caches');
   return {
     folders: foldersOf(caches.ledgerFolders, store.world.meta.seed, consumer.consumerid, integration),
   };
@@ -50,7 +51,7 @@ function requireFolder(c: Context<AppEnv>, scope: VerticalScope): AccountingLedg
       throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
   }
   if (!folder) throw errors.accountingFailure('The connection reaches no folder');
-  const ledger = ledgerOf(c.var.store, scope.consumer.consumerid, scope.integration, folder);
+  const ledger = ledgerOf(c.get('store'), scope.consumer.consumerid, scope.integration, folder);
   return { folders, folder, ledger };
 }
 
@@ -82,5 +83,5 @@ export const coveredAs = <R extends RouteConfig>(deprecated: R, current: { opera
 
 /** The timestamp and id source of a write, for the posting functions. */
 export function postingContext(c: Context<AppEnv>) {
-  return { mint: (kind: string) => c.var.ids.next(kind), now: c.var.clock.now().toISOString() };
+  return { mint: (kind: string) => c.get('ids').next(kind), now: c.get('clock').now().toISOString() };
 }

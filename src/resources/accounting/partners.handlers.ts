@@ -53,7 +53,7 @@ function update(
   input: PartnerUpdateInput,
 ) {
   const partner = requirePartnerOfRole(data.ledger, role, id);
-  updatePartner(data.ledger, integration, partner, role, input, c.var.clock.now().toISOString());
+  updatePartner(data.ledger, integration, partner, role, input, c.get('clock').now().toISOString());
   return toPartnerItem(partner, role);
 }
 

@@ -7,12 +7,14 @@ import type * as routes from './auth.routes.js';
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
 export const generateToken: Handler<'generateToken'> = async (c) => {
-  const key = checkKeyCredentials(c.var.store.world, c.req.valid('json'));
-  return c.json(await c.var.tokens.issue(key), 200);
+  const key = checkKeyCredentials(c.get('store').world, c.req.valid('json'));
+  return c.json(await c.get('tokens').issue(key), 200);
 };
 
 export const generateMcpToken: Handler<'generateMcpToken'> = async (c) => {
-  const { store, principal, tokens } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const tokens = c.get('tokens');
   const body = c.req.valid('json');
   if (principal.mcp) throw errors.scopeDenied([]);
   const key = checkKeyCredentials(store.world, body);

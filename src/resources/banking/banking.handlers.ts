@@ -15,7 +15,12 @@ import * as routes from './banking.routes.js';
 const banking: Vertical<BankingDataset> = {
   api: 'Banking',
   open: (c, { connection }) =>
-    bankingDatasetOf(c.var.store, connection.consumerid, connection.connectionid, connection.integrationid),
+    bankingDatasetOf(
+      c.get('store'),
+      connection.consumerid,
+      connection.connectionid,
+      connection.integrationid,
+    ),
 };
 
 export const getFinancialInstitutions = operation(banking, routes.getFinancialInstitutions, (c, { data }) => {

@@ -24,7 +24,7 @@ import type { OrderItemOutValue } from './commerce.schemas.js';
 /** eCommerce operations work on the connection's dataset, built on first access. */
 const commerce: Vertical<CommerceDataset> = {
   api: 'eCommerce',
-  open: (c, { connection }) => commerceDatasetOf(c.var.store, connection),
+  open: (c, { connection }) => commerceDatasetOf(c.get('store'), connection),
 };
 
 const isTrue = (value: string | undefined, fallback: boolean) =>
@@ -90,7 +90,7 @@ export const updateVariantQuantity = operation(
       variantId,
       location_id,
       available_quantity,
-      c.var.clock.now().toISOString(),
+      c.get('clock').now().toISOString(),
     );
     return c.json(result, 200);
   },
@@ -124,7 +124,7 @@ export const createOrder = operation(
   commerce,
   routes.createOrder,
   async (c, { data, consumer, connection }) => {
-    const mint = (kind: string) => () => c.var.ids.next(kind);
+    const mint = (kind: string) => () => c.get('ids').next(kind);
     const { order } = createOrderRecord(
       data,
       c.req.valid('json'),
@@ -135,7 +135,7 @@ export const createOrder = operation(
         fee: mint('commerce-fee'),
         transaction: mint('commerce-transaction'),
       },
-      c.var.clock.now().toISOString(),
+      c.get('clock').now().toISOString(),
     );
     c.set('createdEntityId', order.id);
     const item = toOrderItem(data, order);

@@ -26,20 +26,29 @@ import { credentialField, renderConnectedPage, renderLinkPage } from './link-pag
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
 const linkUrl = (c: Context<AppEnv>, link: LinkRecord) =>
-  `${publicOrigin(c.var.config, c.req.url)}/link/${link.linkid}`;
+  `${publicOrigin(c.get('config'), c.req.url)}/link/${link.linkid}`;
 
-const depsOf = (c: Context<AppEnv>) => ({ ids: c.var.ids, clock: c.var.clock, catalogue: c.var.catalogue });
+const depsOf = (c: Context<AppEnv>) => ({
+  ids: c.get('ids'),
+  clock: c.get('clock'),
+  catalogue: c.get('catalogue'),
+});
 
 export const listConnections: Handler<'listConnections'> = (c) => {
-  const consumer = requireConsumer(c.var.store.world, c.var.principal, c.req.valid('param').consumer_id);
-  const items = connectionsOf(c.var.store.world, consumer.consumerid).map((connection) =>
-    toConnectionItem(connection, c.var.catalogue),
+  const consumer = requireConsumer(
+    c.get('store').world,
+    c.get('principal'),
+    c.req.valid('param').consumer_id,
+  );
+  const items = connectionsOf(c.get('store').world, consumer.consumerid).map((connection) =>
+    toConnectionItem(connection, c.get('catalogue')),
   );
   return c.json(items, 200);
 };
 
 export const createConnectionHandler: Handler<'createConnection'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   const { connection, link } = createConnection(store.world, depsOf(c), consumer, c.req.valid('json'));
   if (connection) {
@@ -50,7 +59,8 @@ export const createConnectionHandler: Handler<'createConnection'> = async (c) =>
 };
 
 export const updateConnectionHandler: Handler<'updateConnection'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
@@ -60,7 +70,8 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
 };
 
 export const deleteConnectionHandler: Handler<'deleteConnection'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const connection = requireConnection(store.world, consumer, connectionid);
@@ -70,7 +81,8 @@ export const deleteConnectionHandler: Handler<'deleteConnection'> = async (c) =>
 };
 
 export const getTransaction: Handler<'getTransaction'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, connection_id } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const transaction = findTransaction(
@@ -93,10 +105,10 @@ export const getTransaction: Handler<'getTransaction'> = (c) => {
 };
 
 export const getLinkPage: Handler<'getLinkPage'> = (c) => {
-  const world = c.var.store.world;
+  const world = c.get('store').world;
   const { link, consumer } = requireOpenLink(world, c.req.valid('param').linkid);
   const connection = link.connectionid !== null ? (world.connections[link.connectionid] ?? null) : null;
-  return c.html(renderLinkPage(link, consumer, linkIntegrations(c.var.catalogue, link), connection), 200);
+  return c.html(renderLinkPage(link, consumer, linkIntegrations(c.get('catalogue'), link), connection), 200);
 };
 
 const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
@@ -118,7 +130,7 @@ function formSubmission(form: Record<string, string>, fixed: number | null): Lin
 }
 
 export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
-  const { store } = c.var;
+  const store = c.get('store');
   const { link, consumer } = requireOpenLink(store.world, c.req.valid('param').linkid);
   const asForm = FORM_TYPE.test(c.req.header('content-type') ?? '');
   let submission: LinkSubmission;
@@ -133,5 +145,5 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
   publishEvent(c.var, connectionEvent(existed ? 'updated' : 'created', consumer, connection));
   if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
   if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);
-  return c.html(renderConnectedPage(consumer, c.var.catalogue.get(connection.integrationid)), 200);
+  return c.html(renderConnectedPage(consumer, c.get('catalogue').get(connection.integrationid)), 200);
 };

@@ -16,24 +16,29 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 
 export const listConsumers: Handler<'listConsumers'> = (c) => {
   const filters = c.req.valid('query');
-  const items = searchConsumers(c.var.store.world, c.var.principal, filters).map(toConsumerItem);
+  const items = searchConsumers(c.get('store').world, c.get('principal'), filters).map(toConsumerItem);
   return c.json(items, 200);
 };
 
 export const createConsumerHandler: Handler<'createConsumer'> = async (c) => {
-  const { store, ids, clock, principal } = c.var;
+  const store = c.get('store');
+  const ids = c.get('ids');
+  const clock = c.get('clock');
+  const principal = c.get('principal');
   const consumer = createConsumer(store.world, { ids, clock }, principal, c.req.valid('json'));
   return c.json(toConsumerItem(consumer), 200);
 };
 
 export const getConsumer: Handler<'getConsumer'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   return c.json(toConsumerItem(consumer), 200);
 };
 
 export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   updateConsumer(consumer, c.req.valid('json'));
   consumerTextChanged(store.world, consumer);
@@ -41,7 +46,8 @@ export const updateConsumerHandler: Handler<'updateConsumer'> = async (c) => {
 };
 
 export const deleteConsumerHandler: Handler<'deleteConsumer'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   // Its connections go with it: subscribers hear of each, as for a deleted connection.
   for (const connection of connectionsOfConsumer(store.world, consumer.consumerid)) {

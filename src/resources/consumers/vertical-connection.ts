@@ -27,7 +27,9 @@ export function requireVerticalConnection(
   api: ApiName,
   operationId: string,
 ): VerticalScope {
-  const { store, principal, catalogue } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const catalogue = c.get('catalogue');
   const world = store.world;
   const consumer = requireConsumer(world, principal, c.req.param('consumer_id') ?? '');
   const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();

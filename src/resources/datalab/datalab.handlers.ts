@@ -13,7 +13,10 @@ export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) => c.json(cubeSchem
  * consumer). POS datasets read on the way first complete their due orders, as a POS request would.
  */
 export const queryDb: Handler<'queryDb'> = async (c) => {
-  const { store, principal, catalogue, clock } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const catalogue = c.get('catalogue');
+  const clock = c.get('clock');
   const world = store.world;
   const result = runQuery(c.req.valid('json'), {
     now: clock.now(),

@@ -12,15 +12,15 @@ import type * as routes from './datalayer.routes.js';
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
 const servicesOf = (c: Context<AppEnv>) => ({
-  store: c.var.store,
-  clock: c.var.clock,
-  ids: c.var.ids,
-  ticker: c.var.ticker,
-  catalogue: c.var.catalogue,
+  store: c.get('store'),
+  clock: c.get('clock'),
+  ids: c.get('ids'),
+  ticker: c.get('ticker'),
+  catalogue: c.get('catalogue'),
 });
 
 const targetOf = (c: Context<AppEnv>, params: { consumer_id: string; connection_id: string }) =>
-  requireDatalayerTarget(c.var.store.world, c.var.principal, params.consumer_id, params.connection_id);
+  requireDatalayerTarget(c.get('store').world, c.get('principal'), params.consumer_id, params.connection_id);
 
 export const enableDatalayerHandler: Handler<'enableDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));

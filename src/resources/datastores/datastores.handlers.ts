@@ -19,12 +19,13 @@ import type * as routes from './datastores.routes.js';
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
 export const listDatastoresHandler: Handler<'listDatastores'> = (c) => {
-  const records = listDatastores(c.var.store.world, c.var.principal, c.req.valid('query').status);
+  const records = listDatastores(c.get('store').world, c.get('principal'), c.req.valid('query').status);
   return c.json(records.map(toDataStoreItem), 200);
 };
 
 export const listDataHandler: Handler<'listData'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, datastoreid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const datastore = requireDatastore(store.world, principal, datastoreid);
@@ -33,7 +34,10 @@ export const listDataHandler: Handler<'listData'> = (c) => {
 };
 
 export const createDataHandler: Handler<'createData'> = async (c) => {
-  const { store, principal, ids, clock } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const ids = c.get('ids');
+  const clock = c.get('clock');
   const { consumer_id, datastoreid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const datastore = requireDatastore(store.world, principal, datastoreid);
@@ -44,7 +48,9 @@ export const createDataHandler: Handler<'createData'> = async (c) => {
 };
 
 export const updateDataHandler: Handler<'updateData'> = async (c) => {
-  const { store, principal, clock } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const clock = c.get('clock');
   const { consumer_id, datastoreid, datastoredataid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const datastore = requireDatastore(store.world, principal, datastoreid);
@@ -54,7 +60,8 @@ export const updateDataHandler: Handler<'updateData'> = async (c) => {
 };
 
 export const deleteDataHandler: Handler<'deleteData'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, datastoreid, datastoredataid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const datastore = requireDatastore(store.world, principal, datastoreid);

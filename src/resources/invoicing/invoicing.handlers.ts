@@ -45,12 +45,17 @@ const LINES_ON_REQUEST = new Set([1402]);
 const invoicing: Vertical<InvoicingDataset> = {
   api: 'Invoicing',
   open: (c, { consumer, connection, integration }) =>
-    invoicingDatasetOf(c.var.store, consumer.consumerid, connection.connectionid, integration.integrationid),
+    invoicingDatasetOf(
+      c.get('store'),
+      consumer.consumerid,
+      connection.connectionid,
+      integration.integrationid,
+    ),
 };
 
 const writeContext = (c: Context<AppEnv>): WriteContext => ({
-  mint: (kind) => c.var.ids.next(kind),
-  now: c.var.clock.now().toISOString(),
+  mint: (kind) => c.get('ids').next(kind),
+  now: c.get('clock').now().toISOString(),
 });
 
 export const getContacts = operation(invoicing, routes.getContacts, (c, { data }) => {

@@ -18,7 +18,7 @@ import * as routes from './payment.routes.js';
 const payment: Vertical<PaymentDataset> = {
   api: 'Payment',
   open: (c, { consumer, connection, integration }) =>
-    paymentDatasetOf(c.var.store, consumer.consumerid, connection.connectionid, integration.integrationid),
+    paymentDatasetOf(c.get('store'), consumer.consumerid, connection.connectionid, integration.integrationid),
 };
 
 export const getLocations = operation(payment, routes.getLocations, (c, { data }) => {

@@ -21,7 +21,7 @@ import * as routes from './pms.routes.js';
 /** PMS operations work on the connection's dataset, built on first access. */
 const pms: Vertical<PmsDataset> = {
   api: 'Property Management System',
-  open: (c, { connection }) => pmsDatasetOf(c.var.store, connection),
+  open: (c, { connection }) => pmsDatasetOf(c.get('store'), connection),
 };
 
 export const getOrders = operation(pms, routes.getOrders, (c, { data }) => {
@@ -81,7 +81,7 @@ export const getAccountingCategories = operation(pms, routes.getAccountingCatego
 });
 
 export const getClosure = operation(pms, routes.getClosure, (c, { data }) => {
-  const today = c.var.clock.now().toISOString().slice(0, 10);
+  const today = c.get('clock').now().toISOString().slice(0, 10);
   return c.json(closureOf(data, c.req.valid('param').date, today, c.req.valid('query').location_id), 200);
 });
 

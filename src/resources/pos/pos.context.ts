@@ -49,7 +49,7 @@ export function settleDataset(services: EventServices, world: World, dataset: Po
 export const pos: Vertical<PosDataset> = {
   api: POS_API,
   open: async (c, { connection }) => {
-    const { store } = c.var;
+    const store = c.get('store');
     // Completing due orders is a write, even on a read: it goes through the write boundary.
     await store.transact((write) => {
       settleDataset({ ...c.var, store: write }, write.world, posDatasetOf(write, connection));

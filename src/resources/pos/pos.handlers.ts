@@ -21,7 +21,8 @@ import {
 } from './pos.domain.js';
 import * as routes from './pos.routes.js';
 
-const today = (c: { var: AppEnv['Variables'] }) => c.var.clock.now().toISOString().slice(0, 10);
+const today = (c: { get(key: 'clock'): AppEnv['Variables']['clock'] }) =>
+  c.get('clock').now().toISOString().slice(0, 10);
 
 export const getModifiers = operation(pos, routes.getModifiers, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
@@ -77,8 +78,8 @@ export const createCustomer = operation(pos, routes.createCustomer, async (c, { 
   const customer = createCustomerRecord(
     data,
     input,
-    () => c.var.ids.next('pos-customer'),
-    c.var.clock.now().toISOString(),
+    () => c.get('ids').next('pos-customer'),
+    c.get('clock').now().toISOString(),
   );
   c.set('createdEntityId', customer.id);
   return c.json(customer, 200);

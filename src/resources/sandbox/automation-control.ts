@@ -211,7 +211,9 @@ function ownerOf(world: World, flowid: string | undefined, consumerid: string | 
 
 export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(armFailure, async (c) => {
-    const { store, ids, clock } = c.var;
+    const store = c.get('store');
+    const ids = c.get('ids');
+    const clock = c.get('clock');
     const input = c.req.valid('json');
     const owner = ownerOf(store.world, input.flowid, input.consumerid);
     const plan: FailurePlanRecord = {
@@ -230,18 +232,19 @@ export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(listFailures, (c) =>
-    c.json(Object.values(c.var.store.world.failure_plans).map(toFailurePlan), 200),
+    c.json(Object.values(c.get('store').world.failure_plans).map(toFailurePlan), 200),
   );
 
   app.openapi(clearFailures, async (c) => {
-    const { store } = c.var;
+    const store = c.get('store');
     const removed = Object.keys(store.world.failure_plans).length;
     store.world.failure_plans = {};
     return c.json({ removed }, 200);
   });
 
   app.openapi(listExecutions, (c) => {
-    const { store, clock } = c.var;
+    const store = c.get('store');
+    const clock = c.get('clock');
     const query = c.req.valid('query');
     const state = query.state ?? 'all';
     const now = clock.now();

@@ -191,7 +191,7 @@ export function queueRedelivery(
 
 export function registerDeliveryControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(listDeliveries, (c) => {
-    const world = c.var.store.world;
+    const world = c.get('store').world;
     const query = c.req.valid('query');
     const webhookid = query.webhookid?.toLowerCase();
     const accountid = query.accountid?.toLowerCase();
@@ -212,12 +212,15 @@ export function registerDeliveryControl(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(getDelivery, (c) => {
-    const world = c.var.store.world;
+    const world = c.get('store').world;
     return c.json(toDelivery(world, requireDelivery(world, c.req.valid('param').deliveryid)), 200);
   });
 
   app.openapi(redeliver, async (c) => {
-    const { store, ids, clock, ticker } = c.var;
+    const store = c.get('store');
+    const ids = c.get('ids');
+    const clock = c.get('clock');
+    const ticker = c.get('ticker');
     const original = requireDelivery(store.world, c.req.valid('param').deliveryid);
     const record = queueRedelivery(store.world, { ids, now: clock.now() }, original);
     // The run starts the attempt when there is room for it; this request alone then waits for its

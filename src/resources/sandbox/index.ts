@@ -7,12 +7,13 @@ import * as routes from './sandbox.routes.js';
 
 export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getClock, (c) => {
-    const { clock } = c.var;
+    const clock = c.get('clock');
     return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
   });
 
   app.openapi(routes.setClock, async (c) => {
-    const { clock, ticker } = c.var;
+    const clock = c.get('clock');
+    const ticker = c.get('ticker');
     const change = c.req.valid('json');
     // The clock refuses (422) a move out of its range and then stays where it was.
     if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
@@ -24,7 +25,8 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.openapi(routes.reset, async (c) => {
-    const { store, config } = c.var;
+    const store = c.get('store');
+    const config = c.get('config');
     await store.replace(seedWorld(config.seed, store.world.meta.size));
     return c.json({ status: 'reset' as const, seed: config.seed }, 200);
   });

@@ -9,7 +9,7 @@ const tags = ['Sandbox control'];
 
 /** Control endpoints are open on loopback; with an admin token configured they need it. */
 const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const expected = c.var.config.adminToken;
+  const expected = c.get('config').adminToken;
   if (expected !== null && c.req.header('authorization') !== `Bearer ${expected}`) {
     throw errors.adminTokenRequired();
   }

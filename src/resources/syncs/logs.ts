@@ -87,7 +87,10 @@ function relatedExecution(world: World, consumerid: string, header: string | und
 
 export function registerLogs(app: OpenAPIHono<AppEnv>): void {
   app.openapi(postLogs, async (c) => {
-    const { store, principal, ids, clock } = c.var;
+    const store = c.get('store');
+    const principal = c.get('principal');
+    const ids = c.get('ids');
+    const clock = c.get('clock');
     const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
     const related = relatedExecution(
       store.world,
@@ -115,7 +118,7 @@ export function registerLogs(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(listLogs, (c) => {
     const { consumerid, executionid } = c.req.valid('query');
-    const lines = Object.values(c.var.store.world.execution_logs)
+    const lines = Object.values(c.get('store').world.execution_logs)
       .filter(
         (l) =>
           (consumerid === undefined || l.consumerid === consumerid) &&

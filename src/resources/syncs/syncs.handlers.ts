@@ -33,13 +33,17 @@ import type * as routes from './syncs.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
-const depsOf = (c: Context<AppEnv>) => ({ ids: c.var.ids, clock: c.var.clock, catalogue: c.var.catalogue });
+const depsOf = (c: Context<AppEnv>) => ({
+  ids: c.get('ids'),
+  clock: c.get('clock'),
+  catalogue: c.get('catalogue'),
+});
 const servicesOf = (c: Context<AppEnv>) => ({
-  store: c.var.store,
-  clock: c.var.clock,
-  ids: c.var.ids,
-  ticker: c.var.ticker,
-  catalogue: c.var.catalogue,
+  store: c.get('store'),
+  clock: c.get('clock'),
+  ids: c.get('ids'),
+  ticker: c.get('ticker'),
+  catalogue: c.get('catalogue'),
 });
 
 function publishFlowEvent(
@@ -59,15 +63,16 @@ function publishFlowEvent(
 
 /** The consumer, the sync and the flow of a consumer-scoped flow route, each 404 in that order. */
 function consumerFlow(c: Context<AppEnv>, params: { consumer_id: string; syncid: string; flowid: string }) {
-  const world = c.var.store.world;
-  const consumer = requireConsumer(world, c.var.principal, params.consumer_id);
-  const sync = requireSync(world, c.var.principal, params.syncid);
+  const world = c.get('store').world;
+  const consumer = requireConsumer(world, c.get('principal'), params.consumer_id);
+  const sync = requireSync(world, c.get('principal'), params.syncid);
   const flow = requireFlow(world, sync, params.flowid);
   return { consumer, sync, flow };
 }
 
 export const listSyncsHandler: Handler<'listSyncs'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   return c.json(
     syncsOf(store.world, principal).map((sync) => toReadSyncItem(store.world, principal, sync)),
     200,
@@ -75,26 +80,30 @@ export const listSyncsHandler: Handler<'listSyncs'> = (c) => {
 };
 
 export const createSyncHandler: Handler<'createSync'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const sync = createSync(store.world, depsOf(c), principal, c.req.valid('json'));
   return c.json(toReadSyncItem(store.world, principal, sync), 200);
 };
 
 export const getSyncHandler: Handler<'getSync'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
   return c.json(toReadSyncItem(store.world, principal, sync), 200);
 };
 
 export const createFlowHandler: Handler<'createFlow'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
   const flow = upsertFlow(store.world, depsOf(c), sync, c.req.valid('json'));
   return c.json(toReadFlowItem(flow), 200);
 };
 
 export const sendCustomEventHandler: Handler<'sendCustomEvent'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { syncid, flowid } = c.req.valid('param');
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
@@ -103,7 +112,8 @@ export const sendCustomEventHandler: Handler<'sendCustomEvent'> = async (c) => {
 };
 
 export const reportLocalRunHandler: Handler<'reportLocalRun'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { syncid, flowid } = c.req.valid('param');
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
@@ -118,13 +128,17 @@ export const reportLocalRunHandler: Handler<'reportLocalRun'> = async (c) => {
 };
 
 export const listSyncExecutionsHandler: Handler<'listSyncExecutions'> = (c) => {
-  const { store, principal, clock } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const clock = c.get('clock');
   const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
   return c.json(listSyncExecutions(store.world, principal, sync, c.req.valid('query'), clock.now()), 200);
 };
 
 export const getExecutionHandler: Handler<'getExecution'> = (c) => {
-  const { store, principal, clock } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const clock = c.get('clock');
   const { syncid, flowid, executionid } = c.req.valid('param');
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid);
@@ -135,26 +149,29 @@ export const getExecutionHandler: Handler<'getExecution'> = (c) => {
 export const listConsumerExecutionsHandler: Handler<'listConsumerExecutions'> = (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
   const items = listConsumerExecutions(
-    c.var.store.world,
+    c.get('store').world,
     consumer.consumerid,
     flow,
     c.req.valid('query'),
-    c.var.clock.now(),
+    c.get('clock').now(),
   );
   return c.json(items, 200);
 };
 
 export const createConsumerSyncHandler: Handler<'createConsumerSync'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   const input = c.req.valid('json');
   const sync = requireSync(store.world, principal, input.syncid);
   const link = createConsumerSyncLink(store.world, depsOf(c), consumer, sync, input);
-  return c.json({ url: `${publicOrigin(c.var.config, c.req.url)}/link/${link.linkid}` }, 200);
+  return c.json({ url: `${publicOrigin(c.get('config'), c.req.url)}/link/${link.linkid}` }, 200);
 };
 
 export const getConsumerSyncHandler: Handler<'getConsumerSync'> = (c) => {
-  const { store, principal, catalogue } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const catalogue = c.get('catalogue');
   const { consumer_id, syncid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const sync = requireSync(store.world, principal, syncid);
@@ -170,7 +187,8 @@ export const getConsumerSyncHandler: Handler<'getConsumerSync'> = (c) => {
 };
 
 export const updateConsumerSyncHandler: Handler<'updateConsumerSync'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const { consumer_id, syncid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const sync = requireSync(store.world, principal, syncid);
@@ -181,7 +199,7 @@ export const updateConsumerSyncHandler: Handler<'updateConsumerSync'> = async (c
 export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
   const { consumer, sync, flow } = consumerFlow(c, c.req.valid('param'));
   const { newlyEnabled } = enableFlow(
-    c.var.store.world,
+    c.get('store').world,
     depsOf(c),
     consumer,
     sync,
@@ -194,13 +212,13 @@ export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
 
 export const disableFlowHandler: Handler<'disableFlow'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
-  const wasEnabled = disableFlow(c.var.store.world, depsOf(c), consumer, flow);
+  const wasEnabled = disableFlow(c.get('store').world, depsOf(c), consumer, flow);
   if (wasEnabled) publishFlowEvent(c, 'account.flow.disabled', consumer, flow);
   return c.json({}, 200);
 };
 
 export const updateFlowConfigHandler: Handler<'updateFlowConfig'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
-  updateFlowConfig(c.var.store.world, depsOf(c), consumer, flow, c.req.valid('json'));
+  updateFlowConfig(c.get('store').world, depsOf(c), consumer, flow, c.req.valid('json'));
   return c.body(null, 204);
 };

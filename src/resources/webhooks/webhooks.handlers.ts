@@ -25,7 +25,7 @@ export type OwnOriginsSource = Pick<Services, 'selfOrigins'>;
  * the origin this request came through (which covers an app served by other means).
  */
 function ownOrigins(c: Context<AppEnv>, source: OwnOriginsSource): (string | null)[] {
-  return [...(source.selfOrigins ?? []), c.var.config.publicUrl, new URL(c.req.url).origin];
+  return [...(source.selfOrigins ?? []), c.get('config').publicUrl, new URL(c.req.url).origin];
 }
 
 export const listWebhookTypesHandler: Handler<'listWebhookTypes'> = (c) =>
@@ -34,7 +34,11 @@ export const listWebhookTypesHandler: Handler<'listWebhookTypes'> = (c) =>
 export const createWebhookHandler =
   (source: OwnOriginsSource): Handler<'createWebhook'> =>
   async (c) => {
-    const { store, ids, clock, catalogue, principal } = c.var;
+    const store = c.get('store');
+    const ids = c.get('ids');
+    const clock = c.get('clock');
+    const catalogue = c.get('catalogue');
+    const principal = c.get('principal');
     const record = createWebhook(
       store.world,
       { ids, clock, catalogue, types: webhookTypes(), ownOrigins: ownOrigins(c, source) },
@@ -47,33 +51,36 @@ export const createWebhookHandler =
 
 export const listWebhooksHandler: Handler<'listWebhooks'> = (c) => {
   const { status } = c.req.valid('query');
-  const records = listWebhooks(c.var.store.world, c.var.principal, status);
+  const records = listWebhooks(c.get('store').world, c.get('principal'), status);
   return c.json(records.map(toWebhookInstance), 200);
 };
 
 export const getWebhookHandler: Handler<'getWebhook'> = (c) => {
-  const record = requireWebhook(c.var.store.world, c.var.principal, c.req.valid('param').webhookid);
+  const record = requireWebhook(c.get('store').world, c.get('principal'), c.req.valid('param').webhookid);
   return c.json(toWebhookInstance(record), 200);
 };
 
 export const updateWebhookHandler =
   (source: OwnOriginsSource): Handler<'updateWebhook'> =>
   async (c) => {
-    const { store, principal } = c.var;
+    const store = c.get('store');
+    const principal = c.get('principal');
     const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
     updateWebhook(store.world, principal, record, c.req.valid('json'), ownOrigins(c, source));
     return c.json(toWebhookInstance(record), 200);
   };
 
 export const deleteWebhookHandler: Handler<'deleteWebhook'> = async (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
   deleteWebhook(store.world, record);
   return c.body(null, 204);
 };
 
 export const listWebhookLogsHandler: Handler<'listWebhookLogs'> = (c) => {
-  const { store, principal } = c.var;
+  const store = c.get('store');
+  const principal = c.get('principal');
   const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
   return c.json(logsOf(store.world, record.webhookid).map(toWebhookLog), 200);
 };

@@ -54,7 +54,7 @@ import {
 const fail = errors.accountingFailure;
 
 export interface PostingContext {
-  /** Mints the id of a new record (c.var.ids in a request, a seeded id source in the seed). */
+  /** Mints the id of a new record (c.get('ids') in a request, a seeded id source in the seed). */
   mint(kind: string): string;
   /** ISO timestamp of the write. */
   now: string;

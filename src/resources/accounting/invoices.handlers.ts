@@ -1,6 +1,9 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
 import { operation } from '../vertical-operation.js';
 import { accountingLedger, postingContext } from './accounting.context.js';
+import type { LedgerRecord } from './accounting.records.js';
 import { isTrue } from './accounting.schemas.js';
 import {
   draftFromMono,
@@ -28,31 +31,26 @@ const viewOptions = (query: {
   partner: isTrue(query.include_partner_info),
 });
 
-export const createInvoice = operation(accountingLedger, routes.createInvoice, (c, { data: { ledger } }) => {
+/** Books an invoice drafted from either shape: its entry and the created entity of the request. */
+function bookInvoice(c: Context<AppEnv>, ledger: LedgerRecord, draft: Parameters<typeof buildInvoice>[1]) {
   const ctx = postingContext(c);
-  const { invoice, change } = buildInvoice(
-    ledger,
-    draftFromMono(ledger, c.req.valid('json'), c.req.valid('query')),
-    ctx,
-  );
+  const { invoice, change } = buildInvoice(ledger, draft, ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', invoice.id);
-  return c.json(toInvoiceItem(ledger, invoice, 'mono', CREATED), 200);
+  return invoice;
+}
+
+export const createInvoice = operation(accountingLedger, routes.createInvoice, (c, { data: { ledger } }) => {
+  const draft = draftFromMono(ledger, c.req.valid('json'), c.req.valid('query'));
+  return c.json(toInvoiceItem(ledger, bookInvoice(c, ledger, draft), 'mono', CREATED), 200);
 });
 
 export const createInvoiceMultiplePlans = operation(
   accountingLedger,
   routes.createInvoiceMultiplePlans,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
-    const { invoice, change } = buildInvoice(
-      ledger,
-      draftFromMulti(c.req.valid('json'), c.req.valid('query')),
-      ctx,
-    );
-    applyChange(ledger, change, ctx.now);
-    c.set('createdEntityId', invoice.id);
-    return c.json(toInvoiceItem(ledger, invoice, 'multi', CREATED), 200);
+    const draft = draftFromMulti(c.req.valid('json'), c.req.valid('query'));
+    return c.json(toInvoiceItem(ledger, bookInvoice(c, ledger, draft), 'multi', CREATED), 200);
   },
 );
 

@@ -1,3 +1,4 @@
+import { uuidFrom } from '../lib/ids.js';
 import type { VerticalTaxTotal } from '../store/world.js';
 import { type Faker, fakerFor } from './fakers.js';
 
@@ -6,12 +7,38 @@ export { type Faker, fakerFor };
 /**
  * Helpers of the seeded POS, eCommerce and PMS datasets (pos.seed.ts, commerce.seed.ts and
  * pms.seed.ts in the verticals' folders): a faker seeded from a hash of the ids a dataset depends on,
- * amounts kept exact to the cent, and the calendar the data lives in.
+ * the ids of the records, amounts kept exact to the cent, and the calendar the data lives in.
  */
 
 /** The sandbox's manual clock starts here: seeded activity stops just before it. */
 export const DATA_END = '2026-01-15T09:00:00.000Z';
 export const DATA_END_DAY = DATA_END.slice(0, 10);
+
+/** Ids of a connection's records, named by their kind and place ((kind, index...)), not by order of making. */
+export const connectionIds =
+  (vertical: string, connectionid: string) =>
+  (kind: string, ...parts: (string | number)[]): string =>
+    uuidFrom(vertical, connectionid, kind, ...parts);
+
+/**
+ * The software's own ids of the records (their source_ref), numbered from a random start above
+ * `from` (at most `spread` above it) in random steps of 1 to `maxStep`.
+ */
+export function nativeRefs(
+  faker: Faker,
+  from: number,
+  spread: number,
+  maxStep: number,
+): (model: string) => { id: string; model: string } {
+  let native = from + faker.number.int({ min: 0, max: spread });
+  return (model) => {
+    native += faker.number.int({ min: 1, max: maxStep });
+    return { id: String(native), model };
+  };
+}
+
+/** A number in `width` digits, zero-padded. */
+export const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
 export const pick = <T>(faker: Faker, items: readonly T[]): T => faker.helpers.arrayElement(items as T[]);
 

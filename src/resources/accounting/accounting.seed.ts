@@ -1,6 +1,8 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { mintedIds } from '../../seed/dataset-seeder.js';
 import { type Faker, fakerFor } from '../../seed/fakers.js';
 import { tinyPdf } from '../../seed/pdf.js';
+import { pick } from '../../seed/vertical-data.js';
 import type {
   AccountItemTypeValue,
   InvoiceTypeValue,
@@ -41,8 +43,6 @@ import {
 
 /** A ledger's seeded records are dated up to this day: the sandbox clock starts after it. */
 const LAST_SEEDED_DAY = '2026-01-14';
-
-const pick = <T>(faker: Faker, items: readonly T[]): T => faker.helpers.arrayElement(items as T[]);
 
 /** The folders (companies) a consumer reaches through an accounting integration. */
 export function seedFolders(
@@ -178,16 +178,12 @@ class LedgerSeeder {
   readonly ledger: LedgerRecord;
   readonly faker: Faker;
   readonly ctx: PostingContext;
-  #minted = 0;
 
   constructor(readonly options: SeedLedgerOptions) {
     const { seed, consumerid, folder } = options;
     this.faker = fakerFor('ledger', seed, consumerid, folder.id);
     this.ctx = {
-      mint: (kind) => {
-        this.#minted += 1;
-        return uuidFrom('ledger', seed, consumerid, folder.id, kind, this.#minted);
-      },
+      mint: mintedIds('ledger', seed, consumerid, folder.id),
       now: '2024-01-02T08:00:00.000Z',
     };
     this.ledger = {

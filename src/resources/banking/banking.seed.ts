@@ -1,5 +1,4 @@
-import { uuidFrom } from '../../lib/ids.js';
-import type { Faker } from '../../seed/fakers.js';
+import { DatasetSeeder, type SeedInput } from '../../seed/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -23,13 +22,6 @@ import type { BankingAccount, BankingDataset, BankingTransaction } from './banki
  * last days hold pending and declined card payments. Balances are not stored: they are the opening
  * balance plus the completed transactions.
  */
-
-export interface SeedBankingOptions {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
 
 /** Banks the end user may have linked: name, BIC, country. */
 const BANKS: [string, string, string][] = [
@@ -61,29 +53,9 @@ const DIRECT_DEBITS: [string, number, number][] = [
   ['Telenet', 45, 70],
 ];
 
-class BankingSeeder {
-  readonly data: BankingDataset;
-  readonly faker: Faker;
-  readonly options: SeedBankingOptions;
-  #minted = 0;
-
-  constructor(options: SeedBankingOptions) {
-    this.options = options;
-    this.faker = fakerFor('banking', options.seed, options.consumerid, options.connectionid);
-    this.data = {
-      consumerid: options.consumerid,
-      connectionid: options.connectionid,
-      integrationid: options.integrationid,
-      institutions: {},
-      accounts: {},
-      transactions: {},
-    };
-  }
-
-  id(kind: string): string {
-    this.#minted += 1;
-    const { seed, consumerid, connectionid } = this.options;
-    return uuidFrom('banking', seed, consumerid, connectionid, kind, this.#minted);
+class BankingSeeder extends DatasetSeeder<BankingDataset> {
+  constructor(options: SeedInput) {
+    super('banking', options, { institutions: {}, accounts: {}, transactions: {} });
   }
 
   institutions(): string[] {
@@ -296,7 +268,7 @@ class BankingSeeder {
 /** A stable IBAN for a well-known creditor (the same across its debits and datasets). */
 const creditorIban = (creditor: string): string => belgianIban(fakerFor('creditor', creditor));
 
-export function seedBanking(options: SeedBankingOptions): BankingDataset {
+export function seedBanking(options: SeedInput): BankingDataset {
   const s = new BankingSeeder(options);
   const [first, second] = s.institutions();
   const holder = s.faker.company.name();

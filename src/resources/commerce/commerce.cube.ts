@@ -1,9 +1,13 @@
 import {
-  activeConnections,
   type CubeDef,
+  connectionRows,
   count,
+  currencyDimension,
+  idDimension,
   OWNER_DIMENSIONS,
+  stringDimension,
   sumOf,
+  timeDimension,
 } from '../datalab/datalab.cube-def.js';
 import { commerceDatasetOf, toOrderItem } from './commerce.domain.js';
 
@@ -28,54 +32,25 @@ export const commerceOrdersCube: CubeDef = {
     },
   ],
   dimensions: [
-    {
-      name: 'order_id',
-      title: 'Order id',
-      type: 'string',
-      description: 'Id of the order',
-      primaryKey: true,
-      get: (r) => r.order.id,
-    },
+    idDimension('order_id', 'order', (r) => r.order.id, { primaryKey: true }),
     ...OWNER_DIMENSIONS,
-    {
-      name: 'status',
-      title: 'Status',
-      type: 'string',
-      description: 'Status of the order',
+    stringDimension('status', 'Status', 'Status of the order', (r) => r.order.status, {
       values: ['cancelled_unpaid', 'cancelled', 'draft', 'confirmed', 'shipped', 'refunded'],
-      get: (r) => r.order.status,
-    },
-    {
-      name: 'currency',
-      title: 'Currency',
-      type: 'string',
-      description: 'Currency of the order',
-      get: (r) => r.order.currency,
-    },
-    {
-      name: 'shipping_country',
-      title: 'Shipping country',
-      type: 'string',
-      description: 'Country shipped to',
-      get: (r) => r.order.shipping_address?.country ?? null,
-    },
-    {
-      name: 'created_on',
-      title: 'Created',
-      type: 'time',
-      description: 'When the order was placed',
-      get: (r) => r.order.created_on,
-    },
+    }),
+    currencyDimension('order', (r) => r.order.currency),
+    stringDimension(
+      'shipping_country',
+      'Shipping country',
+      'Country shipped to',
+      (r) => r.order.shipping_address?.country ?? null,
+    ),
+    timeDimension('created_on', 'Created', 'When the order was placed', (r) => r.order.created_on),
   ],
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    activeConnections(source, 'eCommerce').flatMap((connection) => {
+    connectionRows(source, 'eCommerce', (connection) => {
       const dataset = commerceDatasetOf(source.store, connection);
-      return Object.values(dataset.orders).map((order) => ({
-        order: toOrderItem(dataset, order),
-        consumerid: connection.consumerid,
-        connectionid: connection.connectionid,
-      }));
+      return Object.values(dataset.orders).map((order) => ({ order: toOrderItem(dataset, order) }));
     }),
 };

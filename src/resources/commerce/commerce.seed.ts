@@ -1,9 +1,13 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { SeedInput } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
+  connectionIds,
   DATA_END,
   emailOf,
   fakerFor,
+  nativeRefs,
+  pad,
   phoneOf,
   pick,
   plusMinutes,
@@ -210,15 +214,6 @@ const CITIES: Record<string, { city: string; postal: string }[]> = {
   GB: [{ city: 'London', postal: 'E1 6AN' }],
 };
 
-interface CommerceInput {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
 /** A line's amounts from its quantity, unit price (before taxes), discount and tax rate. */
 export function lineAmounts(quantity: number, unitPrice: number, discount: number, rate: number) {
   const untaxed = round2(quantity * unitPrice - discount);
@@ -253,16 +248,11 @@ export function shippingFee(
   };
 }
 
-export function seedCommerceDataset(input: CommerceInput): CommerceDataset {
+export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('commerce', seed, consumerid, connectionid);
-  const id = (kind: string, ...parts: (string | number)[]) =>
-    uuidFrom('commerce', connectionid, kind, ...parts);
-  let native = 1000 + faker.number.int({ min: 0, max: 8000 });
-  const ref = (model: string) => {
-    native += faker.number.int({ min: 1, max: 9 });
-    return { id: String(native), model };
-  };
+  const id = connectionIds('commerce', connectionid);
+  const ref = nativeRefs(faker, 1000, 8000, 9);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 
   const locations: CommerceLocation[] = [

@@ -82,6 +82,44 @@ export const sumOf = (
   monetary,
 });
 
+type DimensionOptions = Pick<DimensionDef, 'primaryKey' | 'values'>;
+
+const dimensionOf =
+  (type: MemberType) =>
+  (
+    name: string,
+    title: string,
+    description: string,
+    get: DimensionDef['get'],
+    options: DimensionOptions = {},
+  ): DimensionDef => ({ name, title, type, description, ...options, get });
+
+/** A dimension of text. */
+export const stringDimension = dimensionOf('string');
+/** A dimension of an instant (ISO 8601). */
+export const timeDimension = dimensionOf('time');
+/** A dimension of a number. */
+export const numberDimension = dimensionOf('number');
+
+/** The id of a thing: a text dimension titled "<Thing> id", described "Id of the <thing>". */
+export const idDimension = (
+  name: string,
+  thing: string,
+  get: DimensionDef['get'],
+  options: DimensionOptions = {},
+): DimensionDef =>
+  stringDimension(
+    name,
+    `${thing.charAt(0).toUpperCase()}${thing.slice(1)} id`,
+    `Id of the ${thing}`,
+    get,
+    options,
+  );
+
+/** The currency of the record a row is (an order, an invoice). */
+export const currencyDimension = (record: string, get: DimensionDef['get']): DimensionDef =>
+  stringDimension('currency', 'Currency', `Currency of the ${record}`, get);
+
 /** Active connections of a One API among the given consumers. */
 export function activeConnections(source: RowSource, api: ApiName): ConnectionRecord[] {
   const out: ConnectionRecord[] = [];
@@ -95,20 +133,26 @@ export function activeConnections(source: RowSource, api: ApiName): ConnectionRe
   return out;
 }
 
+/**
+ * The rows of the active connections of a One API: what `rowsOf` reads off each connection, with
+ * the consumer and connection it belongs to (the owner dimensions).
+ */
+export function connectionRows(
+  source: RowSource,
+  api: ApiName,
+  rowsOf: (connection: ConnectionRecord) => object[],
+): Row[] {
+  return activeConnections(source, api).flatMap((connection) =>
+    rowsOf(connection).map((row) => ({
+      ...row,
+      consumerid: connection.consumerid,
+      connectionid: connection.connectionid,
+    })),
+  );
+}
+
 /** The consumer and connection every row belongs to: dimensions of every cube. */
 export const OWNER_DIMENSIONS: DimensionDef[] = [
-  {
-    name: 'consumer_id',
-    title: 'Consumer id',
-    type: 'string',
-    description: 'Id of the consumer',
-    get: (r) => r.consumerid,
-  },
-  {
-    name: 'connection_id',
-    title: 'Connection id',
-    type: 'string',
-    description: 'Id of the connection',
-    get: (r) => r.connectionid,
-  },
+  idDimension('consumer_id', 'consumer', (r) => r.consumerid),
+  idDimension('connection_id', 'connection', (r) => r.connectionid),
 ];

@@ -2,7 +2,14 @@ import { connectionsOfConsumer } from '../../store/indexes.js';
 import { commerceOrdersCube } from '../commerce/commerce.cube.js';
 import { pmsInvoicesCube } from '../pms/pms.cube.js';
 import { posOrdersCube } from '../pos/pos.cube.js';
-import { type CubeDef, count } from './datalab.cube-def.js';
+import {
+  type CubeDef,
+  count,
+  idDimension,
+  numberDimension,
+  stringDimension,
+  timeDimension,
+} from './datalab.cube-def.js';
 
 /**
  * The cubes of the sandbox's Datalab: the account's consumers and connections (defined here), and
@@ -21,35 +28,15 @@ const consumersCube: CubeDef = {
   api: null,
   measures: [count('count', 'Number of consumers', 'How many consumers')],
   dimensions: [
-    {
-      name: 'consumer_id',
-      title: 'Consumer id',
-      type: 'string',
-      description: 'Id of the consumer',
-      primaryKey: true,
-      get: (r) => r.consumerid,
-    },
-    {
-      name: 'name',
-      title: 'Name',
-      type: 'string',
-      description: 'Name of the consumer',
-      get: (r) => r.name,
-    },
-    {
-      name: 'internal_reference',
-      title: 'Internal reference',
-      type: 'string',
-      description: "The vendor's reference",
-      get: (r) => r.internal_reference,
-    },
-    {
-      name: 'created_on',
-      title: 'Created on',
-      type: 'time',
-      description: 'When the consumer was created',
-      get: (r) => r.created_on,
-    },
+    idDimension('consumer_id', 'consumer', (r) => r.consumerid, { primaryKey: true }),
+    stringDimension('name', 'Name', 'Name of the consumer', (r) => r.name),
+    stringDimension(
+      'internal_reference',
+      'Internal reference',
+      "The vendor's reference",
+      (r) => r.internal_reference,
+    ),
+    timeDimension('created_on', 'Created on', 'When the consumer was created', (r) => r.created_on),
   ],
   relationships: [{ target: 'connections', relationship: 'one_to_many' }],
   rows: (source) => source.consumers,
@@ -63,57 +50,20 @@ const connectionsCube: CubeDef = {
   api: null,
   measures: [count('count', 'Number of connections', 'How many connections')],
   dimensions: [
-    {
-      name: 'connection_id',
-      title: 'Connection id',
-      type: 'string',
-      description: 'Id of the connection',
-      primaryKey: true,
-      get: (r) => r.connection.connectionid,
-    },
-    {
-      name: 'consumer_id',
-      title: 'Consumer id',
-      type: 'string',
-      description: 'Id of the consumer',
-      get: (r) => r.connection.consumerid,
-    },
-    {
-      name: 'integration_id',
-      title: 'Integration id',
-      type: 'number',
-      description: 'Id of the integration',
-      get: (r) => r.connection.integrationid,
-    },
-    {
-      name: 'integration_name',
-      title: 'Integration',
-      type: 'string',
-      description: 'Name of the integration',
-      get: (r) => r.integration,
-    },
-    {
-      name: 'api',
-      title: 'One API',
-      type: 'string',
-      description: 'The vertical of the integration',
-      get: (r) => r.api,
-    },
-    {
-      name: 'status',
-      title: 'Status',
-      type: 'string',
-      description: 'active or inactive',
+    idDimension('connection_id', 'connection', (r) => r.connection.connectionid, { primaryKey: true }),
+    idDimension('consumer_id', 'consumer', (r) => r.connection.consumerid),
+    numberDimension(
+      'integration_id',
+      'Integration id',
+      'Id of the integration',
+      (r) => r.connection.integrationid,
+    ),
+    stringDimension('integration_name', 'Integration', 'Name of the integration', (r) => r.integration),
+    stringDimension('api', 'One API', 'The vertical of the integration', (r) => r.api),
+    stringDimension('status', 'Status', 'active or inactive', (r) => r.connection.status, {
       values: ['active', 'inactive'],
-      get: (r) => r.connection.status,
-    },
-    {
-      name: 'created_on',
-      title: 'Created on',
-      type: 'time',
-      description: 'When the connection was made',
-      get: (r) => r.connection.created_on,
-    },
+    }),
+    timeDimension('created_on', 'Created on', 'When the connection was made', (r) => r.connection.created_on),
   ],
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   rows: (source) =>

@@ -1,5 +1,4 @@
-import { uuidFrom } from '../../lib/ids.js';
-import type { Faker } from '../../seed/fakers.js';
+import { DatasetSeeder, type SeedInput } from '../../seed/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -8,7 +7,6 @@ import {
   belgianIban,
   dayBetween,
   FIRST_SEEDED_DAY,
-  fakerFor,
   LAST_SEEDED_DAY,
   round2,
   structuredCommunication,
@@ -37,13 +35,6 @@ import type {
  * one cancelled), their payments, the bank statement lines that carry the bank-transfer payments, bank
  * fees and an internal transfer, and a sales pipeline of opportunities.
  */
-
-export interface SeedInvoicingOptions {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
 
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 
@@ -127,19 +118,9 @@ const OPPORTUNITY_TOPICS = [
   'Process automation',
 ];
 
-class InvoicingSeeder {
-  readonly data: InvoicingDataset;
-  readonly faker: Faker;
-  readonly options: SeedInvoicingOptions;
-  #minted = 0;
-
-  constructor(options: SeedInvoicingOptions) {
-    this.options = options;
-    this.faker = fakerFor('invoicing', options.seed, options.consumerid, options.connectionid);
-    this.data = {
-      consumerid: options.consumerid,
-      connectionid: options.connectionid,
-      integrationid: options.integrationid,
+class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
+  constructor(options: SeedInput) {
+    super('invoicing', options, {
       counters: {},
       taxes: {},
       products: {},
@@ -151,13 +132,7 @@ class InvoicingSeeder {
       bank_transactions: {},
       opportunities: {},
       documents: {},
-    };
-  }
-
-  id(kind: string): string {
-    this.#minted += 1;
-    const { seed, consumerid, connectionid } = this.options;
-    return uuidFrom('invoicing', seed, consumerid, connectionid, kind, this.#minted);
+    });
   }
 
   /** The software's own number of a record (its source_ref id). */
@@ -709,7 +684,7 @@ class InvoicingSeeder {
   }
 }
 
-export function seedInvoicing(options: SeedInvoicingOptions): InvoicingDataset {
+export function seedInvoicing(options: SeedInput): InvoicingDataset {
   const s = new InvoicingSeeder(options);
   s.taxes();
   s.products();

@@ -1,11 +1,9 @@
-import { uuidFrom } from '../../lib/ids.js';
-import type { Faker } from '../../seed/fakers.js';
+import { DatasetSeeder, type SeedInput } from '../../seed/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
   at,
   FIRST_SEEDED_DAY,
-  fakerFor,
   LAST_SEEDED_DAY,
   round2,
   weekday,
@@ -33,44 +31,21 @@ import type {
  * what has not been paid out yet: the sum of its unpaid movements.
  */
 
-export interface SeedPaymentOptions {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
-
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 
 /** The provider's fee of a card payment: 1.4% plus 0.25. */
 export const cardFee = (amount: number): number => round2(amount * 0.014 + 0.25);
 
-class PaymentSeeder {
-  readonly data: PaymentDataset;
-  readonly faker: Faker;
-  readonly options: SeedPaymentOptions;
-  #minted = 0;
-
-  constructor(options: SeedPaymentOptions) {
-    this.options = options;
-    this.faker = fakerFor('payment', options.seed, options.consumerid, options.connectionid);
-    this.data = {
-      consumerid: options.consumerid,
-      connectionid: options.connectionid,
-      integrationid: options.integrationid,
+class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
+  constructor(options: SeedInput) {
+    super('payment', options, {
       locations: {},
       balances: {},
       payments: {},
       refunds: {},
       transactions: {},
       payouts: {},
-    };
-  }
-
-  id(kind: string): string {
-    this.#minted += 1;
-    const { seed, consumerid, connectionid } = this.options;
-    return uuidFrom('payment', seed, consumerid, connectionid, kind, this.#minted);
+    });
   }
 
   /** The provider's own id of a record (its source_ref id): py_..., re_..., po_... */
@@ -279,7 +254,7 @@ class PaymentSeeder {
   }
 }
 
-export function seedPayment(options: SeedPaymentOptions): PaymentDataset {
+export function seedPayment(options: SeedInput): PaymentDataset {
   const s = new PaymentSeeder(options);
   const brand = s.faker.company.name();
   const city = s.faker.helpers.arrayElement(['Brussels', 'Ghent', 'Antwerp', 'Liège', 'Namur', 'Leuven']);

@@ -1,9 +1,13 @@
 import {
-  activeConnections,
   type CubeDef,
+  connectionRows,
   count,
+  currencyDimension,
+  idDimension,
   OWNER_DIMENSIONS,
+  stringDimension,
   sumOf,
+  timeDimension,
 } from '../datalab/datalab.cube-def.js';
 import { pmsDatasetOf } from './pms.domain.js';
 
@@ -22,54 +26,26 @@ export const pmsInvoicesCube: CubeDef = {
     sumOf('guests', 'Guests', (r) => r.guests, false),
   ],
   dimensions: [
-    {
-      name: 'invoice_id',
-      title: 'Invoice id',
-      type: 'string',
-      description: 'Id of the invoice',
-      primaryKey: true,
-      get: (r) => r.invoice.id,
-    },
+    idDimension('invoice_id', 'invoice', (r) => r.invoice.id, { primaryKey: true }),
     ...OWNER_DIMENSIONS,
-    {
-      name: 'location_id',
-      title: 'Hotel id',
-      type: 'string',
-      description: 'Id of the hotel',
-      get: (r) => r.invoice.location_id,
-    },
-    {
-      name: 'location_name',
-      title: 'Hotel',
-      type: 'string',
-      description: 'Name of the hotel',
-      get: (r) => r.location,
-    },
-    {
-      name: 'currency',
-      title: 'Currency',
-      type: 'string',
-      description: 'Currency of the invoice',
-      get: (r) => r.invoice.currency,
-    },
-    {
-      name: 'creation_date',
-      title: 'Invoiced',
-      type: 'time',
-      description: 'When the invoice was made (check-out)',
-      get: (r) => r.invoice.creation_date,
-    },
+    idDimension('location_id', 'hotel', (r) => r.invoice.location_id),
+    stringDimension('location_name', 'Hotel', 'Name of the hotel', (r) => r.location),
+    currencyDimension('invoice', (r) => r.invoice.currency),
+    timeDimension(
+      'creation_date',
+      'Invoiced',
+      'When the invoice was made (check-out)',
+      (r) => r.invoice.creation_date,
+    ),
   ],
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.invoice.currency,
   rows: (source) =>
-    activeConnections(source, 'Property Management System').flatMap((connection) => {
+    connectionRows(source, 'Property Management System', (connection) => {
       const dataset = pmsDatasetOf(source.store, connection);
       const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
       return Object.values(dataset.invoices).map((invoice) => ({
         invoice,
-        consumerid: connection.consumerid,
-        connectionid: connection.connectionid,
         location: locations.get(invoice.location_id) ?? null,
         guests: dataset.orders[invoice.order_id]?.guests ?? null,
       }));

@@ -1,3 +1,4 @@
+import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { errors } from '../../lib/errors.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
@@ -165,33 +166,15 @@ export function listPayments(dataset: PmsDataset, from: string, to: string): Pms
     .sort((a, b) => String(a.date).localeCompare(String(b.date)) || a.id.localeCompare(b.id));
 }
 
-const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
 const displayName = (c: PmsCustomer) =>
   c.company_name ?? [c.first_name, c.last_name].filter(Boolean).join(' ');
 
-export function listCustomers(
-  dataset: PmsDataset,
-  filters: { search?: string | undefined; email?: string | undefined; phone?: string | undefined },
-): PmsCustomer[] {
-  const needle = filters.search?.trim().toLowerCase();
+export function listCustomers(dataset: PmsDataset, filters: CustomerFilters): PmsCustomer[] {
+  const passes = customerFilter(filters);
   return Object.values(dataset.customers)
-    .filter((customer) => {
-      if (filters.email !== undefined && customer.email?.toLowerCase() !== filters.email.trim().toLowerCase())
-        return false;
-      if (
-        filters.phone !== undefined &&
-        (!customer.phone || digits(customer.phone) !== digits(filters.phone))
-      )
-        return false;
-      if (needle) {
-        const haystack = [displayName(customer), customer.email, customer.phone]
-          .filter(Boolean)
-          .join(' ')
-          .toLowerCase();
-        if (!haystack.includes(needle)) return false;
-      }
-      return true;
-    })
+    .filter((customer) =>
+      passes({ name: displayName(customer), email: customer.email, phone: customer.phone }),
+    )
     .sort((a, b) => displayName(a).localeCompare(displayName(b)) || a.id.localeCompare(b.id));
 }
 

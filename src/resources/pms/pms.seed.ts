@@ -1,13 +1,17 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { SeedInput } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
   addDays,
   atMinute,
+  connectionIds,
   DATA_END,
   DATA_END_DAY,
   daysBetween,
   emailOf,
   fakerFor,
+  nativeRefs,
+  pad,
   phoneOf,
   pick,
   round2,
@@ -39,13 +43,6 @@ import type {
 export const PMS_HISTORY_START = '2025-11-01';
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
-
-interface PmsInput {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
 
 const TAXES = [
   { key: 'v6', label: 'VAT 6% (accommodation)', rate: 6, city: false },
@@ -79,17 +76,11 @@ const HOTELS = [
 /** City tax per person and night. */
 export const CITY_TAX = 4.24;
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-export function seedPmsDataset(input: PmsInput): PmsDataset {
+export function seedPmsDataset(input: SeedInput): PmsDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
-  const id = (kind: string, ...parts: (string | number)[]) => uuidFrom('pms', connectionid, kind, ...parts);
-  let native = 200 + faker.number.int({ min: 0, max: 500 });
-  const ref = (model: string) => {
-    native += faker.number.int({ min: 1, max: 5 });
-    return { id: String(native), model };
-  };
+  const id = connectionIds('pms', connectionid);
+  const ref = nativeRefs(faker, 200, 500, 5);
   const brand = faker.person.lastName();
 
   const locations: VerticalLocation[] = HOTELS.map((hotel, index) => ({

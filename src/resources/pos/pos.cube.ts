@@ -1,9 +1,13 @@
 import {
-  activeConnections,
   type CubeDef,
+  connectionRows,
   count,
+  currencyDimension,
+  idDimension,
   OWNER_DIMENSIONS,
+  stringDimension,
   sumOf,
+  timeDimension,
 } from '../datalab/datalab.cube-def.js';
 import { settleDataset } from './pos.context.js';
 import { posDatasetOf } from './pos.domain.js';
@@ -34,85 +38,35 @@ export const posOrdersCube: CubeDef = {
     sumOf('guests', 'Guests', (r) => r.order.guests, false),
   ],
   dimensions: [
-    {
-      name: 'order_id',
-      title: 'Order id',
-      type: 'string',
-      description: 'Id of the order',
-      primaryKey: true,
-      get: (r) => r.order.id,
-    },
+    idDimension('order_id', 'order', (r) => r.order.id, { primaryKey: true }),
     ...OWNER_DIMENSIONS,
-    {
-      name: 'location_id',
-      title: 'Location id',
-      type: 'string',
-      description: 'Id of the location',
-      get: (r) => r.order.location_id,
-    },
-    {
-      name: 'location_name',
-      title: 'Location',
-      type: 'string',
-      description: 'Name of the location',
-      get: (r) => r.location,
-    },
-    {
-      name: 'mode',
-      title: 'Mode',
-      type: 'string',
-      description: 'Eat in, takeaway or delivery',
+    idDimension('location_id', 'location', (r) => r.order.location_id),
+    stringDimension('location_name', 'Location', 'Name of the location', (r) => r.location),
+    stringDimension('mode', 'Mode', 'Eat in, takeaway or delivery', (r) => r.order.mode, {
       values: ['EAT_IN', 'TAKEAWAY', 'DELIVERY', 'UNKNOWN'],
-      get: (r) => r.order.mode,
-    },
-    {
-      name: 'source',
-      title: 'Source',
-      type: 'string',
-      description: 'Where the order was taken',
-      get: (r) => r.order.source,
-    },
-    {
-      name: 'state',
-      title: 'State',
-      type: 'string',
-      description: 'open or closed',
+    }),
+    stringDimension('source', 'Source', 'Where the order was taken', (r) => r.order.source),
+    stringDimension('state', 'State', 'open or closed', (r) => (r.order.closing_date ? 'closed' : 'open'), {
       values: ['open', 'closed'],
-      get: (r) => (r.order.closing_date ? 'closed' : 'open'),
-    },
-    {
-      name: 'currency',
-      title: 'Currency',
-      type: 'string',
-      description: 'Currency of the order',
-      get: (r) => r.order.currency,
-    },
-    {
-      name: 'creation_date',
-      title: 'Created',
-      type: 'time',
-      description: 'When the order was opened',
-      get: (r) => r.order.creation_date,
-    },
-    {
-      name: 'closing_date',
-      title: 'Closed',
-      type: 'time',
-      description: 'When the order was paid and closed',
-      get: (r) => r.order.closing_date,
-    },
+    }),
+    currencyDimension('order', (r) => r.order.currency),
+    timeDimension('creation_date', 'Created', 'When the order was opened', (r) => r.order.creation_date),
+    timeDimension(
+      'closing_date',
+      'Closed',
+      'When the order was paid and closed',
+      (r) => r.order.closing_date,
+    ),
   ],
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    activeConnections(source, 'Point of Sale').flatMap((connection) => {
+    connectionRows(source, 'Point of Sale', (connection) => {
       const dataset = posDatasetOf(source.store, connection);
       settleDataset(source.services, source.world, dataset);
       const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
       return Object.values(dataset.orders).map((order) => ({
         order,
-        consumerid: connection.consumerid,
-        connectionid: connection.connectionid,
         location: locations.get(order.location_id) ?? null,
       }));
     }),

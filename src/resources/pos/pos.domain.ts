@@ -1,4 +1,5 @@
 import { isCountryCode } from '../../lib/country-codes.js';
+import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { errors } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { isEmailAddress } from '../../lib/text-checks.js';
@@ -328,35 +329,10 @@ function splitOverTaxes(
 // ------------------------------------------------------------------------------------------------
 // Customers.
 
-export interface CustomerFilters {
-  search?: string | undefined;
-  email?: string | undefined;
-  phone?: string | undefined;
-}
-
-const digits = (phone: string) => phone.replace(/[^\d+]/g, '');
-
 /** Customers by name; search: part of the name, e-mail or phone; email and phone: exact. */
 export function listCustomers(dataset: PosDataset, filters: CustomerFilters): PosCustomer[] {
-  const needle = filters.search?.trim().toLowerCase();
   return Object.values(dataset.customers)
-    .filter((customer) => {
-      if (filters.email !== undefined && customer.email?.toLowerCase() !== filters.email.trim().toLowerCase())
-        return false;
-      if (
-        filters.phone !== undefined &&
-        (!customer.phone || digits(customer.phone) !== digits(filters.phone))
-      )
-        return false;
-      if (needle) {
-        const haystack = [customer.name, customer.email, customer.phone]
-          .filter(Boolean)
-          .join(' ')
-          .toLowerCase();
-        if (!haystack.includes(needle)) return false;
-      }
-      return true;
-    })
+    .filter(customerFilter(filters))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 

@@ -1,12 +1,15 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { SeedInput } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
   atMinute,
+  connectionIds,
   DATA_END,
   DATA_END_DAY,
   daysBetween,
   emailOf,
   fakerFor,
+  pad,
   phoneOf,
   pick,
   plusMinutes,
@@ -47,13 +50,6 @@ export const POS_HISTORY_START = '2025-11-15';
 /** Opening hours (UTC minutes after midnight) in which orders are created. */
 const OPENING = 7 * 60;
 const CLOSING = 20 * 60 + 30;
-
-interface PosInput {
-  seed: number;
-  consumerid: string;
-  connectionid: string;
-  integrationid: number;
-}
 
 interface CatalogueEntry {
   name: string;
@@ -400,13 +396,11 @@ const CITIES = [
   { city: 'Antwerpen', postal: '2000' },
 ];
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-export function seedPosDataset(input: PosInput): PosDataset {
+export function seedPosDataset(input: SeedInput): PosDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
   const flavour = integrationid === 1201 ? RESTAURANT : SHOP;
-  const id = (kind: string, ...parts: (string | number)[]) => uuidFrom('pos', connectionid, kind, ...parts);
+  const id = connectionIds('pos', connectionid);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 
   const locations: VerticalLocation[] = flavour.locationNames.map((suffix, index) => {

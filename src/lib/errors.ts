@@ -4,7 +4,7 @@
  * drifts from the specification fails in one place.
  */
 
-export type ErrorStatus = 400 | 401 | 404 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 500;
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
 
@@ -34,6 +34,297 @@ export class ApiError extends Error {
     return body;
   }
 }
+
+/**
+ * The business errors the service documents with an `error_code`: status, code and message, each
+ * once. Where the service words one code differently per vertical (a POS order and an eCommerce
+ * order), each wording has its own name. The detail of each refusal says what exactly was wrong.
+ */
+export const SERVICE_ERRORS = {
+  noActiveConnection: [400, 'ERROR_NO_ACTIVE_CONNECTION', 'Error while trying to perform your request'],
+
+  accountNumberNotFound: [
+    404,
+    'ERROR_ACCOUNT_NUMBER_NOT_FOUND',
+    "A used account number doesn't exist in the accounting system.",
+  ],
+  accountNumberNotGoodScope: [
+    400,
+    'ERROR_ACCOUNT_NUMBER_NOT_GOOD_SCOPE',
+    'A used account number cannot be used in this type of operation.',
+  ],
+  amountsNotBalanced: [400, 'ERROR_AMOUNTS_NOT_BALANCED', 'The amounts of the entries are not balanced.'],
+  analyticAccountAlreadyExists: [
+    409,
+    'ERROR_ANALYTIC_ACCOUNT_ALREADY_EXISTS',
+    'An analytic account with the same code already exists in the accounting system.',
+  ],
+  analyticAccountNotFound: [
+    404,
+    'ERROR_ANALYTIC_ACCOUNT_NOT_FOUND',
+    "The analytic account doesn't exist in the accounting system.",
+  ],
+  analyticPlanNotFound: [
+    404,
+    'ERROR_ANALYTIC_PLAN_NOT_FOUND',
+    "The analytic plan doesn't exist in the accounting system.",
+  ],
+  attachmentAlreadyExists: [
+    400,
+    'ERROR_ATTACHMENT_ALREADY_EXISTS',
+    'An attachment already exists for this invoice.',
+  ],
+  bankCodeAlreadyUsed: [
+    422,
+    'ERROR_BANK_CODE_ALREADY_USED',
+    'A bank account with the same code already exists.',
+  ],
+  bookyearNotFound: [400, 'ERROR_BOOKYEAR_NOT_FOUND', 'The accounting system is not set up for this date.'],
+  chargeProductAccountMissing: [
+    422,
+    'ERROR_CHARGE_PRODUCT_ACCOUNT_MISSING',
+    'Please provide at least one charge/product account.',
+  ],
+  collectiveAccountMissing: [
+    422,
+    'ERROR_COLLECTIVE_ACCOUNT_MISSING',
+    'Please provide a client/supplier collective account.',
+  ],
+  counterpartAccountNotFound: [
+    400,
+    'ERROR_COUNTERPART_ACCOUNT_NOT_FOUND',
+    "The counterpart account doesn't exist in the accounting system.",
+  ],
+  currencyNotFound: [
+    404,
+    'ERROR_CURRENCY_NOT_FOUND',
+    'No currency with this code was found in the accounting system.',
+  ],
+  debitCreditNegative: [422, 'ERROR_DEBIT_CREDIT_VALUE', 'Debit and credit cannot be negative.'],
+  debitCreditBothPositive: [422, 'ERROR_DEBIT_CREDIT_VALUE', 'Debit and credit cannot be both positive.'],
+  employeeNotFound: [404, 'ERROR_EMPLOYEE_NOT_FOUND', "The employee doesn't exist in the accounting system."],
+  entryHasInvalidStatus: [
+    400,
+    'ERROR_ENTRY_HAS_INVALID_STATUS',
+    "The entry doesn't have the correct status to be matched.",
+  ],
+  entryNotBalanced: [422, 'ERROR_ENTRY_NOT_BALANCED', 'The entry is not balanced.'],
+  entryNotFound: [404, 'ERROR_ENTRY_NOT_FOUND', "The entry doesn't exist in the accounting system."],
+  invalidBase64: [
+    400,
+    'ERROR_INVALID_BASE64_STRING',
+    'The document is not a valid base64 string representing a PDF.',
+  ],
+  invalidCurrencyFormat: [
+    422,
+    'ERROR_INVALID_CURRENCY_FORMAT',
+    'The currency format is not correct. Please use the ISO 4217 codes.',
+  ],
+  invalidAnalyticAccountFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_ANALYTIC_ACCOUNT',
+    "The code of the analytic account doesn't follow the format of the corresponding accounting system.",
+  ],
+  invalidEntriesFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_ENTRIES',
+    "The format of the IDs entries doesn't follow the format of the corresponding accounting system.",
+  ],
+  invalidIdFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_ID',
+    "The format of the ID doesn't follow the format of the corresponding accounting system.",
+  ],
+  invalidInvoiceNumberFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_INVOICE_NUMBER',
+    "The format of the invoice number doesn't follow the format of the corresponding accounting system (e.g. too long)",
+  ],
+  invalidJournalIdFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_JOURNAL_ID',
+    "The format of the field 'journal_id' doesn't follow the format of the corresponding accounting system.",
+  ],
+  invalidPartnerIdFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_PARTNER_ID',
+    "The format of the field 'partner_id' doesn't seem to be correct for the corresponding accounting system.",
+  ],
+  invalidStatementNumberFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_STATEMENT_NUMBER',
+    "The format of the statement id/number doesn't follow the format of the corresponding accounting system (e.g. too long)",
+  ],
+  invalidTaxCodeFormat: [
+    422,
+    'ERROR_INVALID_FIELD_FORMAT_TAX_CODE',
+    "The format of the field 'tax_code' doesn't follow the format of the corresponding accounting system.",
+  ],
+  invalidFinancialPeriodFormat: [
+    400,
+    'ERROR_INVALID_FINANCIAL_PERIOD_FORMAT',
+    'The forced financial period must be 6 numbers (e.g. 02 for february and 2022 => 022022)',
+  ],
+  invalidOperationLineType: [
+    400,
+    'ERROR_INVALID_OPERATION_LINE_TYPE',
+    "A line of type 'customer_account' or 'supplier_account' must have a 'partner_id' filled in.",
+  ],
+  accountingInvoiceNotFound: [
+    404,
+    'ERROR_INVOICE_NOT_FOUND',
+    "The invoice doesn't exist in the accounting system.",
+  ],
+  invoiceNumberAlreadyUsed: [
+    409,
+    'ERROR_INVOICE_NUMBER_ALREADY_USED',
+    'The invoice number is already used in the accounting system.',
+  ],
+  journalAlreadyExists: [
+    400,
+    'ERROR_JOURNAL_ALREADY_EXISTS',
+    'A journal already exists with the same code in the accounting system.',
+  ],
+  journalAlreadyOpen: [
+    400,
+    'ERROR_JOURNAL_ALREADY_OPEN',
+    "The entry couldn't be created in the accounting system. The journal is already open.",
+  ],
+  journalNotFound: [404, 'ERROR_JOURNAL_NOT_FOUND', "The journal doesn't exist in the accounting system."],
+  journalNotGoodScope: [400, 'ERROR_JOURNAL_NOT_GOOD_SCOPE', 'The journal cannot be used for this scope.'],
+  ledgerAccountAlreadyExists: [
+    400,
+    'ERROR_LEDGER_ACCOUNT_ALREADY_EXISTS',
+    'A ledger account already exists with the same number in the accounting system.',
+  ],
+  maxDifferenceMonths: [
+    400,
+    'ERROR_MAX_DIFFERENCE_MONTHS',
+    "You can retrieve maximum 3 months of data at once. The difference between 'date_from' and 'date_to' is at maximum 3 months.",
+  ],
+  multipleCurrencies: [422, 'ERROR_MULTIPLE_CURRENCIES', 'Only one currency can be used.'],
+  multipleExchangeRates: [422, 'ERROR_MULTIPLE_EXCHANGE_RATES', 'Exchange rates must be equal.'],
+  multipleGlAccounts: [
+    400,
+    'ERROR_MULTIPLE_GL_ACCOUNTS',
+    'The entries have different receivable/payable accounts.',
+  ],
+  multipleJournals: [
+    404,
+    'ERROR_MULTIPLE_JOURNALS',
+    'Multiple journals were found. Please indicate the wanted journal in the request.',
+  ],
+  multiplePartners: [400, 'ERROR_MULTIPLE_PARTNERS', 'The entries have different clients/suppliers.'],
+  multiplePartnerAccounts: [
+    400,
+    'ERROR_MULTIPLE_PARTNER_ACCOUNTS',
+    'A sale/purchase entry cannot be linked to multiple partner accounts.',
+  ],
+  noInvoiceLine: [400, 'ERROR_NO_INVOICE_LINE', 'The invoice must contain at least one invoice line.'],
+  noOperationLine: [
+    400,
+    'ERROR_NO_OPERATION_LINE',
+    'The miscellaneous operation must contain at least one line.',
+  ],
+  operationNotBalanced: [
+    400,
+    'ERROR_OPERATION_NOT_BALANCED',
+    'The operation is not balanced. The sum of the lines must be zero.',
+  ],
+  partnerAccountMissing: [
+    422,
+    'ERROR_PARTNER_ACCOUNT_MISSING',
+    'Please provide a client/supplier account in the partner_id field.',
+  ],
+  partnerNotFound: [
+    404,
+    'ERROR_PARTNER_NOT_FOUND',
+    "The client/supplier doesn't exist in the accounting system.",
+  ],
+  taxCodeNotFound: [
+    404,
+    'ERROR_TAX_CODE_NOT_FOUND',
+    "A used tax code doesn't exist in the accounting system.",
+  ],
+  wrongAccountType: [
+    400,
+    'ERROR_WRONG_ACCOUNT_TYPE',
+    'The account cannot be used for this type of line of a miscellaneous operation.',
+  ],
+  wrongEntryType: [
+    400,
+    'ERROR_WRONG_ENTRY_TYPE',
+    'You can only create entries in a sale or purchase journal.',
+  ],
+  zeroInvoice: [400, 'ERROR_ZERO_INVOICE', 'You cannot create an invoice with an untaxed amount of 0.'],
+
+  posCustomerNotFound: [404, 'ERROR_CUSTOMER_NOT_FOUND', 'The customer could not be found'],
+  posOrderNotFound: [404, 'ERROR_ORDER_NOT_FOUND', 'The order could not be found'],
+  commerceCustomerNotFound: [404, 'ERROR_CUSTOMER_NOT_FOUND', "The customer doesn't exist."],
+  commerceOrderNotFound: [404, 'ERROR_ORDER_NOT_FOUND', "The order doesn't exist"],
+  commerceProductNotFound: [404, 'ERROR_PRODUCT_NOT_FOUND', "The product doesn't exist"],
+  commerceVariantNotFound: [404, 'ERROR_VARIANT_NOT_FOUND', "The variant doesn't exist."],
+  commerceLocationNotFound: [404, 'ERROR_LOCATION_NOT_FOUND', "The location doesn't exist."],
+  phoneAlreadyUsed: [422, 'ERROR_PHONE_ALREADY_USED', 'The phone number is already used by another client.'],
+  phoneInvalid: [
+    422,
+    'ERROR_PHONE_INVALID',
+    'The phone number doesnt seem to be valid. The number must begin with the country code.',
+  ],
+
+  invoicingContactNotFound: [
+    404,
+    'ERROR_CONTACT_NOT_FOUND',
+    "The contact doesn't exist in the invoicing system.",
+  ],
+  invoicingInvoiceIdFormat: [
+    400,
+    'ERROR_INVOICE_ID_FORMAT',
+    "The ID of the invoice doesn't have the correct format.",
+  ],
+  invoicingInvoiceNotFound: [
+    404,
+    'ERROR_INVOICE_NOT_FOUND',
+    "The invoice doesn't exist in the invoicing system.",
+  ],
+  invoicingOpportunityNotFound: [
+    404,
+    'ERROR_OPPORTUNITY_NOT_FOUND',
+    "The opportunity doesn't exist in the invoicing system.",
+  ],
+  invoicingProductNotFound: [
+    404,
+    'ERROR_PRODUCT_NOT_FOUND',
+    "The product doesn't exist in the invoicing system.",
+  ],
+  invoicingTaxNotFound: [404, 'ERROR_TAX_NOT_FOUND', "The tax doesn't exist in the invoicing system."],
+
+  paymentNotFound: [404, 'ERROR_PAYMENT_NOT_FOUND', 'The payment was not found'],
+} as const satisfies Record<string, readonly [ErrorStatus, string, string]>;
+
+export type ServiceErrorName = keyof typeof SERVICE_ERRORS;
+
+/** A documented business refusal; `detail` says what exactly was wrong. */
+export function serviceError(name: ServiceErrorName, detail = ''): ApiError {
+  const [status, code, message] = SERVICE_ERRORS[name];
+  return new ApiError(status, message, detail, code);
+}
+
+/** The two documented messages that name the entry and partner they concern. */
+export const entryNotLinkedToPartner = (entryId: string, partnerId: string) =>
+  new ApiError(
+    400,
+    `Entry '${entryId}' is not linked to partner '${partnerId}'.`,
+    '',
+    'ERROR_ENTRY_NOT_LINKED_TO_PARTNER',
+  );
+export const entryHasNoReceivablePayable = (entryId: string, partnerId: string) =>
+  new ApiError(
+    400,
+    `Entry '${entryId}' doesn't have a receivable/payable account linked to partner '${partnerId}'.`,
+    '',
+    'ERROR_ENTRY_HAS_NO_ACCOUNT_RECEIVABLE_PAYABLE',
+  );
 
 /** Message templates of the specification's Errors table, named once. */
 export const messages = {
@@ -217,9 +508,12 @@ export const errors = {
 
   /** Any refused accounting request: the detail says what was wrong. */
   accountingFailure: (detail: string) => new ApiError(400, messages.accountingFailure, detail),
-  accountingCompanyIdInvalid: (detail = '') => new ApiError(400, messages.accountingCompanyIdInvalid, detail),
-  accountingVatNumberInvalid: (detail = '') => new ApiError(400, messages.accountingVatNumberInvalid, detail),
-  accountingPartnerDuplicate: (detail = '') => new ApiError(400, messages.accountingPartnerDuplicate, detail),
+  accountingCompanyIdInvalid: (detail = '') =>
+    new ApiError(400, messages.accountingCompanyIdInvalid, detail, 'ERROR_INVALID_FIELD_FORMAT_COMPANY_ID'),
+  accountingVatNumberInvalid: (detail = '') =>
+    new ApiError(400, messages.accountingVatNumberInvalid, detail, 'ERROR_INVALID_VAT_FORMAT'),
+  accountingPartnerDuplicate: (detail = '') =>
+    new ApiError(400, messages.accountingPartnerDuplicate, detail, 'ERROR_PARTNER_ALREADY_EXISTS'),
   accountingPartnerNotFound: (detail = '') => new ApiError(404, messages.accountingPartnerNotFound, detail),
   accountingInvoiceNotFound: (detail = '') => new ApiError(404, messages.accountingInvoiceNotFound, detail),
   accountingEntryNotFound: (detail = '') => new ApiError(404, messages.accountingEntryNotFound, detail),

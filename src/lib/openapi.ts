@@ -38,6 +38,7 @@ const ERROR_DESCRIPTIONS = {
   400: 'Bad request: the input breaks a rule of the service',
   401: 'Authentication failure (error_code ERROR_SERVICE_AUTHENTICATION_ERROR)',
   404: 'The resource does not exist',
+  409: 'Conflict: the record already exists in the target software',
   413: 'The request body is too large',
   422: 'Validation error',
 } as const;

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
-import { ApiError, messages } from '../../lib/errors.js';
+import { ApiError, messages, serviceError } from '../../lib/errors.js';
 import { activeConnectionOf, CONNECTION_ID_HEADER } from '../../lib/transactions.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
@@ -40,7 +40,9 @@ export function requireVerticalConnection(
     (id) => catalogue.get(id)?.api,
     preferred,
   );
-  if (!connection) throw verticalFailure(`The consumer has no active connection to a ${api} integration`);
+  if (!connection) {
+    throw serviceError('noActiveConnection', `The consumer has no active connection to a ${api} integration`);
+  }
   const integration = catalogue.get(connection.integrationid);
   if (!integration) throw verticalFailure('The integration of the connection is unknown');
   const coverage = integration.coverage.find((entry) => entry.operation === operationId)?.status;

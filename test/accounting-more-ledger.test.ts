@@ -21,10 +21,10 @@ import { tinyPdf } from '../src/seed/pdf.js';
 
 /** The treasury, document and analytic postings and their derived figures, over a seeded ledger. */
 
-const folder = seedFolders(5, 'consumer-b', 1101, 1)[0];
+const folder = seedFolders(5, 'consumer-b', 1000, 1)[0];
 if (!folder) throw new Error('no folder');
 const build = (): LedgerRecord =>
-  seedLedger({ seed: 5, consumerid: 'consumer-b', integrationid: 1101, unifiedPartners: false, folder });
+  seedLedger({ seed: 5, consumerid: 'consumer-b', integrationid: 1000, unifiedPartners: false, folder });
 
 const counting = () => {
   const minted: string[] = [];

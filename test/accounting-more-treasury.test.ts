@@ -820,16 +820,27 @@ describe('accounting: the folder rule on every operation', () => {
 });
 
 describe('accounting: what each integration covers (catalogue coverage)', () => {
-  it('Ledgerline (1101) exports no FEC and has employees under analysis', async () => {
+  it('the default consumer (Odoo, 1000) covers every operation; the limits are on the coverage-limits consumer', async () => {
     const fec = await a.get('/export-fec?date_from=2025-01-01&date_to=2025-01-31');
-    expectError(fec, failure);
-    expect(fec.body.detail).toMatch(/does not support accounting_export_fec \(NOT_SUPPORTED\)/);
+    expect(fec.status).toBe(200);
     const employees = await a.get('/employees');
-    expectError(employees, failure);
-    expect(employees.body.detail).toMatch(/does not support accounting_get_employees \(UNDER_ANALYSIS\)/);
+    expect(employees.status).toBe(200);
+    expect(employees.body.items.length).toBeGreaterThan(0);
+
+    const limited = forConsumer(a, a.token, a.ids.coverageLimitsConsumerId);
+    const limitedFec = await limited.get('/export-fec?date_from=2025-01-01&date_to=2025-01-31');
+    expectError(limitedFec, failure);
+    expect(limitedFec.body.detail).toMatch(
+      /Sandbox Books Desktop does not support accounting_export_fec \(NOT_SUPPORTED\)/,
+    );
+    const limitedEmployees = await limited.get('/employees');
+    expectError(limitedEmployees, failure);
+    expect(limitedEmployees.body.detail).toMatch(
+      /does not support accounting_get_employees \(UNDER_ANALYSIS\)/,
+    );
   });
 
-  it('Multibooks Cloud (1102) has not implemented financial entries, in either shape', async () => {
+  it('Sandbox Books Multi-Folder (90101) has not implemented financial entries, in either shape', async () => {
     const multi = forConsumer(a, a.token, a.ids.multiFolderConsumerId);
     const folder = (await multi.get('/folders')).body[0].id;
     const body = { date: '2026-01-15', journal_id: 'x', currency: 'EUR', items: [] };
@@ -842,16 +853,12 @@ describe('accounting: what each integration covers (catalogue coverage)', () => 
     }
   });
 
-  it('Comptaflex Desktop (1103) lists no bank accounts and imports no bank transactions', async () => {
-    const added = await call(a.app, 'POST', `/consumers/${a.consumerId}/connections`, {
-      token: a.token,
-      body: { integrationid: 1103, credentials: [{ key: 'database_path', value: 'C:/books' }] },
-    });
-    expect(added.status, added.text).toBe(200);
-    const list = await a.get('/bank-accounts');
+  it('Sandbox Books Desktop (90102) lists no bank accounts and imports no bank transactions', async () => {
+    const limited = forConsumer(a, a.token, a.ids.coverageLimitsConsumerId);
+    const list = await limited.get('/bank-accounts');
     expectError(list, failure);
     expect(list.body.detail).toMatch(/does not support accounting_get_bank_accounts \(NOT_SUPPORTED\)/);
-    const statement = await a.post('/bank-transactions', {
+    const statement = await limited.post('/bank-transactions', {
       bank_statement_date: '2026-01-15',
       bank_account_id: 'x',
       currency: 'EUR',
@@ -862,8 +869,8 @@ describe('accounting: what each integration covers (catalogue coverage)', () => 
     expect(statement.body.detail).toMatch(
       /does not support accounting_create_bank_transactions \(NOT_SUPPORTED\)/,
     );
-    // It implements the rest: employees of its single folder.
-    expect((await a.get('/employees')).status).toBe(200);
+    // It implements the rest: the clients of its single folder.
+    expect((await limited.get('/clients')).status).toBe(200);
   });
 });
 

@@ -43,12 +43,12 @@ describe('accounting: the connection and the folder', () => {
 
   it('uses the most recent accounting connection, or the one X-Chift-ConnectionId names', async () => {
     const seeded = Object.values(a.app.services.store.world.connections).find(
-      (c) => c.consumerid === a.consumerId && c.integrationid === 1101,
+      (c) => c.consumerid === a.consumerId && c.integrationid === 1000,
     );
     const before = (await a.get('/folders')).body[0].id;
     const added = await call(a.app, 'POST', `/consumers/${a.consumerId}/connections`, {
       token: a.token,
-      body: { integrationid: 1103, credentials: [{ key: 'database_path', value: 'C:/books' }] },
+      body: { integrationid: 90102, credentials: [{ key: 'database_path', value: 'C:/books' }] },
     });
     expect(added.status, added.text).toBe(200);
     const now = (await a.get('/folders')).body[0].id;

@@ -300,7 +300,7 @@ describe('banking: who may call', () => {
     });
     const link = await call(v.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
       token: v.token,
-      body: { integrationid: 1501, credentials: [] },
+      body: { integrationid: 10000, credentials: [] },
     });
     expect(link.status, link.text).toBe(200);
     const other = forVertical(v, v.token, consumer.body.consumerid, 'banking');

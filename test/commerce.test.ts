@@ -343,7 +343,7 @@ describe('commerce: orders', () => {
   it('creates an order: amounts, stock taken, customer found, event published, listed and readable', async () => {
     const hook = await call(s.app, 'POST', '/webhooks', {
       token,
-      body: { event: 'commerce.order.created', url: 'http://127.0.0.1:9/hooks', integrationid: 1301 },
+      body: { event: 'commerce.order.created', url: 'http://127.0.0.1:9/hooks', integrationid: 90301 },
     });
     expect(hook.status, hook.text).toBe(200);
     const body = await orderBody();
@@ -388,7 +388,7 @@ describe('commerce: orders', () => {
     expect(payloads.map((p) => p.order_id).sort()).toEqual([order.id, second.id].sort());
     expect(payloads.find((p) => p.order_id === order.id)).toMatchObject({
       consumerid: consumerId,
-      integrationid: 1301,
+      integrationid: 90301,
       total: order.total,
     });
   });

@@ -5,6 +5,7 @@ import {
   ConnectionItem,
   LinkItem,
 } from '../src/resources/connections/connections.schemas.js';
+import { loadCatalogue } from '../src/seed/catalogue.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,
@@ -90,9 +91,9 @@ describe('GET connections', () => {
     expect(pending).toEqual([
       {
         connectionid: expect.any(String),
-        name: 'Tillwise',
-        integration: 'Tillwise',
-        integrationid: 1201,
+        name: 'Zelty',
+        integration: 'Zelty',
+        integrationid: 9012,
         api: 'Point of Sale',
         data: null,
         status: 'inactive',
@@ -101,16 +102,19 @@ describe('GET connections', () => {
     ]);
     const sync = await list(s.ids.syncConsumerId);
     expect(sync.map((c) => [c.integrationid, c.status])).toEqual([
-      [1101, 'active'],
-      [1401, 'active'],
+      [1000, 'active'],
+      [7010, 'active'],
     ]);
   });
 
   it('gives the agent status of a local agent integration', async () => {
     const consumer = await newConsumer();
-    await post(consumer, { integrationid: 1103, credentials: [{ key: 'database_path', value: 'C:/books' }] });
+    await post(consumer, {
+      integrationid: 90102,
+      credentials: [{ key: 'database_path', value: 'C:/books' }],
+    });
     const [item] = await list(consumer);
-    expect(item).toMatchObject({ integrationid: 1103, status: 'active', agent: { status: 'up' } });
+    expect(item).toMatchObject({ integrationid: 90102, status: 'active', agent: { status: 'up' } });
   });
 
   it('an empty list for a consumer without connections', async () => {
@@ -127,7 +131,7 @@ describe('POST connections', () => {
   it('with an integrationid and every credential: active at once, with its name and values', async () => {
     const consumer = await newConsumer();
     const { url, connectionid } = await post(consumer, {
-      integrationid: 1101,
+      integrationid: 1000,
       name: 'Main books',
       credentials: [...LEDGERLINE_CREDENTIALS, { key: 'sandbox_mode', value: 'on' }],
       post_connections: LEDGERLINE_POST,
@@ -138,8 +142,8 @@ describe('POST connections', () => {
       {
         connectionid,
         name: 'Main books',
-        integration: 'Ledgerline',
-        integrationid: 1101,
+        integration: 'Odoo',
+        integrationid: 1000,
         api: 'Accounting',
         data: null,
         status: 'active',
@@ -155,23 +159,23 @@ describe('POST connections', () => {
 
   it('an integration without credentials is active with an empty list', async () => {
     const consumer = await newConsumer();
-    await post(consumer, { integrationid: 1501, credentials: [] });
+    await post(consumer, { integrationid: 10000, credentials: [] });
     expect((await list(consumer))[0]?.status).toBe('active');
   });
 
   it('without credentials: inactive, named after the integration, completed on the link page', async () => {
     const consumer = await newConsumer({ name: 'Bistro <Chez "Léa">' });
-    const { linkPath, connectionid } = await post(consumer, { integrationid: 1201 });
-    expect(await list(consumer)).toMatchObject([{ connectionid, name: 'Tillwise', status: 'inactive' }]);
+    const { linkPath, connectionid } = await post(consumer, { integrationid: 9012 });
+    expect(await list(consumer)).toMatchObject([{ connectionid, name: 'Zelty', status: 'inactive' }]);
 
     const page = await call(s.app, 'GET', linkPath);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('Bistro &lt;Chez &quot;Léa&quot;&gt;');
-    expect(page.text).toContain('Tillwise');
+    expect(page.text).toContain('Zelty');
     expect(page.text).toContain(`<form method="post" action="${linkPath}">`);
     for (const name of ['client_id', 'client_secret'])
-      expect(page.text).toContain(`name="credential:1201:${name}"`);
+      expect(page.text).toContain(`name="credential:9012:${name}"`);
     expect(page.text).not.toMatch(/\s(src|href)=/);
 
     const done = await call(
@@ -179,9 +183,9 @@ describe('POST connections', () => {
       'POST',
       linkPath,
       form({
-        integrationid: '1201',
-        'credential:1201:client_id': 'id-1',
-        'credential:1201:client_secret': 'secret-1',
+        integrationid: '9012',
+        'credential:9012:client_id': 'id-1',
+        'credential:9012:client_secret': 'secret-1',
       }),
     );
     expect(done.status).toBe(200);
@@ -199,23 +203,23 @@ describe('POST connections', () => {
 
   it("a link made with an integrationid goes back to the consumer's redirect url", async () => {
     const consumer = await newConsumer({ redirect_url: 'https://app.vendor.example/back' });
-    const { linkPath } = await post(consumer, { integrationid: 1401, redirect: false });
-    const done = await call(s.app, 'POST', linkPath, form({ 'credential:1401:api_token': 't' }));
+    const { linkPath } = await post(consumer, { integrationid: 7010, redirect: false });
+    const done = await call(s.app, 'POST', linkPath, form({ 'credential:7010:api_token': 't' }));
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('https://app.vendor.example/back');
   });
 
   it('the link page also takes JSON and multipart forms', async () => {
     const consumer = await newConsumer({ redirect_url: 'https://app.vendor.example/back' });
-    const first = await post(consumer, { integrationid: 1401 });
+    const first = await post(consumer, { integrationid: 7010 });
     const json = await call(s.app, 'POST', first.linkPath, { body: { credentials: { api_token: 't' } } });
     expect(json.status).toBe(200);
     expect(json.body).toEqual({ status: 'active', connectionid: first.connectionid });
 
-    const second = await post(consumer, { integrationid: 1402 });
+    const second = await post(consumer, { integrationid: 7023 });
     const multipart = new FormData();
-    multipart.set('credential:1402:username', 'u');
-    multipart.set('credential:1402:password', 'p');
+    multipart.set('credential:7023:username', 'u');
+    multipart.set('credential:7023:password', 'p');
     const res = await s.app.request(second.linkPath, { method: 'POST', body: multipart });
     expect(res.status).toBe(303);
     expect(world.connections[second.connectionid ?? '']?.status).toBe('active');
@@ -238,9 +242,9 @@ describe('POST connections', () => {
     expect(await list(consumer)).toEqual([]);
     const page = await call(s.app, 'GET', new URL(res.body.url).pathname);
     expect(page.text).toContain('<select id="integrationid" name="integrationid">');
-    expect(page.text).toContain('<option value="1101">');
-    expect(page.text).not.toContain('<option value="1104">');
-    expect(page.text).not.toContain('<option value="1302">');
+    expect(page.text).toContain('<option value="1000">');
+    expect(page.text).not.toContain('<option value="90103">');
+    expect(page.text).not.toContain('<option value="90302">');
   });
 
   it('country and apis narrow the choice; the end user completes it with one of them', async () => {
@@ -253,10 +257,17 @@ describe('POST connections', () => {
     expect(created).toEqual([]);
     const page = await call(s.app, 'GET', linkPath);
     const options = [...page.text.matchAll(/<option value="(\d+)">/g)].map((m) => Number(m[1]));
-    expect(options).toEqual([1102]);
+    // Integrations of no stated country serve every country.
+    const germanAccounting = loadCatalogue()
+      .activeOf('Accounting')
+      .filter((i) => i.supported_countries === null || i.supported_countries.includes('DE'))
+      .map((i) => i.integrationid);
+    expect(options).toEqual(germanAccounting);
+    expect(options).toContain(90101);
+    expect(options).not.toContain(8008);
 
     const refused = await call(s.app, 'POST', linkPath, {
-      body: { integrationid: 1101, credentials: { api_key: 'k', company_code: 'c' } },
+      body: { integrationid: 8008, credentials: { api_key: 'k' } },
     });
     expectError(refused, errors.integrationInvalid());
     const done = await call(
@@ -264,36 +275,36 @@ describe('POST connections', () => {
       'POST',
       linkPath,
       form({
-        integrationid: '1102',
-        'credential:1102:username': 'u',
-        'credential:1102:password': 'p',
-        'credential:1101:api_key': 'ignored',
+        integrationid: '90101',
+        'credential:90101:username': 'u',
+        'credential:90101:password': 'p',
+        'credential:1000:api_key': 'ignored',
       }),
     );
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('https://app.vendor.example/back');
     expect(await list(consumer)).toMatchObject([
-      { integrationid: 1102, name: 'Multibooks Cloud', status: 'active' },
+      { integrationid: 90101, name: 'Sandbox Books Multi-Folder', status: 'active' },
     ]);
-    expect(connectionOf(consumer, 1102)?.credentials).toEqual({ username: 'u', password: 'p' });
+    expect(connectionOf(consumer, 90101)?.credentials).toEqual({ username: 'u', password: 'p' });
   });
 
   it('a choice link without redirect shows the connected page', async () => {
     const consumer = await newConsumer({ redirect_url: 'https://app.vendor.example/back' });
     const { linkPath } = await post(consumer, { apis: ['Banking'] });
-    const done = await call(s.app, 'POST', linkPath, form({ integrationid: '1501' }));
+    const done = await call(s.app, 'POST', linkPath, form({ integrationid: '10000' }));
     expect(done.status).toBe(200);
-    expect(done.text).toContain('Openbank Link');
+    expect(done.text).toContain('Ponto');
   });
 
   it('records the request of a client request id against the connection it created', async () => {
     const consumer = await newConsumer();
     const res = await api('POST', connectionsPath(consumer), {
-      body: { integrationid: 1401, credentials: [{ key: 'api_token', value: 't' }] },
+      body: { integrationid: 7010, credentials: [{ key: 'api_token', value: 't' }] },
       headers: { 'x-chift-client-requestid': 'create-1' },
     });
     expect(res.status).toBe(200);
-    const connectionid = connectionOf(consumer, 1401)?.connectionid ?? '';
+    const connectionid = connectionOf(consumer, 7010)?.connectionid ?? '';
     const lookup = await api(
       'GET',
       `${connectionPath(consumer, connectionid)}/transactions?client_request_id=create-1`,
@@ -308,7 +319,7 @@ describe('POST connections', () => {
     });
     // The same request again answers the first result and creates nothing.
     const again = await api('POST', connectionsPath(consumer), {
-      body: { integrationid: 1401, credentials: [{ key: 'api_token', value: 't' }] },
+      body: { integrationid: 7010, credentials: [{ key: 'api_token', value: 't' }] },
       headers: { 'x-chift-client-requestid': 'create-1' },
     });
     expect(again.status).toBe(200);
@@ -322,12 +333,12 @@ describe('POST connections', () => {
       const consumer = s.ids.verticalConsumers.ACCOUNTING ?? '';
       const before = counts();
       for (const body of [
-        { integrationid: 1101 },
-        { integrationid: 1101, credentials: LEDGERLINE_CREDENTIALS },
+        { integrationid: 1000 },
+        { integrationid: 1000, credentials: LEDGERLINE_CREDENTIALS },
       ]) {
         expectError(
           await api('POST', connectionsPath(consumer), { body }),
-          errors.connectionAlreadyActive(1101),
+          errors.connectionAlreadyActive(1000),
         );
       }
       expect(counts()).toEqual(before);
@@ -335,26 +346,26 @@ describe('POST connections', () => {
 
     it('an inactive connection does not count: a new one can be made active', async () => {
       const consumer = s.ids.pendingConsumerId;
-      await post(consumer, { integrationid: 1201, credentials: TILLWISE_CREDENTIALS });
+      await post(consumer, { integrationid: 9012, credentials: TILLWISE_CREDENTIALS });
       expect((await list(consumer)).map((c) => c.status).sort()).toEqual(['active', 'inactive']);
       // ... but then the old inactive one cannot become active too.
       const pending = (await list(consumer)).find((c) => c.status === 'inactive');
       const res = await api('PATCH', connectionPath(consumer, pending?.connectionid ?? ''), {
         body: { credentials: TILLWISE_CREDENTIALS },
       });
-      expectError(res, errors.connectionAlreadyActive(1201));
+      expectError(res, errors.connectionAlreadyActive(9012));
       expect(world.connections[pending?.connectionid ?? '']?.status).toBe('inactive');
     });
 
     it('of two pending links of the same integration, only the first completed wins', async () => {
       const consumer = await newConsumer();
-      const a = await post(consumer, { integrationid: 1402 });
-      const b = await post(consumer, { integrationid: 1402 });
+      const a = await post(consumer, { integrationid: 7023 });
+      const b = await post(consumer, { integrationid: 7023 });
       const creds = { credentials: { username: 'u', password: 'p' } };
       expect((await call(s.app, 'POST', a.linkPath, { body: creds })).status).toBe(200);
       expectError(
         await call(s.app, 'POST', b.linkPath, { body: creds }),
-        errors.connectionAlreadyActive(1402),
+        errors.connectionAlreadyActive(7023),
       );
       expect(world.connections[b.connectionid ?? '']?.status).toBe('inactive');
       expect((await call(s.app, 'GET', b.linkPath)).status).toBe(200);
@@ -364,21 +375,21 @@ describe('POST connections', () => {
       const consumer = s.ids.verticalConsumers.ACCOUNTING ?? '';
       const { linkPath } = await post(consumer, { apis: ['Accounting'] });
       const res = await call(s.app, 'POST', linkPath, {
-        body: { integrationid: 1101, credentials: { api_key: 'k', company_code: 'c' } },
+        body: { integrationid: 1000, credentials: { api_key: 'k', company_code: 'c' } },
       });
-      expectError(res, errors.connectionAlreadyActive(1101));
+      expectError(res, errors.connectionAlreadyActive(1000));
     });
   });
 
   const bad = (overrides: Record<string, unknown>) => ({
-    integrationid: 1101,
+    integrationid: 1000,
     credentials: LEDGERLINE_CREDENTIALS,
     ...overrides,
   });
 
   it.each([
     ['an unknown integrationid', { integrationid: 999999 }, errors.integrationInvalid()],
-    ['an inactive integration', { integrationid: 1104 }, errors.integrationInvalid()],
+    ['an inactive integration', { integrationid: 90103 }, errors.integrationInvalid()],
     ['a name without integrationid', { name: 'Books' }, errors.integrationInvalid()],
     [
       'credentials without integrationid',
@@ -400,12 +411,12 @@ describe('POST connections', () => {
     ['an empty country code', { country: '' }, errors.countryCodeInvalid('')],
     [
       'a country no integration of the apis supports',
-      { country: 'US', apis: ['Accounting'] },
+      { country: 'US', apis: ['Banking'] },
       errors.countryNotSupported('US'),
     ],
     [
       'a country no integration of the apis supports (lower case)',
-      { country: 'jp', apis: ['Invoicing', 'Banking'] },
+      { country: 'jp', apis: ['Banking'] },
       errors.countryNotSupported('jp'),
     ],
     [
@@ -432,7 +443,7 @@ describe('POST connections', () => {
     [
       'a credential set on the connector',
       {
-        integrationid: 1102,
+        integrationid: 90101,
         credentials: [
           { key: 'username', value: 'u' },
           { key: 'password', value: 'p' },
@@ -480,8 +491,8 @@ describe('POST connections', () => {
     ],
     [
       'an active integration and missing credentials',
-      { integrationid: 1101, credentials: [] },
-      errors.connectionAlreadyActive(1101),
+      { integrationid: 1000, credentials: [] },
+      errors.connectionAlreadyActive(1000),
       'ACCOUNTING',
     ],
   ])('refuses %s with the exact message, writing nothing', async (_n, body, error, vertical?: string) => {
@@ -529,7 +540,7 @@ describe('POST connections', () => {
   it.each([
     [
       'a name over 80 characters',
-      { integrationid: 1101, name: 'n'.repeat(81) },
+      { integrationid: 1000, name: 'n'.repeat(81) },
       ['body', 'name'],
       'string_too_long',
     ],
@@ -538,7 +549,7 @@ describe('POST connections', () => {
     ['a text redirect', { redirect: 'yes' }, ['body', 'redirect'], 'bool_parsing'],
     [
       'a credential without value',
-      { integrationid: 1101, credentials: [{ key: 'api_key' }] },
+      { integrationid: 1000, credentials: [{ key: 'api_key' }] },
       ['body', 'credentials', 0, 'value'],
       'missing',
     ],
@@ -556,7 +567,7 @@ describe('POST connections', () => {
 });
 
 describe('PATCH connections', () => {
-  const pendingConnection = () => connectionOf(s.ids.pendingConsumerId, 1201)?.connectionid ?? '';
+  const pendingConnection = () => connectionOf(s.ids.pendingConsumerId, 9012)?.connectionid ?? '';
 
   it('complete credentials make an inactive connection active; the answer is a link', async () => {
     const consumer = s.ids.pendingConsumerId;
@@ -584,14 +595,14 @@ describe('PATCH connections', () => {
     const res = await api('PATCH', connectionPath(consumer, connectionid), options);
     expect(res.status).toBe(200);
     const link = world.links[new URL(res.body.url).pathname.split('/')[2] ?? ''];
-    expect(link).toMatchObject({ consumerid: consumer, connectionid, integrationid: 1201, redirect: false });
+    expect(link).toMatchObject({ consumerid: consumer, connectionid, integrationid: 9012, redirect: false });
     expect(world.connections[connectionid]?.status).toBe('inactive');
   });
 
   it('the update link of an active connection replaces its credentials; redirect=true goes back', async () => {
     const consumer = await newConsumer({ redirect_url: 'https://app.vendor.example/back' });
     const { connectionid } = await post(consumer, {
-      integrationid: 1401,
+      integrationid: 7010,
       credentials: [{ key: 'api_token', value: 'old' }],
     });
     const res = await api('PATCH', connectionPath(consumer, connectionid ?? ''), {
@@ -599,8 +610,8 @@ describe('PATCH connections', () => {
     });
     const linkPath = new URL(res.body.url).pathname;
     const page = await call(s.app, 'GET', linkPath);
-    expect(page.text).toContain('Update Invoicely');
-    const done = await call(s.app, 'POST', linkPath, form({ 'credential:1401:api_token': 'new' }));
+    expect(page.text).toContain('Update Evoliz');
+    const done = await call(s.app, 'POST', linkPath, form({ 'credential:7010:api_token': 'new' }));
     expect(done.status).toBe(303);
     expect(world.connections[connectionid ?? '']?.credentials).toEqual({ api_token: 'new' });
   });
@@ -608,7 +619,7 @@ describe('PATCH connections', () => {
   it('datetimes are merged by key, a blank name falls back to the integration name', async () => {
     const consumer = await newConsumer();
     const { connectionid } = await post(consumer, {
-      integrationid: 1401,
+      integrationid: 7010,
       name: 'Invoices',
       datetimes: [{ key: 'a', value: '2024-01-01T00:00:00Z' }],
     });
@@ -617,7 +628,7 @@ describe('PATCH connections', () => {
       body: { name: ' ', datetimes: [{ key: 'b', value: '2025-01-01T00:00:00Z' }] },
     });
     expect(world.connections[connectionid ?? '']).toMatchObject({
-      name: 'Invoicely',
+      name: 'Evoliz',
       datetimes: { a: '2024-01-01T00:00:00Z', b: '2025-01-01T00:00:00Z' },
     });
   });
@@ -679,7 +690,7 @@ describe('PATCH connections', () => {
       };
       const connections: Record<string, string> = {
         pending: pendingConnection(),
-        retired: connectionOf(s.ids.retiredConsumerId, 1104)?.connectionid ?? '',
+        retired: connectionOf(s.ids.retiredConsumerId, 90103)?.connectionid ?? '',
       };
       const connectionid = connections[connectionRole] ?? connectionRole;
       const snapshot = JSON.stringify({ connections: world.connections, links: world.links });
@@ -702,7 +713,7 @@ describe('PATCH connections', () => {
 describe('DELETE connections', () => {
   it('deletes the connection with its transactions and links', async () => {
     const consumer = await newConsumer();
-    const { connectionid, linkPath } = await post(consumer, { integrationid: 1201 });
+    const { connectionid, linkPath } = await post(consumer, { integrationid: 9012 });
     const path = connectionPath(consumer, connectionid ?? '');
     await api('PATCH', path, { body: { name: 'x' }, headers: { 'x-chift-client-requestid': 'r-del' } });
     expect(Object.values(world.transactions).some((t) => t.connectionid === connectionid)).toBe(true);
@@ -719,9 +730,9 @@ describe('DELETE connections', () => {
 
   it('an integration can be connected again once its active connection is deleted', async () => {
     const consumer = s.ids.verticalConsumers.ACCOUNTING ?? '';
-    const existing = connectionOf(consumer, 1101)?.connectionid ?? '';
+    const existing = connectionOf(consumer, 1000)?.connectionid ?? '';
     expect((await api('DELETE', connectionPath(consumer, existing))).status).toBe(204);
-    await post(consumer, { integrationid: 1101, credentials: LEDGERLINE_CREDENTIALS });
+    await post(consumer, { integrationid: 1000, credentials: LEDGERLINE_CREDENTIALS });
     expect((await list(consumer)).map((c) => c.status)).toEqual(['active']);
   });
 
@@ -736,7 +747,7 @@ describe('DELETE connections', () => {
     [
       'a connection of another consumer',
       (s) => s.ids.pendingConsumerId,
-      () => connectionOf(s.ids.retiredConsumerId, 1104)?.connectionid ?? '',
+      () => connectionOf(s.ids.retiredConsumerId, 90103)?.connectionid ?? '',
       errors.connectionNotFound(),
     ],
     ['a missing consumer', () => MISSING, () => MISSING, errors.consumerNotFound()],
@@ -753,7 +764,7 @@ describe('DELETE connections', () => {
 describe('GET connection transactions', () => {
   it('finds a PATCH sent with a client request id; a repeat replays the first answer', async () => {
     const consumer = s.ids.pendingConsumerId;
-    const connectionid = connectionOf(consumer, 1201)?.connectionid ?? '';
+    const connectionid = connectionOf(consumer, 9012)?.connectionid ?? '';
     const path = connectionPath(consumer, connectionid);
     const headers = { 'x-chift-client-requestid': 'r1' };
     const first = await api('PATCH', path, { body: { name: 'First' }, headers });
@@ -783,7 +794,7 @@ describe('GET connection transactions', () => {
     ['an unknown connection', 'missing', 'r1'],
   ])('404 for %s', async (_n, connectionRole, requestId) => {
     const consumer = s.ids.pendingConsumerId;
-    const own = connectionOf(consumer, 1201)?.connectionid ?? '';
+    const own = connectionOf(consumer, 9012)?.connectionid ?? '';
     await api('PATCH', connectionPath(consumer, own), {
       body: {},
       headers: { 'x-chift-client-requestid': 'r1' },
@@ -792,7 +803,7 @@ describe('GET connection transactions', () => {
       connectionRole === 'pending'
         ? own
         : connectionRole === 'retired'
-          ? (connectionOf(s.ids.retiredConsumerId, 1104)?.connectionid ?? '')
+          ? (connectionOf(s.ids.retiredConsumerId, 90103)?.connectionid ?? '')
           : MISSING;
     const res = await api(
       'GET',
@@ -803,7 +814,7 @@ describe('GET connection transactions', () => {
 
   it('a transaction of a consumer is not found through another consumer', async () => {
     const retired = s.ids.retiredConsumerId;
-    const connectionid = connectionOf(retired, 1104)?.connectionid ?? '';
+    const connectionid = connectionOf(retired, 90103)?.connectionid ?? '';
     // A refused PATCH is recorded too (the service records the answer, whatever it was).
     await api('PATCH', connectionPath(retired, connectionid), {
       body: {},
@@ -823,7 +834,7 @@ describe('GET connection transactions', () => {
 
   it('422 without client_request_id or with a malformed connection id; 404 for a missing consumer', async () => {
     const consumer = s.ids.pendingConsumerId;
-    const own = connectionOf(consumer, 1201)?.connectionid ?? '';
+    const own = connectionOf(consumer, 9012)?.connectionid ?? '';
     expectValidation(
       await api('GET', `${connectionPath(consumer, own)}/transactions`),
       ['query', 'client_request_id'],
@@ -855,7 +866,7 @@ describe('the link page', () => {
     [
       'a missing credential (form)',
       'fixed',
-      form({ 'credential:1201:client_id': 'x' }),
+      form({ 'credential:9012:client_id': 'x' }),
       errors.missingCredential(),
     ],
     [
@@ -874,7 +885,7 @@ describe('the link page', () => {
     [
       'another integration than the link',
       'fixed',
-      { body: { integrationid: 1202, credentials: { token: 't' } } },
+      { body: { integrationid: 9000, credentials: { token: 't' } } },
       errors.integrationInvalid(),
     ],
     ['no integration chosen', 'choice', { body: { credentials: {} } }, errors.integrationInvalid()],
@@ -887,12 +898,12 @@ describe('the link page', () => {
     [
       'an inactive integration',
       'choice',
-      { body: { integrationid: 1104, credentials: { api_key: 'k' } } },
+      { body: { integrationid: 90103, credentials: { api_key: 'k' } } },
       errors.integrationInvalid(),
     ],
   ])('refuses %s with the exact message; the link stays open', async (_n, kind, options, error) => {
     const consumer = await newConsumer();
-    const { linkPath } = await post(consumer, kind === 'fixed' ? { integrationid: 1201 } : {});
+    const { linkPath } = await post(consumer, kind === 'fixed' ? { integrationid: 9012 } : {});
     const before = counts();
     expectError(await call(s.app, 'POST', linkPath, options), error);
     expect(counts()).toEqual(before);
@@ -900,7 +911,7 @@ describe('the link page', () => {
   });
 
   it('a body that is neither JSON nor a form is refused with 415', async () => {
-    const { linkPath } = await post(await newConsumer(), { integrationid: 1201 });
+    const { linkPath } = await post(await newConsumer(), { integrationid: 9012 });
     const res = await call(s.app, 'POST', linkPath, {
       rawBody: 'hello',
       headers: { 'content-type': 'text/plain' },
@@ -922,7 +933,7 @@ describe('access', () => {
   it('a production token on a sandbox consumer (and the reverse) is 401 wrong environment', async () => {
     const production = await tokenFor(s.app, { accountId: s.ids.accountId, ...s.ids.production });
     const sandboxConsumer = s.ids.pendingConsumerId;
-    const connectionid = connectionOf(sandboxConsumer, 1201)?.connectionid ?? '';
+    const connectionid = connectionOf(sandboxConsumer, 9012)?.connectionid ?? '';
     for (const [method, path] of [
       ['GET', connectionsPath(sandboxConsumer)],
       ['POST', connectionsPath(sandboxConsumer)],
@@ -948,15 +959,15 @@ describe('access', () => {
     const own = s.ids.restricted.consumerId;
     const ownList = await call(s.app, 'GET', connectionsPath(own), { token: restricted });
     expect(ownList.status).toBe(200);
-    expect((ownList.body as { integrationid: number }[]).map((c) => c.integrationid)).toEqual([1101]);
+    expect((ownList.body as { integrationid: number }[]).map((c) => c.integrationid)).toEqual([1000]);
     const created = await call(s.app, 'POST', connectionsPath(own), {
       token: restricted,
-      body: { integrationid: 1401 },
+      body: { integrationid: 7010 },
     });
     expect(created.status).toBe(200);
 
     const other = s.ids.pendingConsumerId;
-    const connectionid = connectionOf(other, 1201)?.connectionid ?? '';
+    const connectionid = connectionOf(other, 9012)?.connectionid ?? '';
     for (const [method, path] of [
       ['GET', connectionsPath(other)],
       ['POST', connectionsPath(other)],
@@ -999,7 +1010,7 @@ describe('access', () => {
 
   it('deleting a consumer removes its connections, links and transactions', async () => {
     const consumer = await newConsumer();
-    const { connectionid, linkPath } = await post(consumer, { integrationid: 1201 });
+    const { connectionid, linkPath } = await post(consumer, { integrationid: 9012 });
     await api('PATCH', connectionPath(consumer, connectionid ?? ''), {
       body: {},
       headers: { 'x-chift-client-requestid': 'gone' },

@@ -382,7 +382,7 @@ describe('datalab: queries', () => {
       created.push(consumer.body.consumerid);
       const link = await call(s.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
         token,
-        body: { integrationid: 1202, credentials: [{ key: 'token', value: 't' }] },
+        body: { integrationid: 9000, credentials: [{ key: 'token', value: 't' }] },
       });
       expect(link.status).toBe(200);
     }
@@ -421,7 +421,7 @@ describe('datalab: date helpers', () => {
 
 describe('local agents: releases', () => {
   it('lists the releases of a connector, newest first, without a token', async () => {
-    for (const connector of ['cockpit', '1103']) {
+    for (const connector of ['cockpit', '90102']) {
       const res = await call(s.app, 'GET', `/local-agents/releases?connector=${connector}`);
       expect(res.status).toBe(200);
       const releases = (res.body as unknown[]).map((r) => ReleaseItem.parse(r));
@@ -430,7 +430,7 @@ describe('local agents: releases', () => {
       expect(versions[0]?.[0]).toBeGreaterThanOrEqual(versions[1]?.[0] ?? 0);
       expect(releases.every((r) => r.downloadUrl.endsWith(r.fileName))).toBe(true);
     }
-    expect((await call(s.app, 'GET', '/local-agents/releases?connector=1101')).body).toEqual([]);
+    expect((await call(s.app, 'GET', '/local-agents/releases?connector=1000')).body).toEqual([]);
   });
 
   it.each(['connector=desktop', 'connector=', ''])('validates the connector (422): %s', async (q) => {

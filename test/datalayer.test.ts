@@ -73,7 +73,7 @@ describe('datalayer', () => {
       ).status,
     ).toBe(200);
     const consumerid = s.ids.syncConsumerId;
-    const connectionid = connectionOf(consumerid, 1401);
+    const connectionid = connectionOf(consumerid, 7010);
     const res = await api('POST', path(consumerid, connectionid, 'enable'), {
       body: { from_date: '2025-06-01', full_history: false, entity_filter: { folder_ids: ['f-1'] } },
     });
@@ -98,7 +98,7 @@ describe('datalayer', () => {
   });
 
   it('an empty or null body enables with the defaults', async () => {
-    const connectionid = connectionOf(s.ids.syncConsumerId, 1401);
+    const connectionid = connectionOf(s.ids.syncConsumerId, 7010);
     expect(
       (await api('POST', path(s.ids.syncConsumerId, connectionid, 'enable'), { body: null })).status,
     ).toBe(200);
@@ -108,7 +108,7 @@ describe('datalayer', () => {
 
   it('refresh: a TriggerResponse with the execution; a failure opens an issue, the next success closes it', async () => {
     const consumerid = s.ids.syncConsumerId;
-    const connectionid = connectionOf(consumerid, 1101);
+    const connectionid = connectionOf(consumerid, 1000);
     await api('POST', '/__sandbox/failures', {
       body: { consumerid, error_code: 'ERROR_AUTHENTICATION_FAILED' },
     });
@@ -129,7 +129,7 @@ describe('datalayer', () => {
     expect(issue).toMatchObject({
       status: 'open',
       error_code: 'ERROR_AUTHENTICATION_FAILED',
-      integration_id: 1101,
+      integration_id: 1000,
       connection_id: connectionid,
     });
     expect((await api('POST', path(consumerid, connectionid, 'refresh'))).status).toBe(200);
@@ -139,7 +139,7 @@ describe('datalayer', () => {
 
   it('runs every day at 03:00 UTC while enabled, not once disabled', async () => {
     const consumerid = s.ids.syncConsumerId;
-    const connectionid = connectionOf(consumerid, 1101);
+    const connectionid = connectionOf(consumerid, 1000);
     const scheduled = () =>
       Object.values(world.executions).filter(
         (e) => e.used_connectionid === connectionid && e.trigger === 'schedule',
@@ -163,7 +163,7 @@ describe('datalayer', () => {
   });
 
   it('deleting the connection removes its datalayer sync', async () => {
-    const connectionid = connectionOf(s.ids.syncConsumerId, 1101);
+    const connectionid = connectionOf(s.ids.syncConsumerId, 1000);
     expect(
       (await api('DELETE', `/consumers/${s.ids.syncConsumerId}/connections/${connectionid}`)).status,
     ).toBe(204);
@@ -184,7 +184,7 @@ describe('datalayer', () => {
   const errorCases: [string, () => Promise<Target>, ApiError, ('enable' | 'refresh' | 'disable')[]][] = [
     [
       'an unknown consumer',
-      async () => ({ consumer: MISSING, connection: connectionOf(s.ids.syncConsumerId, 1101) }),
+      async () => ({ consumer: MISSING, connection: connectionOf(s.ids.syncConsumerId, 1000) }),
       errors.datalayerTargetNotFound(),
       ['enable', 'refresh', 'disable'],
     ],
@@ -198,7 +198,7 @@ describe('datalayer', () => {
       "another consumer's connection",
       async () => ({
         consumer: s.ids.multiFolderConsumerId,
-        connection: connectionOf(s.ids.syncConsumerId, 1101),
+        connection: connectionOf(s.ids.syncConsumerId, 1000),
       }),
       errors.datalayerTargetNotFound(),
       ['enable', 'refresh', 'disable'],
@@ -207,7 +207,7 @@ describe('datalayer', () => {
       'a One API without the datalayer on the account',
       async () => ({
         consumer: s.ids.verticalConsumers.ECOMMERCE as string,
-        connection: connectionOf(s.ids.verticalConsumers.ECOMMERCE as string, 1301),
+        connection: connectionOf(s.ids.verticalConsumers.ECOMMERCE as string, 90301),
       }),
       errors.datalayerNotConfigured(),
       ['enable', 'refresh', 'disable'],
@@ -215,7 +215,7 @@ describe('datalayer', () => {
     [
       'an integration without the datalayer',
       async () => {
-        const t = await connectionTo(1402, [
+        const t = await connectionTo(7023, [
           { key: 'username', value: 'u' },
           { key: 'password', value: 'p' },
         ]);
@@ -228,7 +228,7 @@ describe('datalayer', () => {
       'an account without the datalayer',
       async () => ({
         consumer: s.ids.otherAccountConsumerId,
-        connection: connectionOf(s.ids.otherAccountConsumerId, 1101),
+        connection: connectionOf(s.ids.otherAccountConsumerId, 1000),
         token: await tokenFor(s.app, { ...s.ids.otherAccount }),
       }),
       errors.datalayerNotConfigured(),
@@ -238,14 +238,14 @@ describe('datalayer', () => {
       'an inactive connection',
       async () => ({
         consumer: s.ids.pendingConsumerId,
-        connection: connectionOf(s.ids.pendingConsumerId, 1201),
+        connection: connectionOf(s.ids.pendingConsumerId, 9012),
       }),
       errors.datalayerNotConfigured(),
       ['enable', 'refresh'],
     ],
     [
       'a connection whose datalayer is not enabled',
-      async () => ({ consumer: s.ids.syncConsumerId, connection: connectionOf(s.ids.syncConsumerId, 1401) }),
+      async () => ({ consumer: s.ids.syncConsumerId, connection: connectionOf(s.ids.syncConsumerId, 7010) }),
       errors.datalayerNotConfigured(),
       ['refresh'],
     ],
@@ -253,7 +253,7 @@ describe('datalayer', () => {
       'a consumer of the other environment',
       async () => ({
         consumer: s.ids.productionConsumerId,
-        connection: connectionOf(s.ids.productionConsumerId, 1101),
+        connection: connectionOf(s.ids.productionConsumerId, 1000),
       }),
       errors.wrongEnvironment(),
       ['enable', 'refresh', 'disable'],
@@ -302,7 +302,7 @@ describe('datalayer', () => {
       'date_from_datetime_parsing',
     ],
   ] as const)('%s is a validation error', async (_label, op, body, loc, type) => {
-    const res = await api('POST', path(s.ids.syncConsumerId, connectionOf(s.ids.syncConsumerId, 1101), op), {
+    const res = await api('POST', path(s.ids.syncConsumerId, connectionOf(s.ids.syncConsumerId, 1000), op), {
       body,
     });
     expectValidation(res, [...loc], type);
@@ -311,7 +311,7 @@ describe('datalayer', () => {
   it.each(['consumer_id', 'connection_id'])(
     'a %s that is not a uuid is a validation error',
     async (param) => {
-      const connectionid = connectionOf(s.ids.syncConsumerId, 1101);
+      const connectionid = connectionOf(s.ids.syncConsumerId, 1000);
       const target =
         param === 'consumer_id'
           ? path('x', connectionid, 'disable')

@@ -108,7 +108,7 @@ class Receiver {
 
 const Log = WebhookLogItem.strict();
 const SECRET = 'whsec-test';
-const INVOICING = 1401;
+const INVOICING = 7010;
 const INVOICING_CREDENTIALS = [{ key: 'api_token', value: 't-1' }];
 
 let s: TestSandbox;
@@ -200,7 +200,7 @@ describe('connection events', () => {
       created: nowSeconds(),
       connectionid,
       integrationid: INVOICING,
-      name: 'Invoicely',
+      name: 'Evoliz',
       status: 'active',
     });
     expect(request.path).toBe('/hook');
@@ -263,8 +263,8 @@ describe('connection events', () => {
       return [q.path, body.event, body.connectionid, body.status, body.name];
     });
     expect(seen).toEqual([
-      ['/created', 'account.connection.created', connectionid, 'inactive', 'Invoicely'],
-      ['/updated', 'account.connection.updated', connectionid, 'active', 'Invoicely'],
+      ['/created', 'account.connection.created', connectionid, 'inactive', 'Evoliz'],
+      ['/updated', 'account.connection.updated', connectionid, 'active', 'Evoliz'],
       ['/updated', 'account.connection.updated', connectionid, 'active', 'Renamed'],
       ['/deleted', 'account.connection.deleted', connectionid, 'active', 'Renamed'],
     ]);
@@ -307,7 +307,7 @@ describe('connection events', () => {
     const r = await receiver();
     await subscribe(r.url('/mine'));
     await subscribe(r.url('/bound-to-it'), { integrationid: INVOICING });
-    await subscribe(r.url('/bound-elsewhere'), { integrationid: 1101 });
+    await subscribe(r.url('/bound-elsewhere'), { integrationid: 1000 });
     const inactive = await subscribe(r.url('/inactive'));
     await api('PATCH', `/webhooks/${inactive}`, { body: { status: 'inactive' } });
     const production = await tokenFor(s.app, { accountId: s.ids.accountId, ...s.ids.production });

@@ -128,7 +128,7 @@ function pathValue(name: string, schema: Json): string {
   const known: Record<string, string> = {
     consumer_id: ids.verticalConsumers.ACCOUNTING ?? '',
     syncid: ids.syncId,
-    integrationid: '1101',
+    integrationid: '1000',
     image_type: 'logo',
   };
   if (known[name]) return known[name] as string;

@@ -318,7 +318,7 @@ describe('regular expressions on input: bounded time, other requests not held up
       const consumer = await call(s.app, 'POST', '/consumers', { token, body: { name: 'Form' } });
       const link = await call(s.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
         token,
-        body: { integrationid: 1201 },
+        body: { integrationid: 9012 },
       });
       return {
         status: 400,

@@ -34,7 +34,7 @@ describe('indexes', () => {
     const id = created.body.consumerid as string;
     await call(s.app, 'POST', `/consumers/${id}/connections`, {
       token,
-      body: { integrationid: 1401, credentials: [{ key: 'api_token', value: 't' }] },
+      body: { integrationid: 7010, credentials: [{ key: 'api_token', value: 't' }] },
     });
     check();
     const [connection] = connectionsOfConsumer(world(), id);

@@ -28,17 +28,17 @@ describe('GET /integrations', () => {
 
   it('answers exactly the fields of the reference IntegrationItem, from the catalogue', async () => {
     const res = await get('/integrations');
-    const ledgerline = (res.body as Record<string, unknown>[]).find((i) => i.integrationid === 1101);
-    const source = catalogue.get(1101);
+    const ledgerline = (res.body as Record<string, unknown>[]).find((i) => i.integrationid === 1000);
+    const source = catalogue.get(1000);
     expect(source).toBeDefined();
     expect(ledgerline).toEqual({
-      integrationid: 1101,
+      integrationid: 1000,
       name: source?.name,
       description: source?.description,
       status: 'active',
       api: 'Accounting',
-      logo_url: 'http://localhost/integrations/1101/logo.png',
-      icon_url: 'http://localhost/integrations/1101/icon.png',
+      logo_url: 'http://localhost/integrations/1000/logo.png',
+      icon_url: 'http://localhost/integrations/1000/icon.png',
       post_connections: source?.post_connections,
       operations_coverage: [],
       credentials: source?.credentials,
@@ -115,7 +115,7 @@ describe('GET /integrations', () => {
     const res = await call(s.app, 'GET', '/integrations', { token: mcp.body.access_token });
     expectError(res, errors.scopeDenied([]));
     expectError(
-      await call(s.app, 'GET', '/integrations/1101/logo.json', { token: mcp.body.access_token }),
+      await call(s.app, 'GET', '/integrations/1000/logo.json', { token: mcp.body.access_token }),
       errors.scopeDenied([]),
     );
   });
@@ -193,8 +193,8 @@ describe('GET /integrations/{integrationid}/{image_type}.json and .png', () => {
   it.each([
     ['a non-integer id', '/integrations/abc/logo.json', ['path', 'integrationid'], 'int_parsing'],
     ['a decimal id', '/integrations/11.5/logo.json', ['path', 'integrationid'], 'int_parsing'],
-    ['an unknown image type', '/integrations/1101/banner.json', ['path', 'image_type'], 'enum'],
-    ['an image type in capitals', '/integrations/1101/LOGO.json', ['path', 'image_type'], 'enum'],
+    ['an unknown image type', '/integrations/1000/banner.json', ['path', 'image_type'], 'enum'],
+    ['an image type in capitals', '/integrations/1000/LOGO.json', ['path', 'image_type'], 'enum'],
   ])('.json with %s is a 422 validation error', async (_n, path, loc, type) => {
     expectValidation(await get(path), loc, type);
   });
@@ -202,19 +202,19 @@ describe('GET /integrations/{integrationid}/{image_type}.json and .png', () => {
   it.each([
     ['an unknown integration', '/integrations/999999/logo.png', 'logo'],
     ['a non-integer id', '/integrations/abc/icon.png', 'icon'],
-    ['an unknown image type', '/integrations/1101/banner.png', 'banner'],
+    ['an unknown image type', '/integrations/1000/banner.png', 'banner'],
   ])('.png of %s is a 404 ServiceError', async (_n, path, type) => {
     const res = await call(s.app, 'GET', path);
     expectError(res, errors.imageNotFound(type));
   });
 
   it('.json needs a token', async () => {
-    expectError(await call(s.app, 'GET', '/integrations/1101/logo.json'), errors.missingToken());
+    expectError(await call(s.app, 'GET', '/integrations/1000/logo.json'), errors.missingToken());
   });
 
   it('other suffixes are not routes', async () => {
-    expectError(await get('/integrations/1101/logo'), errors.notFound());
-    expectError(await get('/integrations/1101/logo.gif'), errors.notFound());
+    expectError(await get('/integrations/1000/logo'), errors.notFound());
+    expectError(await get('/integrations/1000/logo.gif'), errors.notFound());
   });
 
   it('the OpenAPI document lists the image route under its real path', async () => {

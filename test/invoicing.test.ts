@@ -317,8 +317,8 @@ describe('invoicing: invoices and payments as seeded', () => {
     }
   });
 
-  it('with Billbox (lines on a separate request) lists lines only with include_invoice_lines=true', async () => {
-    const { consumerId } = await consumerWith(v, v.token, 1402, { username: 'u', password: 'p' });
+  it('with Billit (lines on a separate request) lists lines only with include_invoice_lines=true', async () => {
+    const { consumerId } = await consumerWith(v, v.token, 7023, { username: 'u', password: 'p' });
     const billbox = forVertical(v, v.token, consumerId, 'invoicing');
     const without = await billbox.get('/invoices?size=10');
     expect(without.status).toBe(200);
@@ -379,22 +379,27 @@ describe('invoicing: invoices and payments as seeded', () => {
 });
 
 describe('invoicing: opportunities and coverage', () => {
-  it('Invoicely does not list opportunities (NOT_SUPPORTED) but reads one', async () => {
-    const res = await v.get('/opportunities');
+  it('Sandbox Invoicing Basic does not list opportunities (NOT_SUPPORTED) but reads one', async () => {
+    const limited = forVertical(v, v.token, v.ids.coverageLimitsConsumerId, 'invoicing');
+    const res = await limited.get('/opportunities');
     expectError(res, errors.accountingFailure(''));
-    expect(res.body.detail).toBe('Invoicely does not support invoicing_get_opportunities (NOT_SUPPORTED)');
-    await v.get('/contacts');
+    expect(res.body.detail).toBe(
+      'Sandbox Invoicing Basic does not support invoicing_get_opportunities (NOT_SUPPORTED)',
+    );
+    await limited.get('/contacts');
     const data = Object.values(v.app.services.store.world.invoicing_datasets).find(
-      (d) => d.consumerid === v.consumerId,
+      (d) => d.consumerid === v.ids.coverageLimitsConsumerId,
     );
     const id = Object.keys(data?.opportunities ?? {})[0] as string;
-    const one = await v.get(`/opportunities/${id}`);
+    const one = await limited.get(`/opportunities/${id}`);
     expect(one.status).toBe(200);
     expect(Object.keys(OpportunityItem.parse(one.body)).sort()).toEqual(keysOf(OpportunityItem));
+    // The default consumer's integration (Evoliz) lists them.
+    expect((await v.get('/opportunities')).body.items.length).toBeGreaterThan(0);
   });
 
-  it('Billbox lists the pipeline: open ones with a probability, closed ones won or lost', async () => {
-    const { consumerId } = await consumerWith(v, v.token, 1402, { username: 'u', password: 'p' });
+  it('Billit lists the pipeline: open ones with a probability, closed ones won or lost', async () => {
+    const { consumerId } = await consumerWith(v, v.token, 7023, { username: 'u', password: 'p' });
     const billbox = forVertical(v, v.token, consumerId, 'invoicing');
     const items = await all(billbox, '/opportunities');
     expect(items).toHaveLength(10);
@@ -410,21 +415,22 @@ describe('invoicing: opportunities and coverage', () => {
   });
 
   it('X-Chift-ConnectionId picks among two Invoicing connections: each has its own data', async () => {
-    const billboxConnection = await addConnection(v, v.token, v.consumerId, 1402, {
+    const billboxConnection = await addConnection(v, v.token, v.consumerId, 7023, {
       username: 'u',
       password: 'p',
     });
     // The newest connection is the default; the header picks the other one.
-    const fromBillbox = await v.get('/opportunities?size=1');
-    expect(fromBillbox.status).toBe(200);
+    const fromBillit = await v.get('/opportunities?size=1');
+    expect(fromBillit.status).toBe(200);
     const world = v.app.services.store.world;
     const invoicely = Object.values(world.connections).find(
-      (c) => c.consumerid === v.consumerId && c.integrationid === 1401,
+      (c) => c.consumerid === v.consumerId && c.integrationid === 7010,
     );
-    const res = await v.get('/opportunities', {
+    const res = await v.get('/opportunities?size=1', {
       headers: { 'x-chift-connectionid': invoicely?.connectionid ?? '' },
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(200);
+    expect(res.body.items[0].id).not.toBe(fromBillit.body.items[0].id);
     const a = await v.get('/contacts?size=3');
     const b = await v.get('/contacts?size=3', {
       headers: { 'x-chift-connectionid': invoicely?.connectionid ?? '' },

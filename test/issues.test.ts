@@ -47,8 +47,8 @@ describe('issues', () => {
     expect(items.map((i) => i.id)).toEqual([OPEN_WARNING, OPEN_ERROR, CLOSED_WARNING, CLOSED_ERROR]);
     expect(items[1]).toMatchObject({
       consumer_id: s.ids.syncConsumerId,
-      integration_id: 1401,
-      integration_name: 'Invoicely',
+      integration_id: 7010,
+      integration_name: 'Evoliz',
       occurrences: 2,
       level: 'error',
       error: { error_code: 'ERROR_MAPPING_MISSING', status: '400', title: 'A mapping is missing' },
@@ -56,7 +56,7 @@ describe('issues', () => {
     expect(items[0]).toMatchObject({
       consumer_id: s.ids.verticalConsumers.POS,
       level: 'warning',
-      integration_id: 1201,
+      integration_id: 9012,
     });
   });
 

@@ -29,7 +29,7 @@ async function connectionLink(): Promise<Run> {
   const before = meta.sequence;
   const res = await call(s.app, 'POST', `/consumers/${consumerid}/connections`, {
     token,
-    body: { integrationid: 1201 },
+    body: { integrationid: 9012 },
   });
   expect(res.status, res.text).toBe(200);
   const counterSteps = Array.from({ length: meta.sequence - before }, (_, i) => before + i + 1);

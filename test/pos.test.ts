@@ -76,15 +76,15 @@ beforeEach(async () => {
   consumerId = s.ids.verticalConsumers.POS as string;
 });
 
-/** Adds a Counterpoint Retail (1202) connection to a consumer through the API. */
+/** Adds a Square (9000) connection to a consumer through the API. */
 async function connectRetail(consumer: string): Promise<string> {
   const res = await call(s.app, 'POST', `/consumers/${consumer}/connections`, {
     token,
-    body: { integrationid: 1202, credentials: [{ key: 'token', value: 't' }] },
+    body: { integrationid: 9000, credentials: [{ key: 'token', value: 't' }] },
   });
   expect(res.status, res.text).toBe(200);
   const connection = Object.values(s.app.services.store.world.connections).find(
-    (c) => c.consumerid === consumer && c.integrationid === 1202,
+    (c) => c.consumerid === consumer && c.integrationid === 9000,
   );
   return connection?.connectionid as string;
 }
@@ -134,15 +134,18 @@ describe('pos: the connection', () => {
     expectError(await get('/orders', { token: production }), errors.wrongEnvironment());
   });
 
-  it('refuses what the integration does not cover: Tillwise has no objectives (NOT_SUPPORTED)', async () => {
-    const res = await get('/objectives?date_from=2026-01-01&date_to=2026-01-07');
+  it('refuses what the integration does not cover: Sandbox Till Basic has no objectives (NOT_SUPPORTED)', async () => {
+    const path = '/objectives?date_from=2026-01-01&date_to=2026-01-07';
+    const res = await get(path, {}, s.ids.coverageLimitsConsumerId);
     expectError(res, failure);
-    expect(res.body.detail).toBe('Tillwise does not support pos_get_objectives (NOT_SUPPORTED)');
+    expect(res.body.detail).toBe('Sandbox Till Basic does not support pos_get_objectives (NOT_SUPPORTED)');
+    // The default consumer's integration (Zelty) covers them.
+    expect((await get(path)).status).toBe(200);
   });
 
   it('serves the connection named by X-Chift-ConnectionId, else the newest one', async () => {
     const tillwise = Object.values(s.app.services.store.world.connections).find(
-      (c) => c.consumerid === consumerId && c.integrationid === 1201,
+      (c) => c.consumerid === consumerId && c.integrationid === 9012,
     )?.connectionid as string;
     const retail = await connectRetail(consumerId);
     const newest = await get('/objectives?date_from=2026-01-01&date_to=2026-01-02');
@@ -150,7 +153,7 @@ describe('pos: the connection', () => {
     const chosen = await get('/objectives?date_from=2026-01-01&date_to=2026-01-02', {
       headers: { 'x-chift-connectionid': tillwise },
     });
-    expectError(chosen, failure);
+    expect(chosen.status).toBe(200);
     const newestProducts = (await all('/products')).map((p) => p.name);
     expect(newestProducts).toContain('Linen shirt');
     const viaHeader = await get('/products?size=100', { headers: { 'x-chift-connectionid': tillwise } });
@@ -458,7 +461,7 @@ describe('pos: customers', () => {
     expect(again.body).toEqual(created.body);
     expect((await get('/customers')).body.total).toBe(31);
     const connection = Object.values(s.app.services.store.world.connections).find(
-      (c) => c.consumerid === consumerId && c.integrationid === 1201,
+      (c) => c.consumerid === consumerId && c.integrationid === 9012,
     );
     const lookup = await call(
       s.app,
@@ -572,7 +575,7 @@ describe('pos: open orders complete with the clock', () => {
   async function subscribe(): Promise<void> {
     const res = await call(s.app, 'POST', '/webhooks', {
       token,
-      body: { event: 'pos.order.completed', url: 'http://127.0.0.1:9/hooks', integrationid: 1201 },
+      body: { event: 'pos.order.completed', url: 'http://127.0.0.1:9/hooks', integrationid: 9012 },
     });
     expect(res.status, res.text).toBe(200);
   }
@@ -606,7 +609,7 @@ describe('pos: open orders complete with the clock', () => {
     expect(payloads[0]).toMatchObject({
       event: 'pos.order.completed',
       consumerid: consumerId,
-      integrationid: 1201,
+      integrationid: 9012,
       currency: 'EUR',
     });
   });

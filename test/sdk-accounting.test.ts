@@ -16,7 +16,7 @@ const ids = seedDirectory(12);
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let accounting: any;
-/** The accounting module of the multi-folder consumer (Multibooks Cloud, 1102): every call takes folder_id. */
+/** The accounting module of the multi-folder consumer (Sandbox Books Multi-Folder, 90101): every call takes folder_id. */
 // biome-ignore lint/suspicious/noExplicitAny: as above
 let multi: any;
 let folderId: string;
@@ -353,7 +353,7 @@ describe('official SDK against the sandbox: accounting', () => {
     expect(balances.items[0].balance).toBe(987.5);
   });
 
-  it('lists employees, books an expense note and exports the FEC of a folder (Multibooks Cloud)', async () => {
+  it('lists employees, books an expense note and exports the FEC of a folder (Sandbox Books Multi-Folder)', async () => {
     const employees = await multi.getEmployees({ folder_id: folderId });
     const employee = employees.find((e: { active: boolean }) => e.active);
     const vat = (await multi.getVatCodes({ folder_id: folderId })).find(
@@ -388,10 +388,11 @@ describe('official SDK against the sandbox: accounting', () => {
     });
     const own = rows.filter((r: { EcritureNum: string }) => r.EcritureNum === expense.number);
     expect(own.map((r: { CompteNum: string }) => r.CompteNum)).toEqual(['613000', '411000', '455000']);
-    await expect(
-      accounting.exportFec({ date_from: '2026-01-01', date_to: '2026-01-31' }),
-    ).rejects.toMatchObject({
-      error: { status_code: 400, message: messages.accountingFailure },
-    });
+    const limited = (await client.Consumers.getConsumerById(ids.coverageLimitsConsumerId)).accounting;
+    await expect(limited.exportFec({ date_from: '2026-01-01', date_to: '2026-01-31' })).rejects.toMatchObject(
+      {
+        error: { status_code: 400, message: messages.accountingFailure },
+      },
+    );
   });
 });

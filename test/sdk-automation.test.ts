@@ -80,7 +80,7 @@ describe('official SDK against the sandbox: syncs, flows and issues', () => {
 
   it("sets a consumer up: sync url, enable, update, the consumer's sync data", async () => {
     const consumer = await client.Consumers.createConsumer({ name: 'SDK automation consumer' });
-    const link = await consumer.getSyncUrl({ syncid: ids.syncId, integrationids: ['1101'] });
+    const link = await consumer.getSyncUrl({ syncid: ids.syncId, integrationids: ['1000'] });
     expect(link.url).toMatch(new RegExp(`^${sandbox.url}/link/`));
     await consumer.enableFlow(ids.syncId, auto.invoicesFlowId, { data: { journal_code: 'SDK' } } as never);
     await consumer.updateFlowConfig(ids.syncId, auto.invoicesFlowId, { data: { days_back: 3 } } as never);

@@ -7,7 +7,7 @@ import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
  * Every method of the official Node SDK's invoicing module against a listening sandbox (a fresh one
- * per test), with the seeded Invoicing consumer (Invoicely) and a consumer connected to Billbox (which
+ * per test), with the seeded Invoicing consumer (Evoliz) and a consumer connected to Billit (which
  * lists opportunities). The SDK pages through lists by itself (page and size=100).
  */
 let sandbox: RunningSandbox;
@@ -140,16 +140,17 @@ describe('official SDK against the sandbox: invoicing', () => {
     expect(error).toMatchObject({ status_code: 400, message: messages.invoicingDocumentInvalid });
   });
 
-  it('reads opportunities where the integration lists them (Billbox), not with Invoicely', async () => {
-    const error = await sdkError(invoicing.getOpportunities());
+  it('reads opportunities where the integration lists them (Billit, Evoliz), not with Sandbox Invoicing Basic', async () => {
+    const limited = await client.Consumers.getConsumerById(ids.coverageLimitsConsumerId);
+    const error = await sdkError(limited.invoicing.getOpportunities());
     expect(error).toMatchObject({ status_code: 400, message: messages.accountingFailure });
     expect(error.detail).toContain('NOT_SUPPORTED');
     const consumer = await client.Consumers.createConsumer({
-      name: 'SDK Billbox user',
+      name: 'SDK Billit user',
       redirect_url: 'https://vendor.example/back',
     });
     await consumer.createConnection({
-      integrationid: 1402,
+      integrationid: 7023,
       redirect: false,
       credentials: [
         { key: 'username', value: 'u' },
@@ -159,7 +160,8 @@ describe('official SDK against the sandbox: invoicing', () => {
     const opportunities: Item[] = await consumer.invoicing.getOpportunities();
     expect(opportunities).toHaveLength(10);
     expect(await consumer.invoicing.getOpportunitiesById(opportunities[0].id)).toEqual(opportunities[0]);
-    // Invoicely reads one by id (covered), and 404s a missing one.
+    expect(((await invoicing.getOpportunities()) as Item[]).length).toBeGreaterThan(0);
+    // Evoliz reads one by id, and 404s a missing one.
     const missing = await sdkError(invoicing.getOpportunitiesById('nope'));
     expect(missing).toMatchObject({ status_code: 404, message: messages.invoicingOpportunityNotFound });
   });

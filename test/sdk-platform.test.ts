@@ -56,7 +56,7 @@ describe('official SDK against the sandbox: platform', () => {
   it('manages connections and finds a transaction by client request id', async () => {
     const consumer = await client.Consumers.createConsumer({ name: 'SDK connections' });
     const link = await consumer.createConnection({
-      integrationid: 1401,
+      integrationid: 7010,
       name: 'Invoicing',
       redirect: false,
       credentials: [{ key: 'api_token', value: 't' }],
@@ -65,7 +65,7 @@ describe('official SDK against the sandbox: platform', () => {
     const connections = await consumer.getConnections();
     expect(connections).toHaveLength(1);
     const connection = connections[0];
-    expect(connection).toMatchObject({ integrationid: 1401, status: 'active', api: 'Invoicing' });
+    expect(connection).toMatchObject({ integrationid: 7010, status: 'active', api: 'Invoicing' });
     const connectionId = connection?.connectionid as string;
     const updateLink = await consumer.updateConnection(connectionId, {
       name: 'Renamed connection',
@@ -97,7 +97,7 @@ describe('official SDK against the sandbox: platform', () => {
     expect(integrations.length).toBeGreaterThan(5);
     const active = await client.Integrations.getIntegrations({ status: 'active' } as never);
     expect(active.every((i: { status: string }) => i.status === 'active')).toBe(true);
-    const logo = await client.Integrations.getIntegrationLogo(1101, 'logo');
+    const logo = await client.Integrations.getIntegrationLogo(1000, 'logo');
     expect(Buffer.from(logo.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 

@@ -6,7 +6,7 @@ import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**
  * Every method of the official SDK's Point of Sale module against a listening sandbox (a fresh one per
- * test), with the seeded POS consumer (Tillwise) and a consumer connected to Counterpoint Retail for
+ * test), with the seeded POS consumer (Zelty) and a consumer connected to Square for
  * the objectives.
  * The SDK pages through lists by itself (page, size=100) and sends x-chift-client-requestid when a
  * write is given a clientRequestId.
@@ -106,14 +106,18 @@ describe('official SDK against the sandbox: Point of Sale', () => {
   });
 
   it('reads objectives through a connection that covers them, and is refused by one that does not', async () => {
-    await expect(pos.getObjectives({ date_from: '2026-01-01', date_to: '2026-01-07' })).rejects.toMatchObject(
-      {
-        error: { status_code: 400, message: messages.accountingFailure },
-      },
-    );
+    const limited = await client.Consumers.getConsumerById(ids.coverageLimitsConsumerId);
+    await expect(
+      limited.pos.getObjectives({ date_from: '2026-01-01', date_to: '2026-01-07' }),
+    ).rejects.toMatchObject({
+      error: { status_code: 400, message: messages.accountingFailure },
+    });
+    // The default consumer's Zelty covers them.
+    const own = (await pos.getObjectives({ date_from: '2026-01-01', date_to: '2026-01-07' })) as unknown[];
+    expect(own).toHaveLength(7);
     const shop = await client.Consumers.createConsumer({ name: 'SDK retail shop' });
     await shop.createConnection({
-      integrationid: 1202,
+      integrationid: 9000,
       name: 'Retail',
       redirect: false,
       credentials: [{ key: 'token', value: 't' }],

@@ -13,6 +13,7 @@ import {
   SyncConsumerItem,
 } from '../src/resources/syncs/syncs.schemas.js';
 import { automationDirectory } from '../src/seed/automation.js';
+import { loadCatalogue } from '../src/seed/catalogue.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,
@@ -139,7 +140,12 @@ describe('syncs', () => {
       priority: 'NORMAL',
     });
     // Its selection is every active integration of its One APIs.
-    expect(world.syncs[sync.syncid]?.integrationids).toEqual([1301, 1401, 1402]);
+    const catalogue = loadCatalogue();
+    const expected = [...catalogue.activeOf('eCommerce'), ...catalogue.activeOf('Invoicing')].map(
+      (i) => i.integrationid,
+    );
+    expect(world.syncs[sync.syncid]?.integrationids?.slice().sort()).toEqual(expected.sort());
+    expect(expected).toEqual(expect.arrayContaining([90301, 7010, 7023]));
     const again = await api('GET', `/syncs/${sync.syncid.toUpperCase()}`);
     expect(again.body).toEqual(res.body);
     expect((await api('GET', '/syncs')).body.map((x: { syncid: string }) => x.syncid)).toContain(sync.syncid);
@@ -300,11 +306,11 @@ describe('consumer syncs', () => {
   it('a link for one integration leads to that integration; a country narrows the others', async () => {
     const consumerid = await newConsumer();
     const one = await api('POST', linkPath(consumerid), {
-      body: { syncid: s.ids.syncId, integrationids: ['1101'], country: 'XX' },
+      body: { syncid: s.ids.syncId, integrationids: ['1000'], country: 'XX' },
     });
     expect(one.status).toBe(200);
     expect(world.links[one.body.url.split('/link/')[1]]).toMatchObject({
-      integrationid: 1101,
+      integrationid: 1000,
       country: null,
     });
     const country = await api('POST', linkPath(consumerid), {
@@ -326,8 +332,8 @@ describe('consumer syncs', () => {
     ["another account's sync", () => ({ body: { syncid: auto.otherAccountSyncId } }), errors.syncNotFound()],
     [
       'an integration outside the selection',
-      () => ({ body: { syncid: s.ids.syncId, integrationids: ['1103'] } }),
-      errors.integrationNotInSync('1103'),
+      () => ({ body: { syncid: s.ids.syncId, integrationids: ['90102'] } }),
+      errors.integrationNotInSync('90102'),
     ],
     [
       'an integration that is not a number',
@@ -336,18 +342,13 @@ describe('consumer syncs', () => {
     ],
     [
       'two integrations of one One API',
-      () => ({ body: { syncid: s.ids.syncId, integrationids: ['1101', '1102'] } }),
+      () => ({ body: { syncid: s.ids.syncId, integrationids: ['1000', '90101'] } }),
       errors.oneIntegrationPerApi(),
     ],
     [
       'an invalid country code',
       () => ({ body: { syncid: s.ids.syncId, country: 'XX' } }),
       errors.countryCodeInvalid('XX'),
-    ],
-    [
-      'a country no integration of the sync supports',
-      () => ({ body: { syncid: s.ids.syncId, country: 'JP' } }),
-      errors.countryNotSupported('JP'),
     ],
   ];
   it.each(linkErrors)('POST consumer syncs refuses %s and writes nothing', async (_label, make, error) => {
@@ -357,6 +358,21 @@ describe('consumer syncs', () => {
     expectError(await api('POST', linkPath(consumer ?? consumerid), { body }), error);
     expect(Object.keys(world.links).length).toBe(links);
     expect(world.consumer_syncs[`${consumerid}:${s.ids.syncId}`]).toBeUndefined();
+  });
+
+  it('POST consumer syncs refuses a country no integration of the sync supports and writes nothing', async () => {
+    // The one Banking integration states its countries; integrations of no stated country serve all.
+    const banking = await api('POST', '/syncs', {
+      body: { ...NEW_SYNC, name: 'Bank feed', connections: [{ one_api: 5, connection_type: 1 }] },
+    });
+    const consumerid = await newConsumer();
+    const links = Object.keys(world.links).length;
+    expectError(
+      await api('POST', linkPath(consumerid), { body: { syncid: banking.body.syncid, country: 'JP' } }),
+      errors.countryNotSupported('JP'),
+    );
+    expect(Object.keys(world.links).length).toBe(links);
+    expect(world.consumer_syncs[`${consumerid}:${banking.body.syncid}`]).toBeUndefined();
   });
 
   it('POST consumer syncs on a sync without flows is 404 flow; a bad syncid is a validation error', async () => {
@@ -572,8 +588,8 @@ describe('flows of a consumer', () => {
     ],
     [
       'an integration outside the selection',
-      () => ({ body: { data: { journal_code: 'V' }, integrationids: ['1103'] } }),
-      errors.integrationNotInSync('1103'),
+      () => ({ body: { data: { journal_code: 'V' }, integrationids: ['90102'] } }),
+      errors.integrationNotInSync('90102'),
     ],
     [
       'an unknown consumer',

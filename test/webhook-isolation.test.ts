@@ -177,7 +177,7 @@ describe('what an instance of a restricted key receives', () => {
     const consumer = await call(s.app, 'POST', '/consumers', { token: full, body: { name: 'Not theirs' } });
     const connected = await call(s.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
       token: full,
-      body: { integrationid: 1401, credentials: [{ key: 'api_token', value: 't' }] },
+      body: { integrationid: 7010, credentials: [{ key: 'api_token', value: 't' }] },
     });
     expect(connected.status, connected.text).toBe(200);
     await s.app.services.ticker.idle();

@@ -650,11 +650,11 @@ describe('subscribersOf', () => {
 
   it('sends an event of an integration to the instances of that integration and to the unrestricted ones', () => {
     const all = record({});
-    const mine = record({ integrationid: 1201 });
-    const theirs = record({ integrationid: 1202 });
+    const mine = record({ integrationid: 9012 });
+    const theirs = record({ integrationid: 9000 });
     const world = worldOf(all, mine, theirs);
-    expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', 1201)).toEqual([all, mine]);
-    expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', 1202)).toEqual([all, theirs]);
+    expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', 9012)).toEqual([all, mine]);
+    expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', 9000)).toEqual([all, theirs]);
     expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created')).toEqual([all]);
     expect(subscribersOf(world, ACCOUNT, ENV, 'account.connection.created', null)).toEqual([all]);
   });

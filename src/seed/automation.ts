@@ -294,8 +294,8 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
         ],
       },
     ],
-    // Comptaflex (1103) is deliberately left out of the selection.
-    integrationids: [1401, 1402, 1101, 1102],
+    // Sandbox Books Desktop (90102) is deliberately left out of the selection.
+    integrationids: [7010, 7023, 1000, 90101],
     created_on: '2026-01-02T09:00:00.000Z',
   };
   world.syncs[main.syncid] = main;
@@ -373,7 +373,7 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
   s.issue(ids.closedWarningIssueId, [rateLimited], recovered);
 
   // The datalayer of the sync consumer's accounting connection, refreshed every night.
-  const accounting = connectionsOfConsumer(world, consumerid).find((c) => c.integrationid === 1101);
+  const accounting = connectionsOfConsumer(world, consumerid).find((c) => c.integrationid === 1000);
   if (accounting) {
     const refreshed = s.execution(
       consumerid,
@@ -414,7 +414,7 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
       { one_api: 1, connection_type: 2, display_order: 1, display_hidden: false },
     ],
     mappings: [],
-    integrationids: [1201, 1202, 1101, 1102, 1103],
+    integrationids: [9012, 9000, 1000, 90101, 90102],
     created_on: '2026-01-03T09:00:00.000Z',
   };
   world.syncs[pos.syncid] = pos;
@@ -465,7 +465,7 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
     config: null,
     connections: [{ one_api: 3, connection_type: 1, display_order: 0, display_hidden: false }],
     mappings: [],
-    integrationids: [1301],
+    integrationids: [90301],
     created_on: '2026-01-04T09:00:00.000Z',
   };
   world.syncs[other.syncid] = other;

@@ -29,13 +29,13 @@ export const ALL_MCP_SCOPES = ['*'];
 const SEED_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
 
 export const VERTICAL_SHOWCASE: { envName: string; api: ApiName; integrationid: number }[] = [
-  { envName: 'ACCOUNTING', api: 'Accounting', integrationid: 1101 },
-  { envName: 'POS', api: 'Point of Sale', integrationid: 1201 },
-  { envName: 'ECOMMERCE', api: 'eCommerce', integrationid: 1301 },
-  { envName: 'INVOICING', api: 'Invoicing', integrationid: 1401 },
-  { envName: 'BANKING', api: 'Banking', integrationid: 1501 },
-  { envName: 'PAYMENT', api: 'Payment', integrationid: 1601 },
-  { envName: 'PMS', api: 'Property Management System', integrationid: 1701 },
+  { envName: 'ACCOUNTING', api: 'Accounting', integrationid: 1000 },
+  { envName: 'POS', api: 'Point of Sale', integrationid: 9012 },
+  { envName: 'ECOMMERCE', api: 'eCommerce', integrationid: 90301 },
+  { envName: 'INVOICING', api: 'Invoicing', integrationid: 7010 },
+  { envName: 'BANKING', api: 'Banking', integrationid: 10000 },
+  { envName: 'PAYMENT', api: 'Payment', integrationid: 7106 },
+  { envName: 'PMS', api: 'Property Management System', integrationid: 9503 },
 ];
 
 export const LARGE_WORLD_CONSUMERS = 100_000;
@@ -197,16 +197,16 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
     b.connection(id, showcase.integrationid, 'active');
   }
   const multiFolder = b.consumer(uuidFrom('consumer', seed, 'multi-folder'), accountId, sandboxEnvId);
-  b.connection(multiFolder.consumerid, 1102, 'active');
+  b.connection(multiFolder.consumerid, 90101, 'active');
   const pending = b.consumer(uuidFrom('consumer', seed, 'pending'), accountId, sandboxEnvId);
-  b.connection(pending.consumerid, 1201, 'inactive');
+  b.connection(pending.consumerid, 9012, 'inactive');
   const retired = b.consumer(uuidFrom('consumer', seed, 'retired'), accountId, sandboxEnvId);
-  b.connection(retired.consumerid, 1104, 'active');
+  b.connection(retired.consumerid, 90103, 'active');
   const restricted = b.consumer(creds.restricted.consumerId, accountId, sandboxEnvId);
-  b.connection(restricted.consumerid, 1101, 'active');
+  b.connection(restricted.consumerid, 1000, 'active');
   const syncConsumer = b.consumer(uuidFrom('consumer', seed, 'sync'), accountId, sandboxEnvId);
-  b.connection(syncConsumer.consumerid, 1101, 'active');
-  b.connection(syncConsumer.consumerid, 1401, 'active');
+  b.connection(syncConsumer.consumerid, 1000, 'active');
+  b.connection(syncConsumer.consumerid, 7010, 'active');
 
   const active = b.catalogue.integrations
     .filter((i) => i.status === 'active' && i.api !== 'Custom')
@@ -240,6 +240,11 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
     b.consumer(id, other.accountId, other.sandboxEnvId);
     b.connection(id, showcase.integrationid, 'active');
   }
+  // The coverage limits of the catalogue, on the sandbox's own demonstrators: the default consumers
+  // support every operation of their vertical.
+  const limited = b.consumer(uuidFrom('consumer', seed, 'coverage-limits'), accountId, sandboxEnvId);
+  for (const integrationid of [90102, 90201, 90401])
+    b.connection(limited.consumerid, integrationid, 'active');
   seedAutomation(b.world, seed, seedDirectory(seed));
   // After the automation: seeded rows are linked to seeded executions.
   seedDatastores(b.world, seed, seedDirectory(seed));
@@ -255,6 +260,7 @@ export function seedDirectory(seed: number) {
       VERTICAL_SHOWCASE.map((s) => [s.envName, uuidFrom('consumer', seed, 'vertical', s.envName)]),
     ) as Record<string, string>,
     multiFolderConsumerId: uuidFrom('consumer', seed, 'multi-folder'),
+    coverageLimitsConsumerId: uuidFrom('consumer', seed, 'coverage-limits'),
     pendingConsumerId: uuidFrom('consumer', seed, 'pending'),
     retiredConsumerId: uuidFrom('consumer', seed, 'retired'),
     syncConsumerId: uuidFrom('consumer', seed, 'sync'),

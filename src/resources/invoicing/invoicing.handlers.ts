@@ -39,7 +39,7 @@ import * as routes from './invoicing.routes.js';
  * Integrations whose software returns invoice lines only on a separate request: their invoice lists
  * carry lines when include_invoice_lines=true (the others always include them).
  */
-const LINES_ON_REQUEST = new Set([1402]);
+const LINES_ON_REQUEST = new Set([7023]);
 
 /** Invoicing operations work on the connection's dataset (seeded on first use). */
 const invoicing: Vertical<InvoicingDataset> = {

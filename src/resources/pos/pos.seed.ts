@@ -39,7 +39,7 @@ import type {
 
 /**
  * The seeded dataset of one Point of Sale connection, built from (seed, consumerid, connectionid)
- * alone. Tillwise (1201) is a restaurant group, any other POS a shop: two locations, a catalogue
+ * alone. Zelty (9012) is a restaurant group, any other POS a shop: two locations, a catalogue
  * with categories, modifiers and accounting categories, customers, and every order of the two
  * months before the sandbox starts (2025-11-15 to 2026-01-15 09:00 UTC), closed and paid; a few
  * orders of the last morning are still open and close, paid, when the clock reaches their time.
@@ -399,7 +399,7 @@ const CITIES = [
 export function seedPosDataset(input: SeedInput): PosDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
-  const flavour = integrationid === 1201 ? RESTAURANT : SHOP;
+  const flavour = integrationid === 9012 ? RESTAURANT : SHOP;
   const id = connectionIds('pos', connectionid);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 

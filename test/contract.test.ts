@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { CLIENT_ROUTE_MARKER, CLIENT_ROUTE_NOTE } from '../src/lib/client-routes.js';
 import {
   type EnumFact,
   enumOf,
@@ -434,6 +435,35 @@ describe('contract: /openapi.json against the reference', () => {
           `${o.method.toUpperCase()} ${o.path}: mcp_auth ${JSON.stringify(mcpScopes(o.op))}, the reference says ${JSON.stringify(o.refOp.mcpScopes)}`,
       );
     expect(problems).toEqual([]);
+  });
+
+  it('serves beyond the reference only its own operations, deprecated ones and marked client routes', () => {
+    // What the sandbox serves under no (method, path) of the reference: its own operations
+    // (operationId sandbox_...), the service's deprecated shapes, and the routes the official clients
+    // call (marked). The comparisons above cover everything else; a marked route that the reference
+    // comes to describe must lose its marker, and be compared.
+    const inReference = new Set(reference.operations.map((f) => `${f.method} ${f.path}`));
+    const problems: string[] = [];
+    let marked = 0;
+    for (const o of served) {
+      const where = `${o.method.toUpperCase()} ${o.path}`;
+      const isClientRoute = o.op[CLIENT_ROUTE_MARKER] === true;
+      if (isClientRoute) {
+        marked += 1;
+        if (inReference.has(`${o.method} ${o.path}`)) problems.push(`${where}: in the reference, yet marked`);
+        if (!String(o.op.description ?? '').includes(CLIENT_ROUTE_NOTE)) {
+          problems.push(`${where}: marked, without saying that the official clients call it`);
+        }
+        continue;
+      }
+      if (inReference.has(`${o.method} ${o.path}`)) continue;
+      if (String(o.op.operationId).startsWith('sandbox_') || o.op.deprecated === true) continue;
+      problems.push(`${where}: neither in the reference nor marked (${o.op.operationId})`);
+    }
+    expect(problems).toEqual([]);
+    expect(marked).toBeGreaterThan(0);
+    // Every operation of the reference is served, under its method and path.
+    expect(shared).toHaveLength(reference.reference.operations);
   });
 
   it('documents every served operation: operationId, tags, summary, a 401 answer where a token is needed', () => {

@@ -22,6 +22,8 @@
  *   expenses                                            expenses
  *   employees                                           employees
  *   export-fec                                          exports
+ *   chart-of-accounts/{number}, journals/{journal_id},  accounting.client-routes (routes the
+ *   attachments (POST), batch/invoices, custom/...      official clients call, undocumented)
  *
  * What every operation starts from (the consumer, its accounting connection, the integration's
  * coverage, then the folders or the request's folder and its ledger) is in accounting.context.ts;
@@ -30,6 +32,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { registerAccountingClientRoutes } from './accounting.client-routes.js';
 import * as analyticHandlers from './analytic-accounts.handlers.js';
 import * as analyticRoutes from './analytic-accounts.routes.js';
 import * as attachmentHandlers from './attachments.handlers.js';
@@ -141,4 +144,7 @@ export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
   app.openapi(expenseRoutes.createExpense, expenseHandlers.createExpense);
   app.openapi(employeeRoutes.getEmployees, employeeHandlers.getEmployees);
   app.openapi(exportRoutes.exportFec, exportHandlers.exportFec);
+
+  // Routes the official clients call beyond the published document.
+  registerAccountingClientRoutes(app);
 }

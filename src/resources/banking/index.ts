@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { registerBankingClientRoutes } from './banking.client-routes.js';
 import * as h from './banking.handlers.js';
 import * as r from './banking.routes.js';
 
@@ -14,4 +15,5 @@ export function registerBanking(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getAccountCounterparts, h.getAccountCounterparts);
   app.openapi(r.getAttachments, h.getAttachments);
   app.openapi(r.getOpeningBalance, h.getOpeningBalance);
+  registerBankingClientRoutes(app);
 }

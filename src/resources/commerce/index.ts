@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { registerCommerceClientRoutes } from './commerce.client-routes.js';
 import * as handlers from './commerce.handlers.js';
 import * as routes from './commerce.routes.js';
 
@@ -13,6 +14,7 @@ export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getCustomer, handlers.getCustomer);
   app.openapi(routes.getProducts, handlers.getProducts);
   app.openapi(routes.getProduct, handlers.getProduct);
+  registerCommerceClientRoutes(app);
   app.openapi(routes.getVariant, handlers.getVariant);
   app.openapi(routes.updateVariantQuantity, handlers.updateVariantQuantity);
   app.openapi(routes.getLocations, handlers.getLocations);

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { nullableBodyHook } from '../../lib/openapi.js';
+import { registerConnectionClientRoutes } from './connections.client-routes.js';
 import * as handlers from './connections.handlers.js';
 import * as routes from './connections.routes.js';
 
@@ -10,6 +11,7 @@ export function registerConnections(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.updateConnection, handlers.updateConnectionHandler, nullableBodyHook);
   app.openapi(routes.deleteConnection, handlers.deleteConnectionHandler);
   app.openapi(routes.getTransaction, handlers.getTransaction);
+  registerConnectionClientRoutes(app);
   app.openapi(routes.getLinkPage, handlers.getLinkPage);
   app.openapi(routes.completeLink, handlers.completeLinkHandler);
 }

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { registerConsumerClientRoutes } from './consumers.client-routes.js';
 import * as handlers from './consumers.handlers.js';
 import * as routes from './consumers.routes.js';
 
@@ -9,4 +10,5 @@ export function registerConsumers(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getConsumer, handlers.getConsumer);
   app.openapi(routes.updateConsumer, handlers.updateConsumerHandler);
   app.openapi(routes.deleteConsumer, handlers.deleteConsumerHandler);
+  registerConsumerClientRoutes(app);
 }

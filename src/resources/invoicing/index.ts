@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { registerInvoicingClientRoutes } from './invoicing.client-routes.js';
 import * as h from './invoicing.handlers.js';
 import * as r from './invoicing.routes.js';
 
@@ -29,4 +30,5 @@ export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getPaymentMethods, h.getPaymentMethods);
   app.openapi(r.getBankAccounts, h.getBankAccounts);
   app.openapi(r.getBankTransactions, h.getBankTransactions);
+  registerInvoicingClientRoutes(app);
 }

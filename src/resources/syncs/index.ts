@@ -5,6 +5,7 @@ import type { TickTask } from '../../lib/ticker.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import { tick } from '../../simulation/engine.js';
 import { registerLogs } from './logs.js';
+import { registerSyncClientRoutes } from './syncs.client-routes.js';
 import * as handlers from './syncs.handlers.js';
 import * as routes from './syncs.routes.js';
 
@@ -40,6 +41,7 @@ export function registerSyncs(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.disableFlow, handlers.disableFlowHandler);
   app.openapi(routes.updateFlowConfig, handlers.updateFlowConfigHandler);
   registerLogs(app);
+  registerSyncClientRoutes(app);
 }
 
 /** Background task: executions end, scheduled flows and datalayer syncs run as the sandbox clock moves. */

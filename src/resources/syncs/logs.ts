@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import { clientRoute } from '../../lib/client-routes.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
 import type { ExecutionLogRecord, World } from '../../store/world.js';
@@ -45,6 +46,7 @@ export const postLogs = createRoute({
   operationId: 'consumers_post_logs',
   tags: ['Syncs'],
   summary: 'Record log lines of a consumer, linked to the related chain execution if one is named',
+  ...clientRoute('GET on the same path lists them.'),
   ...secured(),
   request: {
     params: ConsumerIdParam,

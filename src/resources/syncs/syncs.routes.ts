@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { clientRoute } from '../../lib/client-routes.js';
 import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
 import {
@@ -80,6 +81,7 @@ export const createFlow = createRoute({
   operationId: 'syncs_create_flow',
   tags,
   summary: 'Add a flow to a sync, or update the flow of the same name (used by the official SDK)',
+  ...clientRoute('The official clients post the definition of a flow before each run of it.'),
   ...secured(),
   request: { params: SyncIdParam, body: jsonBody(CreateFlowItem, 'The flow') },
   responses: {
@@ -112,6 +114,7 @@ export const reportLocalRun = createRoute({
   tags,
   summary:
     'Open (START) or close (END) the executions of a flow run by the vendor (used by the official SDK)',
+  ...clientRoute('The official clients report the runs of a flow they run themselves.'),
   ...secured(),
   request: { params: FlowEventParams, body: jsonBody(LocalFlowRun, 'START, or END with the outcome') },
   responses: {

@@ -1,0 +1,27 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { scopesFor } from '../../lib/openapi.js';
+import { CustomPathParams, customConnection, registerCustomRoutes } from '../custom-routes.js';
+
+/**
+ * Banking routes the official clients call beyond the published document (see lib/client-routes.ts):
+ * the connector's custom routes, which the official Python client only posts to, right below
+ * banking/ (its custom path, custom/... by convention, follows the vertical's segment). Banking has no
+ * other POST, so the route takes any path there. The sandbox simulates none (see ../custom-routes.ts):
+ * each is refused once the consumer and its Banking connection are found.
+ */
+export function registerBankingClientRoutes(app: OpenAPIHono<AppEnv>): void {
+  registerCustomRoutes(app, {
+    prefix: '/consumers/{consumer_id}/banking',
+    operationId: 'banking_custom',
+    tag: 'Banking',
+    methods: ['post'],
+    scopes: {
+      read: scopesFor('banking', null, 'read'),
+      write: scopesFor('banking', null, 'write'),
+      area: 'banking',
+    },
+    params: CustomPathParams,
+    open: (c) => ({ scope: customConnection(c, 'Banking'), collections: null }),
+  });
+}

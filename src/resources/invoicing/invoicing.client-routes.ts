@@ -1,0 +1,224 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../context.js';
+import { clientRoute } from '../../lib/client-routes.js';
+import {
+  emptyResponse,
+  errorResponses,
+  itemOrNull,
+  jsonBody,
+  jsonContent,
+  scopesFor,
+  secured,
+} from '../../lib/openapi.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
+import { CustomPathParams, collectionsOf, customConnection, registerCustomRoutes } from '../custom-routes.js';
+import { operation, type Vertical } from '../vertical-operation.js';
+import { invoicingDatasetOf, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
+import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
+import * as routes from './invoicing.routes.js';
+import {
+  ConsumerIdParam,
+  FieldRef,
+  OpportunityItem,
+  OpportunityStatus,
+  PaymentIdParam,
+} from './invoicing.schemas.js';
+import { nextSourceId } from './invoicing.seed.js';
+
+/**
+ * Invoicing routes the official clients call beyond the published document (see
+ * lib/client-routes.ts): creating an opportunity, deleting a payment, and the connector's custom
+ * routes. Each write is covered as the published operation it extends.
+ */
+
+const base = '/consumers/{consumer_id}/invoicing';
+const errors = errorResponses([400, 401, 404, 422]);
+const fail = verticalFailure;
+
+export const OpportunityItemIn = z
+  .object({
+    name: z.string().min(1),
+    total: z.number().nullable().optional().openapi({ description: 'Expected revenue (default 0)' }),
+    probability: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: 'Chance of winning, in percent (default: 100 when won, else 0)' }),
+    status: itemOrNull(OpportunityStatus).optional().openapi({ description: 'Default: open' }),
+    partner_id: z.string().nullable().optional().openapi({ description: 'Id of a contact' }),
+    comment: z.string().nullable().optional(),
+    currency: z.string().nullable().optional().openapi({ description: 'ISO 4217 code' }),
+    description: z.string().nullable().optional(),
+    pipe_status: z.string().nullable().optional(),
+    pipe_name: z.string().nullable().optional(),
+    created_date: z.iso.date().nullable().optional().openapi({ description: 'Default: today' }),
+    due_date: z.iso.date().nullable().optional(),
+    end_date: z.iso.date().nullable().optional(),
+    is_won: z.boolean().nullable().optional(),
+    owner_ref: itemOrNull(FieldRef).optional(),
+  })
+  .openapi('OpportunityItemIn', { description: 'A new sales opportunity' });
+
+export const createOpportunity = createRoute({
+  method: 'post',
+  path: `${base}/opportunities`,
+  operationId: 'invoicing_create_opportunity',
+  tags: ['Invoicing', 'Opportunities'],
+  summary: 'Create a sales opportunity',
+  ...clientRoute(
+    'The opportunity as GET .../opportunities/{opportunity_id} answers it. Covered as listing the opportunities.',
+  ),
+  ...secured(scopesFor('invoicing', 'opportunities', 'write')),
+  request: { params: ConsumerIdParam, body: jsonBody(OpportunityItemIn, 'The new opportunity') },
+  responses: { 200: jsonContent(OpportunityItem, 'The created opportunity'), ...errors },
+});
+
+export const deletePayment = createRoute({
+  method: 'delete',
+  path: `${base}/payments/{payment_id}`,
+  operationId: 'invoicing_delete_payment',
+  tags: ['Invoicing', 'Payments'],
+  summary: 'Delete a payment',
+  ...clientRoute(
+    'The invoice it paid is open again by its amount. A payment that does not exist is refused with 400, as its update is. Covered as updating a payment.',
+  ),
+  ...secured(scopesFor('invoicing', 'payments', 'write')),
+  request: { params: PaymentIdParam },
+  responses: { 204: emptyResponse('The payment was deleted'), ...errors },
+});
+
+/** The Invoicing vertical as its operations see it: the connection's dataset, seeded on first use. */
+const invoicing: Vertical<InvoicingDataset> = {
+  api: 'Invoicing',
+  open: (c, { consumer, connection, integration }) =>
+    invoicingDatasetOf(
+      c.get('store'),
+      consumer.consumerid,
+      connection.connectionid,
+      integration.integrationid,
+    ),
+};
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+/** A new opportunity: a contact of the software as partner, a currency code, a percentage, an amount. */
+export function createOpportunityRecord(
+  data: InvoicingDataset,
+  input: z.infer<typeof OpportunityItemIn>,
+  ctx: WriteContext,
+): InvoicingOpportunity {
+  if (input.partner_id && !Object.hasOwn(data.contacts, input.partner_id)) {
+    throw fail(`partner_id '${input.partner_id}' is not a contact of the software`);
+  }
+  if (input.currency && !CURRENCY.test(input.currency)) {
+    throw fail(`currency '${input.currency}' is not an ISO 4217 currency code (three capital letters)`);
+  }
+  const total = input.total ?? 0;
+  if (!(total >= 0 && total < 1e12)) throw fail(`total ${total} must be between 0 and a trillion`);
+  const status = input.status ?? 'open';
+  const probability = input.probability ?? (status === 'won' ? 100 : 0);
+  if (!(probability >= 0 && probability <= 100)) {
+    throw fail(`probability ${probability} must be a percentage, from 0 to 100`);
+  }
+  const created = input.created_date ?? ctx.now.slice(0, 10);
+  if (input.end_date && input.end_date < created) throw fail('end_date must not be before created_date');
+  const partner = input.partner_id ? data.contacts[input.partner_id] : undefined;
+  const id = ctx.mint('invoicing-opportunity');
+  const opportunity: InvoicingOpportunity = {
+    id,
+    source_ref: { id: nextSourceId(data, 'O'), model: 'opportunity' },
+    name: input.name,
+    total: Math.round(total * 100) / 100,
+    probability,
+    status,
+    partner_id: input.partner_id ?? null,
+    comment: input.comment ?? null,
+    currency: input.currency ?? partner?.currency ?? null,
+    description: input.description ?? null,
+    pipe_status: input.pipe_status ?? null,
+    pipe_name: input.pipe_name ?? null,
+    created_date: created,
+    due_date: input.due_date ?? null,
+    end_date: input.end_date ?? null,
+    is_won: input.is_won ?? (status === 'open' ? null : status === 'won'),
+    owner_ref: input.owner_ref
+      ? {
+          id: input.owner_ref.id ?? null,
+          model: input.owner_ref.model ?? null,
+          name: input.owner_ref.name ?? null,
+        }
+      : null,
+  };
+  data.opportunities[id] = opportunity;
+  return opportunity;
+}
+
+/** The record collections of a connection that a GET of its custom routes reads (PDFs left out). */
+const DATASET_COLLECTIONS: readonly (keyof InvoicingDataset & string)[] = [
+  'taxes',
+  'products',
+  'contacts',
+  'payment_methods',
+  'invoices',
+  'payments',
+  'bank_accounts',
+  'bank_transactions',
+  'opportunities',
+];
+
+export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(
+    createOpportunity,
+    operation(
+      invoicing,
+      { ...createOpportunity, operationId: routes.getOpportunities.operationId },
+      async (c, { data }) => {
+        const ctx = {
+          mint: (kind: string) => c.get('ids').next(kind),
+          now: c.get('clock').now().toISOString(),
+        };
+        const opportunity = createOpportunityRecord(data, c.req.valid('json'), ctx);
+        c.set('createdEntityId', opportunity.id);
+        return c.json(toOpportunityItem(opportunity), 200);
+      },
+    ),
+  );
+
+  app.openapi(
+    deletePayment,
+    operation(
+      invoicing,
+      { ...deletePayment, operationId: routes.updatePayment.operationId },
+      async (c, { data }) => {
+        const paymentId = c.req.valid('param').payment_id;
+        const payment = Object.hasOwn(data.payments, paymentId) ? data.payments[paymentId] : undefined;
+        if (!payment) {
+          throw fail(`The payment '${paymentId}' does not exist (GET .../invoicing/payments lists them)`);
+        }
+        const invoice = data.invoices[payment.invoice_id];
+        delete data.payments[paymentId];
+        if (invoice) invoice.last_updated_on = c.get('clock').now().toISOString();
+        return c.body(null, 204);
+      },
+    ),
+  );
+
+  registerCustomRoutes(app, {
+    prefix: `${base}/custom`,
+    operationId: 'invoicing_custom',
+    tag: 'Invoicing',
+    methods: ['get', 'post', 'patch'],
+    scopes: {
+      read: scopesFor('invoicing', null, 'read'),
+      write: scopesFor('invoicing', null, 'write'),
+      area: 'invoicing',
+    },
+    params: CustomPathParams,
+    open: async (c) => {
+      const scope = customConnection(c, 'Invoicing');
+      if (c.req.method !== 'GET') return { scope, collections: null };
+      const data = await invoicing.open(c, scope);
+      return { scope, collections: collectionsOf(data, DATASET_COLLECTIONS) };
+    },
+  });
+}

@@ -62,6 +62,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const seed = options.seed ?? DEFAULT_SEED;
   const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default'));
   const clock = options.clock ?? manualClock();
+  store.useClock(() => clock.now());
   const config: SandboxConfig = {
     seed,
     publicUrl: options.publicUrl ?? null,

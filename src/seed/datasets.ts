@@ -14,7 +14,15 @@ export interface ConnectionDatasetArgs {
   consumerid: string;
   connectionid: string;
   integrationid: number;
+  /**
+   * The sandbox clock's day when the dataset was first used (YYYY-MM-DD): its history runs from
+   * January 2021 up to it. World files written before it existed replay with the default start's day.
+   */
+  until?: string;
 }
+
+/** The day of the default manual clock: what datasets were seeded up to before `until` existed. */
+export const LEGACY_UNTIL = '2026-01-15';
 
 /** What an accounting folder's ledger is built from, besides the seed. */
 export interface LedgerArgs {
@@ -22,6 +30,8 @@ export interface LedgerArgs {
   integrationid: number;
   unifiedPartners: boolean;
   folder: LedgerFolder;
+  /** As ConnectionDatasetArgs.until. */
+  until?: string;
 }
 
 /**
@@ -52,6 +62,7 @@ export function connectionDataset<C extends ConnectionDatasetCollection>(
     consumerid: connection.consumerid,
     connectionid: connection.connectionid,
     integrationid: connection.integrationid,
+    until: store.today(),
   };
   const build = DATASET_BUILDERS[collection] as (
     seed: number,
@@ -67,7 +78,8 @@ export function folderLedger(
   store: WorldStore,
   args: LedgerArgs,
 ): ReturnType<Builders['accounting_ledgers']> {
-  return store.materialize('accounting_ledgers', ledgerKey(args.consumerid, args.folder.id), args, () =>
-    DATASET_BUILDERS.accounting_ledgers(store.world.meta.seed, args),
+  const dated: LedgerArgs = { ...args, until: args.until ?? store.today() };
+  return store.materialize('accounting_ledgers', ledgerKey(args.consumerid, args.folder.id), dated, () =>
+    DATASET_BUILDERS.accounting_ledgers(store.world.meta.seed, dated),
   );
 }

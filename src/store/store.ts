@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { DEFAULT_MANUAL_START } from '../lib/clock.js';
 import { DATASET_BUILDERS } from '../seed/datasets.js';
 import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
 import { UnitOfWork } from './unit-of-work.js';
@@ -37,6 +38,8 @@ export interface WorldStore {
   materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R;
   /** Replaces the whole world. */
   replace(world: World): Promise<void>;
+  /** The sandbox clock's day (YYYY-MM-DD): datasets built now hold records up to it. */
+  today(): string;
 }
 
 /** The store as one write sees it: reads and writes go through the write's tracking view. */
@@ -75,6 +78,10 @@ class WriteScope implements WorldStore {
   replace(world: World): Promise<void> {
     return this.#root.replace(world);
   }
+
+  today(): string {
+    return this.#root.today();
+  }
 }
 
 /**
@@ -95,6 +102,9 @@ export class Store implements WorldStore {
   readonly #listeners: CommitListener[] = [];
   readonly file: string | null;
 
+  /** The sandbox clock, once an app owns the store; until then its default start. */
+  #now: () => Date = () => DEFAULT_MANUAL_START;
+
   private constructor(world: World, file: WorldFile<World> | null) {
     this.#world = world;
     this.#file = file;
@@ -104,6 +114,15 @@ export class Store implements WorldStore {
   /** The world, untracked: a write reads and writes through the store it is handed. */
   get world(): World {
     return this.#world;
+  }
+
+  /** Lets datasets built on first use follow the sandbox clock (see `today`). */
+  useClock(now: () => Date): void {
+    this.#now = now;
+  }
+
+  today(): string {
+    return this.#now().toISOString().slice(0, 10);
   }
 
   static memory(world: World): Store {

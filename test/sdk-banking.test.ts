@@ -1,8 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bankingFactory } from '@chift/chift-nodejs/dist/src/modules/banking.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
+import { methodTracker } from './sdk-coverage.js';
 
 /**
  * Every method of the official Node SDK's banking module against a listening sandbox (a fresh one per
@@ -14,6 +16,13 @@ const ids = seedDirectory(14);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let banking: any;
 
+const { track, missing } = methodTracker();
+
+afterAll(() => {
+  // Every method of the SDK's banking module is driven by this file's tests, whatever their order.
+  expect(missing(bankingFactory)).toEqual([]);
+});
+
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: 14, port: 0 });
   const client = new API({
@@ -23,7 +32,7 @@ beforeEach(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.BANKING as string);
-  banking = consumer.banking;
+  banking = track(consumer.banking);
 });
 
 afterEach(async () => {

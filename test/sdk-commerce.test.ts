@@ -1,8 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ecommerceFactory } from '@chift/chift-nodejs/dist/src/modules/ecommerce.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
+import { methodTracker } from './sdk-coverage.js';
 
 /** Every method of the official SDK's eCommerce module against a listening sandbox (a fresh one per test). */
 let sandbox: RunningSandbox;
@@ -11,6 +13,13 @@ const ids = seedDirectory(14);
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let ecommerce: any;
+
+const { track, missing } = methodTracker();
+
+afterAll(() => {
+  // Every method of the SDK's ecommerce module is driven by this file's tests, whatever their order.
+  expect(missing(ecommerceFactory)).toEqual([]);
+});
 
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: 14, port: 0 });
@@ -21,7 +30,7 @@ beforeEach(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.ECOMMERCE as string);
-  ecommerce = consumer.ecommerce;
+  ecommerce = track(consumer.ecommerce);
 });
 
 afterEach(async () => {

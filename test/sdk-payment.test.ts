@@ -1,8 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { paymentFactory } from '@chift/chift-nodejs/dist/src/modules/payment.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
+import { methodTracker } from './sdk-coverage.js';
 
 /**
  * Every method of the official Node SDK's payment module against a listening sandbox (a fresh one per
@@ -14,6 +16,13 @@ const ids = seedDirectory(15);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let payment: any;
 
+const { track, missing } = methodTracker();
+
+afterAll(() => {
+  // Every method of the SDK's payment module is driven by this file's tests, whatever their order.
+  expect(missing(paymentFactory)).toEqual([]);
+});
+
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: 15, port: 0 });
   const client = new API({
@@ -23,7 +32,7 @@ beforeEach(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.PAYMENT as string);
-  payment = consumer.payment;
+  payment = track(consumer.payment);
 });
 
 afterEach(async () => {

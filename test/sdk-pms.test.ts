@@ -1,8 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pmsFactory } from '@chift/chift-nodejs/dist/src/modules/pms.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
+import { methodTracker } from './sdk-coverage.js';
 
 /**
  * Every method of the official SDK's Property Management System module against a listening sandbox (a
@@ -15,6 +17,13 @@ const ids = seedDirectory(15);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let pms: any;
 
+const { track, missing } = methodTracker();
+
+afterAll(() => {
+  // Every method of the SDK's pms module is driven by this file's tests, whatever their order.
+  expect(missing(pmsFactory)).toEqual([]);
+});
+
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: 15, port: 0 });
   client = new API({
@@ -24,7 +33,7 @@ beforeEach(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.PMS as string);
-  pms = consumer.pms;
+  pms = track(consumer.pms);
 });
 
 afterEach(async () => {

@@ -1,8 +1,10 @@
 import { API } from '@chift/chift-nodejs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { posFactory } from '@chift/chift-nodejs/dist/src/modules/pos.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
+import { methodTracker } from './sdk-coverage.js';
 
 /**
  * Every method of the official SDK's Point of Sale module against a listening sandbox (a fresh one per
@@ -18,6 +20,13 @@ const ids = seedDirectory(13);
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's consumer object is typed loosely
 let pos: any;
 
+const { track, missing } = methodTracker();
+
+afterAll(() => {
+  // Every method of the SDK's pos module is driven by this file's tests, whatever their order.
+  expect(missing(posFactory)).toEqual([]);
+});
+
 beforeEach(async () => {
   sandbox = await startSandbox({ seed: 13, port: 0 });
   client = new API({
@@ -27,7 +36,7 @@ beforeEach(async () => {
     clientSecret: sandbox.credentials.sandbox.clientSecret,
   });
   const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.POS as string);
-  pos = consumer.pos;
+  pos = track(consumer.pos);
 });
 
 afterEach(async () => {

@@ -13,6 +13,8 @@ import { isUuid } from './ids.js';
  */
 export const CLIENT_REQUEST_ID_HEADER = 'x-chift-client-requestid';
 export const CONNECTION_ID_HEADER = 'x-chift-connectionid';
+/** The header the official clients send to pick a consumer's connection by its integration. */
+export const INTEGRATION_ID_HEADER = 'x-chift-integrationid';
 
 /** The area of a vertical's routes (their path segment and the first of their MCP scopes) and its One API. */
 export const ONE_API_OF_AREA: Record<string, ApiName> = {
@@ -35,16 +37,37 @@ export function activeConnectionOf(
   consumerid: string,
   api: ApiName,
   apiOf: (integrationid: number) => ApiName | undefined,
-  preferred?: string,
+  preferred: ConnectionPreference = {},
 ): ConnectionRecord | undefined {
   let found: ConnectionRecord | undefined;
+  let ofIntegration: ConnectionRecord | undefined;
   for (const connection of connectionsOfConsumer(world, consumerid)) {
     if (connection.status !== 'active') continue;
     if (apiOf(connection.integrationid) !== api) continue;
-    if (preferred && connection.connectionid === preferred) return connection;
+    if (preferred.connectionid && connection.connectionid === preferred.connectionid) return connection;
     if (!found || connection.created_on >= found.created_on) found = connection;
+    if (
+      connection.integrationid === preferred.integrationid &&
+      (!ofIntegration || connection.created_on >= ofIntegration.created_on)
+    ) {
+      ofIntegration = connection;
+    }
   }
-  return found;
+  return ofIntegration ?? found;
+}
+
+/** Which of a consumer's connections a request asks for, by its headers (see activeConnectionOf). */
+export interface ConnectionPreference {
+  connectionid?: string | undefined;
+  integrationid?: number | undefined;
+}
+
+export function connectionPreference(c: Context<AppEnv>): ConnectionPreference {
+  const integration = Number(c.req.header(INTEGRATION_ID_HEADER));
+  return {
+    connectionid: c.req.header(CONNECTION_ID_HEADER)?.toLowerCase(),
+    integrationid: Number.isInteger(integration) && integration > 0 ? integration : undefined,
+  };
 }
 
 /**
@@ -65,9 +88,9 @@ function connectionOfRequest(
   }
   const api = area === null ? undefined : ONE_API_OF_AREA[area];
   if (!api) return undefined;
-  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
   const catalogue = c.get('catalogue');
-  return activeConnectionOf(world, consumerid, api, (id) => catalogue.get(id)?.api, preferred)?.connectionid;
+  return activeConnectionOf(world, consumerid, api, (id) => catalogue.get(id)?.api, connectionPreference(c))
+    ?.connectionid;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -5,7 +5,7 @@ import { clientRoute } from '../lib/client-routes.js';
 import { serviceError } from '../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent, type Scopes, secured } from '../lib/openapi.js';
 import { DEFAULT_PAGE_SIZE, pageQuery, paginate, servicePage } from '../lib/pagination.js';
-import { activeConnectionOf, CONNECTION_ID_HEADER } from '../lib/transactions.js';
+import { activeConnectionOf, connectionPreference } from '../lib/transactions.js';
 import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import { cloneRecord } from '../store/unit-of-work.js';
@@ -94,13 +94,12 @@ export function customConnection(c: Context<AppEnv>, api: ApiName): VerticalScop
   const world = c.get('store').world;
   const catalogue = c.get('catalogue');
   const consumer = requireConsumer(world, c.get('principal'), c.req.param('consumer_id') ?? '');
-  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
   const connection = activeConnectionOf(
     world,
     consumer.consumerid,
     api,
     (id) => catalogue.get(id)?.api,
-    preferred,
+    connectionPreference(c),
   );
   if (!connection) {
     throw serviceError('noActiveConnection', `The consumer has no active connection to a ${api} integration`);
@@ -124,7 +123,6 @@ export function namedConnection(c: Context<AppEnv>, api: ApiName, connector: str
   const catalogue = c.get('catalogue');
   const consumer = requireConsumer(world, c.get('principal'), c.req.param('consumer_id') ?? '');
   const wanted = connector.toLowerCase();
-  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
   const matches = connectionsOfConsumer(world, consumer.consumerid).filter((connection) => {
     const integration = catalogue.get(connection.integrationid);
     return (
@@ -134,7 +132,7 @@ export function namedConnection(c: Context<AppEnv>, api: ApiName, connector: str
     );
   });
   const connection =
-    matches.find((m) => m.connectionid === preferred) ??
+    matches.find((m) => m.connectionid === connectionPreference(c).connectionid) ??
     matches.sort((a, b) => b.created_on.localeCompare(a.created_on))[0];
   const integration = connection ? catalogue.get(connection.integrationid) : undefined;
   if (!connection || !integration) {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { ApiError, messages, serviceError } from '../../lib/errors.js';
-import { activeConnectionOf, CONNECTION_ID_HEADER } from '../../lib/transactions.js';
+import { activeConnectionOf, connectionPreference } from '../../lib/transactions.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import { requireConsumer } from './consumers.domain.js';
@@ -32,13 +32,12 @@ export function requireVerticalConnection(
   const catalogue = c.get('catalogue');
   const world = store.world;
   const consumer = requireConsumer(world, principal, c.req.param('consumer_id') ?? '');
-  const preferred = c.req.header(CONNECTION_ID_HEADER)?.toLowerCase();
   const connection = activeConnectionOf(
     world,
     consumer.consumerid,
     api,
     (id) => catalogue.get(id)?.api,
-    preferred,
+    connectionPreference(c),
   );
   if (!connection) {
     throw serviceError('noActiveConnection', `The consumer has no active connection to a ${api} integration`);

@@ -21,8 +21,9 @@ export interface ConnectionDatasetArgs {
   until?: string;
 }
 
-/** The day of the default manual clock: what datasets were seeded up to before `until` existed. */
-export const LEGACY_UNTIL = '2026-01-15';
+// The day of the default manual clock, what datasets were seeded up to before `until` existed: defined
+// with the seeders' base (which this module's builders import), so that they need not import it back.
+export { LEGACY_UNTIL } from './dataset-seeder.js';
 
 /** What an accounting folder's ledger is built from, besides the seed. */
 export interface LedgerArgs {

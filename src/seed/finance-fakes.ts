@@ -7,10 +7,6 @@ export { type Faker, fakerFor };
  * seeded from the parts that identify a dataset, days of the seeded year, and Belgian bank details.
  */
 
-/** The seeded activity runs from here to the eve of the sandbox start (2026-01-15). */
-export const FIRST_SEEDED_DAY = '2025-01-02';
-export const LAST_SEEDED_DAY = '2026-01-14';
-
 const DAY_MS = 86_400_000;
 
 /** The ISO day `days` after `day`. */

@@ -10,9 +10,71 @@ export { type Faker, fakerFor };
  * the ids of the records, amounts kept exact to the cent, and the calendar the data lives in.
  */
 
-/** The sandbox's manual clock starts here: seeded activity stops just before it. */
-export const DATA_END = '2026-01-15T09:00:00.000Z';
-export const DATA_END_DAY = DATA_END.slice(0, 10);
+/**
+ * The history of a seeded dataset runs from January of this year (or of its `until` day's year when
+ * that is earlier) up to its `until` day.
+ */
+export const HISTORY_START_YEAR = 2021;
+
+/** At most this many calendar years of history: a clock far in the future keeps the last ones. */
+export const MAX_HISTORY_YEARS = 10;
+
+/** The instant of its `until` day at which a dataset's seeded activity stops (the manual clock's start time). */
+export const activityEnd = (until: string): string => `${until}T09:00:00.000Z`;
+
+/** The first day of the older history of a dataset seeded up to `until`. */
+export function historyStart(until: string): string {
+  const year = Number(until.slice(0, 4));
+  const first = year < HISTORY_START_YEAR ? year : Math.max(HISTORY_START_YEAR, year - MAX_HISTORY_YEARS + 1);
+  return `${pad(first, 4)}-01-01`;
+}
+
+/** The first day of the month of `day`. */
+export const monthStart = (day: string): string => `${day.slice(0, 7)}-01`;
+
+/** The last day of the month of `day`. */
+export const monthEnd = (day: string): string => addDays(addMonths(monthStart(day), 1), -1);
+
+/** The same day `months` months later (or earlier), kept within the month (31 March - 1 month: 28 February). */
+export function addMonths(day: string, months: number): string {
+  const year = Number(day.slice(0, 4));
+  const index = year * 12 + Number(day.slice(5, 7)) - 1 + months;
+  const y = Math.floor(index / 12);
+  const m = (index % 12) + 1;
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${pad(y, 4)}-${pad(m, 2)}-${pad(Math.min(Number(day.slice(8, 10)), last), 2)}`;
+}
+
+/** The `day`-th day (at most the last) of the month `months` months after the month of `from`. */
+export function dayOfMonth(from: string, months: number, day: number): string {
+  const first = addMonths(monthStart(from), months);
+  return `${first.slice(0, 8)}${pad(Math.min(day, Number(monthEnd(first).slice(8, 10))), 2)}`;
+}
+
+/** A month of the older history: its days from `first` to `last`, both included. */
+export interface HistoryMonth {
+  month: string;
+  first: string;
+  last: string;
+}
+
+/** The months from the month of `from` up to the day before `before`, each clipped to that span. */
+export function monthsBetween(from: string, before: string): HistoryMonth[] {
+  const out: HistoryMonth[] = [];
+  const lastDay = addDays(before, -1);
+  for (let first = monthStart(from); first <= lastDay; first = addMonths(first, 1)) {
+    const start = first < from ? from : first;
+    const end = monthEnd(first) < lastDay ? monthEnd(first) : lastDay;
+    if (start <= end) out.push({ month: first.slice(0, 7), first: start, last: end });
+  }
+  return out;
+}
+
+/** A day picked uniformly between two days (both included). */
+export function dayIn(faker: Faker, from: string, to: string): string {
+  const span = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+  return addDays(from, faker.number.int({ min: 0, max: Math.max(0, span) }));
+}
 
 /** Ids of a connection's records, named by their kind and place ((kind, index...)), not by order of making. */
 export const connectionIds =

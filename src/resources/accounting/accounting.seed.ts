@@ -1,23 +1,37 @@
 import { uuidFrom } from '../../lib/ids.js';
-import { mintedIds } from '../../seed/dataset-seeder.js';
+import { LEGACY_UNTIL } from '../../seed/datasets.js';
 import { type Faker, fakerFor } from '../../seed/fakers.js';
 import { tinyPdf } from '../../seed/pdf.js';
 import { pick } from '../../seed/vertical-data.js';
+import {
+  addDays,
+  bookYearsOf,
+  dayOf,
+  type PlannedInvoice,
+  planHistory,
+  type SeedCalendar,
+  type SeedEvent,
+  seedCalendar,
+} from './accounting.history.js';
 import type {
   AccountItemTypeValue,
   InvoiceTypeValue,
   LedgerAccount,
   LedgerEmployee,
+  LedgerEntry,
   LedgerFolder,
   LedgerInvoice,
   LedgerInvoiceLine,
   LedgerJournal,
+  LedgerMatching,
   LedgerPartner,
   LedgerPaymentTerm,
   LedgerRecord,
   LedgerVatCode,
 } from './accounting.records.js';
-import { round2 } from './ledger/money.js';
+import { invoiceOpenCents } from './ledger/derived.js';
+import { buildExpense, buildMiscellaneousOperation } from './ledger/documents.js';
+import { fromCents, round2, sumCents } from './ledger/money.js';
 import {
   applyChange,
   buildInvoice,
@@ -28,21 +42,22 @@ import {
   mintDocumentNumber,
   type PostingContext,
 } from './ledger/posting.js';
+import { buildBankStatement, buildFinancialEntry, type FinancialLineDraft } from './ledger/treasury.js';
 
 /**
- * The seeded ledger of one accounting folder, built from (seed, consumerid, folderid) alone: the same
- * three values always give the same ledger, so a ledger can be built the first time a folder is
+ * The seeded ledger of one accounting folder, built from (seed, consumerid, folderid, until) alone:
+ * the same values always give the same ledger, so a ledger can be built the first time a folder is
  * reached (a world of 100,000 consumers builds none up front) and rebuilt identically if it is lost.
  *
  * It is a small Belgian company kept in a PCMN-style chart (classes 1 to 7): clients and suppliers,
- * customer and supplier invoices and refunds from October 2024 to January 2026, paid, partly paid
- * or open, their payments through the bank journal, monthly salaries, attachments. Invoices and
- * payments are booked with the same posting functions as the API's writes, so the seeded ledger
- * obeys every rule a write does. The 2024 book year is closed once its entries are in.
+ * customer and supplier invoices and refunds, paid, partly paid or open, their payments through the
+ * bank journal, monthly salaries, expense notes, petty cash, bank statements, depreciation,
+ * attachments. Its history runs from January 2021 up to `until` (the sandbox clock's day when the
+ * folder was first used): the last 16 months are the busiest, the older ones sparser (see
+ * accounting.history.ts). Everything is booked with the same posting functions as the API's writes,
+ * so the seeded ledger obeys every rule a write does. Every seeded book year is open: vendors post
+ * with past dates, and a year is closed only when a test closes it.
  */
-
-/** A ledger's seeded records are dated up to this day: the sandbox clock starts after it. */
-const LAST_SEEDED_DAY = '2026-01-14';
 
 /** The folders (companies) a consumer reaches through an accounting integration. */
 export function seedFolders(
@@ -172,20 +187,74 @@ export interface SeedLedgerOptions {
   /** Clients and suppliers are one entity (features.unified_partners): some partners are both. */
   unifiedPartners: boolean;
   folder: LedgerFolder;
+  /** Records are dated up to this day (YYYY-MM-DD); LEGACY_UNTIL when absent. */
+  until?: string | undefined;
+  /**
+   * Put old entries aside while booking the history (see LedgerSeeder.archiveBefore); default true.
+   * Tests turn it off to check that it changes nothing.
+   */
+  archive?: boolean;
 }
 
-class LedgerSeeder {
+/** A faker and an id source: the recent window and the older history each draw from their own. */
+export interface SeedStream {
+  faker: Faker;
+  ctx: PostingContext;
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Ids numbered in the order they are minted, as mintedIds of seed/dataset-seeder.ts. This module does
+ * not import that one, which imports seed/datasets.ts, which imports the seeders of every vertical:
+ * loaded first (as the ledger's own tests load it), it would have them extend a class not defined yet.
+ */
+function mintedIds(...parts: (string | number)[]): (kind: string) => string {
+  let minted = 0;
+  return (kind) => {
+    minted += 1;
+    return uuidFrom(...parts, kind, minted);
+  };
+}
+
+/**
+ * What the seed books never touches entries and matchings older than this: a payment comes at most
+ * 72 days after its invoice (60 days of payment term, 12 days late), a credit note a week after, a
+ * reimbursement or a salary payment within days.
+ */
+const ARCHIVE_AFTER_DAYS = 100;
+
+export class LedgerSeeder {
   readonly ledger: LedgerRecord;
-  readonly faker: Faker;
-  readonly ctx: PostingContext;
+  readonly calendar: SeedCalendar;
+  /** The recent window's invoices, payments and salaries, and everything seeded before the history. */
+  readonly main: SeedStream;
+  /** The older history, and the operations of every month besides the main stream's. */
+  readonly history: SeedStream;
+  /** The stream in use. */
+  faker: Faker;
+  ctx: PostingContext;
+  /** Entries and matchings put aside while the history is booked (see `archiveBefore`), in their order. */
+  readonly #archived: { entries: [string, LedgerEntry][]; matchings: [string, LedgerMatching][] } = {
+    entries: [],
+    matchings: [],
+  };
 
   constructor(readonly options: SeedLedgerOptions) {
     const { seed, consumerid, folder } = options;
-    this.faker = fakerFor('ledger', seed, consumerid, folder.id);
-    this.ctx = {
-      mint: mintedIds('ledger', seed, consumerid, folder.id),
-      now: '2024-01-02T08:00:00.000Z',
+    const until = options.until && ISO_DAY.test(options.until) ? options.until : LEGACY_UNTIL;
+    this.calendar = seedCalendar(until);
+    const now = `${this.calendar.opening}T08:00:00.000Z`;
+    this.main = {
+      faker: fakerFor('ledger', seed, consumerid, folder.id),
+      ctx: { mint: mintedIds('ledger', seed, consumerid, folder.id), now },
     };
+    this.history = {
+      faker: fakerFor('ledger-history', seed, consumerid, folder.id),
+      ctx: { mint: mintedIds('ledger-history', seed, consumerid, folder.id), now },
+    };
+    this.faker = this.main.faker;
+    this.ctx = this.main.ctx;
     this.ledger = {
       consumerid,
       folderid: folder.id,
@@ -193,11 +262,7 @@ class LedgerSeeder {
       counters: {},
       folder,
       defaults: { receivable_account: '400000', payable_account: '440000', employee_account: '455000' },
-      bookyears: [
-        { name: '2024', start: '2024-01-01', end: '2024-12-31', closed: false },
-        { name: '2025', start: '2025-01-01', end: '2025-12-31', closed: false },
-        { name: '2026', start: '2026-01-01', end: '2026-12-31', closed: false },
-      ],
+      bookyears: bookYearsOf(this.calendar),
       accounts: {},
       journals: {},
       vat_codes: {},
@@ -214,6 +279,40 @@ class LedgerSeeder {
       entries: {},
       matchings: {},
     };
+  }
+
+  use(stream: SeedStream) {
+    this.faker = stream.faker;
+    this.ctx = stream.ctx;
+  }
+
+  /**
+   * The posting functions read the whole ledger (the numbers a journal took, the amounts matched...),
+   * which would make booking years of history quadratic. What the seed books next never touches the
+   * entries and matchings dated before `day` (see ARCHIVE_AFTER_DAYS), so they are put aside while the
+   * history is booked, and put back by `unarchive`: the same ledger, built in linear time. Events run
+   * in date order, so what is put aside always came first, and goes back first.
+   */
+  archiveBefore(day: string) {
+    const { ledger } = this;
+    for (const [id, entry] of Object.entries(ledger.entries)) {
+      if (entry.date >= day) continue;
+      this.#archived.entries.push([id, entry]);
+      delete ledger.entries[id];
+    }
+    for (const [number, matching] of Object.entries(ledger.matchings)) {
+      if (matching.date >= day) continue;
+      this.#archived.matchings.push([number, matching]);
+      delete ledger.matchings[number];
+    }
+  }
+
+  unarchive() {
+    const { ledger } = this;
+    ledger.entries = Object.fromEntries([...this.#archived.entries, ...Object.entries(ledger.entries)]);
+    ledger.matchings = Object.fromEntries([...this.#archived.matchings, ...Object.entries(ledger.matchings)]);
+    this.#archived.entries = [];
+    this.#archived.matchings = [];
   }
 
   at(date: string, hour = 10) {
@@ -369,7 +468,8 @@ class LedgerSeeder {
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, '')
         .slice(0, 18) || 'partner';
-    const created = `2024-0${1 + (index % 9)}-1${index % 10}T09:00:00.000Z`;
+    // Partners are created the year before the history starts.
+    const created = `${this.calendar.firstYear - 1}-0${1 + (index % 9)}-1${index % 10}T09:00:00.000Z`;
     const id = ctx.mint('partner');
     const prefix = role === 'supplier' ? 'S' : 'C';
     const counter = `partner:${prefix}`;
@@ -542,10 +642,12 @@ class LedgerSeeder {
     date: string,
     term: LedgerPaymentTerm,
     lines?: LedgerInvoiceLine[],
+    maxLines = 3,
   ): LedgerInvoice {
     const { faker, ledger } = this;
     const items =
-      lines ?? Array.from({ length: faker.number.int({ min: 1, max: 3 }) }, (_, i) => this.line(i, type));
+      lines ??
+      Array.from({ length: faker.number.int({ min: 1, max: maxLines }) }, (_, i) => this.line(i, type));
     const untaxed = round2(items.reduce((t, l) => t + l.untaxed_amount, 0));
     const tax = round2(items.reduce((t, l) => t + l.tax_amount, 0));
     const due = addDays(date, term.days);
@@ -596,7 +698,17 @@ class LedgerSeeder {
 
   /** Pays `share` of an invoice on a date: 1 pays it in full. */
   pay(invoice: LedgerInvoice, date: string, share: number) {
-    const amount = share >= 1 ? invoice.total : round2(invoice.total * share);
+    this.settle(invoice, date, share >= 1 ? invoice.total : round2(invoice.total * share));
+  }
+
+  /** Pays what is left open of an invoice (or a refund) on a date. */
+  payOpen(invoice: LedgerInvoice, date: string) {
+    const open = invoiceOpenCents(this.ledger, invoice);
+    if (open > 0) this.settle(invoice, date, fromCents(open));
+  }
+
+  /** Pays `amount` of an invoice through the bank, mostly by transfer. */
+  settle(invoice: LedgerInvoice, date: string, amount: number) {
     const methods = Object.values(this.ledger.payment_methods);
     const method = this.faker.helpers.weightedArrayElement([
       { weight: 8, value: methods[0] },
@@ -654,11 +766,13 @@ class LedgerSeeder {
     applyChange(this.ledger, change, this.ctx.now);
   }
 
+  /** The capital paid in when the history starts. */
   opening() {
     const od = this.journalByCode('OD');
-    this.at('2024-01-02', 8);
+    const date = this.calendar.opening;
+    this.at(date, 8);
     const capital = this.faker.number.int({ min: 20, max: 80 }) * 1000;
-    const numbered = mintDocumentNumber(this.ledger, od, '2024');
+    const numbered = mintDocumentNumber(this.ledger, od, date.slice(0, 4));
     const { change } = buildJournalEntry(
       this.ledger,
       {
@@ -668,7 +782,7 @@ class LedgerSeeder {
         due_date: null,
         currency: 'EUR',
         currency_exchange_rate: 1,
-        date: '2024-01-02',
+        date,
         posted: true,
         pdf: null,
         pdf_name: null,
@@ -706,9 +820,11 @@ class LedgerSeeder {
   }
 
   /** Monthly salaries, accrued in the miscellaneous journal; returns their payment from the bank. */
-  salaries(month: string): (date: string) => void {
+  salaries(
+    month: string,
+    staff = Object.values(this.ledger.employees).filter((e) => e.active),
+  ): (date: string) => void {
     const od = this.journalByCode('OD');
-    const staff = Object.values(this.ledger.employees).filter((e) => e.active);
     const year = month.slice(0, 4);
     const nets = staff.map(() => this.faker.number.float({ min: 1900, max: 2900, fractionDigits: 2 }));
     const gross = round2(nets.reduce((t, n) => t + n * 1.45, 0));
@@ -789,52 +905,241 @@ class LedgerSeeder {
       created_on: invoice.created_on,
     };
   }
+
+  /** A credit note of its own (a commercial gesture on one item), open until it is paid back. */
+  gesture(type: 'customer_refund' | 'supplier_refund', partner: LedgerPartner, date: string): LedgerInvoice {
+    const base = this.line(0, type);
+    const reversed = this.ledger.vat_codes[base.tax_code]?.reversed ?? false;
+    const tax = reversed ? 0 : round2((base.unit_price * base.tax_rate) / 100);
+    const line: LedgerInvoiceLine = {
+      ...base,
+      quantity: 1,
+      untaxed_amount: base.unit_price,
+      tax_amount: tax,
+      total: round2(base.unit_price + tax),
+      description: type === 'customer_refund' ? 'Commercial gesture' : 'Returned goods',
+    };
+    return this.invoice(type, partner, date, this.term(), [line]);
+  }
+
+  /** An expense note of an employee, booked in the miscellaneous journal; returns what is owed. */
+  expense(date: string, employee: LedgerEmployee): number {
+    const { faker, ledger } = this;
+    const code = this.vatCode('A21');
+    const lines = Array.from({ length: faker.number.int({ min: 1, max: 2 }) }, () => {
+      const [description, account] = pick(faker, EXPENSE_ITEMS);
+      const untaxed = faker.number.float({ min: 12, max: 240, fractionDigits: 2 });
+      const tax = round2((untaxed * code.rate) / 100);
+      return {
+        total: round2(untaxed + tax),
+        untaxed_amount: untaxed,
+        tax_amount: tax,
+        description,
+        account_number: account,
+        tax_rate: code.rate,
+        tax_id: code.id,
+      };
+    });
+    const untaxed = fromCents(sumCents(lines.map((l) => l.untaxed_amount)));
+    const tax = fromCents(sumCents(lines.map((l) => l.tax_amount)));
+    const total = fromCents(sumCents([untaxed, tax]));
+    this.at(date, 11);
+    const { change } = buildExpense(
+      ledger,
+      {
+        employee_id: employee.id,
+        total,
+        untaxed_amount: untaxed,
+        tax_amount: tax,
+        reference: `Expenses ${employee.name} ${date.slice(0, 7)}`,
+        number: null,
+        currency: 'EUR',
+        currency_exchange_rate: 1,
+        date,
+        pdf: null,
+        pdf_name: null,
+        lines,
+      },
+      this.ctx,
+    );
+    applyChange(ledger, change, this.ctx.now);
+    return total;
+  }
+
+  /** A financial entry of the bank or cash journal. */
+  financial(date: string, journalCode: string, reference: string, items: FinancialLineDraft[]) {
+    this.at(date, 12);
+    const { change } = buildFinancialEntry(
+      this.ledger,
+      {
+        date,
+        journal_id: this.journalByCode(journalCode).id,
+        currency: 'EUR',
+        currency_exchange_rate: 1,
+        reference,
+        number: null,
+        pdf: null,
+        pdf_name: null,
+        counterpart_account: null,
+        items,
+      },
+      this.ctx,
+    );
+    applyChange(this.ledger, change, this.ctx.now);
+  }
+
+  /** An employee's expenses paid back from the bank. */
+  reimburse(date: string, employee: LedgerEmployee, amount: number) {
+    this.financial(date, 'BNK', `Expenses ${employee.name}`, [
+      {
+        account_type: 'employee_account',
+        account: employee.id,
+        force_general_account: null,
+        amount: -amount,
+        description: `Expenses reimbursed to ${employee.name}`,
+        tax: null,
+        automated_matching_number: null,
+      },
+    ]);
+  }
+
+  /** A small sale over the counter, or a small purchase, through the cash journal, VAT included. */
+  pettyCash(date: string, sale: boolean) {
+    const code = this.vatCode(sale ? 'V21' : 'A21');
+    const untaxed = this.faker.number.float({ min: 8, max: 180, fractionDigits: 2 });
+    const description = sale ? 'Sale over the counter' : 'Office supplies';
+    this.financial(date, 'CSH', description, [
+      {
+        account_type: 'general_account',
+        account: sale ? '700000' : '640000',
+        force_general_account: null,
+        amount: sale ? untaxed : -untaxed,
+        description,
+        tax: {
+          tax_code: code.id,
+          tax_amount: round2((untaxed * code.rate) / 100),
+          vat_account: null,
+          reversed_vat_account: null,
+          description: null,
+        },
+        automated_matching_number: null,
+      },
+    ]);
+  }
+
+  /** The bank's statement of a quarter's fees (and of a half-year's interest), one entry per transaction. */
+  bankStatement(date: string, interest: boolean) {
+    const bank = this.journalByCode('BNK');
+    const month = date.slice(0, 7).replace('-', '');
+    const transaction = (n: number, account: string, description: string, amount: number) => ({
+      general_ledger_account: account,
+      description,
+      external_transaction_id: `TRX-${month}-${n}`,
+      amount,
+      fee_amount: 0,
+      tax_amount: 0,
+      currency_exchange_rate: 1,
+      counterpart: null,
+    });
+    const fees = -this.faker.number.float({ min: 6, max: 30, fractionDigits: 2 });
+    const items = [transaction(1, '657000', 'Account fees', fees)];
+    if (interest) {
+      const earned = this.faker.number.float({ min: 0.5, max: 12, fractionDigits: 2 });
+      items.push(transaction(2, '750000', 'Interest', earned));
+    }
+    this.at(date, 7);
+    const { change } = buildBankStatement(
+      this.ledger,
+      {
+        date,
+        bank_account_id: bank.id,
+        currency: 'EUR',
+        external_bank_statement_id: `STM-${month}`,
+        opening_balance: null,
+        pdf: null,
+        pdf_name: null,
+        items,
+      },
+      this.ctx,
+    );
+    applyChange(this.ledger, change, this.ctx.now);
+  }
+
+  /** The depreciation of a quarter, as a miscellaneous operation. */
+  depreciation(date: string) {
+    const amount = this.faker.number.int({ min: 30, max: 90 }) * 10;
+    const line = (n: number, account: string, signed: number) => ({
+      line_number: n,
+      description: `Depreciation ${date.slice(0, 7)}`,
+      amount: signed,
+      type: 'general_account' as const,
+      account_number: account,
+      partner_id: null,
+      analytic_account: null,
+    });
+    this.at(date, 16);
+    const { change } = buildMiscellaneousOperation(
+      this.ledger,
+      {
+        operation_number: null,
+        currency: 'EUR',
+        currency_exchange_rate: 1,
+        operation_date: date,
+        journal_id: this.journalByCode('OD').id,
+        status: 'posted',
+        lines: [line(1, '630000', -amount), line(2, '241000', amount)],
+      },
+      this.ctx,
+    );
+    applyChange(this.ledger, change, this.ctx.now);
+  }
+
+  /** The taxes a year is expected to owe, accrued on its last day by a journal entry. */
+  yearEnd(date: string) {
+    const od = this.journalByCode('OD');
+    const amount = this.faker.number.int({ min: 20, max: 120 }) * 50;
+    this.at(date, 17);
+    const numbered = mintDocumentNumber(this.ledger, od, date.slice(0, 4));
+    const { change } = buildJournalEntry(
+      this.ledger,
+      {
+        journal_id: od.id,
+        number: numbered.number,
+        reference: `Estimated taxes ${date.slice(0, 4)}`,
+        due_date: null,
+        currency: 'EUR',
+        currency_exchange_rate: 1,
+        date,
+        posted: true,
+        pdf: null,
+        pdf_name: null,
+        start_date: `${date.slice(0, 4)}-01-01`,
+        end_date: date,
+        origin: 'journal_entry',
+        items: [
+          this.item('general_account', '640000', 'Estimated taxes', amount, 0),
+          this.item('general_account', '450000', 'Estimated taxes', 0, amount),
+        ],
+      },
+      this.ctx,
+    );
+    applyChange(this.ledger, { ...change, counters: numbered.counters }, this.ctx.now);
+  }
 }
 
-const addDays = (date: string, days: number) => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
-
-const MONTHS = [
-  '2024-10',
-  '2024-11',
-  '2024-12',
-  '2025-01',
-  '2025-02',
-  '2025-03',
-  '2025-04',
-  '2025-05',
-  '2025-06',
-  '2025-07',
-  '2025-08',
-  '2025-09',
-  '2025-10',
-  '2025-11',
-  '2025-12',
-  '2026-01',
+/** What employees spend and claim back, and the account each goes to. */
+const EXPENSE_ITEMS: [description: string, account: string][] = [
+  ['Train tickets', '615000'],
+  ['Hotel night', '615000'],
+  ['Fuel', '615000'],
+  ['Parking', '615000'],
+  ['Client lunch', '640000'],
+  ['Office supplies', '640000'],
 ];
-
-/** Something that happens in the ledger's history; events run in date order. */
-interface SeedEvent {
-  date: string;
-  /** Same day: invoices, then refunds, then payments, then salaries. */
-  rank: number;
-  run: () => void;
-}
-
-interface PlannedInvoice {
-  type: InvoiceTypeValue;
-  partner: LedgerPartner;
-  date: string;
-  term: LedgerPaymentTerm;
-  booked?: LedgerInvoice;
-}
 
 export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   const s = new LedgerSeeder(options);
-  const { faker, ledger } = s;
+  const { faker, ledger, calendar } = s;
   s.referenceData();
   s.employees();
   const clients = Array.from({ length: 12 }, (_, i) => s.partner('client', i));
@@ -847,14 +1152,20 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   const activeClients = clients.filter((p) => p.active);
   const activeSuppliers = suppliers.filter((p) => p.active);
 
-  // Plan the history first, then book it in date order, so that numbers follow dates.
+  // Plan the history first, then book it in date order, so that numbers follow dates. The recent
+  // window comes from the main stream: 2 or 3 sales and 1 or 2 purchases a month, salaries from its
+  // fourth month to the one before `until`'s, a few credit notes, older invoices mostly paid.
   const events: SeedEvent[] = [];
   const planned: PlannedInvoice[] = [];
-  const day = (month: string) => {
-    const last = month === MONTHS[MONTHS.length - 1] ? 12 : 28;
-    return `${month}-${String(faker.number.int({ min: 1, max: last })).padStart(2, '0')}`;
-  };
-  for (const month of MONTHS) {
+  const { window, lastDay } = calendar;
+  const main = s.main;
+  /** The first day of the window's i-th month (its last month past the end). */
+  const monthStart = (i: number) => `${window[Math.min(i, window.length - 1)]}-01`;
+  const lastMonth = window[window.length - 1];
+  const day = (month: string) =>
+    dayOf(calendar, faker, month, month === lastMonth ? calendar.lastMonthDays : 28);
+  const mainSalaries = new Set(window.slice(3, -1));
+  for (const month of window) {
     for (let i = faker.number.int({ min: 2, max: 3 }); i > 0; i--) {
       planned.push({
         type: 'customer_invoice',
@@ -871,16 +1182,17 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
         term: s.term(),
       });
     }
-    if (month >= '2025-01' && month <= '2025-12') {
+    if (mainSalaries.has(month)) {
       let pay: ((date: string) => void) | undefined;
-      events.push({ date: `${month}-25`, rank: 3, run: () => (pay = s.salaries(month)) });
-      events.push({ date: `${month}-28`, rank: 3, run: () => pay?.(`${month}-28`) });
+      events.push({ date: `${month}-25`, rank: 3, stream: main, run: () => (pay = s.salaries(month)) });
+      events.push({ date: `${month}-28`, rank: 3, stream: main, run: () => pay?.(`${month}-28`) });
     }
   }
   for (const plan of planned) {
     events.push({
       date: plan.date,
       rank: 0,
+      stream: main,
       run: () => {
         plan.booked = s.invoice(plan.type, plan.partner, plan.date, plan.term);
       },
@@ -889,13 +1201,14 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   // A few credit notes, each matched against the invoice it corrects; those invoices stay partly open.
   const refunded = new Set(
     faker.helpers.arrayElements(
-      planned.filter((p) => p.date >= '2025-01-01' && p.date < '2025-11-01'),
+      planned.filter((p) => p.date >= monthStart(3) && p.date < monthStart(13)),
       4,
     ),
   );
   for (const plan of refunded) {
     const date = addDays(plan.date, 7);
-    events.push({ date, rank: 1, run: () => plan.booked && s.refund(plan.booked, date) });
+    if (date > lastDay) continue;
+    events.push({ date, rank: 1, stream: main, run: () => plan.booked && s.refund(plan.booked, date) });
   }
   // Payments: older invoices are mostly paid, recent ones mostly open; some are paid in part.
   for (const plan of planned) {
@@ -903,25 +1216,44 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
     const due = addDays(plan.date, plan.term.days);
     const paidOn = addDays(due, faker.number.int({ min: -10, max: 12 }));
     const date = paidOn <= plan.date ? addDays(plan.date, 1) : paidOn;
-    if (date > LAST_SEEDED_DAY) continue;
-    const old = plan.date < '2025-10-01';
+    if (date > lastDay) continue;
+    const old = plan.date < monthStart(12);
     const roll = faker.number.float({ min: 0, max: 1 });
     const share = (old ? roll < 0.88 : roll < 0.45) ? 1 : roll < (old ? 0.96 : 0.65) ? 0.5 : 0;
-    if (share > 0) events.push({ date, rank: 2, run: () => plan.booked && s.pay(plan.booked, date, share) });
+    if (share > 0) {
+      events.push({ date, rank: 2, stream: main, run: () => plan.booked && s.pay(plan.booked, date, share) });
+    }
   }
   s.opening();
+  const history = planHistory(
+    s,
+    events,
+    { clients: activeClients, suppliers: activeSuppliers },
+    mainSalaries,
+  );
+  let month = '';
+  const archive = options.archive ?? true;
   events
     .map((event, index) => ({ event, index }))
     .sort(
       (a, b) => a.event.date.localeCompare(b.event.date) || a.event.rank - b.event.rank || a.index - b.index,
     )
     .forEach(({ event }) => {
+      if (archive && event.date.slice(0, 7) !== month) {
+        month = event.date.slice(0, 7);
+        s.archiveBefore(addDays(event.date, -ARCHIVE_AFTER_DAYS));
+      }
+      s.use(event.stream);
       event.run();
     });
+  s.unarchive();
+  s.use(main);
   planned.forEach((plan, i) => {
     if (i % 3 === 0 && plan.booked) s.attach(plan.booked);
   });
-  const closed = ledger.bookyears.find((y) => y.name === '2024');
-  if (closed) closed.closed = true;
+  s.use(s.history);
+  history.invoices.forEach((plan, i) => {
+    if (i % 6 === 0 && plan.booked) s.attach(plan.booked);
+  });
   return ledger;
 }

@@ -6,22 +6,39 @@ import {
   belgianIban,
   dayBetween,
   fakerFor,
-  LAST_SEEDED_DAY,
   round2,
   structuredCommunication,
+  weekday,
   workingDayFrom,
 } from '../../seed/finance-fakes.js';
+import {
+  addMonths,
+  dayOfMonth,
+  type HistoryMonth,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
+} from '../../seed/vertical-data.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 
 /**
- * The seeded open-banking link of one connection, built from (seed, consumerid, connectionid) alone.
+ * The seeded open-banking link of one connection, built from (seed, consumerid, connectionid) and its
+ * `until` day alone.
  *
- * Two banks, three accounts of one company: a current account with a year of activity (customer
- * transfers in, supplier transfers, salaries, card spending with receipts, direct debits, bank fees,
- * a transfer to savings), a savings account (the transfer and its interest) and a USD account. The
- * last days hold pending and declined card payments. Balances are not stored: they are the opening
- * balance plus the completed transactions.
+ * Two banks, three accounts of one company: a current account with a year of activity before
+ * `until`'s month (customer transfers in, supplier transfers, salaries, card spending with receipts,
+ * direct debits, bank fees, a transfer to savings) and the days of that month before `until`, a
+ * savings account (the transfer and its interest) and a USD account. The last days hold pending and
+ * declined card payments. Before that year, back to January 2021, the older history holds a few
+ * transactions a month on the current account (customers paying, a supplier or a salary, a direct
+ * debit, card spending, the fees), the savings account's quarterly interest and the USD account's
+ * income and spending. Balances are not stored: they are the opening balance plus the completed
+ * transactions, the opening balance being that of the history's first day.
  */
+
+/** The recent window: the months this many months before `until`'s, and `until`'s month. */
+export const BANKING_RECENT_MONTHS = 12;
 
 /** Banks the end user may have linked: name, BIC, country. */
 const BANKS: [string, string, string][] = [
@@ -53,7 +70,15 @@ const DIRECT_DEBITS: [string, number, number][] = [
   ['Telenet', 45, 70],
 ];
 
+/** Some counterparts of the company: name and IBAN. */
+type Party = { name: string; iban: string };
+
 class BankingSeeder extends DatasetSeeder<BankingDataset> {
+  /** The first day of the recent window (for the default clock, 2025-01-01). */
+  readonly first = addMonths(monthStart(this.until), -BANKING_RECENT_MONTHS);
+  /** The last day with activity: the eve of `until`. */
+  readonly last = addDays(this.until, -1);
+
   constructor(options: SeedInput) {
     super('banking', options, { institutions: {}, accounts: {}, transactions: {} });
   }
@@ -92,9 +117,12 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
   ) {
     const f = this.faker;
     const id = this.id('transaction');
+    // Nothing after the eve of `until` (a month's last working days can run into `until`'s month).
+    if (day > this.last) day = this.last;
     const execution = at(day, f.number.int({ min: 7, max: 19 }), f.number.int({ min: 0, max: 59 }));
     // Value date: the same working day, or the next one for transfers booked late in the day.
-    const valueDay = fields.operation_type === 'card' ? day : workingDayFrom(day);
+    const next = fields.operation_type === 'card' ? day : workingDayFrom(day);
+    const valueDay = next > this.last ? day : next;
     const record: BankingTransaction = {
       id,
       bank_account_id: account.id,
@@ -119,16 +147,26 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
     return record;
   }
 
-  activity(current: BankingAccount, savings: BankingAccount, usd: BankingAccount) {
+  parties(): { customers: Party[]; suppliers: Party[]; employees: Party[] } {
     const f = this.faker;
     const customers = Array.from({ length: 10 }, () => ({ name: f.company.name(), iban: belgianIban(f) }));
     const suppliers = Array.from({ length: 6 }, () => ({ name: f.company.name(), iban: belgianIban(f) }));
     const employees = Array.from({ length: 3 }, () => ({ name: f.person.fullName(), iban: belgianIban(f) }));
+    return { customers, suppliers, employees };
+  }
 
-    for (let month = 1; month <= 12; month++) {
-      const mm = String(month).padStart(2, '0');
-      const first = `2025-${mm}-01`;
-      const last = addDays(month === 12 ? '2026-01-01' : `2025-${String(month + 1).padStart(2, '0')}-01`, -1);
+  activity(
+    current: BankingAccount,
+    savings: BankingAccount,
+    usd: BankingAccount,
+    { customers, suppliers, employees }: ReturnType<BankingSeeder['parties']>,
+  ) {
+    const f = this.faker;
+    const months = Array.from({ length: BANKING_RECENT_MONTHS }, (_, i) => addMonths(this.first, i));
+    for (const first of months) {
+      const mm = first.slice(5, 7);
+      const yyyy = first.slice(0, 4);
+      const last = monthEnd(first);
       // Customers paying invoices.
       for (let i = 0; i < f.number.int({ min: 4, max: 7 }); i++) {
         const customer = f.helpers.arrayElement(customers);
@@ -164,13 +202,13 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
           additional_information: 'SEPA credit transfer',
           counterpart_name: employee.name,
           counterpart_reference: employee.iban,
-          remittance_information: `Salary ${mm}/2025`,
+          remittance_information: `Salary ${mm}/${yyyy}`,
         });
       }
       // Direct debits.
       for (const [creditor, min, max] of DIRECT_DEBITS) {
         const day = workingDayFrom(
-          `2025-${mm}-${String(f.number.int({ min: 5, max: 15 })).padStart(2, '0')}`,
+          `${yyyy}-${mm}-${String(f.number.int({ min: 5, max: 15 })).padStart(2, '0')}`,
         );
         this.transaction(current, day, -amountBetween(f, min, max), {
           operation_type: 'direct_debit',
@@ -178,7 +216,7 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
           additional_information: `SEPA direct debit, mandate ${f.string.alphanumeric({ length: 10, casing: 'upper' })}`,
           counterpart_name: creditor,
           counterpart_reference: creditorIban(creditor),
-          remittance_information: `${creditor} ${mm}/2025`,
+          remittance_information: `${creditor} ${mm}/${yyyy}`,
         });
       }
       // Card spending, some with their receipt attached.
@@ -193,7 +231,7 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
       });
     }
     const move = amountBetween(f, 8000, 15000);
-    const moveDay = '2025-06-30';
+    const moveDay = monthEnd(addMonths(this.until, -7));
     this.transaction(current, moveDay, -move, {
       operation_type: 'outgoing_transfer',
       description: 'Transfer to savings account',
@@ -208,13 +246,17 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
       counterpart_reference: current.reference,
       internal_transaction: true,
     });
-    for (const quarter of ['2025-03-31', '2025-06-30', '2025-09-30', '2025-12-31']) {
+    for (const quarter of months.filter((m) => Number(m.slice(5, 7)) % 3 === 0).map(monthEnd)) {
       this.transaction(savings, quarter, amountBetween(f, 40, 160), {
         operation_type: 'interest',
         description: 'Quarterly interest',
       });
     }
-    for (const day of ['2025-03-12', '2025-07-08', '2025-11-19']) {
+    for (const day of [
+      dayOfMonth(this.until, -10, 12),
+      dayOfMonth(this.until, -6, 8),
+      dayOfMonth(this.until, -2, 19),
+    ]) {
       const client = f.company.name();
       this.transaction(usd, workingDayFrom(day), amountBetween(f, 1500, 6000), {
         operation_type: 'swift_income',
@@ -224,9 +266,13 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
         counterpart_reference: `US${f.string.numeric(18)}`,
       });
     }
-    this.transaction(usd, '2025-11-28', -25, { operation_type: 'fee', description: 'SWIFT charges' });
-    // January 2026 up to the sandbox start: a few transfers, and card payments still pending.
-    for (const day of ['2026-01-05', '2026-01-07', '2026-01-09', '2026-01-12']) {
+    this.transaction(usd, dayOfMonth(this.until, -2, 28), -25, {
+      operation_type: 'fee',
+      description: 'SWIFT charges',
+    });
+    // The days of `until`'s month before it: a few transfers, and card payments still pending.
+    for (const day of [-10, -8, -6, -3].map((days) => workingDayFrom(addDays(this.until, days)))) {
+      if (day > this.last) continue;
       const customer = f.helpers.arrayElement(customers);
       this.transaction(current, day, amountBetween(f, 500, 5000), {
         operation_type: 'incoming_transfer',
@@ -237,9 +283,110 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
         remittance_information: structuredCommunication(f),
       });
     }
-    this.card(current, '2026-01-13', 'declined');
-    this.card(current, '2026-01-13', 'pending');
-    this.card(current, LAST_SEEDED_DAY, 'pending');
+    this.card(current, addDays(this.until, -2), 'declined');
+    this.card(current, addDays(this.until, -2), 'pending');
+    this.card(current, this.last, 'pending');
+  }
+
+  /**
+   * The older history, from its faker and ids (see `inHistory`): months wholly before the recent
+   * window. The current account spends a little more than it earns, so that its balance comes down
+   * over the years to where the recent window starts it.
+   */
+  history(
+    current: BankingAccount,
+    savings: BankingAccount,
+    usd: BankingAccount,
+    { customers, suppliers, employees }: ReturnType<BankingSeeder['parties']>,
+  ) {
+    const f = this.faker;
+    const partner = (list: Party[]) => f.helpers.arrayElement(list);
+    const within = (month: HistoryMonth) => workingDayIn(dayBetween(f, month.first, month.last), month);
+    for (const month of monthsBetween(historyStart(this.until), this.first)) {
+      const [yyyy, mm] = month.month.split('-');
+      for (let i = 0; i < f.number.int({ min: 1, max: 2 }); i++) {
+        const customer = partner(customers);
+        this.transaction(current, within(month), amountBetween(f, 300, 3200), {
+          operation_type: 'incoming_transfer',
+          description: `Transfer from ${customer.name}`,
+          additional_information: 'SEPA credit transfer',
+          counterpart_name: customer.name,
+          counterpart_reference: customer.iban,
+          remittance_information: structuredCommunication(f),
+        });
+      }
+      // A supplier or a salary, alternately.
+      const even = Number(mm) % 2 === 0;
+      const payee = even ? partner(employees) : partner(suppliers);
+      this.transaction(current, within(month), -amountBetween(f, even ? 2300 : 1800, even ? 3400 : 4200), {
+        operation_type: 'outgoing_transfer',
+        description: even ? `Salary ${payee.name}` : `Transfer to ${payee.name}`,
+        additional_information: 'SEPA credit transfer',
+        counterpart_name: payee.name,
+        counterpart_reference: payee.iban,
+        remittance_information: even
+          ? `Salary ${mm}/${yyyy}`
+          : `Invoice ${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(5)}`,
+      });
+      // A direct debit every other month, each creditor in turn.
+      if (!even) {
+        const [creditor, min, max] = DIRECT_DEBITS[Math.floor(Number(mm) / 2) % DIRECT_DEBITS.length] as [
+          string,
+          number,
+          number,
+        ];
+        this.transaction(current, within(month), -amountBetween(f, min, max), {
+          operation_type: 'direct_debit',
+          description: `Direct debit ${creditor}`,
+          additional_information: `SEPA direct debit, mandate ${f.string.alphanumeric({ length: 10, casing: 'upper' })}`,
+          counterpart_name: creditor,
+          counterpart_reference: creditorIban(creditor),
+          remittance_information: `${creditor} ${mm}/${yyyy}`,
+        });
+      }
+      if (f.datatype.boolean(0.6)) this.card(current, within(month), 'completed');
+      this.transaction(current, workingDayIn(month.last, month), -amountBetween(f, 8, 15), {
+        operation_type: 'fee',
+        description: 'Account management fees',
+        additional_information: 'Monthly package',
+      });
+      if (Number(mm) % 3 === 0) {
+        this.transaction(savings, month.last, amountBetween(f, 40, 160), {
+          operation_type: 'interest',
+          description: 'Quarterly interest',
+        });
+      }
+      // Twice a year, a client abroad pays in USD, spent on a supplier there a few weeks later.
+      if (mm === '04' || mm === '10') {
+        const client = f.company.name();
+        const income = amountBetween(f, 1500, 6000);
+        this.transaction(
+          usd,
+          workingDayIn(dayBetween(f, month.first, addDays(month.first, 14)), month),
+          income,
+          {
+            operation_type: 'swift_income',
+            description: `SWIFT transfer from ${client}`,
+            additional_information: 'International transfer',
+            counterpart_name: client,
+            counterpart_reference: `US${f.string.numeric(18)}`,
+          },
+        );
+        const vendor = f.helpers.arrayElement(['Amazon Web Services', 'GitHub', 'Atlassian', 'Figma']);
+        this.transaction(
+          usd,
+          workingDayIn(month.last, month),
+          -round2(income * f.number.float({ min: 1, max: 1.05 })),
+          {
+            operation_type: 'outgoing_transfer',
+            description: `Transfer to ${vendor}`,
+            additional_information: 'International transfer',
+            counterpart_name: vendor,
+            counterpart_reference: vendorAccount(vendor),
+          },
+        );
+      }
+    }
   }
 
   card(account: BankingAccount, day: string, status: BankingTransaction['status']) {
@@ -265,6 +412,16 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
   }
 }
 
+/** `day`, or the last working day of `month` before it when it is a weekend or past the month. */
+function workingDayIn(day: string, month: HistoryMonth): string {
+  let out = workingDayFrom(day) > month.last ? month.last : workingDayFrom(day);
+  while (weekday(out) === 0 || weekday(out) === 6) out = addDays(out, -1);
+  return out;
+}
+
+/** A stable account number for a supplier abroad (the same across its transfers and datasets). */
+const vendorAccount = (vendor: string): string => `US${fakerFor('vendor', vendor).string.numeric(18)}`;
+
 /** A stable IBAN for a well-known creditor (the same across its debits and datasets). */
 const creditorIban = (creditor: string): string => belgianIban(fakerFor('creditor', creditor));
 
@@ -276,6 +433,16 @@ export function seedBanking(options: SeedInput): BankingDataset {
   const current = s.account(first ?? '', 'Current account', 'EUR', holder, opening(20_000, 40_000));
   const savings = s.account(first ?? '', 'Savings account', 'EUR', holder, opening(30_000, 80_000));
   const usd = s.account(second ?? '', 'USD account', 'USD', holder, opening(2_000, 8_000));
-  s.activity(current, savings, usd);
+  const parties = s.parties();
+  s.inHistory(() => s.history(current, savings, usd, parties));
+  // The opening balances are those of the history's first day: the recent window starts where the
+  // history leaves each account, as it did before the history existed.
+  for (const account of [current, savings, usd]) {
+    const moved = Object.values(s.data.transactions)
+      .filter((t) => t.bank_account_id === account.id && t.status === 'completed')
+      .reduce((sum, t) => sum + Math.round(t.amount * 100), 0);
+    account.opening_balance = round2(account.opening_balance - moved / 100);
+  }
+  s.activity(current, savings, usd, parties);
   return s.data;
 }

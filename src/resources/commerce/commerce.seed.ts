@@ -1,11 +1,17 @@
 import { uuidFrom } from '../../lib/ids.js';
-import type { SeedInput } from '../../seed/dataset-seeder.js';
+import { historyFaker, type SeedInput, untilOf } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
+  activityEnd,
+  addDays,
+  addMonths,
   connectionIds,
-  DATA_END,
   emailOf,
   fakerFor,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
   nativeRefs,
   pad,
   phoneOf,
@@ -35,13 +41,19 @@ import type {
 
 /**
  * The seeded dataset of one eCommerce connection (a home and lifestyle web shop), built from (seed,
- * consumerid, connectionid) alone: two stock locations, a catalogue of products with variants,
- * prices in EUR and GBP and stock per location, customers with addresses, and a year of orders
- * (2025-02-01 to the sandbox start) in every status, with shipping fees, payments and refunds whose
- * amounts add up.
+ * consumerid, connectionid) and its `until` day: two stock locations, a catalogue of products with
+ * variants, prices in EUR and GBP and stock per location, customers with addresses, and orders in
+ * every status, with shipping fees, payments and refunds whose amounts add up: 160 in the year
+ * before `until` (for the default clock, 2025-02-01 to 2026-01-15 09:00 UTC), and before them two or
+ * three a month back to January 2021.
  */
 
-export const COMMERCE_HISTORY_START = '2025-02-01T00:00:00.000Z';
+/** The recent window: from the first of the month this many months before `until`'s. */
+export const COMMERCE_RECENT_MONTHS = 11;
+/** Orders of the recent window. */
+const RECENT_ORDERS = 160;
+/** Orders a month in the older history. */
+const HISTORY_ORDERS: [number, number] = [2, 3];
 /** Units of GBP for one EUR, for the shop's second price list. */
 export const GBP_PER_EUR = 0.86;
 /** Shipping fee (taxes included) and the order amount from which shipping is free. */
@@ -251,6 +263,10 @@ export function shippingFee(
 export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('commerce', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(monthStart(until), -COMMERCE_RECENT_MONTHS);
+  const firstDay = historyStart(until);
   const id = connectionIds('commerce', connectionid);
   const ref = nativeRefs(faker, 1000, 8000, 9);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
@@ -306,11 +322,12 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const variantIndex: Record<string, string> = {};
   PRODUCTS.forEach((spec, index) => {
     const productId = id('product', index);
+    // In the catalogue since before the first order; last changed in the year before `until`.
     const created = faker.date
-      .between({ from: '2024-03-01T00:00:00Z', to: '2025-01-15T00:00:00Z' })
+      .between({ from: `${addMonths(firstDay, -10)}T00:00:00Z`, to: `${addDays(firstDay, -15)}T00:00:00Z` })
       .toISOString();
     const updated = faker.date
-      .between({ from: '2025-01-20T00:00:00Z', to: '2026-01-10T00:00:00Z' })
+      .between({ from: `${addDays(recentStart, -12)}T00:00:00Z`, to: `${addDays(until, -5)}T00:00:00Z` })
       .toISOString();
     const sku = `${brand.slice(0, 3).toUpperCase()}-${pad(index + 1, 3)}`;
     const values = spec.attribute?.values ?? [null];
@@ -421,8 +438,12 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
       internal_notes: faker.datatype.boolean(0.1) ? 'Prefers delivery after 5 pm' : null,
       currency: country === 'GB' ? 'GBP' : 'EUR',
       addresses: faker.datatype.boolean(0.3) ? [address('main'), address('delivery')] : [address('main')],
+      // Customers since half a year before the history, the last ones two months before `until`.
       created_on: faker.date
-        .between({ from: '2024-06-01T00:00:00Z', to: '2025-11-30T00:00:00Z' })
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -2))}T00:00:00Z`,
+        })
         .toISOString(),
     };
     customers[customer.id] = customer;
@@ -446,14 +467,31 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     orders: {},
   };
 
-  const start = Date.parse(COMMERCE_HISTORY_START);
-  const end = Date.parse(DATA_END);
-  const instants = Array.from({ length: 160 }, () =>
-    faker.number.int({ min: start, max: end - 3_600_000 }),
+  // The older history first (numbered first, drawn from a faker of its own), of customers known by then.
+  const past = historyFaker('commerce', input);
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    const from = Date.parse(`${month.first}T00:00:00Z`);
+    const to = Date.parse(`${month.last}T23:59:59Z`);
+    const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
+    const stamps = Array.from({ length: count }, () => past.number.int({ min: from, max: to })).sort(
+      (a, b) => a - b,
+    );
+    for (const stamp of stamps) {
+      const created = new Date(stamp).toISOString();
+      const known = customerIds.filter((c) => String(customers[c]?.created_on) < created);
+      const customer = customers[pick(past, known.length ? known : customerIds)] as CommerceCustomer;
+      seedOrder(past, dataset, customer, created, end);
+    }
+  }
+
+  const start = Date.parse(`${recentStart}T00:00:00.000Z`);
+  const stop = Date.parse(end);
+  const instants = Array.from({ length: RECENT_ORDERS }, () =>
+    faker.number.int({ min: start, max: stop - 3_600_000 }),
   ).sort((a, b) => a - b);
   for (const instant of instants) {
     const customer = customers[pick(faker, customerIds)] as CommerceCustomer;
-    seedOrder(faker, dataset, customer, new Date(instant).toISOString());
+    seedOrder(faker, dataset, customer, new Date(instant).toISOString(), end);
   }
   return dataset;
 }
@@ -463,12 +501,14 @@ function seedOrder(
   dataset: CommerceDataset,
   customer: CommerceCustomer,
   created: string,
+  /** The instant the seeded activity stops: nothing happens after it. */
+  end: string,
 ): void {
   dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
   const number = dataset.counters.order;
   const orderId = uuidFrom('commerce', dataset.connectionid, 'order', number);
   const currency = customer.currency === 'GBP' ? 'GBP' : 'EUR';
-  const ageDays = (Date.parse(DATA_END) - Date.parse(created)) / 86_400_000;
+  const ageDays = (Date.parse(end) - Date.parse(created)) / 86_400_000;
   const status: CommerceOrderStatusValue =
     ageDays < 2
       ? faker.helpers.weightedArrayElement([
@@ -553,7 +593,7 @@ function seedOrder(
   const refunds: CommerceRefund[] = [];
   // Orders older than two days ship within 40 hours, so before the sandbox starts.
   const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
-  const capped = (instant: string) => (instant < DATA_END ? instant : DATA_END);
+  const capped = (instant: string) => (instant < end ? instant : end);
   if (status === 'refunded' || status === 'cancelled') {
     const on = capped(plusMinutes(created, faker.number.int({ min: 60, max: 10 * 24 * 60 })));
     refunds.push({

@@ -6,12 +6,20 @@ import {
   belgianCompanyNumber,
   belgianIban,
   dayBetween,
-  FIRST_SEEDED_DAY,
-  LAST_SEEDED_DAY,
   round2,
   structuredCommunication,
+  weekday,
   workingDayFrom,
 } from '../../seed/finance-fakes.js';
+import {
+  addMonths,
+  dayOfMonth,
+  type HistoryMonth,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
+} from '../../seed/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
 import type {
   InvoicingAnalyticDistribution,
@@ -26,14 +34,18 @@ import type {
 } from './invoicing.records.js';
 
 /**
- * The seeded invoicing software of one connection, built from (seed, consumerid, connectionid) alone
- * so that it can be built the first time the connection is used and rebuilt identically.
+ * The seeded invoicing software of one connection, built from (seed, consumerid, connectionid) and
+ * its `until` day alone, so that it can be built the first time the connection is used and rebuilt
+ * identically.
  *
  * A small Belgian services company selling consulting and some goods: taxes, products (goods keep a
  * stock that the posted invoices move), customers, suppliers and prospects, customer and supplier
- * invoices and credit notes through 2025 up to 2026-01-14 (paid, partly paid, open, a few drafts and
- * one cancelled), their payments, the bank statement lines that carry the bank-transfer payments, bank
- * fees and an internal transfer, and a sales pipeline of opportunities.
+ * invoices and credit notes of the year before `until` up to its eve (for the default clock,
+ * 2025-01-02 to 2026-01-14: paid, partly paid, open, a few drafts and one cancelled), their payments,
+ * the bank statement lines that carry the bank-transfer payments, bank fees and an internal
+ * transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
+ * history holds a service invoice a month, a purchase every other month, a credit note of each kind
+ * and an export a year, their payments and the monthly bank fees.
  */
 
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
@@ -118,7 +130,17 @@ const OPPORTUNITY_TOPICS = [
   'Process automation',
 ];
 
+/** The recent window starts on the 2nd of the month this many months before `until`'s. */
+export const INVOICING_RECENT_MONTHS = 12;
+
 class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
+  /** The first day of the recent window (for the default clock, 2025-01-02). */
+  readonly first = addDays(monthStart(addMonths(this.until, -INVOICING_RECENT_MONTHS)), 1);
+  /** The last day with activity: the eve of `until`. */
+  readonly last = addDays(this.until, -1);
+  /** The first day of the older history. */
+  readonly origin = historyStart(this.until);
+
   constructor(options: SeedInput) {
     super('invoicing', options, {
       counters: {},
@@ -181,7 +203,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
             : `${name}, sold per ${unit}`,
         cost: round2(price * this.faker.number.float({ min: 0.45, max: 0.7 })),
         initial_stock: stock,
-        created_on: at(FIRST_SEEDED_DAY, 8),
+        created_on: at(this.origin, 8),
       };
     }
   }
@@ -259,7 +281,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       gender: company ? null : f.helpers.arrayElement(['H', 'F'] as const),
       addresses: [this.address('main')],
       external_reference: f.datatype.boolean(0.4) ? `CRM-${f.string.numeric(5)}` : null,
-      created_on: at(FIRST_SEEDED_DAY, 9),
+      created_on: at(this.origin, 9),
     };
     if (company && f.datatype.boolean(0.3)) record.addresses.push(this.address('delivery'));
     if (currency !== 'EUR') {
@@ -371,11 +393,12 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     status: InvoicingInvoice['status'],
     currency = 'EUR',
     credited?: InvoicingInvoice,
+    products = Object.values(this.data.products),
+    maxLines = 4,
   ): InvoicingInvoice {
     const f = this.faker;
-    const products = Object.values(this.data.products);
     const sale = type.startsWith('customer');
-    const count = f.number.int({ min: 1, max: 4 });
+    const count = f.number.int({ min: 1, max: maxLines });
     const picked = f.helpers.arrayElements(products, count);
     const firstLine = credited?.lines[0];
     // A credit note takes back the first line of the invoice it corrects.
@@ -509,12 +532,12 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       plan.push({
         type: 'customer_invoice',
         partner: f.helpers.arrayElement(customers),
-        day: workingDayFrom(dayBetween(f, FIRST_SEEDED_DAY, '2026-01-09')),
+        day: workingDayFrom(dayBetween(f, this.first, addDays(this.until, -6))),
         currency: 'EUR',
       });
     }
     if (usdCustomer) {
-      for (const day of ['2025-04-14', '2025-10-06']) {
+      for (const day of [dayOfMonth(this.until, -9, 14), dayOfMonth(this.until, -3, 6)].map(workingDayFrom)) {
         plan.push({ type: 'customer_invoice', partner: usdCustomer, day, currency: 'USD' });
       }
     }
@@ -522,7 +545,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       plan.push({
         type: 'supplier_invoice',
         partner: f.helpers.arrayElement(suppliers),
-        day: workingDayFrom(dayBetween(f, FIRST_SEEDED_DAY, '2026-01-09')),
+        day: workingDayFrom(dayBetween(f, this.first, addDays(this.until, -6))),
         currency: 'EUR',
       });
     }
@@ -534,7 +557,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       if (status === 'posted') posted.push(invoice);
     });
     // Invoices being prepared, not sent yet.
-    for (const day of ['2026-01-12', '2026-01-14']) {
+    for (const day of [addDays(this.until, -3), this.last]) {
       this.invoice('customer_invoice', f.helpers.arrayElement(customers), day, 'draft');
     }
     // Credit notes on some posted invoices: a refund of one line.
@@ -554,77 +577,81 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       const partner = source.partner_id ? this.data.contacts[source.partner_id] : undefined;
       if (!partner) continue;
       const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
-      if (day > LAST_SEEDED_DAY) continue;
+      if (day > this.last) continue;
       const credit = this.invoice(type, partner, day, 'posted', 'EUR', source);
       credit.reference = source.invoice_number;
       posted.push(credit);
     }
     // Payments: older invoices are mostly settled, recent ones mostly open.
     for (const invoice of posted) {
-      const age =
-        Date.parse(`${LAST_SEEDED_DAY}T00:00:00Z`) - Date.parse(`${invoice.invoice_date}T00:00:00Z`);
+      const age = Date.parse(`${this.last}T00:00:00Z`) - Date.parse(`${invoice.invoice_date}T00:00:00Z`);
       const old = age > 45 * 86_400_000;
       const roll = f.number.float({ min: 0, max: 1 });
       const share = old ? (roll < 0.82 ? 1 : roll < 0.92 ? 0.5 : 0) : roll < 0.25 ? 1 : 0;
       if (share === 0) continue;
       const payDay = workingDayFrom(addDays(invoice.invoice_date, f.number.int({ min: 3, max: 40 })));
-      if (payDay > LAST_SEEDED_DAY) continue;
+      if (payDay > this.last) continue;
       if (share === 1 && f.datatype.boolean(0.15) && invoice.total > 100) {
         // Paid in two instalments.
         const first = round2(invoice.total / 2);
         this.pay(invoice, first, payDay, accounts);
         const second = workingDayFrom(addDays(payDay, 14));
-        if (second <= LAST_SEEDED_DAY) this.pay(invoice, round2(invoice.total - first), second, accounts);
+        if (second <= this.last) this.pay(invoice, round2(invoice.total - first), second, accounts);
         continue;
       }
       this.pay(invoice, round2(invoice.total * share), payDay, accounts);
     }
   }
 
+  /** A bank statement line; `other`: an internal transfer, linked to no invoice. */
+  statementLine(
+    account: InvoicingBankAccount,
+    day: string,
+    amount: number,
+    description: string,
+    status: 'draft' | 'done',
+    accountingCode: string | null,
+    other = false,
+  ) {
+    const id = this.id('bank-transaction');
+    this.data.bank_transactions[id] = {
+      id,
+      source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
+      status,
+      bank_account_id: account.id,
+      amount,
+      date: day,
+      description,
+      currency: account.currency ?? 'EUR',
+      currency_exchange_rate: account.currency === 'USD' ? 0.92 : 1,
+      accounting_code: accountingCode,
+      linked_documents: other
+        ? [
+            {
+              id: `transfer-${id.slice(0, 8)}`,
+              source_ref: ref(`TR-${id.slice(0, 8)}`, 'transfer'),
+              amount: Math.abs(amount),
+              type: 'other',
+            },
+          ]
+        : [],
+    };
+  }
+
   bankActivity(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
     const f = this.faker;
-    const add = (
-      account: InvoicingBankAccount,
-      day: string,
-      amount: number,
-      description: string,
-      status: 'draft' | 'done',
-      accountingCode: string | null,
-      other = false,
-    ) => {
-      const id = this.id('bank-transaction');
-      this.data.bank_transactions[id] = {
-        id,
-        source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
-        status,
-        bank_account_id: account.id,
-        amount,
-        date: day,
-        description,
-        currency: account.currency ?? 'EUR',
-        currency_exchange_rate: account.currency === 'USD' ? 0.92 : 1,
-        accounting_code: accountingCode,
-        linked_documents: other
-          ? [
-              {
-                id: `transfer-${id.slice(0, 8)}`,
-                source_ref: ref(`TR-${id.slice(0, 8)}`, 'transfer'),
-                amount: Math.abs(amount),
-                type: 'other',
-              },
-            ]
-          : [],
-      };
-    };
+    const add = this.statementLine.bind(this);
     for (let month = 1; month <= 12; month++) {
-      const day = workingDayFrom(`2025-${String(month).padStart(2, '0')}-28`);
-      add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+      const day = workingDayFrom(dayOfMonth(this.until, month - 13, 28));
+      if (day <= this.last) add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
     }
-    add(accounts.main, '2025-06-30', -10_000, 'Transfer to savings account', 'done', '580000', true);
-    add(accounts.savings, '2025-06-30', 10_000, 'Transfer from current account', 'done', '580000', true);
-    add(accounts.savings, '2025-12-31', amountBetween(f, 150, 400), 'Interest 2025', 'done', '751000');
+    const transfer = monthEnd(addMonths(this.until, -7));
+    add(accounts.main, transfer, -10_000, 'Transfer to savings account', 'done', '580000', true);
+    add(accounts.savings, transfer, 10_000, 'Transfer from current account', 'done', '580000', true);
+    const year = Number(this.until.slice(0, 4)) - 1;
+    add(accounts.savings, `${year}-12-31`, amountBetween(f, 150, 400), `Interest ${year}`, 'done', '751000');
     // Statement lines received but not yet reconciled.
-    for (const day of ['2026-01-12', '2026-01-13', '2026-01-14']) {
+    for (const day of [addDays(this.until, -3), addDays(this.until, -2), this.last]) {
       add(
         accounts.main,
         day,
@@ -633,6 +660,68 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
         'draft',
         null,
       );
+    }
+  }
+
+  /**
+   * The older history, from its faker and ids: each month a service invoice to a customer and its
+   * payment, every other month a purchase of services, the bank fees; each year an export, a
+   * customer credit note and a supplier one. Services only, so the stock of goods stays as the
+   * recent window leaves it.
+   */
+  history(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+    const f = this.faker;
+    const contacts = Object.values(this.data.contacts);
+    const customers = contacts.filter((c) => c.is_customer && c.currency === 'EUR');
+    const usdCustomer = contacts.find((c) => c.currency === 'USD');
+    const suppliers = contacts.filter((c) => c.is_supplier);
+    const services = Object.values(this.data.products).filter((p) => p.initial_stock === null);
+    const posted: InvoicingInvoice[] = [];
+    const sell = (
+      type: InvoicingInvoiceTypeValue,
+      partner: InvoicingContact,
+      month: HistoryMonth,
+      currency = 'EUR',
+    ) => {
+      const day = workingDayIn(f, month);
+      const invoice = this.invoice(type, partner, day, 'posted', currency, undefined, services, 2);
+      posted.push(invoice);
+      return invoice;
+    };
+    // A credit note on one of the last invoices of its kind, a week or two after it.
+    const credit = (type: 'customer_refund' | 'supplier_refund') => {
+      const of = type === 'customer_refund' ? 'customer_invoice' : 'supplier_invoice';
+      const candidates = posted.filter((i) => i.invoice_type === of && i.currency === 'EUR');
+      if (!candidates.length) return;
+      const source = candidates.at(-1 - f.number.int({ min: 0, max: Math.min(2, candidates.length - 1) }));
+      const partner = source?.partner_id ? this.data.contacts[source.partner_id] : undefined;
+      if (!source || !partner) return;
+      const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
+      if (day >= monthStart(this.first)) return;
+      const note = this.invoice(type, partner, day, 'posted', 'EUR', source);
+      note.reference = source.invoice_number;
+      posted.push(note);
+    };
+    // Months wholly before the recent window's (whose first day is left out).
+    for (const month of monthsBetween(this.origin, monthStart(this.first))) {
+      const m = Number(month.month.slice(5, 7));
+      sell('customer_invoice', f.helpers.arrayElement(customers), month);
+      if (m % 2 === 0) sell('supplier_invoice', f.helpers.arrayElement(suppliers), month);
+      if (m === 3 && usdCustomer) sell('customer_invoice', usdCustomer, month, 'USD');
+      if (m === 6) credit('customer_refund');
+      if (m === 10) credit('supplier_refund');
+      const fees = workingDayFrom(dayOfMonth(month.first, 0, 28));
+      if (fees < this.first) {
+        this.statementLine(accounts.main, fees, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+      }
+    }
+    // Old invoices are settled, most in full within six weeks; a few are still open.
+    for (const invoice of posted) {
+      const roll = f.number.float({ min: 0, max: 1 });
+      const share = roll < 0.9 ? 1 : roll < 0.96 ? 0.5 : 0;
+      const payDay = workingDayFrom(addDays(invoice.invoice_date, f.number.int({ min: 3, max: 40 })));
+      if (share === 0 || payDay > this.last) continue;
+      this.pay(invoice, round2(invoice.total * share), payDay, accounts);
     }
   }
 
@@ -649,12 +738,12 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     topics.forEach((topic, index) => {
       const id = this.id('opportunity');
       const partner = f.helpers.arrayElement(contacts);
-      const created = dayBetween(f, '2025-02-01', '2025-12-15');
+      const created = dayBetween(f, dayOfMonth(this.until, -11, 1), dayOfMonth(this.until, -1, 15));
       const status = index < 5 ? 'open' : index < 8 ? 'won' : index === 8 ? 'lost' : 'cancelled';
       const stage = f.helpers.arrayElement(PIPE_STAGES);
       const closed = status !== 'open';
       // Closed within two months, and before the sandbox start.
-      const latestEnd = [addDays(created, 60), LAST_SEEDED_DAY].sort()[0] ?? LAST_SEEDED_DAY;
+      const latestEnd = [addDays(created, 60), this.last].sort()[0] ?? this.last;
       const end = closed ? dayBetween(f, created, latestEnd) : null;
       this.data.opportunities[id] = {
         id,
@@ -684,6 +773,14 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   }
 }
 
+/** A working day of a month, picked at random (the last one of the month when the pick runs past it). */
+function workingDayIn(faker: InvoicingSeeder['faker'], month: HistoryMonth): string {
+  let day = workingDayFrom(dayBetween(faker, month.first, month.last));
+  if (day > month.last) day = month.last;
+  while (weekday(day) === 0 || weekday(day) === 6) day = addDays(day, -1);
+  return day;
+}
+
 export function seedInvoicing(options: SeedInput): InvoicingDataset {
   const s = new InvoicingSeeder(options);
   s.taxes();
@@ -691,6 +788,8 @@ export function seedInvoicing(options: SeedInput): InvoicingDataset {
   s.contacts();
   s.paymentMethods();
   const accounts = s.bankAccounts();
+  // The older history first, so that invoice numbers follow the dates.
+  s.inHistory(() => s.history(accounts));
   s.invoicesAndPayments(accounts);
   s.bankActivity(accounts);
   s.opportunities();

@@ -1,13 +1,6 @@
 import { DatasetSeeder, type SeedInput } from '../../seed/dataset-seeder.js';
-import {
-  addDays,
-  amountBetween,
-  at,
-  FIRST_SEEDED_DAY,
-  LAST_SEEDED_DAY,
-  round2,
-  weekday,
-} from '../../seed/finance-fakes.js';
+import { addDays, amountBetween, at, dayBetween, round2, weekday } from '../../seed/finance-fakes.js';
+import { addMonths, historyStart, monthStart, monthsBetween } from '../../seed/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
 import type {
   PaymentBalance,
@@ -20,16 +13,20 @@ import type {
 
 /**
  * The seeded payment provider account of one connection, built from (seed, consumerid, connectionid)
- * alone.
+ * and its `until` day alone.
  *
  * A merchant with two locations (a shop and a web shop), each with its own EUR balance. Card payments
- * through 2025 up to 2026-01-14 (most completed, some failed or canceled, the last ones pending or
- * authorized), refunds of some of them, and the balance movements they make: a payment brings its
- * amount in and the provider's fee out, a refund takes its amount out, a monthly subscription fee is
- * charged. Every Monday the balance's net movements of before the Saturday are paid out to the bank,
- * arriving on Thursday (the last payout is still in transit), so a balance's available amount is
- * what has not been paid out yet: the sum of its unpaid movements.
+ * of the year before `until` up to its eve (for the default clock, 2025-01-02 to 2026-01-14: most
+ * completed, some failed or canceled, the last ones pending or authorized), and before them a few a
+ * month back to January 2021; refunds of some of them, and the balance movements they make: a
+ * payment brings its amount in and the provider's fee out, a refund takes its amount out, a monthly
+ * subscription fee is charged. Every Monday the balance's net movements of before the Saturday are
+ * paid out to the bank, arriving on Thursday (the last payout is still in transit), so a balance's
+ * available amount is what has not been paid out yet: the sum of its unpaid movements.
  */
+
+/** The recent window starts on the 2nd of the month this many months before `until`'s. */
+export const PAYMENT_RECENT_MONTHS = 12;
 
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 
@@ -37,6 +34,15 @@ const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 export const cardFee = (amount: number): number => round2(amount * 0.014 + 0.25);
 
 class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
+  /** The first day of the recent window (for the default clock, 2025-01-02). */
+  readonly first = addDays(monthStart(addMonths(this.until, -PAYMENT_RECENT_MONTHS)), 1);
+  /** The last day with activity: the eve of `until`. */
+  readonly last = addDays(this.until, -1);
+  /** The first day of the older history. */
+  readonly origin = historyStart(this.until);
+  /** The customers of each location, drawn once. */
+  readonly #customers = new Map<string, string[]>();
+
   constructor(options: SeedInput) {
     super('payment', options, {
       locations: {},
@@ -63,7 +69,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
       source_ref: ref(this.sourceId('bal'), 'balance'),
       location_id: id,
       currency: 'EUR',
-      create_date: at(FIRST_SEEDED_DAY, 8),
+      create_date: at(this.origin, 8),
     };
     this.data.balances[balanceId] = balance;
     return { location, balance };
@@ -90,7 +96,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   }
 
   status(day: string): PaymentStatusValue {
-    const recent = day >= '2026-01-12';
+    const recent = day >= addDays(this.until, -3);
     return this.faker.helpers.weightedArrayElement(
       recent
         ? [
@@ -109,7 +115,8 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   payments(location: PaymentLocation, balance: PaymentBalance, online: boolean) {
     const f = this.faker;
     const customers = Array.from({ length: 25 }, () => `cus_${f.string.alphanumeric({ length: 14 })}`);
-    for (let day = FIRST_SEEDED_DAY; day <= LAST_SEEDED_DAY; day = addDays(day, 1)) {
+    this.#customers.set(location.id, customers);
+    for (let day = this.first; day <= this.last; day = addDays(day, 1)) {
       if (!online && weekday(day) === 0) continue;
       // A couple of payments a week in each location keeps the year to a few hundred records.
       const count = f.helpers.weightedArrayElement([
@@ -117,67 +124,130 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
         { weight: 3, value: 1 },
         { weight: 1, value: 2 },
       ]);
-      for (let i = 0; i < count; i++) {
-        const id = this.id('payment');
-        const stamp = at(
-          day,
-          f.number.int({ min: online ? 0 : 9, max: online ? 23 : 19 }),
-          f.number.int({ min: 0, max: 59 }),
-        );
-        const amount = amountBetween(f, online ? 15 : 4, online ? 420 : 160);
-        const status = this.status(day);
-        const order = f.number.int({ min: 10000, max: 99999 });
-        const payment: PaymentPayment = {
-          id,
-          source_ref: ref(this.sourceId('py'), 'payment'),
-          location_id: location.id,
-          status,
-          description: online ? `Web order #${order}` : `Sale ${location.name} #${order}`,
-          amount,
-          currency: 'EUR',
-          payment_date: stamp,
-          partner_id: online || f.datatype.boolean(0.3) ? f.helpers.arrayElement(customers) : null,
-        };
-        this.data.payments[id] = payment;
-        if (status !== 'completed') continue;
-        this.movement(balance, {
-          amount,
-          fee: cardFee(amount),
-          create_date: stamp,
-          application_type: 'charge',
-          accounting_category: 'payment',
-          refund_id: null,
-          payment_id: id,
-          description: payment.description,
-        });
-        if (f.datatype.boolean(online ? 0.06 : 0.03)) this.refund(payment, balance);
-      }
+      for (let i = 0; i < count; i++) this.payment(location, balance, online, day, customers);
     }
     // The provider's subscription, charged on the first of each month.
-    for (let month = 2; month <= 13; month++) {
-      const day = month === 13 ? '2026-01-01' : `2025-${String(month).padStart(2, '0')}-01`;
-      this.movement(balance, {
-        amount: -19,
-        fee: 0,
-        create_date: at(day, 3),
-        application_type: 'subscription_fee',
-        accounting_category: 'fee',
-        refund_id: null,
-        payment_id: null,
-        description: `Subscription ${day.slice(0, 7)}`,
-      });
+    for (let month = 1; month <= PAYMENT_RECENT_MONTHS; month++) {
+      this.subscription(balance, addMonths(monthStart(this.first), month));
     }
   }
 
-  refund(payment: PaymentPayment, balance: PaymentBalance) {
+  /**
+   * The older history, from its faker and ids (see `inHistory`), in the months wholly before the
+   * recent window's: at each location one to three payments a month and the subscription, and a
+   * refund a month (of a payment of the month that has none yet) when none came by chance.
+   */
+  history(locations: { location: PaymentLocation; balance: PaymentBalance; online: boolean }[]) {
     const f = this.faker;
-    const day = addDays(payment.payment_date.slice(0, 10), f.number.int({ min: 1, max: 10 }));
-    if (day > LAST_SEEDED_DAY) return;
+    const refunded = new Set<string>();
+    const refundMonths = new Set<string>();
+    let seen = 0;
+    for (const month of monthsBetween(this.origin, monthStart(this.first))) {
+      const made: PaymentPayment[] = [];
+      for (const { location, balance, online } of locations) {
+        const customers = this.#customers.get(location.id) ?? [];
+        if (month.first > this.origin) this.subscription(balance, month.first);
+        const days = Array.from({ length: f.number.int({ min: 1, max: 3 }) }, () =>
+          dayBetween(f, month.first, month.last),
+        )
+          .map((day) => (!online && weekday(day) === 0 ? addDays(day, day < month.last ? 1 : -1) : day))
+          .sort();
+        for (const day of days) made.push(this.payment(location, balance, online, day, customers));
+      }
+      const refunds = Object.values(this.data.refunds);
+      for (const r of refunds.slice(seen)) {
+        refunded.add(r.payment_id);
+        refundMonths.add(r.refund_date.slice(0, 7));
+      }
+      seen = refunds.length;
+      if (refundMonths.has(month.month)) continue;
+      // A payment of the month refunded within it, the day after at the earliest.
+      const candidates = made.filter(
+        (p) => p.status === 'completed' && p.payment_date.slice(0, 10) < month.last && !refunded.has(p.id),
+      );
+      const payment = candidates.length ? f.helpers.arrayElement(candidates) : undefined;
+      const balance = locations.find((l) => l.location.id === payment?.location_id)?.balance;
+      if (payment && balance) {
+        this.refund(
+          payment,
+          balance,
+          dayBetween(f, addDays(payment.payment_date.slice(0, 10), 1), month.last),
+        );
+      }
+    }
+  }
+
+  payment(
+    location: PaymentLocation,
+    balance: PaymentBalance,
+    online: boolean,
+    day: string,
+    customers: string[],
+  ): PaymentPayment {
+    const f = this.faker;
+    const id = this.id('payment');
+    const stamp = at(
+      day,
+      f.number.int({ min: online ? 0 : 9, max: online ? 23 : 19 }),
+      f.number.int({ min: 0, max: 59 }),
+    );
+    const amount = amountBetween(f, online ? 15 : 4, online ? 420 : 160);
+    const status = this.status(day);
+    const order = f.number.int({ min: 10000, max: 99999 });
+    const payment: PaymentPayment = {
+      id,
+      source_ref: ref(this.sourceId('py'), 'payment'),
+      location_id: location.id,
+      status,
+      description: online ? `Web order #${order}` : `Sale ${location.name} #${order}`,
+      amount,
+      currency: 'EUR',
+      payment_date: stamp,
+      partner_id: online || f.datatype.boolean(0.3) ? f.helpers.arrayElement(customers) : null,
+    };
+    this.data.payments[id] = payment;
+    if (status !== 'completed') return payment;
+    this.movement(balance, {
+      amount,
+      fee: cardFee(amount),
+      create_date: stamp,
+      application_type: 'charge',
+      accounting_category: 'payment',
+      refund_id: null,
+      payment_id: id,
+      description: payment.description,
+    });
+    if (f.datatype.boolean(online ? 0.06 : 0.03)) this.refund(payment, balance);
+    return payment;
+  }
+
+  /** The provider's subscription of the month of `day` (its first). */
+  subscription(balance: PaymentBalance, day: string) {
+    this.movement(balance, {
+      amount: -19,
+      fee: 0,
+      create_date: at(day, 3),
+      application_type: 'subscription_fee',
+      accounting_category: 'fee',
+      refund_id: null,
+      payment_id: null,
+      description: `Subscription ${day.slice(0, 7)}`,
+    });
+  }
+
+  /** A refund of `payment`, one to ten days after it unless `day` is given. */
+  refund(
+    payment: PaymentPayment,
+    balance: PaymentBalance,
+    day = addDays(payment.payment_date.slice(0, 10), this.faker.number.int({ min: 1, max: 10 })),
+  ) {
+    const f = this.faker;
+    if (day > this.last) return;
     const full = f.datatype.boolean(0.6);
     const amount = full ? payment.amount : round2(payment.amount * f.number.float({ min: 0.2, max: 0.8 }));
     const id = this.id('refund');
     const stamp = at(day, f.number.int({ min: 9, max: 18 }), f.number.int({ min: 0, max: 59 }));
-    const pending = day >= '2026-01-13';
+    const pending = day >= addDays(this.until, -2);
     this.data.refunds[id] = {
       id,
       source_ref: ref(this.sourceId('re'), 'refund'),
@@ -202,55 +272,71 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     });
   }
 
-  /** Every Monday: the net of the balance's unpaid movements of before the Saturday, paid out. */
+  /**
+   * Every Monday: the net of the balance's unpaid movements of before the Saturday, paid out. The
+   * payouts of the older history draw from its faker and ids.
+   */
   payouts(balance: PaymentBalance) {
     const movements = Object.values(this.data.transactions)
       .filter((t) => t.balance_id === balance.id)
       .sort((a, b) => a.create_date.localeCompare(b.create_date));
-    for (let day = addDays(FIRST_SEEDED_DAY, 1); day <= LAST_SEEDED_DAY; day = addDays(day, 1)) {
-      if (weekday(day) !== 1) continue;
+    const unpaid: PaymentTransaction[] = [];
+    let next = 0;
+    // Mondays, from the first after the history's first day.
+    const start = addDays(this.origin, 1);
+    for (let day = addDays(start, (8 - weekday(start)) % 7); day <= this.last; day = addDays(day, 7)) {
       // Movements are paid out once two days old: those of before Saturday.
       const cutoff = at(addDays(day, -2), 0);
-      const unpaid = movements.filter((t) => t.payout_id === null && t.create_date < cutoff);
+      for (; next < movements.length && (movements[next]?.create_date ?? cutoff) < cutoff; next++) {
+        unpaid.push(movements[next] as PaymentTransaction);
+      }
       const net = unpaid.reduce((sum, t) => sum + Math.round((t.amount - t.fee) * 100), 0) / 100;
       if (net <= 0) continue;
-      const id = this.id('payout');
-      // The transfer reaches the bank on Thursday.
-      const arrival = addDays(day, 3);
-      const inTransit = arrival > LAST_SEEDED_DAY;
-      this.data.payouts[id] = {
-        id,
-        source_ref: ref(this.sourceId('po'), 'payout'),
-        location_id: balance.location_id,
-        balance_id: balance.id,
-        status: inTransit ? 'in_transit' : 'paid',
-        type: 'bank_account',
-        amount: net,
-        currency: balance.currency,
-        fee: 0,
-        extra_fee: null,
-        payment_date: arrival,
-      };
+      const payout = () => this.payout(balance, day, net);
+      const id = day <= this.first ? this.inHistory(payout) : payout();
       for (const t of unpaid) t.payout_id = id;
-      const movementId = this.id('transaction');
-      this.data.transactions[movementId] = {
-        id: movementId,
-        source_ref: ref(this.sourceId('txn'), 'balance_transaction'),
-        balance_id: balance.id,
-        location_id: balance.location_id,
-        payout_id: id,
-        amount: -net,
-        fee: 0,
-        currency: balance.currency,
-        exchange_rate: 1,
-        create_date: at(day, 6),
-        application_type: 'payout',
-        accounting_category: 'payout',
-        refund_id: null,
-        payment_id: null,
-        description: `Payout ${addDays(day, 3)}`,
-      };
+      unpaid.length = 0;
     }
+  }
+
+  /** The payout of `net` made on a Monday, and the movement that takes it out of the balance. */
+  payout(balance: PaymentBalance, day: string, net: number): string {
+    const id = this.id('payout');
+    // The transfer reaches the bank on Thursday.
+    const arrival = addDays(day, 3);
+    const inTransit = arrival > this.last;
+    this.data.payouts[id] = {
+      id,
+      source_ref: ref(this.sourceId('po'), 'payout'),
+      location_id: balance.location_id,
+      balance_id: balance.id,
+      status: inTransit ? 'in_transit' : 'paid',
+      type: 'bank_account',
+      amount: net,
+      currency: balance.currency,
+      fee: 0,
+      extra_fee: null,
+      payment_date: arrival,
+    };
+    const movementId = this.id('transaction');
+    this.data.transactions[movementId] = {
+      id: movementId,
+      source_ref: ref(this.sourceId('txn'), 'balance_transaction'),
+      balance_id: balance.id,
+      location_id: balance.location_id,
+      payout_id: id,
+      amount: -net,
+      fee: 0,
+      currency: balance.currency,
+      exchange_rate: 1,
+      create_date: at(day, 6),
+      application_type: 'payout',
+      accounting_category: 'payout',
+      refund_id: null,
+      payment_id: null,
+      description: `Payout ${addDays(day, 3)}`,
+    };
+    return id;
   }
 }
 
@@ -262,6 +348,12 @@ export function seedPayment(options: SeedInput): PaymentDataset {
   const web = s.location(`${brand} web shop`);
   s.payments(shop.location, shop.balance, false);
   s.payments(web.location, web.balance, true);
+  s.inHistory(() =>
+    s.history([
+      { ...shop, online: false },
+      { ...web, online: true },
+    ]),
+  );
   s.payouts(shop.balance);
   s.payouts(web.balance);
   return s.data;

@@ -1,15 +1,20 @@
 import { uuidFrom } from '../../lib/ids.js';
-import type { SeedInput } from '../../seed/dataset-seeder.js';
+import { historyFaker, type SeedInput, untilOf } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
+  activityEnd,
   addDays,
+  addMonths,
   atMinute,
   connectionIds,
-  DATA_END,
-  DATA_END_DAY,
+  dayIn,
   daysBetween,
   emailOf,
   fakerFor,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
   nativeRefs,
   pad,
   phoneOf,
@@ -33,14 +38,19 @@ import type {
 } from './pms.records.js';
 
 /**
- * The seeded dataset of one Property Management System connection: two Belgian hotels with their
- * rooms, guests (some of them companies), and the stays of the two and a half months before the
- * sandbox starts (check-ins from 2025-11-01 to 2026-01-14). A stay is an order whose lines are the
- * nights, breakfasts, extras and the city tax; it is invoiced and paid at check-out. Stays still
- * running when the sandbox starts are open (no invoice yet).
+ * The seeded dataset of one Property Management System connection, built from (seed, consumerid,
+ * connectionid) and its `until` day: two Belgian hotels with their rooms, guests (some of them
+ * companies), and their stays: one or two check-ins a day at each hotel from the first of the month
+ * two months before `until`'s to the day before `until` (for the default clock, 2025-11-01 to
+ * 2026-01-14), and before them one or two stays a month at each hotel back to January 2021. A stay
+ * is an order whose lines are the nights, breakfasts, extras and the city tax; it is invoiced and
+ * paid at check-out. Stays still running on `until` (09:00 UTC) are open (no invoice yet).
  */
 
-export const PMS_HISTORY_START = '2025-11-01';
+/** The recent window, whose every day has check-ins: from the first of the month this many months before `until`'s. */
+export const PMS_RECENT_MONTHS = 2;
+/** Stays a month at each hotel in the older history. */
+const HISTORY_STAYS: [number, number] = [1, 2];
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
 
@@ -79,6 +89,10 @@ export const CITY_TAX = 4.24;
 export function seedPmsDataset(input: SeedInput): PmsDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(monthStart(until), -PMS_RECENT_MONTHS);
+  const firstDay = historyStart(until);
   const id = connectionIds('pms', connectionid);
   const ref = nativeRefs(faker, 200, 500, 5);
   const brand = faker.person.lastName();
@@ -166,8 +180,12 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
       phone: faker.datatype.boolean(0.75) ? phoneOf(faker) : null,
       email: faker.datatype.boolean(0.9) ? emailOf(faker, first, last) : null,
       account_number: `400${pad(i + 1, 3)}`,
+      // Guests since half a year before the history, the last ones two months before the recent window.
       created_on: faker.date
-        .between({ from: '2023-01-01T00:00:00Z', to: '2025-08-31T00:00:00Z' })
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -PMS_RECENT_MONTHS - 3))}T00:00:00Z`,
+        })
         .toISOString(),
       addresses: [
         {
@@ -202,9 +220,28 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
     invoices: {},
   };
 
-  const stays = new StayBuilder(faker, dataset, { tax, category });
-  // The last check-ins are the afternoon before the sandbox starts (its clock starts in the morning).
-  for (const day of daysBetween(PMS_HISTORY_START, addDays(DATA_END_DAY, -1))) {
+  // The older history first (numbered first, drawn from a faker of its own): a few stays a month, of
+  // guests known by then.
+  const past = historyFaker('pms', input);
+  const history = new StayBuilder(past, dataset, { tax, category }, end);
+  const byCreation = [...customerIds].sort((a, b) =>
+    String(customers[a]?.created_on).localeCompare(String(customers[b]?.created_on)),
+  );
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    HOTELS.forEach((hotel, index) => {
+      const location = locations[index] as VerticalLocation;
+      const count = past.number.int({ min: HISTORY_STAYS[0], max: HISTORY_STAYS[1] });
+      const days = Array.from({ length: count }, () => dayIn(past, month.first, month.last)).sort();
+      for (const day of days) {
+        const known = byCreation.filter((c) => String(customers[c]?.created_on) < day);
+        history.stay(location, hotel.base, day, pick(past, known.length ? known : byCreation.slice(0, 1)));
+      }
+    });
+  }
+
+  const stays = new StayBuilder(faker, dataset, { tax, category }, end);
+  // The last check-ins are the afternoon before `until` (the clock's day starts in the morning).
+  for (const day of daysBetween(recentStart, addDays(until, -1))) {
     HOTELS.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const arrivals = faker.number.int({ min: 1, max: 2 });
@@ -224,6 +261,8 @@ class StayBuilder {
     private readonly faker: Faker,
     private readonly dataset: PmsDataset,
     private readonly lookups: Lookups,
+    /** The instant the seeded activity stops: stays checking out later are still running. */
+    private readonly end: string,
   ) {}
 
   stay(location: VerticalLocation, baseRate: number, checkInDay: string, customerId: string): void {
@@ -310,7 +349,7 @@ class StayBuilder {
 
     const total = sum2(lines.map((l) => l.total));
     const taxAmount = sum2(lines.map((l) => l.tax_amount));
-    const closed = checkOut <= DATA_END;
+    const closed = checkOut <= this.end;
     const reservation = {
       id: uuidFrom('pms', dataset.connectionid, 'reservation', number),
       source_ref: { id: `RES-${pad(number, 6)}`, model: 'reservation' },

@@ -1,14 +1,18 @@
 import { uuidFrom } from '../../lib/ids.js';
-import type { SeedInput } from '../../seed/dataset-seeder.js';
+import { historyFaker, type SeedInput, untilOf } from '../../seed/dataset-seeder.js';
 import type { Faker } from '../../seed/fakers.js';
 import {
+  activityEnd,
+  addMonths,
   atMinute,
   connectionIds,
-  DATA_END,
-  DATA_END_DAY,
+  dayIn,
   daysBetween,
   emailOf,
   fakerFor,
+  historyStart,
+  monthEnd,
+  monthsBetween,
   pad,
   phoneOf,
   pick,
@@ -39,14 +43,18 @@ import type {
 
 /**
  * The seeded dataset of one Point of Sale connection, built from (seed, consumerid, connectionid)
- * alone. Zelty (9012) is a restaurant group, any other POS a shop: two locations, a catalogue
- * with categories, modifiers and accounting categories, customers, and every order of the two
- * months before the sandbox starts (2025-11-15 to 2026-01-15 09:00 UTC), closed and paid; a few
- * orders of the last morning are still open and close, paid, when the clock reaches their time.
+ * and its `until` day alone. Zelty (9012) is a restaurant group, any other POS a shop: two
+ * locations, a catalogue with categories, modifiers and accounting categories, customers, and the
+ * orders, closed and paid: every order of the two months before `until` (for the default clock,
+ * 2025-11-15 to 2026-01-15 09:00 UTC), and before them a few orders a month at each location back
+ * to January 2021. A few orders of the last morning are still open and close, paid, when the clock
+ * reaches their time.
  */
 
-/** First business day of the seeded order history. */
-export const POS_HISTORY_START = '2025-11-15';
+/** The recent window, whose every business day is seeded: the two months before `until`. */
+export const POS_RECENT_MONTHS = 2;
+/** Orders a month at each location in the older history. */
+const HISTORY_ORDERS: [number, number] = [2, 3];
 /** Opening hours (UTC minutes after midnight) in which orders are created. */
 const OPENING = 7 * 60;
 const CLOSING = 20 * 60 + 30;
@@ -399,6 +407,10 @@ const CITIES = [
 export function seedPosDataset(input: SeedInput): PosDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(until, -POS_RECENT_MONTHS);
+  const firstDay = historyStart(until);
   const flavour = integrationid === 9012 ? RESTAURANT : SHOP;
   const id = connectionIds('pos', connectionid);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
@@ -511,8 +523,12 @@ export function seedPosDataset(input: SeedInput): PosDataset {
       name: `${first} ${last}`,
       phone: faker.datatype.boolean(0.8) ? phoneOf(faker) : null,
       email: faker.datatype.boolean(0.85) ? emailOf(faker, first, last) : null,
+      // Customers since half a year before the history, the last ones a fortnight before the recent window.
       created_on: faker.date
-        .between({ from: '2024-01-01T00:00:00Z', to: '2025-10-31T00:00:00Z' })
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -POS_RECENT_MONTHS - 1))}T00:00:00Z`,
+        })
         .toISOString(),
       addresses: faker.datatype.boolean(0.6)
         ? [
@@ -531,7 +547,12 @@ export function seedPosDataset(input: SeedInput): PosDataset {
       loyalty: faker.number.int({ min: 0, max: 450 }),
       birthdate: faker.datatype.boolean(0.4)
         ? faker.date
-            .birthdate({ min: 18, max: 80, mode: 'age', refDate: '2025-01-01T00:00:00Z' })
+            .birthdate({
+              min: 18,
+              max: 80,
+              mode: 'age',
+              refDate: `${Number(until.slice(0, 4)) - 1}-01-01T00:00:00Z`,
+            })
             .toISOString()
             .slice(0, 10)
         : null,
@@ -563,13 +584,29 @@ export function seedPosDataset(input: SeedInput): PosDataset {
     ),
   };
 
-  const builder = new OrderBuilder(faker, flavour, dataset, id);
-  for (const day of daysBetween(POS_HISTORY_START, DATA_END_DAY)) {
+  // The older history first (numbered first, drawn from a faker of its own), a few orders a month.
+  const past = historyFaker('pos', input);
+  const history = new OrderBuilder(past, flavour, dataset, id, end);
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    for (const location of locations) {
+      const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
+      const instants = Array.from({ length: count }, () =>
+        atMinute(dayIn(past, month.first, month.last), past.number.int({ min: OPENING, max: CLOSING })),
+      ).sort();
+      for (const instant of instants) {
+        const known = customerIds.filter((c) => (customers[c]?.created_on ?? instant) < instant);
+        history.order(location, instant, false, known);
+      }
+    }
+  }
+
+  const builder = new OrderBuilder(faker, flavour, dataset, id, end);
+  for (const day of daysBetween(recentStart, until)) {
     for (const location of locations) {
       const count = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
-      const lastDay = day === DATA_END_DAY;
+      const lastDay = day === until;
       const latest = lastDay
-        ? Math.floor((Date.parse(DATA_END) - Date.parse(`${day}T00:00:00Z`)) / 60_000) - 5
+        ? Math.floor((Date.parse(end) - Date.parse(`${day}T00:00:00Z`)) / 60_000) - 5
         : CLOSING;
       const minutes = Array.from({ length: count }, () =>
         faker.number.int({ min: OPENING, max: latest }),
@@ -591,6 +628,8 @@ class OrderBuilder {
     private readonly flavour: Flavour,
     private readonly dataset: PosDataset,
     private readonly id: (kind: string, ...parts: (string | number)[]) => string,
+    /** The instant the seeded activity stops: orders still open then close when the clock reaches them. */
+    private readonly end: string,
   ) {}
 
   order(location: VerticalLocation, created: string, forceOpen: boolean, customerIds: string[]): void {
@@ -617,12 +656,12 @@ class OrderBuilder {
       created,
       mode === 'EAT_IN' ? faker.number.int({ min: 25, max: 95 }) : faker.number.int({ min: 4, max: 25 }),
     );
-    const open = forceOpen || closesAt > DATA_END;
+    const open = forceOpen || closesAt > this.end;
     const closingDate = open ? null : closesAt;
     const finalClose =
-      open && closesAt <= DATA_END ? plusMinutes(DATA_END, faker.number.int({ min: 5, max: 90 })) : closesAt;
+      open && closesAt <= this.end ? plusMinutes(this.end, faker.number.int({ min: 5, max: 90 })) : closesAt;
     const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
-    const customerId = faker.datatype.boolean(0.25) ? pick(faker, customerIds) : null;
+    const customerId = faker.datatype.boolean(0.25) && customerIds.length ? pick(faker, customerIds) : null;
     const delivery = lines.find((l) => l.type === 'service' && l.description === 'Delivery fee');
     const invoiced = !open && faker.datatype.boolean(0.05);
     const invoiceId = invoiced ? `INV-${created.slice(0, 4)}-${pad(number, 5)}` : null;

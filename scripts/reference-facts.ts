@@ -4,15 +4,22 @@
  * required flags, enums, status codes, schema names, MCP scopes).
  *
  *   npx tsx scripts/reference-facts.ts <folder holding openapi.json | path of the file>
+ *
+ * With --newer-than, it writes test/reference/facts-newer.json instead: the facts of the operations
+ * that a newer published version (its date in its file name) adds to the reference version, which
+ * the sandbox serves marked as that version's (NEWER_REFERENCE_MARKER, src/lib/client-routes.ts).
+ *
+ *   npx tsx scripts/reference-facts.ts <newer file, e.g. openapi-2026-08-21.json> --newer-than <reference file>
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { referenceFacts } from '../test/reference/openapi-facts.js';
+import { type NewerReferenceFacts, referenceFacts } from '../test/reference/openapi-facts.js';
 
 const OUT = fileURLToPath(new URL('../test/reference/facts.json', import.meta.url));
+const OUT_NEWER = fileURLToPath(new URL('../test/reference/facts-newer.json', import.meta.url));
 
 /** A value on one line, spaced as the project's JSON formatter spaces it. */
 function inline(value: unknown): string {
@@ -36,25 +43,57 @@ function compact(value: unknown, indent: string): string {
   return `${open}\n${items.join(',\n')}\n${indent}${close}`;
 }
 
-const [input] = process.argv.slice(2);
-if (!input) {
-  console.error('usage: npx tsx scripts/reference-facts.ts <folder holding openapi.json | openapi file>');
+const [input, flag, olderInput] = process.argv.slice(2);
+if (!input || (flag !== undefined && (flag !== '--newer-than' || !olderInput))) {
+  console.error(
+    'usage: npx tsx scripts/reference-facts.ts <folder holding openapi.json | openapi file> [--newer-than <reference file>]',
+  );
   process.exit(2);
 }
 const file = statSync(input).isDirectory() ? join(input, 'openapi.json') : input;
 const text = readFileSync(file);
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const facts = referenceFacts(JSON.parse(text.toString('utf8')), {
   file: basename(file),
-  sha256: createHash('sha256').update(text).digest('hex'),
+  sha256: sha256(text),
   operations: 0,
 });
+let out = OUT;
+let written: object = facts;
+if (olderInput) {
+  const version = /(\d{4}-\d{2}-\d{2})/.exec(basename(file))?.[1];
+  if (!version) {
+    console.error(`${file}: the newer version's date (YYYY-MM-DD) must be in its file name`);
+    process.exit(2);
+  }
+  const olderText = readFileSync(olderInput);
+  const older = referenceFacts(JSON.parse(olderText.toString('utf8')), {
+    file: basename(olderInput),
+    sha256: sha256(olderText),
+    operations: 0,
+  });
+  const known = new Set(older.operations.map((o) => `${o.method} ${o.path}`));
+  const added = facts.operations.filter((o) => !known.has(`${o.method} ${o.path}`));
+  const newer: NewerReferenceFacts = {
+    reference: {
+      ...facts.reference,
+      operations: added.length,
+      version,
+      newerThan: { file: older.reference.file, sha256: older.reference.sha256 },
+    },
+    operations: added,
+  };
+  out = OUT_NEWER;
+  written = newer;
+  facts.operations = added;
+}
 facts.reference.operations = facts.operations.length;
-writeFileSync(OUT, `${compact(facts, '')}\n`);
+writeFileSync(out, `${compact(written, '')}\n`);
 // In the project's JSON style, so that `npm run lint` holds.
 const BIOME = fileURLToPath(new URL('../node_modules/@biomejs/biome/bin/biome', import.meta.url));
-const formatted = spawnSync(process.execPath, [BIOME, 'format', '--write', OUT], { encoding: 'utf8' });
+const formatted = spawnSync(process.execPath, [BIOME, 'format', '--write', out], { encoding: 'utf8' });
 if (formatted.status !== 0) {
   console.error(formatted.stdout, formatted.stderr);
   process.exit(formatted.status ?? 1);
 }
-console.log(`${OUT}: ${facts.operations.length} operations from ${file}`);
+console.log(`${out}: ${facts.operations.length} operations from ${file}`);

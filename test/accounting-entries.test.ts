@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errors } from '../src/lib/errors.js';
+import {
+  type ApiError,
+  entryHasNoReceivablePayable,
+  entryNotLinkedToPartner,
+  errors,
+  serviceError,
+} from '../src/lib/errors.js';
 import {
   JournalEntryMultiAnalyticPlan,
   ServicePage_JournalEntryMonoAnalyticPlan_,
@@ -9,6 +15,7 @@ import {
   type AccountingSandbox,
   accountingSandbox,
   all,
+  closeBookYear,
   invoiceBody,
   line,
   type Reference,
@@ -78,7 +85,13 @@ describe('accounting journal entries: reading', () => {
     }
     const dates = everything.map((e) => e.date);
     expect(dates).toEqual([...dates].sort());
-    expect(everything[0]).toMatchObject({ reference: 'Opening balance', date: '2024-01-02', posted: true });
+    // The history opens on the second day of the first book year.
+    const [first] = (await a.get('/bookyears')).body.items;
+    expect(everything[0]).toMatchObject({
+      reference: 'Opening balance',
+      date: `${first.name}-01-02`,
+      posted: true,
+    });
   });
 
   it('filters by journal, dates, partner and updated_after', async () => {
@@ -111,8 +124,9 @@ describe('accounting journal entries: reading', () => {
     const res = await a.get(
       '/journal/entries?unposted_allowed=false&date_from=2025-01-01&date_to=2025-04-02',
     );
-    expectError(res, failure);
-    expect(res.body.detail).toMatch(/At most 3 months of entries at once/);
+    expectError(res, serviceError('maxDifferenceMonths'));
+    expect(res.body.error_code).toBe('ERROR_MAX_DIFFERENCE_MONTHS');
+    expect(res.body.detail).toMatch(/more than 3 months apart/);
     expect(
       (await a.get('/journal/entries?unposted_allowed=false&date_from=2025-01-01&date_to=2025-04-01')).status,
     ).toBe(200);
@@ -121,9 +135,19 @@ describe('accounting journal entries: reading', () => {
     );
     expect(wide.status).toBe(200);
     expectError(
-      await a.get('/journal/entries?unposted_allowed=false&date_from=2025-02-01&date_to=2025-01-01'),
-      failure,
+      await a.get(
+        '/journal/entries/multi-analytic-plans?unposted_allowed=false&date_from=2025-01-01&date_to=2025-06-30',
+      ),
+      serviceError('maxDifferenceMonths'),
     );
+  });
+
+  it('answers an empty list when date_to is before date_from', async () => {
+    for (const path of ['/journal/entries', '/journal/entries/multi-analytic-plans']) {
+      const res = await a.get(`${path}?unposted_allowed=true&date_from=2025-02-01&date_to=2025-01-01`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ items: [], total: 0 });
+    }
   });
 
   it('reads one entry with analytic distributions; 404 for an unknown one', async () => {
@@ -132,7 +156,9 @@ describe('accounting journal entries: reading', () => {
     const one = await a.get(`/journal/entries/${first.id}`);
     expect(JournalEntryMultiAnalyticPlan.parse(one.body)).toBeDefined();
     expect(one.body).toEqual(first);
-    expectError(await a.get('/journal/entries/unknown'), errors.accountingEntryNotFound());
+    const unknown = await a.get('/journal/entries/unknown');
+    expectError(unknown, serviceError('entryNotFound'));
+    expect(unknown.body.error_code).toBe('ERROR_ENTRY_NOT_FOUND');
   });
 
   it('validates the list parameters (422)', async () => {
@@ -251,52 +277,55 @@ describe('accounting journal entries: writing', () => {
     expect(again.body.detail).toMatch(/'OD-T-1' is already used in the journal 'OD'/);
   });
 
-  const cases: [string, () => object, RegExp][] = [
+  const cases: [string, () => object, RegExp, ApiError][] = [
     [
       'an unbalanced entry',
       () => entry([general('612000', 100, 0), general('550000', 0, 99.99)]),
       /not balanced: debit 100, credit 99.99/,
+      serviceError('entryNotBalanced'),
     ],
     [
       'a negative amount',
       () => entry([general('612000', -1, 0), general('550000', 0, -1)]),
-      /cannot be negative/,
+      /debit -1/,
+      serviceError('debitCreditNegative'),
     ],
     [
       'debit and credit on one item',
       () => entry([general('612000', 1, 1), general('550000', 0, 0)]),
-      /cannot both be positive/,
+      /debit 1, credit 1/,
+      serviceError('debitCreditBothPositive'),
     ],
-    [
-      'an item of zero',
-      () => entry([general('612000', 0, 0), general('550000', 0, 0)]),
-      /debit or credit must be positive/,
-    ],
-    ['a single item', () => entry([general('612000', 0, 0)]), /at least two items/],
+    ['a single item', () => entry([general('612000', 0, 0)]), /at least two items/, failure],
     [
       'an unknown journal',
       () => entry([general('612000', 1, 0), general('550000', 0, 1)], { journal_id: 'nope' }),
       /journal 'nope' does not exist/,
+      serviceError('journalNotFound'),
     ],
     [
       'an unknown account',
       () => entry([general('612999', 1, 0), general('550000', 0, 1)]),
       /account number '612999' does not exist/,
+      serviceError('accountNumberNotFound'),
     ],
     [
       'a partner account as a general account',
       () => entry([general('400000', 1, 0), general('550000', 0, 1)]),
       /is a partner account/,
+      serviceError('partnerAccountMissing'),
     ],
     [
       'an unknown client',
       () => entry([client('nobody', 1, 0), general('700000', 0, 1)]),
       /partner 'nobody' does not exist/,
+      serviceError('partnerNotFound'),
     ],
     [
       'a client line without client',
       () => entry([client(undefined, 1, 0), general('700000', 0, 1)]),
       /must hold the id of the client/,
+      serviceError('partnerAccountMissing'),
     ],
     [
       'an unknown employee',
@@ -306,21 +335,31 @@ describe('accounting journal entries: writing', () => {
           general('550000', 0, 1),
         ]),
       /employee 'x' does not exist/,
+      serviceError('employeeNotFound'),
     ],
     [
       'a date in the closed book year',
       () => entry([general('612000', 1, 0), general('550000', 0, 1)], { date: '2024-03-01' }),
       /closed book year 2024/,
+      failure,
+    ],
+    [
+      'a date in no book year',
+      () => entry([general('612000', 1, 0), general('550000', 0, 1)], { date: '2099-03-01' }),
+      /outside every book year/,
+      serviceError('bookyearNotFound'),
     ],
     [
       'a currency that is not ISO 4217',
       () => entry([general('612000', 1, 0), general('550000', 0, 1)], { currency: 'Euro' }),
       /not an ISO 4217 code/,
+      serviceError('invalidCurrencyFormat'),
     ],
     [
       'an unknown VAT code',
       () => entry([{ ...general('612000', 1, 0), tax_code: 'T' }, general('550000', 0, 1)]),
       /VAT code 'T' does not exist/,
+      serviceError('taxCodeNotFound'),
     ],
     [
       'two partners in a sale journal',
@@ -328,7 +367,8 @@ describe('accounting journal entries: writing', () => {
         entry([client(ref.clients[0]?.id, 1, 0), client(ref.clients[1]?.id, 1, 0), general('700000', 0, 2)], {
           journal_id: ref.journals.VEN?.id,
         }),
-      /cannot be linked to several partners/,
+      /names 2 clients or suppliers/,
+      serviceError('multiplePartnerAccounts'),
     ],
     [
       'a forced account that is not a partner account',
@@ -338,15 +378,28 @@ describe('accounting journal entries: writing', () => {
           general('740000', 0, 1),
         ]),
       /'700000' is not a receivable account/,
+      serviceError('collectiveAccountMissing'),
     ],
   ];
 
-  it.each(cases)('refuses %s and books nothing', async (_label, body, detail) => {
+  it.each(cases)('refuses %s and books nothing', async (_label, body, detail, error) => {
+    // No seeded year is closed: the cases dated in 2024 need it closed.
+    await closeBookYear(a, '2024');
     const before = (await a.get('/journal/entries?unposted_allowed=true')).body.total;
     const res = await a.post('/journal-entries', body());
-    expectError(res, failure);
+    expectError(res, error);
+    expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
     expect(res.body.detail).toMatch(detail);
     expect((await a.get('/journal/entries?unposted_allowed=true')).body.total).toBe(before);
+  });
+
+  it('books items of zero, as the software does', async () => {
+    const res = await a.post('/journal-entries', entry([general('612000', 0, 0), general('550000', 0, 0)]));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items.map((l: Item) => [l.debit, l.credit])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it.each([
@@ -467,7 +520,8 @@ describe('accounting outstanding items and matching', () => {
       entries: open.map((o) => o.id),
       partner_id: ref.clients[0]?.id,
     });
-    expectError(again, failure);
+    expectError(again, serviceError('entryHasInvalidStatus'));
+    expect(again.body.error_code).toBe('ERROR_ENTRY_HAS_INVALID_STATUS');
     expect(again.body.detail).toMatch(/is already matched/);
   });
 
@@ -497,11 +551,13 @@ describe('accounting outstanding items and matching', () => {
       'an unknown entry',
       async () => ({ entries: ['nope', 'nada'], partner_id: ref.clients[0]?.id }),
       /Entry 'nope' does not exist/,
+      serviceError('entryNotFound'),
     ],
     [
       'an unknown partner',
       async () => ({ entries: ['x', 'y'], partner_id: 'nobody' }),
       /partner 'nobody' does not exist/,
+      serviceError('partnerNotFound'),
     ],
     [
       'one entry',
@@ -510,12 +566,47 @@ describe('accounting outstanding items and matching', () => {
         partner_id: (await outstanding('client'))[0]?.partner_id,
       }),
       /at least two entries/,
+      failure,
     ],
-    ['no entries', async () => ({ entries: [], partner_id: ref.clients[0]?.id }), /at least two entries/],
-  ])('refuses a matching with %s', async (_label, body, detail) => {
+    [
+      'no entries',
+      async () => ({ entries: [], partner_id: ref.clients[0]?.id }),
+      /at least two entries/,
+      failure,
+    ],
+  ])('refuses a matching with %s', async (_label, body, detail, error) => {
     const res = await a.post('/matching', await body());
-    expectError(res, failure);
+    expectError(res, error);
     expect(res.body.detail).toMatch(detail);
+  });
+
+  it('refuses entries of different accounts, and an entry with no receivable or payable line', async () => {
+    const partnerId = ref.clients[0]?.id as string;
+    const invoice = (await a.post('/invoices', sale(15))).body;
+    const account = await a.post('/accounts', {
+      name: 'Clients (other)',
+      number: '400900',
+      type: 'receivable',
+    });
+    expect(account.status, account.text).toBe(200);
+    const other = await a.post(
+      '/journal-entries',
+      entry([{ ...client(partnerId, 0, 15), force_general_account: '400900' }, general('550000', 15, 0)], {
+        journal_id: ref.journals.BNK?.id,
+        number: 'BNK-R-9',
+      }),
+    );
+    expect(other.status, other.text).toBe(200);
+    const accounts = await a.post('/matching', {
+      entries: [invoice.id, other.body.id],
+      partner_id: partnerId,
+    });
+    expectError(accounts, serviceError('multipleGlAccounts'));
+    expect(accounts.body.error_code).toBe('ERROR_MULTIPLE_GL_ACCOUNTS');
+    const plain = await a.post('/journal-entries', entry([general('612000', 5, 0), general('550000', 0, 5)]));
+    const none = await a.post('/matching', { entries: [plain.body.id, invoice.id], partner_id: partnerId });
+    expectError(none, entryHasNoReceivablePayable(plain.body.id, partnerId));
+    expect(none.body.error_code).toBe('ERROR_ENTRY_HAS_NO_ACCOUNT_RECEIVABLE_PAYABLE');
   });
 
   it('refuses items on the same side, of another partner, or unposted', async () => {
@@ -528,16 +619,17 @@ describe('accounting outstanding items and matching', () => {
       entries: items.map((o) => o.id),
       partner_id: ref.clients[0]?.id,
     });
-    expectError(sameSide, failure);
-    expect(sameSide.body.detail).toMatch(/not balanced: they are all on the same side/);
+    expectError(sameSide, serviceError('amountsNotBalanced'));
+    expect(sameSide.body.error_code).toBe('ERROR_AMOUNTS_NOT_BALANCED');
+    expect(sameSide.body.detail).toMatch(/all on the same side/);
     const foreign = (await a.post('/invoices', sale(30, ref.clients[1]?.id))).body;
     const foreignItem = (await outstanding('client')).find((o) => o.original_document?.id === foreign.id);
     const mismatch = await a.post('/matching', {
       entries: [items[0]?.id, foreignItem.id],
       partner_id: ref.clients[0]?.id,
     });
-    expectError(mismatch, failure);
-    expect(mismatch.body.detail).toMatch(/belongs to another client or supplier/);
+    expectError(mismatch, entryNotLinkedToPartner(foreignItem.id, ref.clients[0]?.id as string));
+    expect(mismatch.body.error_code).toBe('ERROR_ENTRY_NOT_LINKED_TO_PARTNER');
     const draft = (await a.post('/invoices', { ...sale(40), status: 'draft' })).body;
     const draftItem = (await outstanding('client', true)).find((o) => o.original_document?.id === draft.id);
     const bank = (await receipt(40, 'BNK-R-3')).body;
@@ -545,7 +637,7 @@ describe('accounting outstanding items and matching', () => {
       entries: [draftItem.id, bank.id],
       partner_id: ref.clients[0]?.id,
     });
-    expectError(unposted, failure);
+    expectError(unposted, serviceError('entryHasInvalidStatus'));
     expect(unposted.body.detail).toMatch(/is not posted/);
   });
 
@@ -564,7 +656,12 @@ describe('accounting outstanding items and matching', () => {
       {
         matching_number: null,
         processed: false,
-        error_msg: { message: failure.message, status: 'error', detail: "Entry 'nope' does not exist" },
+        error_msg: {
+          message: serviceError('entryNotFound').message,
+          status: 'error',
+          detail: "Entry 'nope' does not exist",
+          error_code: 'ERROR_ENTRY_NOT_FOUND',
+        },
       },
     ]);
     expect((await a.get(`/invoices/${invoice.id}`)).body.status).toBe('paid');

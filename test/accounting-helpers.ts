@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { ledgerKey } from '../src/resources/accounting/accounting.records.js';
 import {
   type CallOptions,
   type CallResult,
@@ -35,6 +36,23 @@ export function forConsumer(s: TestSandbox, token: string, consumerId: string): 
     post: (path, body, options = {}) => call(s.app, 'POST', `${base}${path}`, { token, body, ...options }),
     patch: (path, body, options = {}) => call(s.app, 'PATCH', `${base}${path}`, { token, body, ...options }),
   };
+}
+
+/**
+ * Closes a book year of a folder (the default one unless `folder` is given). No seeded year is
+ * closed: a test of the closed-year refusal closes one first. The ledger is made through the API (a
+ * read builds it), then the year is marked closed through the store's write boundary.
+ */
+export async function closeBookYear(a: AccountingSandbox, name: string, folder = ''): Promise<void> {
+  const q = folder ? `?folder_id=${folder}` : '';
+  const years = await a.get(`/bookyears${q}`);
+  expect(years.status, years.text).toBe(200);
+  const key = ledgerKey(a.consumerId, folder || (await a.get('/folders')).body[0].id);
+  await a.app.services.store.transact((store) => {
+    const year = store.world.accounting_ledgers[key]?.bookyears.find((y) => y.name === name);
+    if (!year) throw new Error(`no book year ${name} in the ledger ${key}`);
+    year.closed = true;
+  });
 }
 
 /** Every item of a paged list (pages of 100). */

@@ -1,21 +1,28 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errors } from '../src/lib/errors.js';
+import { type ApiError, errors, serviceError } from '../src/lib/errors.js';
 import {
   InvoiceItemOutMonoAnalyticPlan,
   InvoiceItemOutMultiAnalyticPlans,
   ServicePage_Payment_,
 } from '../src/resources/accounting/invoices.schemas.js';
+import { seedWorld } from '../src/seed/world.js';
+import { Store } from '../src/store/store.js';
 import {
   type AccountingSandbox,
   accountingSandbox,
   all,
+  closeBookYear,
+  forConsumer,
   invoiceBody,
   line,
   type Reference,
   referenceOf,
   TINY_PDF,
 } from './accounting-helpers.js';
-import { expectError, expectValidation } from './helpers.js';
+import { expectError, expectValidation, SEED, sandbox, sandboxToken } from './helpers.js';
 
 /**
  * Invoices and their payments, and how they show everywhere a real ledger would show them: in the
@@ -497,7 +504,8 @@ describe('accounting invoices: the other kinds', () => {
         line(ref, { quantity: 1, unit_price: 10, vat: 'V21', analytic_account: 'nope' }),
       ]),
     );
-    expectError(unknown, failure);
+    expectError(unknown, serviceError('analyticAccountNotFound'));
+    expect(unknown.body.error_code).toBe('ERROR_ANALYTIC_ACCOUNT_NOT_FOUND');
   });
 
   it('keeps an attached PDF', async () => {
@@ -557,7 +565,7 @@ describe('accounting invoices: rules', () => {
     ],
     ['a date in the closed book year', () => sale({ invoice_date: '2024-12-31' }), /closed book year 2024/],
     ['a date outside every book year', () => sale({ invoice_date: '2027-01-02' }), /outside every book year/],
-    ['no lines', () => sale({ lines: [], untaxed_amount: 0, tax_amount: 0, total: 0 }), /at least one line/],
+    ['no lines', () => sale({ lines: [], untaxed_amount: 0, tax_amount: 0, total: 0 }), /has no line/],
     [
       'an untaxed amount that is not the sum of the lines',
       () => sale({ untaxed_amount: 441.49, total: 522.21 }),
@@ -629,23 +637,53 @@ describe('accounting invoices: rules', () => {
     ['a PDF that is not a PDF', () => sale({ pdf: Buffer.from('hello').toString('base64') }), /not a PDF/],
   ];
 
-  it.each(cases)('refuses %s with a 400 and leaves nothing behind', async (label, body, detail) => {
+  /** The cases the service documents, with their error_code; the others answer the generic failure. */
+  const documented: Record<string, ApiError> = {
+    'an unknown partner': serviceError('partnerNotFound'),
+    'a supplier on a sale': serviceError('partnerNotFound'),
+    'an unknown journal': serviceError('journalNotFound'),
+    'a purchase journal on a sale': serviceError('journalNotGoodScope'),
+    'an unknown VAT code': serviceError('taxCodeNotFound'),
+    'an unknown account': serviceError('accountNumberNotFound'),
+    'a date outside every book year': serviceError('bookyearNotFound'),
+    'no lines': serviceError('noInvoiceLine'),
+    'an untaxed amount of 0': serviceError('zeroInvoice'),
+    'a currency that is not ISO 4217': serviceError('currencyNotFound'),
+    'a bad forced financial period': serviceError('invalidFinancialPeriodFormat'),
+    'a PDF that is not a PDF': serviceError('invalidBase64'),
+  };
+
+  it.each(cases)('refuses %s and leaves nothing behind', async (label, body, detail) => {
+    // No seeded year is closed: the cases dated in 2024 need it closed.
+    await closeBookYear(a, '2024');
     const before = (await a.get('/invoices/type/customer_invoice')).body.total;
     const entriesBefore = (await a.get('/journal/entries?unposted_allowed=true')).body.total;
     const query = label.includes('forced financial period') ? '?force_financial_period=2026-01' : '';
     const res = await a.post(`/invoices${query}`, body());
-    expectError(res, failure);
+    const error = documented[label] ?? failure;
+    expectError(res, error);
+    expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
     expect(res.body.detail).toMatch(detail);
     expect((await a.get('/invoices/type/customer_invoice')).body.total).toBe(before);
     expect((await a.get('/journal/entries?unposted_allowed=true')).body.total).toBe(entriesBefore);
   });
 
-  it('refuses an invoice for an inactive client', async () => {
+  it('books a draft dated in a closed book year (the SDK does), but posts nothing there', async () => {
+    await closeBookYear(a, '2024');
+    const draft = await a.post('/invoices', sale({ invoice_date: '2024-12-01', status: 'draft' }));
+    expect(draft.status, draft.text).toBe(200);
+    expect(draft.body.status).toBe('draft');
+    const posted = await a.post('/invoices', sale({ invoice_date: '2024-12-01' }));
+    expectError(posted, failure);
+    expect(posted.body.detail).toMatch(/closed book year 2024/);
+  });
+
+  it('books an invoice for an inactive client, as the software does', async () => {
     const inactive = (await all(a, '/clients')).find((c) => !c.active);
     expect(inactive).toBeDefined();
     const res = await a.post('/invoices', sale({ partner_id: inactive.id }));
-    expectError(res, failure);
-    expect(res.body.detail).toMatch(/is not active/);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.partner_id).toBe(inactive.id);
   });
 
   it('books an invoice in another currency at its rate; a journal kept in euros refuses it', async () => {
@@ -666,14 +704,17 @@ describe('accounting invoices: rules', () => {
   it('refuses an invoice number already used in the journal', async () => {
     expect((await a.post('/invoices', sale({ invoice_number: 'INV-1' }))).status).toBe(200);
     const again = await a.post('/invoices', sale({ invoice_number: 'INV-1' }));
-    expectError(again, failure);
+    expectError(again, serviceError('invoiceNumberAlreadyUsed'));
+    expect(again.status).toBe(409);
+    expect(again.body.error_code).toBe('ERROR_INVOICE_NUMBER_ALREADY_USED');
     expect(again.body.detail).toMatch(/'INV-1' is already used in the journal 'VEN'/);
   });
 
   it('asks for a journal when several can book the type', async () => {
     await a.post('/journal', { code: 'VEN2', name: 'Second sales', journal_type: 'customer_invoice' });
     const res = await a.post('/invoices', sale());
-    expectError(res, failure);
+    expectError(res, serviceError('multipleJournals'));
+    expect(res.body.error_code).toBe('ERROR_MULTIPLE_JOURNALS');
     expect(res.body.detail).toMatch(/Several journals can book a customer_invoice: give journal_id/);
     expect((await a.post('/invoices', sale({ journal_id: ref.journals.VEN?.id }))).status).toBe(200);
   });
@@ -699,8 +740,23 @@ describe('accounting invoices: rules', () => {
       } as never,
     ]);
     const res = await a.post('/invoices/multi-analytic-plans', body);
-    expectError(res, failure);
+    expectError(res, label.includes('another') ? serviceError('analyticAccountNotFound') : failure);
     expect(res.body.detail).toMatch(detail);
+  });
+
+  it('refuses an unknown analytic plan (ERROR_ANALYTIC_PLAN_NOT_FOUND)', async () => {
+    const { analytic_account: _none, ...plain } = line(ref, { quantity: 1, unit_price: 10, vat: 'V21' });
+    const body = invoiceBody(ref, 'customer_invoice', [
+      {
+        ...plain,
+        analytic_distribution: [
+          { analytic_plan: 'no-plan', analytic_accounts: [{ analytic_account: 'x', percentage: 100 }] },
+        ],
+      } as never,
+    ]);
+    const res = await a.post('/invoices/multi-analytic-plans', body);
+    expectError(res, serviceError('analyticPlanNotFound'));
+    expect(res.body.error_code).toBe('ERROR_ANALYTIC_PLAN_NOT_FOUND');
   });
 
   it.each([
@@ -770,9 +826,11 @@ describe('accounting invoices: payment rules', () => {
     ['no items', () => ({ items: [] }), /at least one item/],
   ];
 
-  it.each(cases)('refuses a payment with %s', async (_label, overrides, detail) => {
+  it.each(cases)('refuses a payment with %s', async (label, overrides, detail) => {
+    // No seeded year is closed: the cases dated in 2024 need it closed.
+    await closeBookYear(a, '2024');
     const res = await pay(invoice.id, 10, overrides());
-    expectError(res, failure);
+    expectError(res, label === 'an unknown invoice' ? serviceError('accountingInvoiceNotFound') : failure);
     expect(res.body.detail).toMatch(detail);
     expect((await a.get(`/invoices/id/${invoice.id}/payments`)).body.total).toBe(0);
   });
@@ -831,6 +889,108 @@ describe('accounting invoices: payment rules', () => {
     expect([once.status, twice.status]).toEqual([204, 204]);
     const payments = (await a.get(`/invoices/id/${invoice.id}/payments`)).body.items;
     expect(payments.map((p: { dedicated_amount: number }) => p.dedicated_amount)).toEqual([100, 50]);
+  });
+});
+
+describe('accounting invoices: book years follow the sandbox clock', () => {
+  const bookyears = async (s: AccountingSandbox) =>
+    (await all(s, '/bookyears')).map((y: { name: string; closed: boolean }) => [y.name, y.closed]);
+  /** Moves the sandbox clock (tokens expire with it: the sandbox answers with a fresh one). */
+  const moveClock = async (to: string) => {
+    a.app.services.clock.set(new Date(to));
+    return forConsumer(a, await sandboxToken(a), a.consumerId);
+  };
+
+  it('opens the new year when the clock enters it: an invoice dated then is booked', async () => {
+    const years = await bookyears(a);
+    expect(years.at(-1)).toEqual(['2026', false]);
+    expect(years.some(([name]) => name === '2027')).toBe(false);
+    const later = await moveClock('2027-02-01T09:00:00Z');
+    const booked = await later.post(
+      '/invoices',
+      sale({ invoice_date: '2027-02-01', due_date: '2027-03-03' }),
+    );
+    expect(booked.status, booked.text).toBe(200);
+    expect(booked.body.invoice_number).toMatch(/\/2027\//);
+    expect((await bookyears(later)).at(-1)).toEqual(['2027', false]);
+    // A date two years ahead of the clock is in no book year yet.
+    const ahead = await later.post('/invoices', sale({ invoice_date: '2029-02-01', due_date: '2029-03-03' }));
+    expectError(ahead, serviceError('bookyearNotFound'));
+    expect(ahead.body.error_code).toBe('ERROR_BOOKYEAR_NOT_FOUND');
+  });
+
+  it('opens each year a jump of the clock passes, at the first read', async () => {
+    const before = (await bookyears(a)).length;
+    const later = await moveClock('2028-06-30T12:00:00Z');
+    const years = await bookyears(later);
+    expect(years.length).toBe(before + 2);
+    expect(years.slice(-2)).toEqual([
+      ['2027', false],
+      ['2028', false],
+    ]);
+    // Opened once: reading again adds nothing.
+    expect(await bookyears(later)).toEqual(years);
+    const journal = (await all(later, '/journals')).find((j: { code: string }) => j.code === 'VEN');
+    expect(journal.next_document_numbers.map((n: { bookyear_name: string }) => n.bookyear_name)).toContain(
+      '2028',
+    );
+    const booked = await later.post(
+      '/invoices',
+      sale({ invoice_date: '2028-06-30', due_date: '2028-07-30' }),
+    );
+    expect(booked.status, booked.text).toBe(200);
+    expectError(
+      await later.post('/invoices', sale({ invoice_date: '2030-01-02', due_date: '2030-02-01' })),
+      serviceError('bookyearNotFound'),
+    );
+  });
+
+  it('keeps a book year opened by a read in the world file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bookyears-')), 'world.json');
+    const first = sandbox({ store: await Store.file(file, () => seedWorld(SEED)) });
+    const one = forConsumer(first, await sandboxToken(first), a.consumerId);
+    const before = await bookyears(one);
+    first.app.services.clock.set(new Date('2027-03-01T09:00:00Z'));
+    const later = forConsumer(first, await sandboxToken(first), a.consumerId);
+    expect(await bookyears(later)).toEqual([...before, ['2027', false]]);
+    // Reopened with the default clock (January 2026): the year opened then is still there.
+    const second = sandbox({ store: await Store.file(file, () => seedWorld(SEED)) });
+    const two = forConsumer(second, await sandboxToken(second), a.consumerId);
+    expect(await bookyears(two)).toEqual([...before, ['2027', false]]);
+  });
+});
+
+describe('accounting invoices: the seeded book years are open to past dates', () => {
+  // The official SDK's own data: an invoice of December 2022, a financial entry dated 2022-01-01.
+  const sdkInvoice = () => sale({ invoice_date: '2022-12-15', due_date: '2023-01-14' });
+  const sdkFinancialEntry = () => ({
+    date: '2022-01-01',
+    journal_id: Object.values(ref.journals).find((j) => j.journal_type === 'financial_operation')?.id,
+    currency: 'EUR',
+    currency_exchange_rate: 1,
+    items: [{ account_type: 'customer_account', account: ref.clients[0]?.id, amount: 10 }],
+  });
+
+  it('posts an invoice of December 2022 and a financial entry of 2022-01-01; once 2022 is closed, refuses them', async () => {
+    const invoice = await a.post('/invoices', sdkInvoice());
+    expect(invoice.status, invoice.text).toBe(200);
+    expect(invoice.body).toMatchObject({ invoice_date: '2022-12-15', status: 'posted' });
+    const entry = await a.post('/financial-entries', sdkFinancialEntry());
+    expect(entry.status, entry.text).toBe(200);
+    expect(entry.body.date).toBe('2022-01-01');
+
+    await closeBookYear(a, '2022');
+    expect((await all(a, '/bookyears')).find((y) => y.name === '2022')).toMatchObject({ closed: true });
+    const invoices = (await a.get('/invoices/type/customer_invoice')).body.total;
+    const entries = (await a.get('/journal/entries?unposted_allowed=true')).body.total;
+    const refusedInvoice = await a.post('/invoices', sdkInvoice());
+    expectError(refusedInvoice, failure);
+    expect(refusedInvoice.body.detail).toMatch(/closed book year 2022/);
+    const refusedEntry = await a.post('/financial-entries', sdkFinancialEntry());
+    expectError(refusedEntry, failure);
+    expect(refusedEntry.body.detail).toMatch(/closed book year 2022/);
+    expect((await a.get('/invoices/type/customer_invoice')).body.total).toBe(invoices);
+    expect((await a.get('/journal/entries?unposted_allowed=true')).body.total).toBe(entries);
   });
 });
 
@@ -911,9 +1071,12 @@ describe('accounting invoices: reading', () => {
   });
 
   it('answers 404 for an unknown invoice and 422 for an unknown type', async () => {
-    expectError(await a.get('/invoices/unknown'), errors.accountingInvoiceNotFound());
-    expectError(await a.get('/invoices/multi-analytic-plans/unknown'), errors.accountingInvoiceNotFound());
-    expectError(await a.get('/invoices/id/unknown/payments'), errors.accountingInvoiceNotFound());
+    expectError(await a.get('/invoices/unknown'), serviceError('accountingInvoiceNotFound'));
+    expectError(
+      await a.get('/invoices/multi-analytic-plans/unknown'),
+      serviceError('accountingInvoiceNotFound'),
+    );
+    expectError(await a.get('/invoices/id/unknown/payments'), serviceError('accountingInvoiceNotFound'));
     expectValidation(await a.get('/invoices/type/sales'), ['path', 'invoice_type'], 'enum');
   });
 

@@ -20,6 +20,7 @@ import {
   type PostingContext,
 } from '../src/resources/accounting/ledger/posting.js';
 import { assertPdf, assertVatNumber } from '../src/resources/accounting/ledger/rules.js';
+import { LEGACY_UNTIL } from '../src/seed/datasets.js';
 import { tinyPdf } from '../src/seed/pdf.js';
 
 /** The ledger model on its own: the seed, the derived figures and the posting functions. */
@@ -129,16 +130,16 @@ describe('the seeded ledger', () => {
     expect(partly.length).toBeGreaterThan(0);
   });
 
-  it('closes 2024 after booking it, and dates nothing after the sandbox clock starts', () => {
+  it('leaves every book year open after booking them, and dates nothing after its day', () => {
+    // Built without `until`: seeded up to LEGACY_UNTIL, from 2021.
     const ledger = build();
-    expect(ledger.bookyears.map((y) => [y.name, y.closed])).toEqual([
-      ['2024', true],
-      ['2025', false],
-      ['2026', false],
-    ]);
+    const last = Number(LEGACY_UNTIL.slice(0, 4));
+    expect(ledger.bookyears.map((y) => [y.name, y.closed])).toEqual(
+      Array.from({ length: last - 2021 + 1 }, (_, i) => [String(2021 + i), false]),
+    );
     const dates = Object.values(ledger.entries).map((e) => e.date);
-    expect(dates.some((d) => d < '2025-01-01')).toBe(true);
-    expect(dates.every((d) => d <= '2026-01-14')).toBe(true);
+    expect(dates.some((d) => d < '2021-02-01')).toBe(true);
+    expect(dates.every((d) => d < LEGACY_UNTIL)).toBe(true);
   });
 
   it('holds partners that are both client and supplier only for unified integrations', () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errors } from '../src/lib/errors.js';
+import { type ApiError, errors, serviceError } from '../src/lib/errors.js';
 import {
   AnalyticAccountItemOut,
   AnalyticAccountItemOutMultiAnalyticPlans,
@@ -32,7 +32,7 @@ beforeEach(async () => {
 });
 
 const failure = errors.accountingFailure('');
-const notFound = errors.accountingAnalyticAccountNotFound();
+const notFound = serviceError('analyticAccountNotFound');
 
 const ledgerOf = async (s: AccountingSandbox) =>
   s.app.services.store.world.accounting_ledgers[`${s.consumerId}:${(await s.get('/folders')).body[0].id}`];
@@ -138,7 +138,12 @@ describe('accounting analytic accounts: reading', () => {
     });
     expectError(await a.get(`/analytic-accounts/${sales}/multi-analytic-plans/${projects()}`), notFound);
     expectError(await a.get('/analytic-accounts/unknown'), notFound);
-    expectError(await a.get('/analytic-accounts/unknown/multi-analytic-plans/unknown'), failure);
+    const plan = await a.get('/analytic-accounts/unknown/multi-analytic-plans/unknown');
+    expectError(plan, serviceError('analyticPlanNotFound'));
+    expect(plan.body.error_code).toBe('ERROR_ANALYTIC_PLAN_NOT_FOUND');
+    expect((await a.get('/analytic-accounts/unknown')).body.error_code).toBe(
+      'ERROR_ANALYTIC_ACCOUNT_NOT_FOUND',
+    );
   });
 
   it('pages within 1..100 items', async () => {
@@ -186,44 +191,49 @@ describe('accounting analytic accounts: writing', () => {
     expect(listed.filter((x) => x.code === 'SALES')).toHaveLength(2);
   });
 
-  const invalid: [string, () => string, Record<string, unknown>, RegExp][] = [
+  const invalid: [string, () => string, Record<string, unknown>, RegExp, ApiError][] = [
     [
       'a code already used in the plan',
       () => `/analytic-accounts`,
       { code: 'sales', name: 'X', currency: 'EUR' },
       /already exists with the code 'sales'/,
+      serviceError('analyticAccountAlreadyExists'),
     ],
     [
-      'a blank code',
-      () => `/analytic-accounts`,
-      { code: '  ', name: 'X', currency: 'EUR' },
-      /code cannot be blank/,
-    ],
-    [
-      'a blank name',
-      () => `/analytic-accounts`,
-      { code: 'N', name: ' ', currency: 'EUR' },
-      /name cannot be blank/,
+      'a code already used in the plan (multiple plans)',
+      () => `/analytic-accounts/multi-analytic-plans/${departments()}`,
+      { code: 'SALES', name: 'X', currency: 'EUR' },
+      /already exists with the code 'SALES'/,
+      serviceError('analyticAccountAlreadyExists'),
     ],
     [
       'a currency that is not ISO 4217',
       () => `/analytic-accounts`,
       { code: 'N', name: 'X', currency: 'euro' },
       /not an ISO 4217 code/,
+      serviceError('currencyNotFound'),
     ],
     [
       'an unknown plan',
       () => `/analytic-accounts/multi-analytic-plans/nope`,
       { code: 'N', name: 'X', currency: 'EUR' },
       /analytic plan 'nope' does not exist/,
+      serviceError('analyticPlanNotFound'),
     ],
   ];
-  it.each(invalid)('refuses %s, and writes nothing', async (_case, path, body, detail) => {
+  it.each(invalid)('refuses %s, and writes nothing', async (_case, path, body, detail, error) => {
     const before = (await a.get('/analytic-accounts')).body.total;
     const res = await a.post(path(), body);
-    expectError(res, failure);
+    expectError(res, error);
+    expect(res.body.error_code).toBe(error.errorCode);
     expect(res.body.detail).toMatch(detail);
     expect((await a.get('/analytic-accounts')).body.total).toBe(before);
+  });
+
+  it('takes a code or a name of spaces, as the software does', async () => {
+    const res = await a.post('/analytic-accounts', { code: '  ', name: ' ', currency: 'EUR' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ code: '  ', name: ' ' });
   });
 
   it('refuses a new account in an inactive plan', async () => {
@@ -267,12 +277,12 @@ describe('accounting analytic accounts: writing', () => {
     expect(refused.body.detail).toMatch(/analytic account 'OPS-OLD' is not active/);
   });
 
-  it('refuses an update to a code of another account of the plan, or to a blank name', async () => {
+  it('refuses an update to a code of another account of the plan (409)', async () => {
     const ops = ref.analytic.find((x) => x.code === 'OPS')?.id as string;
     const taken = await a.patch(`/analytic-accounts/${ops}`, { code: 'Admin' });
-    expectError(taken, failure);
+    expectError(taken, serviceError('analyticAccountAlreadyExists'));
+    expect(taken.status).toBe(409);
     expect(taken.body.detail).toMatch(/already exists with the code 'Admin'/);
-    expectError(await a.patch(`/analytic-accounts/${ops}`, { name: '' }), failure);
     expect((await a.get(`/analytic-accounts/${ops}`)).body.code).toBe('OPS');
     expectError(await a.patch('/analytic-accounts/unknown', { name: 'X' }), notFound);
     expectError(

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errors } from '../src/lib/errors.js';
+import { type ApiError, errors, serviceError } from '../src/lib/errors.js';
 import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
 import {
   BankAccountItemOut,
@@ -16,6 +16,7 @@ import {
   type AccountingSandbox,
   accountingSandbox,
   all,
+  closeBookYear,
   forConsumer,
   invoiceBody,
   line,
@@ -156,18 +157,29 @@ describe('accounting bank accounts', () => {
       { code: 'X1', currency: 'Euro', iban: 'BE71096123456769', bank_name: 'X' },
       /not an ISO 4217 code/,
     ],
-    [
-      'a blank bank name',
-      { code: 'X1', currency: 'EUR', iban: 'BE71096123456769', bank_name: ' ' },
-      /bank_name cannot be blank/,
-    ],
   ];
-  it.each(cases)('refuses %s, and writes nothing', async (_case, body, detail) => {
+  const documentedAccount: Record<string, ApiError> = {
+    'a code already used by a journal': serviceError('bankCodeAlreadyUsed'),
+    'a currency that is not ISO 4217': serviceError('currencyNotFound'),
+  };
+  it.each(cases)('refuses %s, and writes nothing', async (label, body, detail) => {
     await unchanged(async () => {
       const res = await a.post('/bank-accounts', body);
-      expectError(res, failure);
+      const error = documentedAccount[label] ?? failure;
+      expectError(res, error);
+      expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
       expect(res.body.detail).toMatch(detail);
     });
+  });
+
+  it('opens a bank account with a blank bank name, as the software does', async () => {
+    const res = await a.post('/bank-accounts', {
+      code: 'X1',
+      currency: 'EUR',
+      iban: 'BE71096123456769',
+      bank_name: ' ',
+    });
+    expect(res.status, res.text).toBe(200);
   });
 
   it('refuses an IBAN that another bank account has', async () => {
@@ -261,7 +273,7 @@ describe('accounting bank transactions (statements)', () => {
     expect((await a.get(`/invoices/${invoice.id}`)).body.status).toBe('paid');
   });
 
-  it('does not import a statement or a transaction twice, and checks the opening balance', async () => {
+  it('does not import a statement or a transaction twice, and keeps the opening balance given', async () => {
     const first = await a.post(
       '/bank-transactions',
       statement([{ amount: 5, external_transaction_id: 'T9' }]),
@@ -277,17 +289,11 @@ describe('accounting bank transactions (statements)', () => {
     expectError(transaction, failure);
     expect(transaction.body.detail).toMatch(/transaction 'T9' was already imported/);
     const balance = await balanceOf('550000');
-    const wrong = await a.post(
+    const other = await a.post(
       '/bank-transactions',
       statement([{ amount: 5 }], { external_bank_statement_id: '2026003', opening_balance: balance + 1 }),
     );
-    expectError(wrong, failure);
-    expect(wrong.body.detail).toMatch(/opening_balance .* is not the balance/);
-    const right = await a.post(
-      '/bank-transactions',
-      statement([{ amount: 5 }], { external_bank_statement_id: '2026003', opening_balance: balance }),
-    );
-    expect(right.status, right.text).toBe(200);
+    expect(other.status, other.text).toBe(200);
   });
 
   it('takes statements on a bank account opened through the API', async () => {
@@ -327,9 +333,7 @@ describe('accounting bank transactions (statements)', () => {
       /kept in EUR, not USD/,
     ],
     ['no transaction', () => statement([]), /needs at least one transaction/],
-    ['a zero amount', () => statement([{ amount: 0 }]), /items\[0\]: amount cannot be 0/],
     ['a negative fee', () => statement([{ amount: -5, fee_amount: -1 }]), /cannot be negative/],
-    ['VAT without a fee', () => statement([{ amount: -5, tax_amount: 1 }]), /needs a fee_amount/],
     [
       'a counterpart id without its type',
       () => statement([{ amount: 5, counterpart: { id: ref.clients[0]?.id } }]),
@@ -362,22 +366,41 @@ describe('accounting bank transactions (statements)', () => {
     ],
     ['a PDF that is not one', () => statement([{ amount: 5 }], { pdf: 'aGVsbG8=' }), /not a PDF/],
     [
-      'a blank statement id',
-      () => statement([{ amount: 5 }], { external_bank_statement_id: ' ' }),
-      /cannot be blank/,
-    ],
-    [
       'an invalid second transaction (nothing of the first is kept)',
-      () => statement([{ amount: 5 }, { amount: 0 }]),
-      /items\[1\]: amount cannot be 0/,
+      () => statement([{ amount: 5 }, { amount: -5, fee_amount: -1 }]),
+      /items\[1\]: fee_amount and tax_amount cannot be negative/,
     ],
   ];
-  it.each(cases)('refuses %s, and writes nothing', async (_case, body, detail) => {
+  const documentedStatement: Record<string, ApiError> = {
+    'an unknown bank account': serviceError('journalNotFound'),
+    'the cash journal': serviceError('journalNotFound'),
+    'an unknown client': serviceError('partnerNotFound'),
+    'an unknown employee': serviceError('employeeNotFound'),
+    'a receivable account without its client': serviceError('accountNumberNotGoodScope'),
+    'an unknown account': serviceError('accountNumberNotFound'),
+    'a PDF that is not one': serviceError('invalidBase64'),
+  };
+  it.each(cases)('refuses %s, and writes nothing', async (label, body, detail) => {
+    // No seeded year is closed: the cases dated in 2024 need it closed.
+    await closeBookYear(a, '2024');
     await unchanged(async () => {
       const res = await a.post('/bank-transactions', body());
-      expectError(res, failure);
+      const error = documentedStatement[label] ?? failure;
+      expectError(res, error);
+      expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
       expect(res.body.detail).toMatch(detail);
     });
+  });
+
+  it('imports what the software takes: a zero amount, VAT without a fee, a blank statement id', async () => {
+    for (const [i, body] of [
+      statement([{ amount: 0 }], { external_bank_statement_id: '2026101' }),
+      statement([{ amount: -5, tax_amount: 1 }], { external_bank_statement_id: '2026102' }),
+      statement([{ amount: 5 }], { external_bank_statement_id: ' ' }),
+    ].entries()) {
+      const res = await a.post('/bank-transactions', body);
+      expect(res.status, `${i}: ${res.text}`).toBe(200);
+    }
   });
 
   it('refuses a transaction without counterpart on a bank account without suspense account', async () => {
@@ -540,7 +563,6 @@ describe('accounting financial entries', () => {
       /cannot take a financial entry/,
     ],
     ['no item', () => entry([]), /needs at least one item/],
-    ['a zero amount', () => entry([general('612000', 0)]), /amount cannot be 0/],
     [
       'VAT on a client line',
       () =>
@@ -556,16 +578,6 @@ describe('accounting financial entries', () => {
       'an unknown VAT code',
       () => entry([general('700000', 1, { tax_info: { tax_code: 'nope', tax_amount: 1 } })]),
       /VAT code 'nope' does not exist/,
-    ],
-    [
-      'a matching number on a general line',
-      () => entry([general('700000', 1, { automated_matching_number: 'X' })]),
-      /only for customer_account or supplier_account lines/,
-    ],
-    [
-      'a matching number that names nothing open',
-      () => entry([client(ref.clients[0]?.id, 1, { automated_matching_number: 'NOPE-1' })]),
-      /no open item numbered 'NOPE-1'/,
     ],
     ['an unknown client', () => entry([client('nope', 1)]), /partner 'nope' does not exist/],
     ['a general line on a receivable account', () => entry([general('400000', 1)]), /is a partner account/],
@@ -586,12 +598,38 @@ describe('accounting financial entries', () => {
     ],
     ['a PDF that is not one', () => entry([general('700000', 1)], { pdf: 'aGVsbG8=' }), /not a PDF/],
   ];
-  it.each(cases)('refuses %s, and writes nothing', async (_case, body, detail) => {
+  const documentedEntry: Record<string, ApiError> = {
+    'an unknown journal': serviceError('journalNotFound'),
+    'a journal that is not a bank or cash journal': serviceError('journalNotGoodScope'),
+    'an unknown VAT code': serviceError('taxCodeNotFound'),
+    'an unknown client': serviceError('partnerNotFound'),
+    'a general line on a receivable account': serviceError('accountNumberNotGoodScope'),
+    'a PDF that is not one': serviceError('invalidBase64'),
+  };
+  it.each(cases)('refuses %s, and writes nothing', async (label, body, detail) => {
+    // No seeded year is closed: the cases dated in 2024 need it closed.
+    await closeBookYear(a, '2024');
     await unchanged(async () => {
       const res = await a.post('/financial-entries', body());
-      expectError(res, failure);
+      const error = documentedEntry[label] ?? failure;
+      expectError(res, error);
+      expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
       expect(res.body.detail).toMatch(detail);
     });
+  });
+
+  it('books what the software takes: a zero amount, matching numbers that match nothing', async () => {
+    for (const body of [
+      entry([general('612000', 0)], { number: 'FE-Z-1' }),
+      entry([general('700000', 1, { automated_matching_number: 'X' })], { number: 'FE-Z-2' }),
+      entry([client(ref.clients[0]?.id, 1, { automated_matching_number: 'NOPE-1' })], { number: 'FE-Z-3' }),
+    ]) {
+      const res = await a.post('/financial-entries', body);
+      expect(res.status, res.text).toBe(200);
+    }
+    // The client's receipt stays open: nothing numbered NOPE-1 was there to match.
+    const open = await all(a, '/outstandings?type=client&unposted_allowed=false');
+    expect(open.find((o) => o.number === 'FE-Z-3')).toMatchObject({ open_amount: -1 });
   });
 
   it('refuses a counterpart account that is not a bank or cash account', async () => {
@@ -604,7 +642,8 @@ describe('accounting financial entries', () => {
         body: entry([general('700000', 1)]),
       },
     );
-    expectError(res, failure);
+    expectError(res, serviceError('accountNumberNotGoodScope'));
+    expect(res.body.error_code).toBe('ERROR_ACCOUNT_NUMBER_NOT_GOOD_SCOPE');
     expect(res.body.detail).toMatch(/'612000' is not a bank or cash account/);
     const journal = await a.post('/journal', {
       code: 'OPS',
@@ -613,7 +652,7 @@ describe('accounting financial entries', () => {
     });
     expectError(
       await a.post('/financial-entries', entry([general('700000', 1)], { journal_id: journal.body.id })),
-      failure,
+      serviceError('journalNotGoodScope'),
     );
   });
 
@@ -650,7 +689,7 @@ describe('accounting financial entries', () => {
       currency: 'EUR',
       items: [{ type: 'customer_account', account_number: '440000', partner_id: partner, amount: 3 }],
     });
-    expectError(wrongSide, failure);
+    expectError(wrongSide, serviceError('accountNumberNotGoodScope'));
     expect(wrongSide.body.detail).toMatch(/'440000' is not a receivable account/);
     expectValidation(await a.post('/financial-entry', { date: '2026-01-15', currency: 'EUR', items: [] }), [
       'body',
@@ -740,7 +779,7 @@ describe('accounting employees and the FEC export (an integration that covers th
     });
   });
 
-  it('needs both dates, in order', async () => {
+  it('needs both dates; a date_to before date_from exports nothing', async () => {
     expectValidation(await multi.get(`/export-fec?folder_id=${folder}&date_from=2025-01-01`), [
       'query',
       'date_to',
@@ -752,8 +791,8 @@ describe('accounting employees and the FEC export (an integration that covers th
     const reversed = await multi.get(
       `/export-fec?folder_id=${folder}&date_from=2025-12-31&date_to=2025-01-01`,
     );
-    expectError(reversed, failure);
-    expect(reversed.body.detail).toMatch(/date_to is before date_from/);
+    expect(reversed.status, reversed.text).toBe(200);
+    expect(reversed.body).toEqual([]);
   });
 });
 

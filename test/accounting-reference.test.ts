@@ -1,12 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { errors } from '../src/lib/errors.js';
+import { errors, serviceError } from '../src/lib/errors.js';
 import {
   FolderItem,
   ServicePage_AccountItem_,
   ServicePage_Journal_,
 } from '../src/resources/accounting/reference.schemas.js';
-import { type AccountingSandbox, accountingSandbox, all, forConsumer } from './accounting-helpers.js';
+import {
+  type AccountingSandbox,
+  accountingSandbox,
+  all,
+  closeBookYear,
+  forConsumer,
+} from './accounting-helpers.js';
 import { call, expectError, expectValidation, SEED, sandboxToken } from './helpers.js';
 
 /**
@@ -67,7 +73,7 @@ describe('accounting: the connection and the folder', () => {
       headers: { 'x-chift-connectionid': seeded?.connectionid ?? '' },
     });
     expect(again.body.name).toBe('Kept');
-    expectError(await a.get(`/clients/${client.body.id}`), errors.accountingPartnerNotFound());
+    expectError(await a.get(`/clients/${client.body.id}`), serviceError('partnerNotFound'));
   });
 
   it('refuses the operations the integration does not implement (catalogue coverage)', async () => {
@@ -263,13 +269,23 @@ describe('accounting: paging', () => {
   });
 });
 
+/** The seeded book years, all open: 2021 to the year of the sandbox clock. */
+const openYears = () =>
+  Array.from({ length: a.app.services.clock.now().getUTCFullYear() - 2020 }, (_, i) => String(2021 + i));
+
 describe('accounting: reference data', () => {
-  it('has book years 2024 (closed), 2025 and 2026 (open)', async () => {
-    expect((await a.get('/bookyears')).body.items).toEqual([
-      { name: '2024', start: '2024-01-01', end: '2024-12-31', closed: true },
-      { name: '2025', start: '2025-01-01', end: '2025-12-31', closed: false },
-      { name: '2026', start: '2026-01-01', end: '2026-12-31', closed: false },
-    ]);
+  it('has book years from 2021 to the clock year, all open', async () => {
+    const clockYear = a.app.services.clock.now().getUTCFullYear();
+    const expected = [];
+    for (let year = 2021; year <= clockYear; year++) {
+      expected.push({
+        name: `${year}`,
+        start: `${year}-01-01`,
+        end: `${year}-12-31`,
+        closed: false,
+      });
+    }
+    expect((await a.get('/bookyears')).body.items).toEqual(expected);
   });
 
   it('lists analytic plans, schemes, VAT codes, payment methods and terms with every field', async () => {
@@ -324,8 +340,16 @@ describe('accounting: reference data', () => {
     ]);
     const bank = page.items.find((j) => j.code === 'BNK');
     expect(bank).toMatchObject({ counterpart_account: '550000', iban: expect.stringMatching(/^BE/) });
-    expect(bank?.next_document_numbers?.map((n) => n.bookyear_name)).toEqual(['2025', '2026']);
-    expect(bank?.next_document_numbers?.[1]?.next_document_number).toMatch(/^BNK\/2026\/\d{4}$/);
+    // Every seeded book year is open: one next number in each, 2021 to the clock year.
+    const years = openYears();
+    expect(bank?.next_document_numbers?.map((n) => n.bookyear_name)).toEqual(years);
+    expect(bank?.next_document_numbers?.at(-1)?.next_document_number).toMatch(/^BNK\/2026\/\d{4}$/);
+    // A closed year gives no next number.
+    await closeBookYear(a, '2024');
+    const closed = (await all(a, '/journals')).find((j) => j.code === 'BNK');
+    expect(closed.next_document_numbers.map((n: { bookyear_name: string }) => n.bookyear_name)).toEqual(
+      years.filter((y) => y !== '2024'),
+    );
   });
 
   it('filters the chart of accounts by classes and by type', async () => {
@@ -368,13 +392,24 @@ describe('accounting: reference data', () => {
   });
 
   it.each([
-    ['an existing number', { number: '400000', name: 'Again' }, /already exists/],
-    ['letters in the number', { number: '61A000', name: 'Bad' }, /must be 3 to 20 digits/],
-    ['a class outside 1 to 7', { number: '900000', name: 'Bad' }, /starting with its class/],
-  ])('refuses an account with %s', async (_label, body, detail) => {
+    [
+      'an existing number',
+      { number: '400000', name: 'Again' },
+      /already exists/,
+      serviceError('ledgerAccountAlreadyExists'),
+    ],
+    ['letters in the number', { number: '61A000', name: 'Bad' }, /must be digits only/, failure],
+  ])('refuses an account with %s', async (_label, body, detail, error) => {
     const res = await a.post('/accounts', body);
-    expectError(res, failure);
+    expectError(res, error);
     expect(res.body.detail).toMatch(detail);
+  });
+
+  it('adds accounts of any class and length the chart takes (class 0, class 9, 3 digits)', async () => {
+    for (const number of ['010000', '900000', '123', '61234567890123456789012']) {
+      const res = await a.post('/accounts', { number, name: `Account ${number}` });
+      expect(res.status, res.text).toBe(200);
+    }
   });
 
   it.each([
@@ -406,10 +441,10 @@ describe('accounting: reference data', () => {
       journal_type: 'financial_operation',
       counterpart_account: '550100',
       blocked: false,
-      next_document_numbers: [
-        { bookyear_name: '2025', next_document_number: 'BNK2/2025/0001' },
-        { bookyear_name: '2026', next_document_number: 'BNK2/2026/0001' },
-      ],
+      next_document_numbers: openYears().map((year) => ({
+        bookyear_name: year,
+        next_document_number: `BNK2/${year}/0001`,
+      })),
     });
     const listed = await all(a, '/journals');
     expect(listed).toContainEqual(created.body);
@@ -426,25 +461,30 @@ describe('accounting: reference data', () => {
       'a code in use',
       { code: 'ven', name: 'Sales again', journal_type: 'customer_invoice' },
       /already exists with the code/,
+      serviceError('journalAlreadyExists'),
     ],
     [
       'a bank journal without account',
       { code: 'BK', name: 'Bank', journal_type: 'bank' },
       /counterpart_account is required/,
+      failure,
     ],
     [
       'an unknown counterpart account',
       { code: 'BK', name: 'Bank', journal_type: 'bank', counterpart_account: '559999' },
       /does not exist/,
+      serviceError('counterpartAccountNotFound'),
     ],
     [
       'a counterpart account of another type',
       { code: 'CS', name: 'Cash', journal_type: 'cash', counterpart_account: '550000' },
       /is not a cash account/,
+      failure,
     ],
-  ])('refuses a journal with %s', async (_label, body, detail) => {
+  ])('refuses a journal with %s', async (_label, body, detail, error) => {
     const res = await a.post('/journal', body);
-    expectError(res, failure);
+    expectError(res, error);
+    expect(res.body.error_code ?? null).toBe(error.errorCode ?? null);
     expect(res.body.detail).toMatch(detail);
   });
 
@@ -518,9 +558,44 @@ describe('accounting: balances', () => {
     expect(sum).toBe(0);
   });
 
+  it('takes the months as days YYYY-MM-DD too, as the official Node SDK sends them', async () => {
+    const months = await a.post('/chart-of-accounts/balance', {
+      accounts: ['7'],
+      start: '202501',
+      end: '202512',
+    });
+    const days = await a.post('/chart-of-accounts/balance', {
+      accounts: ['7'],
+      start: '2025-01-01',
+      end: '2025-12-31',
+    });
+    expect(days.status, days.text).toBe(200);
+    expect(days.body).toEqual(months.body);
+    const endOnly = await a.post('/chart-of-accounts/balance', { accounts: ['7'], end: '2025-12-31' });
+    expect(endOnly.body).toEqual(
+      (await a.post('/chart-of-accounts/balance', { accounts: ['7'], end: '202512' })).body,
+    );
+  });
+
+  it('answers an empty period when the start month is after the end month', async () => {
+    const res = await a.post('/chart-of-accounts/balance', {
+      accounts: ['400000'],
+      start: '202602',
+      end: '202601',
+    });
+    expect(res.status, res.text).toBe(200);
+    const closing = await a.post('/chart-of-accounts/balance', { accounts: ['400000'], end: '202601' });
+    expect(res.body.items[0]).toMatchObject({
+      debit: closing.body.items[0].debit,
+      credit: closing.body.items[0].credit,
+      period_debit: 0,
+      period_credit: 0,
+      period_balance: 0,
+    });
+  });
+
   it.each([
     ['a month 13', { accounts: [], end: '202513' }, /'202513' is not a month/],
-    ['a start after the end', { accounts: [], start: '202602', end: '202601' }, /start month is after/],
     ['a bad start', { accounts: [], start: '2025-1', end: '202601' }, /start: '2025-1'/],
   ])('refuses %s', async (_label, body, detail) => {
     const res = await a.post('/chart-of-accounts/balance', body);

@@ -434,10 +434,13 @@ describe('POST .../accounting/attachments', () => {
     expect(first.body).toEqual({ id: expect.any(String), base64_string: TINY_PDF });
     const listed = await a.get(`/attachments?type=invoice&document_id=${invoiceId}`);
     expect(listed.body.items).toEqual([first.body]);
-    expectFailure(
-      await a.post('/attachments', { base64_string: TINY_PDF, type: 'invoice', document_id: invoiceId }),
-      'already has an attachment',
-    );
+    const again = await a.post('/attachments', {
+      base64_string: TINY_PDF,
+      type: 'invoice',
+      document_id: invoiceId,
+    });
+    expectError(again, serviceError('attachmentAlreadyExists'));
+    expect(again.body.detail).toMatch(/already has an attachment/);
     const replaced = await a.post(
       `/attachments?type=invoice&document_id=${invoiceId}&overwrite_existing=true`,
       {
@@ -469,18 +472,17 @@ describe('POST .../accounting/attachments', () => {
   it('refuses what is not a PDF, an unnamed or missing document, a body without the PDF', async () => {
     const { w, a, invoiceId } = await setUp();
     const ledgers = JSON.stringify(w.app.services.store.world.accounting_ledgers);
-    expectFailure(
-      await a.post('/attachments', { base64_string: 'aGVsbG8=', invoice_id: invoiceId }),
-      'not a PDF',
-    );
+    const notPdf = await a.post('/attachments', { base64_string: 'aGVsbG8=', invoice_id: invoiceId });
+    expectError(notPdf, serviceError('invalidBase64'));
+    expect(notPdf.body.detail).toMatch(/not a PDF/);
     expectFailure(await a.post('/attachments', { base64_string: TINY_PDF }), 'Name the document');
     expectError(
       await a.post('/attachments', { base64_string: TINY_PDF, invoice_id: MISSING }),
-      errors.accountingInvoiceNotFound(),
+      serviceError('accountingInvoiceNotFound'),
     );
     expectError(
       await a.post('/attachments', { base64_string: TINY_PDF, type: 'entry', document_id: MISSING }),
-      errors.accountingEntryNotFound(),
+      serviceError('entryNotFound'),
     );
     expectValidation(
       await a.post('/attachments', { invoice_id: invoiceId }),
@@ -541,7 +543,8 @@ describe('POST .../accounting/batch/invoices', () => {
       { ...taken, invoice_number: 'BATCH-1' },
       { ...taken, invoice_number: 'BATCH-1' },
     ]);
-    expectFailure(twice, /^invoices\[1\]: .*already used/);
+    expectError(twice, serviceError('invoiceNumberAlreadyUsed'));
+    expect(twice.body.detail).toMatch(/^invoices\[1\]: .*already used/);
     expect(JSON.stringify(w.app.services.store.world.accounting_ledgers)).toBe(ledgers);
   });
 
@@ -635,7 +638,7 @@ describe('POST .../invoicing/opportunities', () => {
     expect(listed).toEqual(expect.arrayContaining([minimal.body.id, won.body.id]));
   });
 
-  it('refuses an unknown partner, a bad percentage or currency, a nameless one, nothing written', async () => {
+  it('refuses an unknown partner, a bad percentage, a nameless one, nothing written; takes any currency and total', async () => {
     const w = await world();
     const consumerId = await connected(
       w,
@@ -646,11 +649,18 @@ describe('POST .../invoicing/opportunities', () => {
     const before = JSON.stringify(w.app.services.store.world.invoicing_datasets);
     expectFailure(await v.post('/opportunities', { name: 'x', partner_id: 'nobody' }), "partner_id 'nobody'");
     expectFailure(await v.post('/opportunities', { name: 'x', probability: 150 }), 'probability 150');
-    expectFailure(await v.post('/opportunities', { name: 'x', currency: 'euro' }), "currency 'euro'");
-    expectFailure(await v.post('/opportunities', { name: 'x', total: -1 }), 'total -1');
     expectValidation(await v.post('/opportunities', { total: 3 }), ['body', 'name'], 'missing');
     expectValidation(await v.post('/opportunities', { name: 'x', status: 'maybe' }), ['body', 'status']);
     expect(JSON.stringify(w.app.services.store.world.invoicing_datasets)).toBe(before);
+    const taken = await v.post('/opportunities', {
+      name: 'x',
+      currency: 'euro',
+      total: -1,
+      created_date: '2026-01-10',
+      end_date: '2026-01-01',
+    });
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body).toMatchObject({ currency: 'euro', total: -1, end_date: '2026-01-01' });
   });
 
   it('is refused where the integration does not implement opportunities', async () => {

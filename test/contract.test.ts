@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { CLIENT_ROUTE_MARKER, CLIENT_ROUTE_NOTE } from '../src/lib/client-routes.js';
+import {
+  CLIENT_ROUTE_MARKER,
+  CLIENT_ROUTE_NOTE,
+  NEWER_REFERENCE_MARKER,
+  NEWER_REFERENCE_NOTE,
+} from '../src/lib/client-routes.js';
 import {
   type EnumFact,
   enumOf,
   type Json,
   jsonSchemaOf,
   mcpScopes,
+  type NewerReferenceFacts,
   type Operation,
   type OperationFacts,
   operationsOf,
@@ -26,6 +32,8 @@ import {
  * the facts compared here by scripts/reference-facts.ts (test/reference/facts.json). Every operation
  * the sandbox serves under a (method, path) of the reference is compared, so operations added later
  * are covered without touching this file; PLATFORM_OPERATIONS lists those that must be served now.
+ * The operations a newer published version adds (test/reference/facts-newer.json) are served marked
+ * as that version's and compared, by the same checks, with that version's facts.
  * Each check collects its mismatches and asserts the list is empty, so one run shows all of them.
  */
 
@@ -220,6 +228,7 @@ const PLATFORM_OPERATIONS = [
 ] as const;
 
 const FACTS_FILE = new URL('./reference/facts.json', import.meta.url);
+const NEWER_FACTS_FILE = new URL('./reference/facts-newer.json', import.meta.url);
 
 /** The project's names for the reference's schema names. */
 const projectName = (name: string) =>
@@ -290,13 +299,19 @@ function compareEnums(
 
 describe('contract: /openapi.json against the reference', () => {
   let reference: ReferenceFacts;
+  let newer: NewerReferenceFacts;
   let sandbox: Json;
   let served: Operation[];
   /** Served operations that the reference also has, with the reference's facts of the operation. */
   let shared: (Operation & { refOp: OperationFacts })[];
+  /** Served operations marked as the newer version's that it has, with its facts of the operation. */
+  let newerShared: (Operation & { refOp: OperationFacts })[];
+  /** Every operation compared: those of the reference and those of the newer version. */
+  let compared: (Operation & { refOp: OperationFacts })[];
 
   beforeAll(async () => {
     reference = JSON.parse(readFileSync(FACTS_FILE, 'utf8')) as ReferenceFacts;
+    newer = JSON.parse(readFileSync(NEWER_FACTS_FILE, 'utf8')) as NewerReferenceFacts;
     const res = await createApp().request('/openapi.json');
     expect(res.status).toBe(200);
     sandbox = await res.json();
@@ -306,11 +321,25 @@ describe('contract: /openapi.json against the reference', () => {
       const refOp = byRoute.get(`${o.method} ${o.path}`);
       return refOp ? [{ ...o, refOp }] : [];
     });
+    const newerByRoute = new Map(newer.operations.map((f) => [`${f.method} ${f.path}`, f]));
+    newerShared = served.flatMap((o) => {
+      const refOp = o.op[NEWER_REFERENCE_MARKER] ? newerByRoute.get(`${o.method} ${o.path}`) : undefined;
+      return refOp ? [{ ...o, refOp }] : [];
+    });
+    compared = [...shared, ...newerShared];
   });
 
-  it('reads the facts of the whole reference', () => {
+  it('reads the facts of the whole reference, and of what the newer version adds to it', () => {
     expect(reference.operations).toHaveLength(reference.reference.operations);
     expect(reference.operations.length).toBeGreaterThanOrEqual(PLATFORM_OPERATIONS.length);
+    expect(newer.operations).toHaveLength(newer.reference.operations);
+    expect(newer.reference.newerThan).toEqual({
+      file: reference.reference.file,
+      sha256: reference.reference.sha256,
+    });
+    const inReference = new Set(reference.operations.map((f) => `${f.method} ${f.path}`));
+    expect(newer.operations.filter((f) => inReference.has(`${f.method} ${f.path}`))).toEqual([]);
+    expect(newer.reference.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('serves the platform operations', () => {
@@ -334,7 +363,7 @@ describe('contract: /openapi.json against the reference', () => {
   });
 
   it("uses the reference's operationIds", () => {
-    const problems = shared
+    const problems = compared
       .filter((o) => o.op.operationId !== o.refOp.operationId)
       .map(
         (o) => `${o.method.toUpperCase()} ${o.path}: ${o.op.operationId} instead of ${o.refOp.operationId}`,
@@ -344,7 +373,7 @@ describe('contract: /openapi.json against the reference', () => {
 
   it('takes the same path and query parameters, with the same required flags and enums', () => {
     const problems: string[] = [];
-    for (const o of shared) {
+    for (const o of compared) {
       const where = `${o.method.toUpperCase()} ${o.path}`;
       for (const kind of ['path', 'query'] as const) {
         const ref = o.refOp.parameters.filter((p) => p.in === kind);
@@ -373,7 +402,7 @@ describe('contract: /openapi.json against the reference', () => {
 
   it('takes the same JSON request bodies (properties, required list, enums)', () => {
     const problems: string[] = [];
-    for (const o of shared) {
+    for (const o of compared) {
       const where = `${o.method.toUpperCase()} ${o.path} body`;
       const refBody = o.refOp.requestBody;
       const ownSchema = jsonSchemaOf(o.op.requestBody?.content);
@@ -397,7 +426,7 @@ describe('contract: /openapi.json against the reference', () => {
 
   it('answers the same 200 bodies (properties, required list, enums) and the same success code', () => {
     const problems: string[] = [];
-    for (const o of shared) {
+    for (const o of compared) {
       const where = `${o.method.toUpperCase()} ${o.path} 200`;
       const refSuccess = o.refOp.success;
       const ownSuccess = successCodes(o.op);
@@ -419,7 +448,7 @@ describe('contract: /openapi.json against the reference', () => {
 
   it('registers every schema the reference names for these operations, under the same name', () => {
     const names = new Set<string>();
-    for (const o of shared) {
+    for (const o of compared) {
       for (const name of o.refOp.schemas) names.add(projectName(name));
     }
     const own = new Set(Object.keys(sandbox.components?.schemas ?? {}));
@@ -428,7 +457,7 @@ describe('contract: /openapi.json against the reference', () => {
   });
 
   it('declares the MCP scopes of the reference, and none where the reference has none', () => {
-    const problems = shared
+    const problems = compared
       .filter((o) => JSON.stringify(o.refOp.mcpScopes) !== JSON.stringify(mcpScopes(o.op)))
       .map(
         (o) =>
@@ -437,16 +466,37 @@ describe('contract: /openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
-  it('serves beyond the reference only its own operations, deprecated ones and marked client routes', () => {
+  it('serves beyond the reference only its own operations, deprecated ones, marked client routes and marked operations of the newer version', () => {
     // What the sandbox serves under no (method, path) of the reference: its own operations
-    // (operationId sandbox_...), the service's deprecated shapes, and the routes the official clients
-    // call (marked). The comparisons above cover everything else; a marked route that the reference
-    // comes to describe must lose its marker, and be compared.
+    // (operationId sandbox_...), the service's deprecated shapes, the routes the official clients
+    // call (marked), and the operations a newer published version adds (marked with that version's
+    // date, compared above with its facts). A marked route that the reference comes to describe must
+    // lose its marker, and be compared.
     const inReference = new Set(reference.operations.map((f) => `${f.method} ${f.path}`));
+    const inNewer = new Set(newer.operations.map((f) => `${f.method} ${f.path}`));
     const problems: string[] = [];
     let marked = 0;
     for (const o of served) {
       const where = `${o.method.toUpperCase()} ${o.path}`;
+      const newerVersion = o.op[NEWER_REFERENCE_MARKER];
+      if (newerVersion !== undefined) {
+        if (inReference.has(`${o.method} ${o.path}`))
+          problems.push(`${where}: in the reference, yet marked newer`);
+        if (!inNewer.has(`${o.method} ${o.path}`)) {
+          problems.push(`${where}: marked as of ${newerVersion}, which does not add it`);
+        }
+        if (newerVersion !== newer.reference.version) {
+          problems.push(
+            `${where}: marked as of ${newerVersion}, the newer version is ${newer.reference.version}`,
+          );
+        }
+        if (o.op[CLIENT_ROUTE_MARKER] !== undefined)
+          problems.push(`${where}: marked both newer and client route`);
+        if (!String(o.op.description ?? '').includes(`${NEWER_REFERENCE_NOTE} ${newer.reference.version}`)) {
+          problems.push(`${where}: marked newer, without saying from which version the service describes it`);
+        }
+        continue;
+      }
       const isClientRoute = o.op[CLIENT_ROUTE_MARKER] === true;
       if (isClientRoute) {
         marked += 1;
@@ -462,8 +512,10 @@ describe('contract: /openapi.json against the reference', () => {
     }
     expect(problems).toEqual([]);
     expect(marked).toBeGreaterThan(0);
-    // Every operation of the reference is served, under its method and path.
+    // Every operation of the reference is served, under its method and path; so is every operation
+    // the newer version adds, marked.
     expect(shared).toHaveLength(reference.reference.operations);
+    expect(newerShared).toHaveLength(newer.reference.operations);
   });
 
   it('documents every served operation: operationId, tags, summary, a 401 answer where a token is needed', () => {

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
 import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
-import { MAX_DATASETS_PER_QUERY } from '../src/resources/datalab/datalab.cubes.js';
-import { dateRangeOf, truncate } from '../src/resources/datalab/datalab.domain.js';
+import { dateRangeOf, localClockOf, truncate } from '../src/resources/datalab/datalab.domain.js';
 import { PublicCubeMetaCube, QueryResponse } from '../src/resources/datalab/datalab.schemas.js';
 import { ReleaseItem } from '../src/resources/local-agents/local-agents.schemas.js';
 import {
@@ -82,6 +81,17 @@ describe('datalab: cube schemas', () => {
       .find((c) => c.name === 'pos_orders')
       ?.measures?.find((m) => m.name === 'pos_orders.total');
     expect(total).toMatchObject({ monetary: true, aggType: 'sum', currencyDimension: 'pos_orders.currency' });
+    // The axes dimensions are aligned on in a joined query: consumers, connections, currencies, time.
+    const pos = cubes.find((c) => c.name === 'pos_orders');
+    const axis = (name: string) => pos?.dimensions?.find((d) => d.name === `pos_orders.${name}`)?.alignAxis;
+    expect([axis('consumer_id'), axis('connection_id'), axis('currency'), axis('closing_date')]).toEqual([
+      'consumer_id',
+      'connection_id',
+      'currency',
+      'date',
+    ]);
+    expect([axis('order_id'), axis('mode')]).toEqual([null, null]);
+    expect(pos?.measures?.every((m) => m.alignAxis === null)).toBe(true);
     expectError(await call(s.app, 'GET', '/datalab/cube-schemas'), errors.missingToken());
   });
 });
@@ -212,6 +222,130 @@ describe('datalab: queries', () => {
     );
     expect(big.every((r) => (r['commerce_orders.count'] as number) > 5)).toBe(true);
     expect(big.length).toBeGreaterThan(0);
+    // A measure filtered on without being selected, and measures in and/or conditions.
+    const byStatus = rows(
+      (
+        await query({
+          measures: ['commerce_orders.count'],
+          dimensions: ['commerce_orders.status'],
+          filters: [narrow],
+        })
+      ).body,
+    );
+    const hidden = rows(
+      (
+        await query({
+          dimensions: ['commerce_orders.status'],
+          filters: [narrow, { member: 'commerce_orders.count', operator: 'gt', values: ['5'] }],
+        })
+      ).body,
+    );
+    expect(hidden.map((r) => r['commerce_orders.status']).sort()).toEqual(
+      big.map((r) => r['commerce_orders.status']).sort(),
+    );
+    expect(Object.keys(hidden[0] ?? {})).toEqual(['commerce_orders.status']);
+    const either = rows(
+      (
+        await query({
+          measures: ['commerce_orders.count'],
+          dimensions: ['commerce_orders.status'],
+          filters: [
+            narrow,
+            {
+              or: [
+                { member: 'commerce_orders.count', operator: 'lt', values: ['3'] },
+                { member: 'commerce_orders.count', operator: 'gt', values: ['20'] },
+              ],
+            },
+          ],
+        })
+      ).body,
+    );
+    const expected = byStatus.filter((r) => {
+      const n = r['commerce_orders.count'] as number;
+      return n < 3 || n > 20;
+    });
+    expect(either.map((r) => r['commerce_orders.status']).sort()).toEqual(
+      expected.map((r) => r['commerce_orders.status']).sort(),
+    );
+  });
+
+  it('takes what Cube takes: a backwards date range (nothing matches), any IANA time zone, seconds and minutes', async () => {
+    const backwards = await query({
+      measures: ['consumers.count'],
+      timeDimensions: [{ dimension: 'consumers.created_on', dateRange: ['2025-12-01', '2025-01-01'] }],
+    });
+    expect(backwards.status, backwards.text).toBe(200);
+    expect(rows(backwards.body)).toEqual([{ 'consumers.count': 0 }]);
+    const none = await query({
+      measures: ['consumers.count'],
+      timeDimensions: [{ dimension: 'consumers.created_on', dateRange: 'last 0 days' }],
+    });
+    expect(rows(none.body)).toEqual([{ 'consumers.count': 0 }]);
+    const consumer = s.ids.verticalConsumers.POS as string;
+    const narrow = { member: 'pos_orders.consumer_id', operator: 'equals', values: [consumer] };
+    const byMinute = rows(
+      (
+        await query({
+          measures: ['pos_orders.count'],
+          timeDimensions: [
+            {
+              dimension: 'pos_orders.closing_date',
+              granularity: 'minute',
+              dateRange: ['2026-01-10', '2026-01-10'],
+            },
+          ],
+          filters: [narrow],
+        })
+      ).body,
+    );
+    expect(byMinute.length).toBeGreaterThan(0);
+    expect(
+      byMinute.every((r) => /T\d{2}:\d{2}:00\.000$/.test(String(r['pos_orders.closing_date.minute']))),
+    ).toBe(true);
+    // In Brussels (UTC+1 in January) the days and hours are local: an order closed at 23:30 UTC on
+    // the 9th belongs to the 10th, and every bucket is one hour later than in UTC.
+    const orders = await allOf(
+      `/consumers/${consumer}/pos/orders?state=closed&date_from=2026-01-08&date_to=2026-01-11`,
+    );
+    const localDay = (instant: string) =>
+      new Date(Date.parse(instant) + 3_600_000).toISOString().slice(0, 10);
+    const inBrussels = rows(
+      (
+        await query({
+          measures: ['pos_orders.count'],
+          timeDimensions: [
+            {
+              dimension: 'pos_orders.closing_date',
+              granularity: 'day',
+              dateRange: ['2026-01-09', '2026-01-10'],
+            },
+          ],
+          filters: [narrow],
+          timezone: 'Europe/Brussels',
+        })
+      ).body,
+    );
+    for (const day of ['2026-01-09', '2026-01-10']) {
+      const row = inBrussels.find((r) => r['pos_orders.closing_date.day'] === `${day}T00:00:00.000`);
+      expect(row?.['pos_orders.count']).toBe(orders.filter((o) => localDay(o.closing_date) === day).length);
+    }
+    const raw = rows(
+      (
+        await query({
+          dimensions: ['pos_orders.order_id', 'pos_orders.closing_date'],
+          filters: [narrow, { member: 'pos_orders.closing_date', operator: 'set' }],
+          limit: 1,
+          timezone: 'Europe/Brussels',
+        })
+      ).body,
+    )[0];
+    const order = (await allOf(`/consumers/${consumer}/pos/orders?state=closed`)).find(
+      (o) => o.id === raw?.['pos_orders.order_id'],
+    );
+    expect(raw?.['pos_orders.closing_date']).toBe(
+      new Date(Date.parse(order.closing_date) + 3_600_000).toISOString().slice(0, 23),
+    );
   });
 
   it('orders, limits and offsets; reads rows ungrouped', async () => {
@@ -338,30 +472,33 @@ describe('datalab: queries', () => {
     [
       {
         measures: ['consumers.count'],
-        timeDimensions: [{ dimension: 'consumers.created_on', dateRange: ['2025-12-01', '2025-01-01'] }],
-      },
-      /ends .* before it starts/,
-    ],
-    [
-      {
-        measures: ['consumers.count'],
         timeDimensions: [
           { dimension: 'consumers.created_on', compareDateRange: [['2025-01-01', '2025-01-31']] },
         ],
       },
       /compareDateRange is not supported/,
     ],
-    [{ measures: ['consumers.count'], timezone: 'Europe/Brussels' }, /Only UTC/],
+    [
+      { measures: ['consumers.count'], timezone: 'Mars/Olympus_Mons' },
+      /Unknown time zone 'Mars\/Olympus_Mons'/,
+    ],
     [{ measures: ['consumers.count'], segments: ['consumers.active'] }, /Unknown segment/],
-    [{ measures: ['consumers.count'], limit: 50001 }, /limit must be between 1 and 50000/],
+    [{ measures: ['consumers.count'], limit: 50001 }, /limit must be between 0 and 50000/],
     [{ measures: ['consumers.count'], offset: -1 }, /offset cannot be negative/],
     [{ measures: ['consumers.count'], order: { 'consumers.name': 'asc' } }, /not a column of the answer/],
     [
       {
         measures: ['consumers.count'],
-        filters: [{ or: [{ member: 'consumers.count', operator: 'gt', values: ['1'] }] }],
+        filters: [
+          {
+            or: [
+              { member: 'consumers.count', operator: 'gt', values: ['1'] },
+              { member: 'consumers.name', operator: 'equals', values: ['x'] },
+            ],
+          },
+        ],
       },
-      /go at the top level/,
+      /cannot mix dimensions and measures/,
     ],
   ])('refuses %j with 400', async (body, detail) => {
     const res = await query(body);
@@ -375,9 +512,9 @@ describe('datalab: queries', () => {
     expectValidation(await query({ filters: [{ member: 'x' }] }), ['body', 'filters', 0]);
   });
 
-  it(`reads at most ${MAX_DATASETS_PER_QUERY} datasets at once, unless narrowed to consumers`, async () => {
+  it('reads the datasets of every connection reached; a consumer_id filter reads only theirs', async () => {
     const created: string[] = [];
-    for (let i = 0; i < MAX_DATASETS_PER_QUERY; i++) {
+    for (let i = 0; i < 51; i++) {
       const consumer = await call(s.app, 'POST', '/consumers', { token, body: { name: `Shop ${i}` } });
       created.push(consumer.body.consumerid);
       const link = await call(s.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
@@ -386,15 +523,204 @@ describe('datalab: queries', () => {
       });
       expect(link.status).toBe(200);
     }
-    const res = await query({ measures: ['pos_orders.count'] });
-    expectError(res, failure);
-    expect(res.body.detail).toMatch(/at most 50 at once: filter on pos_orders.consumer_id/);
     const narrowed = await query({
       measures: ['pos_orders.count'],
       filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: created.slice(0, 2) }],
     });
     expect(narrowed.status).toBe(200);
     expect(Object.keys(s.app.services.store.world.pos_datasets)).toHaveLength(2);
+    const res = await query({ measures: ['pos_orders.count'] });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(s.app.services.store.world.pos_datasets).length).toBeGreaterThan(51);
+  });
+});
+
+describe('datalab: joined queries (POST /datalab/query-groups-join)', () => {
+  const join = (body: unknown, as = token) =>
+    call(s.app, 'POST', '/datalab/query-groups-join', { token: as, body });
+  const narrowTo = (cube: string, consumer: string) => ({
+    member: `${cube}.consumer_id`,
+    operator: 'equals',
+    values: [consumer],
+  });
+
+  it('joins the answers of several cubes on aligned time buckets, full outer, axis first', async () => {
+    const pos = s.ids.verticalConsumers.POS as string;
+    const shop = s.ids.verticalConsumers.ECOMMERCE as string;
+    const range = ['2025-10-01', '2025-12-31'];
+    const posQuery = {
+      measures: ['pos_orders.total', 'pos_orders.count'],
+      timeDimensions: [{ dimension: 'pos_orders.closing_date', granularity: 'month', dateRange: range }],
+      filters: [narrowTo('pos_orders', pos)],
+    };
+    const shopQuery = {
+      measures: ['commerce_orders.count'],
+      timeDimensions: [{ dimension: 'commerce_orders.created_on', granularity: 'month', dateRange: range }],
+      filters: [narrowTo('commerce_orders', shop)],
+    };
+    const res = await join({
+      queries: [posQuery, shopQuery],
+      align: [['pos_orders.closing_date.month', 'commerce_orders.created_on.month']],
+    });
+    expect(res.status, res.text).toBe(200);
+    const answer = QueryResponse.parse(res.body);
+    expect(answer.results.map((r) => [r.column, r.type])).toEqual([
+      ['date', 'time'],
+      ['pos_orders.total', 'number'],
+      ['pos_orders.count', 'number'],
+      ['commerce_orders.count', 'number'],
+    ]);
+    const joined = rows(res.body);
+    expect(joined.map((r) => r.date)).toEqual([
+      '2025-10-01T00:00:00.000',
+      '2025-11-01T00:00:00.000',
+      '2025-12-01T00:00:00.000',
+    ]);
+    const alone = (body: unknown) => query(body).then((r) => rows(r.body));
+    const posRows = await alone(posQuery);
+    const shopRows = await alone(shopQuery);
+    for (const row of joined) {
+      const p = posRows.find((r) => r['pos_orders.closing_date.month'] === row.date);
+      const c = shopRows.find((r) => r['commerce_orders.created_on.month'] === row.date);
+      expect(row['pos_orders.total']).toBe(p?.['pos_orders.total'] ?? null);
+      expect(row['pos_orders.count']).toBe(p?.['pos_orders.count'] ?? null);
+      expect(row['commerce_orders.count']).toBe(c?.['commerce_orders.count'] ?? null);
+    }
+    expect(answer.meta?.monetary_measures).toEqual(['pos_orders.total']);
+    const currencies = [
+      ...((await query(posQuery)).body.meta.currency as string[]),
+      ...((await query(shopQuery)).body.meta.currency as string[]),
+    ];
+    expect(answer.meta?.currency).toEqual([...new Set(currencies)].sort());
+  });
+
+  it('keeps the rows that match nothing, with empty cells; a query without the axis joins every row', async () => {
+    const consumers = (await call(s.app, 'GET', '/consumers', { token })).body as { consumerid: string }[];
+    const res = await join({
+      queries: [
+        { measures: ['consumers.count'], dimensions: ['consumers.consumer_id'] },
+        { measures: ['pos_orders.count'], dimensions: ['pos_orders.consumer_id'] },
+        { measures: ['connections.count'] },
+      ],
+      align: [['consumers.consumer_id', 'pos_orders.consumer_id', null]],
+    });
+    expect(res.status, res.text).toBe(200);
+    const joined = rows(res.body);
+    expect(joined.map((r) => r.consumer_id)).toEqual(consumers.map((c) => c.consumerid).sort());
+    const totalConnections = rows((await query({ measures: ['connections.count'] })).body)[0]?.[
+      'connections.count'
+    ];
+    for (const row of joined) {
+      expect(row['consumers.count']).toBe(1);
+      expect(row['connections.count']).toBe(totalConnections);
+      if (row.consumer_id === s.ids.verticalConsumers.POS)
+        expect(row['pos_orders.count']).toBeGreaterThan(300);
+      if (row.consumer_id === s.ids.verticalConsumers.PMS) expect(row['pos_orders.count']).toBeNull();
+    }
+  });
+
+  it('without align, joins every row with every row; a column name taken twice gets its query index', async () => {
+    const res = await join({
+      queries: [{ measures: ['consumers.count'] }, { measures: ['consumers.count', 'connections.count'] }],
+    });
+    // Two cubes in one query: that query is refused, named by its index.
+    expectError(res, failure);
+    expect(res.body.detail).toMatch(/^queries\[1\]: A query reads one cube/);
+    const twice = await join({
+      queries: [
+        { measures: ['consumers.count'] },
+        {
+          measures: ['consumers.count'],
+          filters: [{ member: 'consumers.consumer_id', operator: 'equals', values: ['nobody'] }],
+        },
+        { measures: ['connections.count'] },
+      ],
+    });
+    expect(twice.status, twice.text).toBe(200);
+    const [row] = rows(twice.body);
+    expect(Object.keys(row ?? {})).toEqual(['consumers.count', 'consumers.count_1', 'connections.count']);
+    expect(row?.['consumers.count_1']).toBe(0);
+    expect(row?.['consumers.count']).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      { queries: [{ measures: ['consumers.count'] }], align: [['consumers.consumer_id', null]] },
+      /one per query \(1\)/,
+    ],
+    [
+      { queries: [{ measures: ['consumers.count'] }], align: [['consumers.count']] },
+      /'consumers.count' is not a dimension of the answer of queries\[0\]/,
+    ],
+    [
+      { queries: [{ measures: ['consumers.count'] }], align: [['consumers.consumer_id']] },
+      /'consumers.consumer_id' is not a dimension of the answer/,
+    ],
+    [
+      {
+        queries: [{ measures: ['pos_orders.count'], dimensions: ['pos_orders.mode'] }],
+        align: [['pos_orders.mode']],
+      },
+      /'pos_orders.mode' declares no alignAxis/,
+    ],
+    [
+      {
+        queries: [
+          { measures: ['pos_orders.count'], dimensions: ['pos_orders.currency'] },
+          { measures: ['commerce_orders.count'], dimensions: ['commerce_orders.consumer_id'] },
+        ],
+        align: [['pos_orders.currency', 'commerce_orders.consumer_id']],
+      },
+      /on the axis 'consumer_id', not 'currency'/,
+    ],
+    [
+      {
+        queries: [{ measures: ['consumers.count'] }, { measures: ['connections.count'] }],
+        align: [[null, null]],
+      },
+      /align\[0\] names no column/,
+    ],
+    [
+      {
+        queries: [{ measures: ['consumers.count'], dimensions: ['consumers.consumer_id'] }],
+        align: [['consumers.consumer_id'], ['consumers.consumer_id']],
+      },
+      /align\[1\]: the axis 'consumer_id' is already aligned by align\[0\]/,
+    ],
+    [
+      { queries: [{ measures: ['consumers.count'] }, { measures: ['nope.count'] }] },
+      /^queries\[1\]: Unknown member/,
+    ],
+  ])('refuses %j with 400', async (body, detail) => {
+    const res = await join(body);
+    expectError(res, failure);
+    expect(res.body.detail).toMatch(detail);
+  });
+
+  it('validates the body (422): one to five queries, lists of names or nulls', async () => {
+    const one = { measures: ['consumers.count'] };
+    expectValidation(await join({}), ['body', 'queries'], 'missing');
+    expectValidation(await join({ queries: [] }), ['body', 'queries']);
+    expectValidation(await join({ queries: [one, one, one, one, one, one] }), ['body', 'queries']);
+    expectValidation(await join({ queries: [{ measures: 'consumers.count' }] }), [
+      'body',
+      'queries',
+      0,
+      'measures',
+    ]);
+    expectValidation(await join({ queries: [one], align: ['consumers.consumer_id'] }), ['body', 'align', 0]);
+    const five = await join({ queries: [one, one, one, one, one] });
+    expect(five.status, five.text).toBe(200);
+    expect(QueryResponse.parse(five.body).results).toHaveLength(5);
+  });
+
+  it('needs a token with a datalab scope', async () => {
+    expectError(
+      await call(s.app, 'POST', '/datalab/query-groups-join', {
+        body: { queries: [{ measures: ['consumers.count'] }] },
+      }),
+      errors.missingToken(),
+    );
   });
 });
 
@@ -412,7 +738,28 @@ describe('datalab: date helpers', () => {
     expect(dateRangeOf(range, now)).toEqual(expected);
   });
 
-  it('truncates to hours, weeks (Mondays), quarters', () => {
+  it('reads a date range in a time zone; a backwards one stays backwards (it matches nothing)', () => {
+    const brussels = localClockOf('Europe/Brussels');
+    expect(brussels('2026-01-14T23:30:00.000Z')).toBe('2026-01-15T00:30:00.000Z');
+    expect(brussels('2026-07-14T23:30:00.000Z')).toBe('2026-07-15T01:30:00.000Z');
+    expect(dateRangeOf('today', new Date(brussels('2026-01-14T23:30:00Z')), brussels)).toEqual([
+      '2026-01-15T00:00:00.000Z',
+      '2026-01-15T23:59:59.999Z',
+    ]);
+    expect(dateRangeOf(['2026-01-10T10:00:00+02:00', '2026-01-10T12:00:00'], now, brussels)).toEqual([
+      '2026-01-10T09:00:00.000Z',
+      '2026-01-10T12:00:00.000Z',
+    ]);
+    expect(dateRangeOf(['2026-01-10', '2026-01-01'], now)).toEqual([
+      '2026-01-10T00:00:00.000Z',
+      '2026-01-01T23:59:59.999Z',
+    ]);
+    expect(localClockOf('UTC')('2026-01-14T23:30:00.000Z')).toBe('2026-01-14T23:30:00.000Z');
+  });
+
+  it('truncates to seconds, minutes, hours, weeks (Mondays), quarters', () => {
+    expect(truncate('2026-01-15T09:42:17.250Z', 'second')).toBe('2026-01-15T09:42:17.000');
+    expect(truncate('2026-01-15T09:42:17.250Z', 'minute')).toBe('2026-01-15T09:42:00.000');
     expect(truncate('2026-01-15T09:42:00Z', 'hour')).toBe('2026-01-15T09:00:00.000');
     expect(truncate('2026-01-15T09:42:00Z', 'week')).toBe('2026-01-12T00:00:00.000');
     expect(truncate('2025-11-30T09:42:00Z', 'quarter')).toBe('2025-10-01T00:00:00.000');

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/lib/body-guard.js';
 import { errors, jsonTooDeep } from '../src/lib/errors.js';
-import { isEmailAddress, trimTrailing } from '../src/lib/text-checks.js';
+import { trimTrailing } from '../src/lib/text-checks.js';
 import { INVOICE_STATE, seededDatastoreId } from '../src/seed/datastores.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import {
@@ -33,51 +33,9 @@ const elapsed = async (since: number, work: Promise<CallResult>) => {
 };
 
 describe('text checks', () => {
-  // The expression the check replaces, as the reference of its language on short inputs (where its
-  // backtracking costs nothing).
-  const OLD_EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
-  it.each([
-    ['a@b.c', true],
-    ['ann.peeters@example.be', true],
-    ['a.b@c.d.e', true],
-    ['a@b..c', true],
-    ['a@.bc', false],
-    ['a@bc.', false],
-    ['a@bc', false],
-    ['@b.c', false],
-    ['a@b@c.d', false],
-    ['a b@c.d', false],
-    ['a@b.c\u00a0', false],
-    ['a@b.c\n', false],
-    ['', false],
-  ])('isEmailAddress(%j) is %s, as the expression it replaces', (value, expected) => {
-    expect(isEmailAddress(value)).toBe(expected);
-    expect(OLD_EMAIL.test(value)).toBe(expected);
-  });
-
-  it('isEmailAddress accepts exactly what the old expression accepts (every short string)', () => {
-    const alphabet = ['a', '@', '.', ' ', '\u2028'];
-    let strings = [''];
-    for (let length = 1; length <= 6; length += 1) {
-      strings = strings.flatMap((s) => alphabet.map((ch) => s + ch));
-      for (const s of strings) expect(isEmailAddress(s), JSON.stringify(s)).toBe(OLD_EMAIL.test(s));
-    }
-  });
-
   it('each check answers adversarial inputs of 1 MB in bounded time', () => {
     const mb = 1024 * 1024;
-    const adversarial: [string, boolean][] = [
-      [`a@${'a.'.repeat(mb / 2)}@`, false],
-      [`a@${'a.'.repeat(mb / 2)} x`, false],
-      [`${'a'.repeat(mb)}@`, false],
-      [`a@${'a'.repeat(mb)}`, false],
-      ['@'.repeat(mb), false],
-      [`a@${'.'.repeat(mb)}`, true],
-      [`${'a.'.repeat(mb / 2)}@a.a`, true],
-    ];
     const started = performance.now();
-    for (const [value, valid] of adversarial) expect(isEmailAddress(value)).toBe(valid);
     expect(trimTrailing(`${'/'.repeat(mb)}x`, '/')).toHaveLength(mb + 1);
     expect(trimTrailing(`http://host${'/'.repeat(mb)}`, '/')).toBe('http://host');
     expect(nestsDeeperThan(Buffer.from('['.repeat(mb)), MAX_JSON_DEPTH)).toBe(true);
@@ -128,8 +86,9 @@ describe('regular expressions on input: bounded time, other requests not held up
       hostileEmails.flatMap((email, i) => [
         [
           `invoicing contact e-mail #${i + 1}`,
+          // Taken as given: the reference states no format for the e-mail of a contact.
           () => ({
-            status: 400,
+            status: 200,
             request: () =>
               call(s.app, 'POST', `/consumers/${consumerOf('INVOICING')}/invoicing/contacts`, {
                 token,
@@ -139,8 +98,9 @@ describe('regular expressions on input: bounded time, other requests not held up
         ],
         [
           `POS customer e-mail #${i + 1}`,
+          // Taken as given: the reference states no format for the e-mail of a customer.
           () => ({
-            status: 400,
+            status: 200,
             request: () =>
               call(s.app, 'POST', `/consumers/${consumerOf('POS')}/pos/customers`, {
                 token,
@@ -178,8 +138,9 @@ describe('regular expressions on input: bounded time, other requests not held up
         ],
       ]),
     ),
+    // Taken as given: the reference states no format for the VAT number of an invoicing contact.
     'invoicing contact VAT number': () => ({
-      status: 400,
+      status: 200,
       request: () =>
         call(s.app, 'POST', `/consumers/${consumerOf('INVOICING')}/invoicing/contacts`, {
           token,
@@ -212,8 +173,9 @@ describe('regular expressions on input: bounded time, other requests not held up
           body: { name: 'Client', vat: `BE${'0'.repeat(N)}x`, addresses: [] },
         }),
     }),
+    // Any form of partner account number is taken, as the software takes it.
     'accounting client account number': () => ({
-      status: 400,
+      status: 200,
       request: () =>
         call(s.app, 'POST', `/consumers/${consumerOf('ACCOUNTING')}/accounting/clients`, {
           token,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { errors } from '../src/lib/errors.js';
+import { errors, serviceError } from '../src/lib/errors.js';
 import {
   BalanceItemOut,
   PaymentItemOut,
@@ -98,7 +98,13 @@ describe('payment: payments and refunds', () => {
   it('reads one payment; a missing one is the documented 404', async () => {
     const [first] = (await v.get('/payments?size=1')).body.items;
     expect((await v.get(`/payments/${first.id}`)).body).toEqual(first);
-    expectError(await v.get('/payments/nope'), errors.paymentNotFound());
+    const missing = await v.get('/payments/nope');
+    expectError(missing, serviceError('paymentNotFound'));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({
+      message: 'The payment was not found',
+      error_code: 'ERROR_PAYMENT_NOT_FOUND',
+    });
   });
 
   it('refunds refer to completed payments, for at most their amount, and take it out of the balance', async () => {
@@ -209,15 +215,20 @@ describe('payment: balance movements', () => {
   it.each([
     ['/transactions?balance_id=nope', "The balance 'nope' does not exist"],
     ['/transactions?payout_id=nope', "The payout 'nope' does not exist"],
-    ['/transactions?location_id=nope', "The location 'nope' does not exist"],
     ['/transactions?starting_from=nope', "starting_from: the transaction 'nope' does not exist"],
-    ['/payments?location_id=nope', "The location 'nope' does not exist"],
     ['/refunds?payment_id=nope', "The payment 'nope' does not exist"],
-    ['/refunds?location_id=nope', "The location 'nope' does not exist"],
-    ['/payouts?location_id=nope', "The location 'nope' does not exist"],
   ])('GET %s names an id that does not exist', async (path, detail) => {
     expectFailure(await v.get(path), detail);
   });
+
+  it.each(['/transactions', '/payments', '/refunds', '/payouts'])(
+    'GET %s?location_id= of no location matches nothing (an empty list)',
+    async (path) => {
+      const res = await v.get(`${path}?location_id=nope`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ items: [], total: 0 });
+    },
+  );
 
   it.each([
     ['/transactions?accounting_category=charge', ['query', 'accounting_category']],

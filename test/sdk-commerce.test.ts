@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { ecommerceFactory } from '@chift/chift-nodejs/dist/src/modules/ecommerce.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '../src/lib/errors.js';
+import { SERVICE_ERRORS } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
@@ -65,7 +65,11 @@ describe('official SDK against the sandbox: eCommerce', () => {
     const variant = await ecommerce.getProductVariantById(product.variants[0].id);
     expect(variant.inventory_details).toHaveLength(2);
     await expect(ecommerce.getProduct('nope')).rejects.toMatchObject({
-      error: { status_code: 404, message: messages.commerceProductNotFound },
+      error: {
+        status_code: 404,
+        message: SERVICE_ERRORS.commerceProductNotFound[2],
+        error_code: SERVICE_ERRORS.commerceProductNotFound[1],
+      },
     });
   });
 
@@ -114,5 +118,15 @@ describe('official SDK against the sandbox: eCommerce', () => {
     expect(today.map((o: { id: string }) => o.id)).toEqual([order.id]);
     const all = await ecommerce.getOrders({});
     expect(all.length).toBeGreaterThan(100);
+    // As the SDK's own tests call them: a period whose end comes before its start (a list), and an
+    // order paid with 'bank-transfer', a payment method the shop does not list (taken as given).
+    expect(await ecommerce.getOrders({ date_from: '2023-01-08', date_to: '2023-01-01' })).toEqual([]);
+    const transfer = await ecommerce.createOrder({
+      ...body,
+      customer: { email: 'test@test.com' },
+      lines: [{ variant_id: variant.id, quantity: 1, tax_rate: 21.0, unit_price: 10.0 }],
+      payment_method: 'bank-transfer',
+    });
+    expect(transfer).toMatchObject({ status: 'confirmed', payment_method_id: 'bank-transfer' });
   });
 });

@@ -54,7 +54,7 @@ describe('official SDK: the consumer object', () => {
 
     // Without a choice the newest connection (Billit) answers.
     const newest = ((await consumer.invoicing.getContacts()) as Contact[]).map((c) => c.id);
-    await consumer.setIntegrationId(7010);
+    await consumer.setIntegrationId('7010');
     const byIntegration = ((await consumer.invoicing.getContacts()) as Contact[]).map((c) => c.id);
     expect(byIntegration).not.toEqual(newest);
     await consumer.setConnectionId(billit?.connectionid as string);

@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { invoicingFactory } from '@chift/chift-nodejs/dist/src/modules/invoicing.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '../src/lib/errors.js';
+import { messages, SERVICE_ERRORS, serviceError } from '../src/lib/errors.js';
 import { tinyPdf } from '../src/seed/pdf.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
@@ -86,8 +86,17 @@ describe('official SDK against the sandbox: invoicing', () => {
     expect(Buffer.from(one.pdf, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     const payments: Item[] = await invoicing.getPayments();
     expect(payments.length).toBeGreaterThan(20);
+    // The SDK's own test reads `date` on a payment, where the reference has payment_date: both.
+    for (const payment of payments) {
+      expect(payment).toHaveProperty('date', expect.any(String));
+      expect(payment.date).toBe(payment.payment_date);
+    }
     const error = await sdkError(invoicing.getInvoiceById('not-a-uuid'));
-    expect(error).toMatchObject({ status_code: 400, message: messages.invoicingInvoiceIdInvalid });
+    expect(error).toMatchObject({
+      status_code: 400,
+      message: SERVICE_ERRORS.invoicingInvoiceIdFormat[2],
+      error_code: SERVICE_ERRORS.invoicingInvoiceIdFormat[1],
+    });
   });
 
   it('creates a contact, a product and an invoice, once per client request id', async () => {
@@ -146,7 +155,12 @@ describe('official SDK against the sandbox: invoicing', () => {
         document_type: 'customer_document',
       }),
     );
-    expect(error).toMatchObject({ status_code: 400, message: messages.invoicingDocumentInvalid });
+    const invalid = serviceError('invalidBase64');
+    expect(error).toMatchObject({
+      status_code: 400,
+      message: invalid.message,
+      error_code: invalid.errorCode,
+    });
   });
 
   it('reads opportunities where the integration lists them (Billit, Evoliz), not with Sandbox Invoicing Basic', async () => {
@@ -172,6 +186,10 @@ describe('official SDK against the sandbox: invoicing', () => {
     expect(((await invoicing.getOpportunities()) as Item[]).length).toBeGreaterThan(0);
     // Evoliz reads one by id, and 404s a missing one.
     const missing = await sdkError(invoicing.getOpportunitiesById('nope'));
-    expect(missing).toMatchObject({ status_code: 404, message: messages.invoicingOpportunityNotFound });
+    expect(missing).toMatchObject({
+      status_code: 404,
+      message: SERVICE_ERRORS.invoicingOpportunityNotFound[2],
+      error_code: SERVICE_ERRORS.invoicingOpportunityNotFound[1],
+    });
   });
 });

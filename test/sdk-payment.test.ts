@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { paymentFactory } from '@chift/chift-nodejs/dist/src/modules/payment.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '../src/lib/errors.js';
+import { SERVICE_ERRORS } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
@@ -75,7 +75,11 @@ describe('official SDK against the sandbox: payment', () => {
     await expect(
       payment.getPayment({ payment_id: '00000000-0000-4000-8000-000000000000' }),
     ).rejects.toMatchObject({
-      error: { status_code: 404, message: messages.paymentNotFound },
+      error: {
+        status_code: 404,
+        message: SERVICE_ERRORS.paymentNotFound[2],
+        error_code: SERVICE_ERRORS.paymentNotFound[1],
+      },
     });
   });
 });

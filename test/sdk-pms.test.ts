@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { pmsFactory } from '@chift/chift-nodejs/dist/src/modules/pms.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '../src/lib/errors.js';
+import { SERVICE_ERRORS } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
@@ -25,7 +25,9 @@ afterAll(() => {
 });
 
 beforeEach(async () => {
-  sandbox = await startSandbox({ seed: 15, port: 0 });
+  // The manual clock's default start: a seeded dataset's busy recent months end on the clock's day,
+  // and the dates below are of the weeks before it.
+  sandbox = await startSandbox({ seed: 15, port: 0, clock: new Date('2026-01-15T09:00:00.000Z') });
   client = new API({
     baseUrl: sandbox.url,
     accountId: sandbox.credentials.accountId,
@@ -58,7 +60,11 @@ describe('official SDK against the sandbox: Property Management System', () => {
     expect(customers).toHaveLength(60);
     expect(await pms.getCustomer(customers[0].id)).toEqual(customers[0]);
     await expect(pms.getCustomer('nobody')).rejects.toMatchObject({
-      error: { status_code: 404, message: messages.posCustomerNotFound('nobody') },
+      error: {
+        status_code: 404,
+        message: SERVICE_ERRORS.posCustomerNotFound[2],
+        error_code: SERVICE_ERRORS.posCustomerNotFound[1],
+      },
     });
   });
 

@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { posFactory } from '@chift/chift-nodejs/dist/src/modules/pos.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messages } from '../src/lib/errors.js';
+import { messages, SERVICE_ERRORS } from '../src/lib/errors.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
@@ -28,7 +28,9 @@ afterAll(() => {
 });
 
 beforeEach(async () => {
-  sandbox = await startSandbox({ seed: 13, port: 0 });
+  // The manual clock's default start: a seeded dataset's busy recent months end on the clock's day,
+  // and the dates below are of the weeks before it.
+  sandbox = await startSandbox({ seed: 13, port: 0, clock: new Date('2026-01-15T09:00:00.000Z') });
   client = new API({
     baseUrl: sandbox.url,
     accountId: sandbox.credentials.accountId,
@@ -73,8 +75,14 @@ describe('official SDK against the sandbox: Point of Sale', () => {
     const small = day.find((o: { total: number }) => o.total < 100);
     expect(await pos.getOrder(small.id)).toEqual(small.items);
     await expect(pos.getOrder('nope')).rejects.toMatchObject({
-      error: { status_code: 404, message: messages.posOrderNotFound('nope') },
+      error: {
+        status_code: 404,
+        message: SERVICE_ERRORS.posOrderNotFound[2],
+        error_code: SERVICE_ERRORS.posOrderNotFound[1],
+      },
     });
+    // The SDK's own test asks for the orders of a period whose end comes before its start: a list.
+    expect(await pos.getOrders({ date_from: '2023-01-08', date_to: '2023-01-01' })).toEqual([]);
   });
 
   it('reads payments, sales and the closure of a day, which agree', async () => {

@@ -258,6 +258,7 @@ export const SERVICE_ERRORS = {
   ],
   zeroInvoice: [400, 'ERROR_ZERO_INVOICE', 'You cannot create an invoice with an untaxed amount of 0.'],
 
+  /** Also the PMS customers' answer: pms_get_customer documents the same code and message. */
   posCustomerNotFound: [404, 'ERROR_CUSTOMER_NOT_FOUND', 'The customer could not be found'],
   posOrderNotFound: [404, 'ERROR_ORDER_NOT_FOUND', 'The order could not be found'],
   commerceCustomerNotFound: [404, 'ERROR_CUSTOMER_NOT_FOUND', "The customer doesn't exist."],
@@ -396,27 +397,7 @@ export const messages = {
     'The VAT number is incorrect; dots and whitespace must be removed; the expected form is a country prefix followed by digits',
   accountingPartnerDuplicate:
     'A client/supplier already exist with the same code/id in the accounting system.',
-  accountingPartnerNotFound: "The client/supplier doesn't exist in the accounting system.",
-  accountingInvoiceNotFound: "The invoice doesn't exist in the accounting system.",
-  accountingEntryNotFound: "The entry doesn't exist in the accounting system.",
-  accountingAnalyticAccountNotFound: "The analytic account doesn't exist in the accounting system.",
   accountingOperationNotFound: "The miscellaneous operation doesn't exist in the accounting system.",
-
-  posOrderNotFound: (orderId: string) => `The order with id ${orderId} could not be found`,
-  posCustomerNotFound: (customerId: string) => `The customer with id ${customerId} could not be found`,
-  commerceCustomerNotFound: "The customer doesn't exist.",
-  commerceProductNotFound: "The product doesn't exist.",
-  commerceVariantNotFound: "The variant doesn't exist.",
-  commerceOrderNotFound: "The order doesn't exist.",
-
-  invoicingContactNotFound: "The contact doesn't exist.",
-  invoicingProductNotFound: "The product doesn't exist.",
-  invoicingTaxNotFound: "The tax doesn't exist.",
-  invoicingInvoiceIdInvalid: "The ID of the invoice doesn't have the correct format.",
-  invoicingInvoiceNotFound: "The invoice doesn't exist in the invoicing system.",
-  invoicingOpportunityNotFound: "The opportunity doesn't exist.",
-  invoicingDocumentInvalid: 'The document is not a valid base64 string representing a PDF.',
-  paymentNotFound: "The payment doesn't exist in the system.",
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
@@ -514,31 +495,8 @@ export const errors = {
     new ApiError(400, messages.accountingVatNumberInvalid, detail, 'ERROR_INVALID_VAT_FORMAT'),
   accountingPartnerDuplicate: (detail = '') =>
     new ApiError(400, messages.accountingPartnerDuplicate, detail, 'ERROR_PARTNER_ALREADY_EXISTS'),
-  accountingPartnerNotFound: (detail = '') => new ApiError(404, messages.accountingPartnerNotFound, detail),
-  accountingInvoiceNotFound: (detail = '') => new ApiError(404, messages.accountingInvoiceNotFound, detail),
-  accountingEntryNotFound: (detail = '') => new ApiError(404, messages.accountingEntryNotFound, detail),
-  accountingAnalyticAccountNotFound: (detail = '') =>
-    new ApiError(404, messages.accountingAnalyticAccountNotFound, detail),
   accountingOperationNotFound: (detail = '') =>
     new ApiError(404, messages.accountingOperationNotFound, detail),
-
-  /** By-id reads of the POS and PMS verticals (their 404 names the id). */
-  posOrderNotFound: (orderId: string) => new ApiError(404, messages.posOrderNotFound(orderId)),
-  posCustomerNotFound: (customerId: string) => new ApiError(404, messages.posCustomerNotFound(customerId)),
-  commerceCustomerNotFound: () => new ApiError(404, messages.commerceCustomerNotFound),
-  commerceProductNotFound: () => new ApiError(404, messages.commerceProductNotFound),
-  commerceVariantNotFound: () => new ApiError(404, messages.commerceVariantNotFound),
-  commerceOrderNotFound: () => new ApiError(404, messages.commerceOrderNotFound),
-
-  invoicingContactNotFound: (detail = '') => new ApiError(404, messages.invoicingContactNotFound, detail),
-  invoicingProductNotFound: (detail = '') => new ApiError(404, messages.invoicingProductNotFound, detail),
-  invoicingTaxNotFound: (detail = '') => new ApiError(404, messages.invoicingTaxNotFound, detail),
-  invoicingInvoiceIdInvalid: (detail = '') => new ApiError(400, messages.invoicingInvoiceIdInvalid, detail),
-  invoicingInvoiceNotFound: (detail = '') => new ApiError(404, messages.invoicingInvoiceNotFound, detail),
-  invoicingOpportunityNotFound: (detail = '') =>
-    new ApiError(404, messages.invoicingOpportunityNotFound, detail),
-  invoicingDocumentInvalid: (detail = '') => new ApiError(400, messages.invoicingDocumentInvalid, detail),
-  paymentNotFound: (detail = '') => new ApiError(404, messages.paymentNotFound, detail),
 
   notFound: () => new ApiError(404, messages.notFound),
   methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),

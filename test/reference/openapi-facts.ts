@@ -210,6 +210,15 @@ export interface ReferenceFacts {
   operations: OperationFacts[];
 }
 
+/**
+ * The operations a newer published version adds to the reference version (facts-newer.json): the
+ * version is the newer file's date, newerThan the reference version it is compared with.
+ */
+export interface NewerReferenceFacts {
+  reference: ReferenceFacts['reference'] & { version: string; newerThan: { file: string; sha256: string } };
+  operations: OperationFacts[];
+}
+
 export function operationFacts(doc: Json, { method, path, op }: Operation): OperationFacts {
   const parameters: OperationFacts['parameters'] = [];
   for (const place of ['path', 'query'] as const) {

@@ -167,7 +167,8 @@ export const createInvoicesBatch = createRoute({
   },
   responses: {
     200: jsonContent(z.array(InvoiceItemOutMonoAnalyticPlan), 'The booked invoices, in the order given'),
-    ...errors,
+    // As POST .../invoices: a number already used answers 409 (ERROR_INVOICE_NUMBER_ALREADY_USED).
+    ...errorResponses([400, 401, 404, 409, 422]),
   },
 });
 

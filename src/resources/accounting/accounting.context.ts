@@ -5,7 +5,7 @@ import { errors } from '../../lib/errors.js';
 import type { VerticalScope } from '../consumers/vertical-connection.js';
 import type { Vertical } from '../vertical-operation.js';
 import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
-import { foldersOf, ledgerOf } from './ledger/ledgers.js';
+import { foldersOf, ledgerOf, missingBookYears, openBookYears } from './ledger/ledgers.js';
 
 /** The folders (companies) an accounting connection reaches. */
 export interface AccountingFolders {
@@ -32,9 +32,10 @@ function foldersOfConnection(
 /**
  * The folder of the request's folder_id: required (and one of the connection's folders) when the
  * integration has features.multiple_folders; otherwise optional, and when given it must be the
- * single folder's id. Returns the folder's ledger, built on first access.
+ * single folder's id. Returns the folder's ledger, built on first access, with the book years of the
+ * sandbox clock's years opened (see missingBookYears).
  */
-function requireFolder(c: Context<AppEnv>, scope: VerticalScope): AccountingLedger {
+async function requireFolder(c: Context<AppEnv>, scope: VerticalScope): Promise<AccountingLedger> {
   const { folders } = foldersOfConnection(c, scope);
   const folderId = c.req.query('folder_id');
   let folder: LedgerFolder | undefined;
@@ -51,8 +52,16 @@ function requireFolder(c: Context<AppEnv>, scope: VerticalScope): AccountingLedg
       throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
   }
   if (!folder) throw errors.accountingFailure('The connection reaches no folder');
-  const ledger = ledgerOf(c.get('store'), scope.consumer.consumerid, scope.integration, folder);
-  return { folders, folder, ledger };
+  const store = c.get('store');
+  const { consumerid } = scope.consumer;
+  const ledger = ledgerOf(store, consumerid, scope.integration, folder);
+  if (missingBookYears(ledger, store.today()).length === 0) return { folders, folder, ledger };
+  // Opening the new book years is a write, even on a read: it goes through the write boundary.
+  await store.transact((write) => {
+    openBookYears(ledgerOf(write, consumerid, scope.integration, folder), write.today());
+  });
+  // As the request sees it: tracked inside a write, plain on a read.
+  return { folders, folder, ledger: ledgerOf(store, consumerid, scope.integration, folder) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { serviceError } from '../../lib/errors.js';
 import type { LedgerAnalyticAccount, LedgerRecord } from './accounting.records.js';
 import type {
   AnalyticAccountInInput,
@@ -55,10 +55,12 @@ export function requireAnalyticAccount(
 ): LedgerAnalyticAccount {
   if (planId !== undefined) requireAnalyticPlan(ledger, planId);
   const account = ledger.analytic_accounts[id];
-  if (!account)
-    throw errors.accountingAnalyticAccountNotFound(`No analytic account with the id '${id}' in the folder`);
+  if (!account) {
+    throw serviceError('analyticAccountNotFound', `No analytic account with the id '${id}' in the folder`);
+  }
   if (planId !== undefined && account.plan_id !== planId) {
-    throw errors.accountingAnalyticAccountNotFound(
+    throw serviceError(
+      'analyticAccountNotFound',
       `The analytic account '${id}' is not in the plan '${planId}'`,
     );
   }

@@ -17,6 +17,8 @@ import {
 const base = '/consumers/{consumer_id}/accounting/analytic-accounts';
 const tags = ['Accounting'];
 const errors = errorResponses([400, 401, 404, 422]);
+/** A code already used in the plan answers 409 (ERROR_ANALYTIC_ACCOUNT_ALREADY_EXISTS). */
+const writeErrors = errorResponses([400, 401, 404, 409, 422]);
 
 export const getAnalyticAccounts = createRoute({
   method: 'get',
@@ -41,7 +43,7 @@ export const createAnalyticAccount = createRoute({
     query: FolderQuery,
     body: jsonBody(AnalyticAccountItemIn, 'The analytic account'),
   },
-  responses: { 200: jsonContent(AnalyticAccountItemOut, 'The new analytic account'), ...errors },
+  responses: { 200: jsonContent(AnalyticAccountItemOut, 'The new analytic account'), ...writeErrors },
 });
 
 export const getAnalyticAccountsMultiPlans = createRoute({
@@ -72,7 +74,7 @@ export const createAnalyticAccountMultiPlans = createRoute({
   },
   responses: {
     200: jsonContent(AnalyticAccountItemOutMultiAnalyticPlans, 'The new analytic account'),
-    ...errors,
+    ...writeErrors,
   },
 });
 
@@ -99,7 +101,7 @@ export const updateAnalyticAccount = createRoute({
     query: FolderQuery,
     body: jsonBody(AnalyticAccountItemUpdate, 'The fields to change'),
   },
-  responses: { 200: jsonContent(AnalyticAccountItemOut, 'The analytic account'), ...errors },
+  responses: { 200: jsonContent(AnalyticAccountItemOut, 'The analytic account'), ...writeErrors },
 });
 
 export const getAnalyticAccountMultiPlans = createRoute({
@@ -130,6 +132,6 @@ export const updateAnalyticAccountMultiPlans = createRoute({
   },
   responses: {
     200: jsonContent(AnalyticAccountItemOutMultiAnalyticPlans, 'The analytic account'),
-    ...errors,
+    ...writeErrors,
   },
 });

@@ -37,7 +37,11 @@ export const createBankAccount = createRoute({
     query: FolderQuery,
     body: jsonBody(BankAccountItemIn, 'The bank account'),
   },
-  responses: { 200: jsonContent(BankAccountItemOut, 'The new bank account'), ...errors },
+  responses: {
+    200: jsonContent(BankAccountItemOut, 'The new bank account'),
+    // A code already used answers its own 422 (ERROR_BANK_CODE_ALREADY_USED).
+    ...errorResponses([400, 401, 404, 422], { serviceError422: true }),
+  },
 });
 
 export const createBankTransactions = createRoute({

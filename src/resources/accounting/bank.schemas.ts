@@ -112,7 +112,7 @@ export const BankStatementItemIn = statement
       .number()
       .nullable()
       .optional()
-      .openapi({ description: 'When given, the balance of the bank account on the statement date' }),
+      .openapi({ description: 'Opening balance of the bank account before the statement, kept as given' }),
     pdf: z.string().nullable().optional().openapi({ description: 'The statement as a PDF, base64-encoded' }),
     pdf_name: pdfNameField(),
     items: z.array(BankTransactionItemIn),

@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { serviceError } from '../../lib/errors.js';
 import type { LedgerEntry, LedgerRecord } from './accounting.records.js';
 import type {
   GenericJournalEntryInput,
@@ -18,8 +18,6 @@ import { fromCents, round2 } from './ledger/money.js';
 import type { EntryDraft, EntryItemDraft } from './ledger/posting.js';
 
 /** Journal entries on the wire, their filters, and outstanding items. */
-
-const fail = errors.accountingFailure;
 
 export function draftFromGeneric(input: GenericJournalEntryInput): EntryDraft {
   return {
@@ -55,7 +53,8 @@ export function draftFromGeneric(input: GenericJournalEntryInput): EntryDraft {
 
 /**
  * The deprecated shape: each line names its account number; a line on a receivable or payable account
- * names its client or supplier in partner_id. Every line is in the entry's one currency.
+ * names its client or supplier in partner_id (the partner_id of another line is not used). Every line
+ * is in the entry's one currency, at one exchange rate.
  */
 export function draftFromLegacy(ledger: LedgerRecord, input: JournalEntryInInput): EntryDraft {
   const first = input.items[0];
@@ -63,17 +62,22 @@ export function draftFromLegacy(ledger: LedgerRecord, input: JournalEntryInInput
   const rate = first?.currency_exchange_rate ?? 1;
   const items = input.items.map((item, i): EntryItemDraft => {
     const where = `items[${i}]`;
-    if (item.currency !== currency)
-      throw fail(`${where}: every line of an entry is in one currency (${currency})`);
+    if (item.currency !== currency) {
+      throw serviceError(
+        'multipleCurrencies',
+        `${where}: ${item.currency}, where the first line is in ${currency}`,
+      );
+    }
     if ((item.currency_exchange_rate ?? 1) !== rate) {
-      throw fail(`${where}: every line of an entry has the same currency_exchange_rate (${rate})`);
+      throw serviceError(
+        'multipleExchangeRates',
+        `${where}: ${item.currency_exchange_rate ?? 1}, where the first line has ${rate}`,
+      );
     }
     const side = partnerSideOf(ledger, item.account_number);
-    if (!side && item.partner_id) {
-      throw fail(`${where}: partner_id is only for lines on a receivable or payable account`);
-    }
     if (side && !item.partner_id) {
-      throw fail(
+      throw serviceError(
+        'partnerAccountMissing',
         `${where}: the account '${item.account_number}' takes a client or supplier: give partner_id`,
       );
     }
@@ -114,7 +118,7 @@ export function draftFromLegacy(ledger: LedgerRecord, input: JournalEntryInInput
 
 export function requireEntry(ledger: LedgerRecord, id: string): LedgerEntry {
   const entry = ledger.entries[id.toLowerCase()];
-  if (!entry) throw errors.accountingEntryNotFound(`No journal entry with the id '${id}' in the folder`);
+  if (!entry) throw serviceError('entryNotFound', `No journal entry with the id '${id}' in the folder`);
   return entry;
 }
 
@@ -218,15 +222,19 @@ export interface EntryFilters {
   partner_id?: string | undefined;
 }
 
-/** At most 3 months between date_from and date_to, unless updated_after narrows the list. */
+/**
+ * At most 3 months between date_from and date_to (ERROR_MAX_DIFFERENCE_MONTHS), unless updated_after
+ * narrows the list. A date_to before date_from is no refusal: the list is empty.
+ */
 export function assertEntryPeriod(filters: EntryFilters): void {
   if (!filters.date_from || !filters.date_to || filters.updated_after) return;
-  if (filters.date_to < filters.date_from) throw fail('date_to is before date_from');
+  if (filters.date_to < filters.date_from) return;
   const limit = new Date(`${filters.date_from}T00:00:00Z`);
   limit.setUTCMonth(limit.getUTCMonth() + 3);
   if (filters.date_to > limit.toISOString().slice(0, 10)) {
-    throw fail(
-      'At most 3 months of entries at once: date_from and date_to are at most 3 months apart when updated_after is not given',
+    throw serviceError(
+      'maxDifferenceMonths',
+      `date_from ${filters.date_from} and date_to ${filters.date_to} are more than 3 months apart (give updated_after to list more)`,
     );
   }
 }

@@ -21,6 +21,8 @@ import {
 const base = '/consumers/{consumer_id}/accounting';
 const tags = ['Accounting'];
 const errors = errorResponses([400, 401, 404, 422]);
+/** Booking an entry also answers the service's own 422 errors (ERROR_ENTRY_NOT_BALANCED...). */
+const entryWriteErrors = errorResponses([400, 401, 404, 422], { serviceError422: true });
 
 export const getJournalEntries = createRoute({
   method: 'get',
@@ -73,7 +75,7 @@ export const createGenericJournalEntry = createRoute({
     query: EntryCreateQuery,
     body: jsonBody(GenericJournalEntry, 'The entry'),
   },
-  responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...errors },
+  responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...entryWriteErrors },
 });
 
 /** The deprecated shape of "create journal entry" (not in the current reference; no MCP scopes). */
@@ -86,7 +88,7 @@ export const createJournalEntry = createRoute({
   deprecated: true,
   ...secured(null, 'accounting'),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalEntryIn, 'The entry') },
-  responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...errors },
+  responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...entryWriteErrors },
 });
 
 export const getOutstandings = createRoute({

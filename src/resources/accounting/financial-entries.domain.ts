@@ -47,7 +47,8 @@ export function draftOf(
 
 /**
  * The deprecated shape: a general line names its account; a third-party line names the partner (or
- * employee) in partner_id and its receivable, payable or employee account in account_number.
+ * employee) in partner_id and its receivable, payable or employee account in account_number (the
+ * partner_id of a general line is not used).
  */
 export function draftOfOld(
   input: FinancialEntryOldInput,
@@ -66,9 +67,6 @@ export function draftOfOld(
     items: input.items.map((item, i) => {
       const general = item.type === 'general_account';
       if (!general && !item.partner_id) throw fail(`items[${i}]: a ${item.type} line needs its partner_id`);
-      if (general && item.partner_id) {
-        throw fail(`items[${i}]: partner_id is only for customer, supplier or employee lines`);
-      }
       return {
         account_type: item.type,
         account: general ? item.account_number : (item.partner_id as string),

@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { serviceError } from '../../lib/errors.js';
 import type {
   InvoiceTypeValue,
   LedgerAnalyticDistribution,
@@ -29,8 +29,6 @@ import { toPartnerItem } from './partners.domain.js';
  * Invoices: the API's input turned into an InvoiceDraft for the posting functions, and the stored
  * invoice turned back into the wire shape with what the ledger derives (status, payments, due dates).
  */
-
-const fail = errors.accountingFailure;
 
 export interface DraftOptions {
   force_financial_period?: string | undefined;
@@ -81,7 +79,12 @@ export function draftFromMono(
     let distribution: LedgerAnalyticDistribution[] = [];
     if (line.analytic_account) {
       const account = ledger.analytic_accounts[line.analytic_account];
-      if (!account) throw fail(`lines[${i}]: the analytic account '${line.analytic_account}' does not exist`);
+      if (!account) {
+        throw serviceError(
+          'analyticAccountNotFound',
+          `lines[${i}]: the analytic account '${line.analytic_account}' does not exist`,
+        );
+      }
       distribution = [
         {
           analytic_plan: account.plan_id,
@@ -142,7 +145,8 @@ export function draftPayment(input: InvoicePaymentInput): PaymentDraft {
 
 export function requireInvoice(ledger: LedgerRecord, id: string): LedgerInvoice {
   const invoice = ledger.invoices[id.toLowerCase()];
-  if (!invoice) throw errors.accountingInvoiceNotFound(`No invoice with the id '${id}' in the folder`);
+  if (!invoice)
+    throw serviceError('accountingInvoiceNotFound', `No invoice with the id '${id}' in the folder`);
   return invoice;
 }
 

@@ -28,6 +28,8 @@ import {
 const base = '/consumers/{consumer_id}/accounting';
 const tags = ['Accounting'];
 const errors = errorResponses([400, 401, 404, 422]);
+/** Booking an invoice may also answer 409 (ERROR_INVOICE_NUMBER_ALREADY_USED). */
+const invoiceWriteErrors = errorResponses([400, 401, 404, 409, 422]);
 
 export const createInvoice = createRoute({
   method: 'post',
@@ -41,7 +43,10 @@ export const createInvoice = createRoute({
     query: InvoiceCreateQuery,
     body: jsonBody(InvoiceItemInMonoAnalyticPlan, 'The invoice'),
   },
-  responses: { 200: jsonContent(InvoiceItemOutMonoAnalyticPlan, 'The booked invoice'), ...errors },
+  responses: {
+    200: jsonContent(InvoiceItemOutMonoAnalyticPlan, 'The booked invoice'),
+    ...invoiceWriteErrors,
+  },
 });
 
 export const createInvoiceMultiplePlans = createRoute({
@@ -56,7 +61,10 @@ export const createInvoiceMultiplePlans = createRoute({
     query: InvoiceCreateQuery,
     body: jsonBody(InvoiceItemInMultiAnalyticPlans, 'The invoice'),
   },
-  responses: { 200: jsonContent(InvoiceItemOutMultiAnalyticPlans, 'The booked invoice'), ...errors },
+  responses: {
+    200: jsonContent(InvoiceItemOutMultiAnalyticPlans, 'The booked invoice'),
+    ...invoiceWriteErrors,
+  },
 });
 
 export const getInvoicesByType = createRoute({

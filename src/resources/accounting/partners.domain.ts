@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { errors, serviceError } from '../../lib/errors.js';
 import type { Integration } from '../../seed/catalogue.js';
 import type { LedgerAddress, LedgerContact, LedgerPartner, LedgerRecord } from './accounting.records.js';
 import { instantOf } from './ledger/derived.js';
@@ -52,7 +52,7 @@ export function toPartnerItem(partner: LedgerPartner, role: PartnerRole): Partne
 export function requirePartnerOfRole(ledger: LedgerRecord, role: PartnerRole, id: string): LedgerPartner {
   const partner = ledger.partners[id.toLowerCase()];
   if (!partner || !hasRole(partner, role)) {
-    throw errors.accountingPartnerNotFound(`No ${role} with the id '${id}' in the folder`);
+    throw serviceError('partnerNotFound', `No ${role} with the id '${id}' in the folder`);
   }
   return partner;
 }
@@ -106,18 +106,15 @@ const addressIn = (
   country: address.country ?? null,
 });
 
-const ACCOUNT_NUMBER = /^[0-9]{3,20}$/;
-
 /**
  * The account a new partner of a role posts to: the collective account unless one is given. A given
- * account must be a receivable (client) or payable (supplier) account; a new number opens such an
- * account named after the partner.
+ * account must be a receivable (client) or payable (supplier) account; a new number (of any form: some
+ * charts number their client accounts 411DUPONT) opens such an account named after the partner.
  */
 function partnerAccount(
   ledger: LedgerRecord,
   role: PartnerRole,
   accountNumber: string | null | undefined,
-  name: string,
 ): { number: string; create: boolean } {
   const collective = role === 'client' ? ledger.defaults.receivable_account : ledger.defaults.payable_account;
   if (!accountNumber) return { number: collective, create: false };
@@ -126,9 +123,6 @@ function partnerAccount(
   if (existing) {
     if (existing.type !== type) throw fail(`account_number: '${accountNumber}' is not a ${type} account`);
     return { number: accountNumber, create: false };
-  }
-  if (!ACCOUNT_NUMBER.test(accountNumber)) {
-    throw fail(`account_number: '${accountNumber}' is not an account number (3 to 20 digits) for ${name}`);
   }
   return { number: accountNumber, create: true };
 }
@@ -168,7 +162,8 @@ function assertNoDuplicate(
 /**
  * POST clients / suppliers. force_merge (unified partners only) names an existing partner of the
  * other role: it keeps its id and history, takes the fields given, and gains the new role, so it
- * is listed both as a client and as a supplier. Other integrations refuse force_merge.
+ * is listed both as a client and as a supplier. Other integrations keep clients and suppliers apart:
+ * there is nothing to merge, and force_merge is not used.
  */
 export function createPartner(
   ledger: LedgerRecord,
@@ -180,19 +175,21 @@ export function createPartner(
 ): LedgerPartner {
   const unified = integration.features.unified_partners;
   let merged: LedgerPartner | undefined;
-  if (forceMerge) {
-    if (!unified) {
-      throw fail(`force_merge: ${integration.name} keeps clients and suppliers apart; they cannot be merged`);
-    }
+  if (forceMerge && unified) {
     const other: PartnerRole = role === 'client' ? 'supplier' : 'client';
     merged = ledger.partners[forceMerge.toLowerCase()];
-    if (!merged || !hasRole(merged, other))
-      throw fail(`force_merge: no ${other} with the id '${forceMerge}'`);
-    if (hasRole(merged, role)) throw fail(`force_merge: the partner '${forceMerge}' is already a ${role}`);
+    if (!merged || !hasRole(merged, other)) {
+      throw serviceError('partnerNotFound', `force_merge: no ${other} with the id '${forceMerge}'`);
+    }
+    if (hasRole(merged, role)) {
+      throw errors.accountingPartnerDuplicate(
+        `force_merge: the partner '${forceMerge}' is already a ${role}`,
+      );
+    }
   }
   assertVatNumber(input.vat);
   assertCompanyId(ledger, input.company_id, merged?.id);
-  const account = partnerAccount(ledger, role, input.account_number, input.name);
+  const account = partnerAccount(ledger, role, input.account_number);
   assertNoDuplicate(
     ledger,
     role,
@@ -281,8 +278,6 @@ export function updatePartner(
   input: PartnerUpdateInput,
   now: string,
 ): LedgerPartner {
-  if (input.name !== undefined && input.name !== null && input.name.trim() === '')
-    throw fail('name: the name is empty');
   assertVatNumber(input.vat);
   assertCompanyId(ledger, input.company_id, partner.id);
   if (input.external_reference) {

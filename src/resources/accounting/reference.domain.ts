@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { errors, serviceError } from '../../lib/errors.js';
 import type {
   AccountItemTypeValue,
   LedgerAccount,
@@ -15,7 +15,7 @@ import {
   nextDocumentNumber,
 } from './ledger/derived.js';
 import type { PostingContext } from './ledger/posting.js';
-import { assertMonth, requireAccount } from './ledger/rules.js';
+import { monthOf, requireAccount } from './ledger/rules.js';
 import type {
   AccountBalanceFilterInput,
   AccountItemOut,
@@ -89,17 +89,23 @@ export function chartOfAccounts(
     .sort((a, b) => a.number.localeCompare(b.number));
 }
 
-const ACCOUNT_NUMBER = /^[1-7][0-9]{2,19}$/;
+/**
+ * Account numbers of the folders' charts (Belgian, French, Spanish...) are digits: their structure is
+ * set by the official chart of accounts, as the service says. The class and the length are left to
+ * the caller (class 0 and 8 accounts exist, and charts differ in length).
+ */
+const ACCOUNT_NUMBER = /^[0-9]+$/;
 
-/** A new account: digits only, its class first (1 to 7), a number not used yet. */
+/** A new account: digits only, a number not used yet. */
 export function createLedgerAccount(ledger: LedgerRecord, input: LedgerAccountInput): LedgerAccount {
   if (!ACCOUNT_NUMBER.test(input.number)) {
-    throw fail(
-      `The account number '${input.number}' must be 3 to 20 digits starting with its class (1 to 7)`,
-    );
+    throw fail(`The account number '${input.number}' must be digits only, as the chart of accounts takes`);
   }
   if (ledger.accounts[input.number]) {
-    throw fail(`A ledger account already exists with the number '${input.number}'`);
+    throw serviceError(
+      'ledgerAccountAlreadyExists',
+      `A ledger account already exists with the number '${input.number}'`,
+    );
   }
   const account: LedgerAccount = {
     number: input.number,
@@ -134,13 +140,19 @@ export function createJournal(
 ): LedgerJournal {
   const code = input.code.trim().toUpperCase();
   if (Object.values(ledger.journals).some((j) => j.code.toUpperCase() === code)) {
-    throw fail(`A journal already exists with the code '${input.code}'`);
+    throw serviceError('journalAlreadyExists', `A journal already exists with the code '${input.code}'`);
   }
   const financial = input.journal_type === 'bank' || input.journal_type === 'cash';
   if (financial && !input.counterpart_account) {
     throw fail(`counterpart_account is required for a ${input.journal_type} journal`);
   }
   if (input.counterpart_account) {
+    if (!ledger.accounts[input.counterpart_account]) {
+      throw serviceError(
+        'counterpartAccountNotFound',
+        `The account number '${input.counterpart_account}' does not exist in the chart of accounts`,
+      );
+    }
     const account = requireAccount(ledger, input.counterpart_account);
     if (financial && account.type !== input.journal_type) {
       throw fail(`The account '${account.number}' is not a ${input.journal_type} account`);
@@ -164,20 +176,18 @@ export function createJournal(
 }
 
 /**
- * Balances for the filter: months are YYYYMM; without a start month, the period starts with the book
- * year of the end month (or the end month itself outside every book year).
+ * Balances for the filter: months are YYYYMM (a day YYYY-MM-DD stands for its month); without a start
+ * month, the period starts with the book year of the end month (or the end month itself outside every
+ * book year). A start month after the end month gives an empty period: its figures are 0.
  */
 export function balancesFor(
   ledger: LedgerRecord,
   filter: AccountBalanceFilterInput,
 ): AccountBalanceFigures[] {
-  assertMonth(filter.end, 'end');
-  const end = monthBounds(filter.end);
+  const end = monthBounds(monthOf(filter.end, 'end'));
   let start: string;
   if (filter.start) {
-    assertMonth(filter.start, 'start');
-    if (filter.start > filter.end) throw fail('start: the start month is after the end month');
-    start = monthBounds(filter.start).first;
+    start = monthBounds(monthOf(filter.start, 'start')).first;
   } else {
     start = bookYearOf(ledger, end.last)?.start ?? end.first;
   }

@@ -87,7 +87,9 @@ export const AccountItem = z
 export const LedgerAccountItemIn = z
   .object({
     name: z.string().min(1),
-    number: z.string().min(3).openapi({ description: 'Digits only; the first one is the class (1 to 7)' }),
+    number: z.string().min(3).openapi({
+      description: 'Digits only, unique in the folder; its structure follows the official chart',
+    }),
     type: itemOrNull(AccountItemType).default('other'),
   })
   .openapi('LedgerAccountItemIn', { description: 'A new account of the chart of accounts' });
@@ -97,8 +99,15 @@ export const AccountBalanceFilter = z
     accounts: z
       .array(z.string())
       .openapi({ description: 'Account numbers or prefixes (a class, "60"...); empty: every account' }),
-    start: z.string().nullable().optional().openapi({ description: 'First month of the period, YYYYMM' }),
-    end: z.string().min(6).max(6).openapi({ description: 'Last month, YYYYMM' }),
+    start: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'First month of the period, YYYYMM (a day YYYY-MM-DD stands for its month)' }),
+    end: z
+      .string()
+      .min(6)
+      .openapi({ description: 'Last month, YYYYMM (a day YYYY-MM-DD stands for its month)' }),
   })
   .openapi('AccountBalanceFilter');
 

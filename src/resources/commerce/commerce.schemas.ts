@@ -432,7 +432,7 @@ export const OrderLineItemIn = z
   .object({
     variant_id: z.string(),
     quantity: z.number().int(),
-    tax_rate: z.number().openapi({ description: 'Rate in percent: one of the shop’s tax rates' }),
+    tax_rate: z.number().openapi({ description: 'Rate in percent, e.g. 21' }),
     unit_price: z.number().openapi({ description: 'Before taxes' }),
   })
   .openapi('OrderLineItemIn', { description: 'A line of a new order' });
@@ -444,8 +444,10 @@ export const OrderItemIn = z
     shipping_address: CommerceAddressItemIn,
     currency: z.string(),
     note: text(),
-    lines: z.array(OrderLineItemIn),
-    payment_method: text().openapi({ description: 'Id of an active payment method: the order is then paid' }),
+    lines: z.array(OrderLineItemIn).min(1),
+    payment_method: text().openapi({
+      description: 'A payment method (its id): the order is then paid with it',
+    }),
   })
   .openapi('OrderItemIn', { description: 'A new order' });
 

@@ -23,6 +23,11 @@ export interface DimensionDef {
   description: string;
   primaryKey?: boolean;
   values?: string[];
+  /**
+   * The axis the dimension is aligned on when queries are joined (POST /datalab/query-groups-join):
+   * dimensions of different cubes that share an axis can be joined, and the axis names the column.
+   */
+  alignAxis?: string;
   get: (row: Row) => string | number | boolean | null;
 }
 
@@ -82,22 +87,25 @@ export const sumOf = (
   monetary,
 });
 
-type DimensionOptions = Pick<DimensionDef, 'primaryKey' | 'values'>;
+type DimensionOptions = Pick<DimensionDef, 'primaryKey' | 'values' | 'alignAxis'>;
+
+/** The axis every time dimension is aligned on: the instant (its bucket, with a granularity). */
+export const TIME_AXIS = 'date';
 
 const dimensionOf =
-  (type: MemberType) =>
+  (type: MemberType, defaults: DimensionOptions = {}) =>
   (
     name: string,
     title: string,
     description: string,
     get: DimensionDef['get'],
     options: DimensionOptions = {},
-  ): DimensionDef => ({ name, title, type, description, ...options, get });
+  ): DimensionDef => ({ name, title, type, description, ...defaults, ...options, get });
 
 /** A dimension of text. */
 export const stringDimension = dimensionOf('string');
-/** A dimension of an instant (ISO 8601). */
-export const timeDimension = dimensionOf('time');
+/** A dimension of an instant (ISO 8601), aligned on the time axis. */
+export const timeDimension = dimensionOf('time', { alignAxis: TIME_AXIS });
 /** A dimension of a number. */
 export const numberDimension = dimensionOf('number');
 
@@ -118,7 +126,7 @@ export const idDimension = (
 
 /** The currency of the record a row is (an order, an invoice). */
 export const currencyDimension = (record: string, get: DimensionDef['get']): DimensionDef =>
-  stringDimension('currency', 'Currency', `Currency of the ${record}`, get);
+  stringDimension('currency', 'Currency', `Currency of the ${record}`, get, { alignAxis: 'currency' });
 
 /** Active connections of a One API among the given consumers. */
 export function activeConnections(source: RowSource, api: ApiName): ConnectionRecord[] {
@@ -153,6 +161,6 @@ export function connectionRows(
 
 /** The consumer and connection every row belongs to: dimensions of every cube. */
 export const OWNER_DIMENSIONS: DimensionDef[] = [
-  idDimension('consumer_id', 'consumer', (r) => r.consumerid),
-  idDimension('connection_id', 'connection', (r) => r.connectionid),
+  idDimension('consumer_id', 'consumer', (r) => r.consumerid, { alignAxis: 'consumer_id' }),
+  idDimension('connection_id', 'connection', (r) => r.connectionid, { alignAxis: 'connection_id' }),
 ];

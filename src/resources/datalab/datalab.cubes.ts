@@ -17,9 +17,6 @@ import {
  * its vertical's folder, <vertical>.cube.ts). The rows are read from the world when a query runs.
  */
 
-/** Datasets a single query may read: more is refused, asking for a consumer_id filter. */
-export const MAX_DATASETS_PER_QUERY = 50;
-
 const consumersCube: CubeDef = {
   name: 'consumers',
   title: 'Consumers',
@@ -28,7 +25,10 @@ const consumersCube: CubeDef = {
   api: null,
   measures: [count('count', 'Number of consumers', 'How many consumers')],
   dimensions: [
-    idDimension('consumer_id', 'consumer', (r) => r.consumerid, { primaryKey: true }),
+    idDimension('consumer_id', 'consumer', (r) => r.consumerid, {
+      primaryKey: true,
+      alignAxis: 'consumer_id',
+    }),
     stringDimension('name', 'Name', 'Name of the consumer', (r) => r.name),
     stringDimension(
       'internal_reference',
@@ -50,8 +50,11 @@ const connectionsCube: CubeDef = {
   api: null,
   measures: [count('count', 'Number of connections', 'How many connections')],
   dimensions: [
-    idDimension('connection_id', 'connection', (r) => r.connection.connectionid, { primaryKey: true }),
-    idDimension('consumer_id', 'consumer', (r) => r.connection.consumerid),
+    idDimension('connection_id', 'connection', (r) => r.connection.connectionid, {
+      primaryKey: true,
+      alignAxis: 'connection_id',
+    }),
+    idDimension('consumer_id', 'consumer', (r) => r.connection.consumerid, { alignAxis: 'consumer_id' }),
     numberDimension(
       'integration_id',
       'Integration id',

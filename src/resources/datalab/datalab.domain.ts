@@ -1,17 +1,12 @@
+import { ApiError } from '../../lib/errors.js';
 import { round2 } from '../../seed/vertical-data.js';
 import type { ConsumerRecord } from '../../store/world.js';
 import { verticalFailure } from '../consumers/vertical-connection.js';
-import {
-  activeConnections,
-  type CubeDef,
-  type DimensionDef,
-  type MeasureDef,
-  type Row,
-  type RowSource,
-} from './datalab.cube-def.js';
-import { CUBES, MAX_DATASETS_PER_QUERY } from './datalab.cubes.js';
+import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from './datalab.cube-def.js';
+import { CUBES } from './datalab.cubes.js';
 import type {
   CubeFilterValue,
+  CubeJoinQueryInput,
   CubeLoadQueryInput,
   CubeMetaOut,
   QueryResponseOut,
@@ -20,17 +15,56 @@ import type {
 /**
  * A small Cube-style query engine over the cubes of datalab.cubes.ts: members, filters (and/or,
  * the usual operators), time dimensions with date ranges and granularities, grouping, ordering and
- * paging. It runs over the sandbox's own records, in UTC. Refused queries answer 400 with the
- * service's generic message and a detail naming the problem.
+ * paging, in the query's time zone (UTC by default). It runs over the sandbox's own records. Refused
+ * queries answer 400 with the service's generic message and a detail naming the problem; what Cube
+ * takes without complaint (a date range that ends before it starts, a filter on a measure the query
+ * does not select) it takes too.
  */
 
 const fail = (detail: string) => verticalFailure(detail);
 
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
-const MAX_FILTER_DEPTH = 16;
-const GRANULARITIES = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 type Granularity = (typeof GRANULARITIES)[number];
+
+/**
+ * Reads an instant (ISO, UTC) as the wall-clock time of the query's time zone, written the same way
+ * (so that instants, days and buckets compare as text, as in UTC).
+ */
+export type LocalClock = (instant: string) => string;
+const utc: LocalClock = (instant) => instant;
+
+/** Names of UTC that need no conversion. */
+const UTC_NAMES = new Set(['UTC', 'ETC/UTC', 'Z', 'GMT', 'ETC/GMT', 'UCT', 'ETC/UCT', 'UNIVERSAL', 'ZULU']);
+
+/** The clock of a query's time zone (an IANA name; absent: UTC). An unknown zone is refused. */
+export function localClockOf(timezone: string | null | undefined): LocalClock {
+  if (!timezone || UTC_NAMES.has(timezone.toUpperCase())) return utc;
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  } catch {
+    throw fail(`Unknown time zone '${timezone}': give an IANA time zone, e.g. Europe/Brussels`);
+  }
+  return (instant) => {
+    const date = new Date(instant);
+    if (Number.isNaN(date.getTime())) return instant;
+    const part = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
+    const ms = String(date.getUTCMilliseconds()).padStart(3, '0');
+    const year = String(part.year).padStart(4, '0');
+    return `${year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}.${ms}Z`;
+  };
+}
 
 export function cubeSchemas(): CubeMetaOut[] {
   return CUBES.map((cube) => ({
@@ -58,6 +92,7 @@ export function cubeSchemas(): CubeMetaOut[] {
       monetary: m.monetary ?? false,
       currencyDimension: m.monetary && cube.currency ? `${cube.name}.currency` : null,
       currencySensitive: m.monetary ?? false,
+      alignAxis: null,
     })),
     dimensions: cube.dimensions.map((d) => ({
       name: `${cube.name}.${d.name}`,
@@ -78,6 +113,7 @@ export function cubeSchemas(): CubeMetaOut[] {
       monetary: false,
       currencyDimension: null,
       currencySensitive: false,
+      alignAxis: d.alignAxis ?? null,
     })),
     hierarchies: [],
     segments: [],
@@ -107,28 +143,32 @@ function resolveMember(name: string): Member {
 const isLeaf = (f: CubeFilterValue): f is { member: string; operator: string; values?: string[] | null } =>
   'member' in f;
 
-function filterMembers(filters: readonly CubeFilterValue[], depth = 0): string[] {
-  if (depth > MAX_FILTER_DEPTH) throw fail(`Filters nest at most ${MAX_FILTER_DEPTH} levels deep`);
-  return filters.flatMap((f) =>
-    isLeaf(f) ? [f.member] : filterMembers('and' in f ? f.and : f.or, depth + 1),
-  );
+/** The members filters name (the JSON depth guard bounds their nesting). */
+function filterMembers(filters: readonly CubeFilterValue[]): string[] {
+  return filters.flatMap((f) => (isLeaf(f) ? [f.member] : filterMembers('and' in f ? f.and : f.or)));
 }
 
-/** The time range of a date range, as [first instant, last instant] (ISO, both included). */
-export function dateRangeOf(range: string | string[], now: Date): [string, string] {
+/**
+ * The time range of a date range, as [first instant, last instant] (both included), in the local
+ * time of `local` (`now` read in it too). Days and instants without a zone are local times; an
+ * instant with one is converted. A range that ends before it starts matches nothing, as in Cube.
+ */
+export function dateRangeOf(range: string | string[], now: Date, local: LocalClock = utc): [string, string] {
   const startOfDay = (day: string) => `${day}T00:00:00.000Z`;
   const endOfDay = (day: string) => `${day}T23:59:59.999Z`;
   const asInstant = (value: string, end: boolean) => {
     if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return end ? endOfDay(value) : startOfDay(value);
-    const parsed = Date.parse(value);
+    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
+    let parsed = zoned ? Date.parse(value) : Date.parse(`${value}Z`);
+    if (Number.isNaN(parsed) && !zoned) parsed = Date.parse(value);
     if (Number.isNaN(parsed)) throw fail(`'${value}' is not a date`);
-    return new Date(parsed).toISOString();
+    const instant = new Date(parsed).toISOString();
+    return zoned ? local(instant) : instant;
   };
   if (Array.isArray(range)) {
     if (range.length !== 2 && range.length !== 1) throw fail('A date range is [from, to]');
     const from = asInstant(range[0] as string, false);
     const to = asInstant((range[1] ?? range[0]) as string, true);
-    if (to < from) throw fail(`The date range ends (${range[1]}) before it starts (${range[0]})`);
     return [from, to];
   }
   const text = range.trim().toLowerCase();
@@ -160,7 +200,6 @@ export function dateRangeOf(range: string | string[], now: Date): [string, strin
   const lastN = /^last (\d{1,4}) (day|week|month)s?$/.exec(text);
   if (lastN) {
     const n = Number(lastN[1]);
-    if (n < 1) throw fail(`'${range}' is an empty range`);
     const unit = lastN[2];
     if (unit === 'day') return [startOfDay(day(-n)), endOfDay(day(-1))];
     if (unit === 'week') return [startOfDay(day(-7 * n)), endOfDay(day(-1))];
@@ -177,6 +216,12 @@ export function truncate(instant: string, granularity: Granularity): string {
   const d = new Date(instant);
   let out: Date;
   switch (granularity) {
+    case 'second':
+      out = new Date(Math.floor(d.getTime() / 1000) * 1000);
+      break;
+    case 'minute':
+      out = new Date(Math.floor(d.getTime() / 60_000) * 60_000);
+      break;
     case 'hour':
       out = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours()));
       break;
@@ -230,6 +275,7 @@ function matches(
   operator: string,
   values: readonly string[],
   now: Date,
+  local: LocalClock,
 ): boolean {
   const present = value !== null && value !== undefined && value !== '';
   switch (operator) {
@@ -251,7 +297,7 @@ function matches(
       return present && values.some((v) => String(value).toLowerCase().endsWith(v.toLowerCase()));
     case 'inDateRange':
     case 'notInDateRange': {
-      const [from, to] = dateRangeOf(values.length === 1 ? (values[0] as string) : [...values], now);
+      const [from, to] = dateRangeOf(values.length === 1 ? (values[0] as string) : [...values], now, local);
       const inside = present && String(value) >= from && String(value) <= to;
       return operator === 'inDateRange' ? inside : present && !inside;
     }
@@ -259,7 +305,7 @@ function matches(
     case 'beforeOrOnDate':
     case 'afterDate':
     case 'afterOrOnDate': {
-      const [from, to] = dateRangeOf(values[0] as string, now);
+      const [from, to] = dateRangeOf(values[0] as string, now, local);
       if (!present) return false;
       const v = String(value);
       if (operator === 'beforeDate') return v < from;
@@ -289,6 +335,7 @@ function checkLeaf(
   leaf: { member: string; operator: string; values?: string[] | null },
   member: Member,
   now: Date,
+  local: LocalClock,
 ): void {
   if (!OPERATORS.has(leaf.operator))
     throw fail(`Unknown filter operator '${leaf.operator}' on ${leaf.member}`);
@@ -302,7 +349,7 @@ function checkLeaf(
   }
   if (leaf.operator.includes('Date')) {
     if (type !== 'time') throw fail(`${leaf.operator} applies to time dimensions; ${leaf.member} is not one`);
-    dateRangeOf(values.length === 1 ? (values[0] as string) : [...values], now);
+    dateRangeOf(values.length === 1 ? (values[0] as string) : [...values], now, local);
   }
 }
 
@@ -331,16 +378,13 @@ function consumerNarrowing(cube: CubeDef, filters: readonly CubeFilterValue[]): 
 }
 
 export function runQuery(query: CubeLoadQueryInput, context: QueryContext): QueryResponseOut {
-  if (query.timezone && !['UTC', 'ETC/UTC', 'Z'].includes(query.timezone.toUpperCase())) {
-    throw fail(
-      `Only UTC is supported: the sandbox keeps every instant in UTC (timezone '${query.timezone}')`,
-    );
-  }
+  const local = localClockOf(query.timezone);
+  const now = new Date(local(context.now.toISOString()));
   if (query.segments?.length)
     throw fail(`Unknown segment '${query.segments[0]}': the cubes have no segments`);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  if (limit < 1 || limit > MAX_LIMIT) throw fail(`limit must be between 1 and ${MAX_LIMIT}`);
+  if (limit < 0 || limit > MAX_LIMIT) throw fail(`limit must be between 0 and ${MAX_LIMIT}`);
   if (offset < 0) throw fail('offset cannot be negative');
   const filters = query.filters ?? [];
   const timeDimensions = query.timeDimensions ?? [];
@@ -359,7 +403,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     if (granularity !== null && !(GRANULARITIES as readonly string[]).includes(granularity)) {
       throw fail(`Unknown granularity '${granularity}': ${GRANULARITIES.join(', ')}`);
     }
-    const range = td.dateRange ? dateRangeOf(td.dateRange, context.now) : null;
+    const range = td.dateRange ? dateRangeOf(td.dateRange, now, local) : null;
     return { member, granularity: granularity as Granularity | null, range };
   });
   const filterMemberList = filterMembers(filters).map(resolveMember);
@@ -373,17 +417,31 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
   const other = all.find((m) => m.cube !== cube);
   if (other) throw fail(`A query reads one cube: ${other.name} is not a member of '${cube.name}'`);
   const byName = new Map(all.map((m) => [m.name, m]));
-  const checkFilters = (list: readonly CubeFilterValue[], topLevel: boolean) => {
+  const checkFilters = (list: readonly CubeFilterValue[]) => {
     for (const f of list) {
-      if (isLeaf(f)) {
-        const member = byName.get(f.member) as Member;
-        if (member.kind === 'measure' && !topLevel)
-          throw fail(`Filters on measures (${f.member}) go at the top level`);
-        checkLeaf(f, member, context.now);
-      } else checkFilters('and' in f ? f.and : f.or, topLevel && 'and' in f);
+      if (isLeaf(f)) checkLeaf(f, byName.get(f.member) as Member, now, local);
+      else checkFilters('and' in f ? f.and : f.or);
     }
   };
-  checkFilters(filters, true);
+  checkFilters(filters);
+  // Filters on dimensions choose the rows, filters on measures the groups; a condition (and/or)
+  // cannot mix them, as in Cube.
+  const kindOf = (f: CubeFilterValue): 'dimension' | 'measure' | 'mixed' => {
+    if (isLeaf(f)) return (byName.get(f.member) as Member).kind;
+    const kinds = new Set(('and' in f ? f.and : f.or).map(kindOf));
+    if (kinds.has('mixed') || kinds.size > 1) return 'mixed';
+    return kinds.has('measure') ? 'measure' : 'dimension';
+  };
+  const kinds = filters.map(kindOf);
+  if (kinds.includes('mixed'))
+    throw fail('A condition (and/or) cannot mix dimensions and measures: filter on each apart');
+  const rowFilters = filters.filter((_, i) => kinds[i] === 'dimension');
+  const groupFilters = filters.filter((_, i) => kinds[i] === 'measure');
+  // Measures filtered on but not selected are computed for the filter alone.
+  const aggregated = [...measures];
+  for (const m of filterMemberList) {
+    if (m.kind === 'measure' && !aggregated.some((a) => a.name === m.name)) aggregated.push(m);
+  }
   if (query.ungrouped && measures.some((m) => m.kind === 'measure' && m.def.agg === 'countDistinct')) {
     throw fail('countDistinct measures cannot be read ungrouped');
   }
@@ -394,21 +452,18 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     ? context.consumers.filter((c) => narrowing.has(c.consumerid))
     : context.consumers;
   const source: RowSource = { ...context.source, consumers };
-  if (cube.api) {
-    const connections = activeConnections(source, cube.api).length;
-    if (connections > MAX_DATASETS_PER_QUERY) {
-      throw fail(
-        `The query reads ${connections} ${cube.api} connections; at most ${MAX_DATASETS_PER_QUERY} at once: filter on ${cube.name}.consumer_id`,
-      );
-    }
-  }
-  const dimensionValue = (row: Row, member: Member) => (member.def as DimensionDef).get(row);
+  const dimensionValue = (row: Row, member: Member): Value => {
+    const def = member.def as DimensionDef;
+    const value = def.get(row);
+    if (local === utc || def.type !== 'time' || value === null || value === undefined) return value;
+    return local(String(value));
+  };
   const rowMatches = (row: Row, list: readonly CubeFilterValue[], mode: 'and' | 'or'): boolean => {
     const results = list.map((f) => {
       if (isLeaf(f)) {
         const member = byName.get(f.member) as Member;
-        if (member.kind === 'measure') return true; // applied to the groups
-        return matches(dimensionValue(row, member), member.def.type, f.operator, f.values ?? [], context.now);
+        const type = (member.def as DimensionDef).type;
+        return matches(dimensionValue(row, member), type, f.operator, f.values ?? [], now, local);
       }
       return 'and' in f ? rowMatches(row, f.and, 'and') : rowMatches(row, f.or, 'or');
     });
@@ -421,7 +476,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
       const value = dimensionValue(row, t.member);
       if (value === null || String(value) < t.range[0] || String(value) > t.range[1]) return false;
     }
-    return rowMatches(row, filters, 'and');
+    return rowMatches(row, rowFilters, 'and');
   });
 
   // Groups: by the dimensions and the time buckets (ungrouped: one group per row).
@@ -441,22 +496,28 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     group.rows.push(row);
     groups.set(id, group);
   });
+  // Measures alone (no dimension, no bucket) always make one row, as SQL without GROUP BY does.
+  if (groups.size === 0 && !query.ungrouped && dimensions.length + timeColumns.length === 0) {
+    groups.set('[]', { key: [], rows: [] });
+  }
   let results = [...groups.values()].map((group) => ({
     key: group.key,
-    measures: measures.map((m) => aggregate(m.def as MeasureDef, group.rows)),
+    measures: aggregated.map((m) => aggregate(m.def as MeasureDef, group.rows)),
   }));
 
   // Filters on measures apply to the groups.
-  for (const f of filters) {
-    if (!isLeaf(f)) continue;
-    const member = byName.get(f.member) as Member;
-    if (member.kind !== 'measure') continue;
-    const index = measures.findIndex((m) => m.name === f.member);
-    if (index < 0) throw fail(`Filtering on the measure ${f.member} needs it among the measures`);
-    results = results.filter((r) =>
-      matches(r.measures[index] ?? null, 'number', f.operator, f.values ?? [], context.now),
-    );
-  }
+  const groupMatches = (values: Value[], list: readonly CubeFilterValue[], mode: 'and' | 'or'): boolean => {
+    const outcomes = list.map((f) => {
+      if (isLeaf(f)) {
+        const index = aggregated.findIndex((m) => m.name === f.member);
+        return matches(values[index] ?? null, 'number', f.operator, f.values ?? [], now, local);
+      }
+      return 'and' in f ? groupMatches(values, f.and, 'and') : groupMatches(values, f.or, 'or');
+    });
+    if (outcomes.length === 0) return true;
+    return mode === 'and' ? outcomes.every(Boolean) : outcomes.some(Boolean);
+  };
+  if (groupFilters.length) results = results.filter((r) => groupMatches(r.measures, groupFilters, 'and'));
 
   // Order: as asked, else the first time bucket ascending, else the first measure descending.
   const columns = [
@@ -492,15 +553,179 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
       const member = byName.get(column) ?? byName.get(column.split('.').slice(0, 2).join('.'));
       const type =
         member?.kind === 'measure' ? 'number' : ((member?.def as DimensionDef | undefined)?.type ?? 'time');
+      // Raw instants of a time zone are its local times, written without a zone (buckets already are).
+      const shown = (value: Value) =>
+        local !== utc && type === 'time' && typeof value === 'string' ? value.replace(/Z$/, '') : value;
       return {
         column,
         title: member ? `${cube.title} ${member.def.title}` : column,
-        data: page.map((r) => valueAt(r, index) ?? null),
+        data: page.map((r) => shown(valueAt(r, index) ?? null)),
         type,
       };
     }),
     meta: { currency: currencies, monetary_measures: monetary },
   };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Joined queries (POST /datalab/query-groups-join).
+
+/** A refusal of one query of a join, its place named first. */
+function inQuery<T>(index: number, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new ApiError(error.status, error.message, `queries[${index}]: ${error.detail}`, error.errorCode);
+  }
+}
+
+/** The dimension a column of an answer shows: cube.dimension, or cube.dimension.granularity. */
+function dimensionOfColumn(column: string): DimensionDef | undefined {
+  const [cubeName, memberName, granularity, extra] = column.split('.');
+  if (extra !== undefined) return undefined;
+  const dimension = CUBES.find((c) => c.name === cubeName)?.dimensions.find((d) => d.name === memberName);
+  if (!dimension) return undefined;
+  if (granularity === undefined) return dimension;
+  return dimension.type === 'time' && (GRANULARITIES as readonly string[]).includes(granularity)
+    ? dimension
+    : undefined;
+}
+
+/**
+ * Runs each query as POST /datalab/query-db does, then full-outer joins the answers on the aligned
+ * dimensions: each entry of `align` names one column per query (null where a query lacks the axis),
+ * all on one alignAxis, which names the joined column. The answers join in their order, each on
+ * the axes it shares with those before it (no shared axis: every row with every row); rows match
+ * when their values are equal (a missing value matches a missing one), and a row that matches none
+ * is kept with empty cells. The axis columns come first, ordered ascending (missing values last),
+ * then every other column of each answer in turn; a column name already taken gets the index of its
+ * query (`_1`). The meta lists the currencies and monetary measures of every answer.
+ */
+export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): QueryResponseOut {
+  const answers = join.queries.map((query, i) => inQuery(i, () => runQuery(query, context)));
+  const axes = (join.align ?? []).map((entry, k) => {
+    const where = `align[${k}]`;
+    if (entry.length !== answers.length) {
+      throw fail(
+        `${where} names ${entry.length} column(s): give one per query (${answers.length}), null where a query lacks the axis`,
+      );
+    }
+    let axis: string | null = null;
+    const columns = entry.map((name, i) => {
+      if (name === null) return null;
+      const index = (answers[i] as QueryResponseOut).results.findIndex((r) => r.column === name);
+      const dimension = index < 0 ? undefined : dimensionOfColumn(name);
+      if (!dimension) {
+        throw fail(`${where}[${i}]: '${name}' is not a dimension of the answer of queries[${i}]`);
+      }
+      if (!dimension.alignAxis) {
+        throw fail(`${where}[${i}]: '${name}' declares no alignAxis (GET /datalab/cube-schemas)`);
+      }
+      if (axis !== null && dimension.alignAxis !== axis) {
+        throw fail(
+          `${where}: '${name}' is on the axis '${dimension.alignAxis}', not '${axis}': the columns of an entry share one alignAxis`,
+        );
+      }
+      axis = dimension.alignAxis;
+      return index;
+    });
+    if (axis === null) throw fail(`${where} names no column: give the dimension of at least one query`);
+    return { axis: axis as string, columns };
+  });
+  axes.forEach((a, k) => {
+    const first = axes.findIndex((b) => b.axis === a.axis);
+    if (first !== k) throw fail(`align[${k}]: the axis '${a.axis}' is already aligned by align[${first}]`);
+  });
+
+  interface Joined {
+    axes: Value[];
+    /** The row of each answer joined in (null: none). */
+    parts: (number | null)[];
+  }
+  const NONE = undefined as unknown as Value;
+  let joined: Joined[] = [];
+  const known = new Set<number>();
+  answers.forEach((answer, i) => {
+    const mine = axes.flatMap((a, k) => (a.columns[i] === null ? [] : [k]));
+    const shared = mine.filter((k) => known.has(k));
+    const count = answer.results[0]?.data.length ?? 0;
+    const rows = Array.from({ length: count }, (_, r) => {
+      const values: Value[] = axes.map(() => NONE);
+      for (const k of mine) {
+        const column = answer.results[axes[k]?.columns[i] as number];
+        values[k] = (column?.data[r] ?? null) as Value;
+      }
+      return values;
+    });
+    const keyOf = (values: Value[]) => JSON.stringify(shared.map((k) => values[k] ?? null));
+    if (i === 0) {
+      joined = rows.map((values, r) => ({ axes: values, parts: [r] }));
+    } else {
+      const byKey = new Map<string, number[]>();
+      rows.forEach((values, r) => {
+        const key = keyOf(values);
+        byKey.set(key, [...(byKey.get(key) ?? []), r]);
+      });
+      const matched = new Set<number>();
+      const next: Joined[] = [];
+      for (const row of joined) {
+        const hits = byKey.get(keyOf(row.axes)) ?? [];
+        if (hits.length === 0) next.push({ axes: row.axes, parts: [...row.parts, null] });
+        for (const r of hits) {
+          matched.add(r);
+          const values = [...row.axes];
+          for (const k of mine) values[k] = rows[r]?.[k] ?? null;
+          next.push({ axes: values, parts: [...row.parts, r] });
+        }
+      }
+      rows.forEach((values, r) => {
+        if (!matched.has(r)) next.push({ axes: values, parts: [...answers.slice(0, i).map(() => null), r] });
+      });
+      joined = next;
+    }
+    for (const k of mine) known.add(k);
+  });
+  joined.sort((a, b) => {
+    for (let k = 0; k < axes.length; k++) {
+      const cmp = compare(a.axes[k] ?? null, b.axes[k] ?? null);
+      if (cmp !== 0) return cmp;
+    }
+    return 0;
+  });
+
+  const results: QueryResponseOut['results'] = axes.map((a, k) => {
+    const i = a.columns.findIndex((c) => c !== null);
+    const source = (answers[i] as QueryResponseOut).results[a.columns[i] as number];
+    return {
+      column: a.axis,
+      title: a.axis,
+      type: source?.type ?? 'string',
+      data: joined.map((row) => row.axes[k] ?? null),
+    };
+  });
+  const taken = new Set(results.map((r) => r.column));
+  const monetary: string[] = [];
+  answers.forEach((answer, i) => {
+    const aligned = new Set(axes.map((a) => a.columns[i]));
+    answer.results.forEach((result, c) => {
+      if (aligned.has(c)) return;
+      let column = result.column;
+      while (taken.has(column)) column = `${column}_${i}`;
+      taken.add(column);
+      if (answer.meta?.monetary_measures?.includes(result.column)) monetary.push(column);
+      results.push({
+        ...result,
+        column,
+        data: joined.map((row) => {
+          const r = row.parts[i];
+          return r === null || r === undefined ? null : (result.data[r] ?? null);
+        }),
+      });
+    });
+  });
+  const currencies = [...new Set(answers.flatMap((a) => a.meta?.currency ?? []))].sort();
+  return { results, meta: { currency: currencies, monetary_measures: monetary } };
 }
 
 function aggregate(measure: MeasureDef, rows: readonly Row[]): number | null {

@@ -29,6 +29,10 @@ export const PublicCubeMetaMember = z
     monetary: z.boolean().nullable().optional(),
     currencyDimension: z.string().nullable().optional(),
     currencySensitive: z.boolean().nullable().optional(),
+    alignAxis: z.string().nullable().optional().openapi({
+      description:
+        'The axis a dimension is aligned on in POST /datalab/query-groups-join (dimensions of one axis join; the axis names the joined column)',
+    }),
   })
   .openapi('PublicCubeMetaMember', { description: 'A measure, a dimension or a segment of a cube' });
 
@@ -106,7 +110,7 @@ export const CubeTimeDimension = z
       .string()
       .nullable()
       .optional()
-      .openapi({ description: 'hour, day, week, month, quarter or year' }),
+      .openapi({ description: 'second, minute, hour, day, week, month, quarter or year' }),
   })
   .openapi('CubeTimeDimension', { description: 'A time dimension: its range and the buckets to group by' });
 
@@ -141,16 +145,31 @@ export const CubeLoadQuery = z
       .optional()
       .openapi({ description: 'At most 50000 rows (default 10000)' }),
     offset: z.number().int().nullable().optional(),
-    timezone: z
-      .string()
-      .nullable()
-      .optional()
-      .openapi({ description: 'Only UTC: the sandbox keeps UTC instants' }),
+    timezone: z.string().nullable().optional().openapi({
+      description:
+        'An IANA time zone (default UTC): date ranges, buckets and time values are read in its local time',
+    }),
     total: z.boolean().nullable().optional(),
     renewQuery: z.boolean().nullable().optional(),
     ungrouped: z.boolean().nullable().optional(),
   })
   .openapi('CubeLoadQuery', { description: 'What to measure, by what, over which rows' });
+
+export const CubeJoinQuery = z
+  .object({
+    queries: z
+      .array(CubeLoadQuery)
+      .min(1)
+      .max(5)
+      .openapi({ description: 'One to five load queries, each over one query group' }),
+    align: z.array(z.array(z.string().nullable())).optional().openapi({
+      description:
+        'Each entry: one column per query, in the order of the queries (a dimension of that query, or null where the query lacks the axis). The dimensions of an entry share one alignAxis, which names the joined column.',
+    }),
+  })
+  .openapi('CubeJoinQuery', {
+    description: 'Several single-group queries whose answers are full-outer joined on the aligned dimensions',
+  });
 
 export const ExecutionResult = z
   .object({
@@ -176,5 +195,6 @@ export const QueryResponse = z
   .openapi('QueryResponse', { description: 'The answer, column by column' });
 
 export type CubeLoadQueryInput = z.infer<typeof CubeLoadQuery>;
+export type CubeJoinQueryInput = z.infer<typeof CubeJoinQuery>;
 export type CubeMetaOut = z.infer<typeof PublicCubeMetaCube>;
 export type QueryResponseOut = z.infer<typeof QueryResponse>;

@@ -11,4 +11,5 @@ import * as routes from './datalab.routes.js';
 export function registerDatalab(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getCubeSchemas, handlers.getCubeSchemas);
   app.openapi(routes.queryDb, handlers.queryDb);
+  app.openapi(routes.queryGroupsJoin, handlers.queryGroupsJoin);
 }

@@ -99,9 +99,10 @@ const invoicing: Vertical<InvoicingDataset> = {
     ),
 };
 
-const CURRENCY = /^[A-Z]{3}$/;
-
-/** A new opportunity: a contact of the software as partner, a currency code, a percentage, an amount. */
+/**
+ * A new opportunity: a contact of the software as partner, and a probability that is a percentage
+ * (the software's own constraint); the amount, currency and dates are taken as given.
+ */
 export function createOpportunityRecord(
   data: InvoicingDataset,
   input: z.infer<typeof OpportunityItemIn>,
@@ -110,18 +111,13 @@ export function createOpportunityRecord(
   if (input.partner_id && !Object.hasOwn(data.contacts, input.partner_id)) {
     throw fail(`partner_id '${input.partner_id}' is not a contact of the software`);
   }
-  if (input.currency && !CURRENCY.test(input.currency)) {
-    throw fail(`currency '${input.currency}' is not an ISO 4217 currency code (three capital letters)`);
-  }
   const total = input.total ?? 0;
-  if (!(total >= 0 && total < 1e12)) throw fail(`total ${total} must be between 0 and a trillion`);
   const status = input.status ?? 'open';
   const probability = input.probability ?? (status === 'won' ? 100 : 0);
   if (!(probability >= 0 && probability <= 100)) {
     throw fail(`probability ${probability} must be a percentage, from 0 to 100`);
   }
   const created = input.created_date ?? ctx.now.slice(0, 10);
-  if (input.end_date && input.end_date < created) throw fail('end_date must not be before created_date');
   const partner = input.partner_id ? data.contacts[input.partner_id] : undefined;
   const id = ctx.mint('invoicing-opportunity');
   const opportunity: InvoicingOpportunity = {

@@ -452,6 +452,10 @@ export const InvoicingPaymentItem = z
     payment_method_name: z.string().nullable().optional(),
     invoice_id: z.string().nullable().optional(),
     invoice_number: z.string().nullable().optional(),
+    date: z.iso.datetime({ offset: true }).optional().openapi({
+      description:
+        'payment_date again, under the name the official Node client reads; always served. Not in the reference, whose schema allows further properties.',
+    }),
   })
   .openapi('InvoicingPaymentItem', { description: 'A payment of an invoice' });
 
@@ -459,12 +463,14 @@ export const ServicePage_InvoicingPaymentItem_ = servicePage(InvoicingPaymentIte
 
 export const InvoicingPaymentItemIn = z
   .object({
-    amount: z.number().openapi({ description: 'Positive, at most the open amount of the invoice' }),
+    amount: z
+      .number()
+      .openapi({ description: 'Not negative; more than the open amount overpays the invoice' }),
     payment_method_id: z.string().nullable().optional(),
     invoice_id: z.string(),
     date: z.iso.date(),
     description: z.string().nullable().optional(),
-    currency: z.string().openapi({ description: 'The currency of the invoice' }),
+    currency: z.string().openapi({ description: 'Currency of the payment' }),
   })
   .openapi('InvoicingPaymentItemIn', { description: 'A payment to register against an invoice' });
 

@@ -1,4 +1,4 @@
-import { errors } from '../../lib/errors.js';
+import { serviceError } from '../../lib/errors.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
@@ -14,8 +14,10 @@ import type { TransactionsQueryInput } from './payment.schemas.js';
 /**
  * The Payment vertical's rules over one connection's dataset (read-only). A balance's available amount
  * is derived from its movements (each moves it by amount - fee; a payout's own movement takes out
- * what it paid), never stored. Filters naming an id that does not exist are refused with the generic
- * 400, so that a typo is not mistaken for an empty result.
+ * what it paid), never stored. Filters naming a record the payment software looks up (a balance, a
+ * payout, a payment, the transaction to start from) that does not exist are refused with the generic
+ * 400, as the software refuses them; a location_id that names no location matches nothing (an empty
+ * list), as the service filters on it.
  */
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
@@ -35,12 +37,6 @@ interface DateFilters {
   date_from?: string | undefined;
   date_to?: string | undefined;
   location_id?: string | undefined;
-}
-
-function checkLocation(data: PaymentDataset, id: string | undefined): void {
-  if (id !== undefined && !data.locations[id]) {
-    throw verticalFailure(`The location '${id}' does not exist (GET .../payment/locations lists them)`);
-  }
 }
 
 const within = (when: string, filters: DateFilters) =>
@@ -78,7 +74,6 @@ export function toPaymentItem(payment: PaymentPayment) {
 
 /** Movements matching every filter, newest first. */
 export function listTransactions(data: PaymentDataset, q: TransactionsQueryInput): PaymentTransaction[] {
-  checkLocation(data, q.location_id);
   if (q.balance_id !== undefined && !data.balances[q.balance_id]) {
     throw verticalFailure(
       `The balance '${q.balance_id}' does not exist (GET .../payment/balances lists them)`,
@@ -108,7 +103,6 @@ export function listTransactions(data: PaymentDataset, q: TransactionsQueryInput
 }
 
 export function listPayments(data: PaymentDataset, q: DateFilters): PaymentPayment[] {
-  checkLocation(data, q.location_id);
   return Object.values(data.payments)
     .filter(
       (p) => (q.location_id === undefined || p.location_id === q.location_id) && within(p.payment_date, q),
@@ -118,12 +112,11 @@ export function listPayments(data: PaymentDataset, q: DateFilters): PaymentPayme
 
 export function requirePayment(data: PaymentDataset, id: string): PaymentPayment {
   const payment = data.payments[id];
-  if (!payment) throw errors.paymentNotFound(`No payment has the id '${id}'`);
+  if (!payment) throw serviceError('paymentNotFound', `No payment has the id '${id}'`);
   return payment;
 }
 
 export function listRefunds(data: PaymentDataset, q: DateFilters & { payment_id?: string | undefined }) {
-  checkLocation(data, q.location_id);
   if (q.payment_id !== undefined && !data.payments[q.payment_id]) {
     throw verticalFailure(
       `The payment '${q.payment_id}' does not exist (GET .../payment/payments lists them)`,
@@ -141,7 +134,6 @@ export function listRefunds(data: PaymentDataset, q: DateFilters & { payment_id?
 }
 
 export function listPayouts(data: PaymentDataset, q: DateFilters) {
-  checkLocation(data, q.location_id);
   return Object.values(data.payouts)
     .filter(
       (p) => (q.location_id === undefined || p.location_id === q.location_id) && within(p.payment_date, q),

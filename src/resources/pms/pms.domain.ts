@@ -1,10 +1,9 @@
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
-import { errors } from '../../lib/errors.js';
+import { serviceError } from '../../lib/errors.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord } from '../../store/world.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   PmsCustomer,
   PmsDataset,
@@ -36,16 +35,11 @@ export function pmsDatasetOf(store: WorldStore, connection: ConnectionRecord): P
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);
 const inPeriod = (day: string | null, from: string, to: string) => day !== null && day >= from && day <= to;
 
-export function assertLocation(dataset: PmsDataset, locationId: string | undefined): void {
-  if (locationId === undefined) return;
-  if (!dataset.locations.some((l) => l.id === locationId)) {
-    throw verticalFailure(`The location '${locationId}' does not exist (GET .../pms/locations lists them)`);
-  }
-}
-
-export function assertPeriod(from: string, to: string): void {
-  if (to < from) throw verticalFailure(`date_to (${to}) is before date_from (${from})`);
-}
+/*
+ * Filters refuse nothing: a location_id that names no hotel of the connection, or a period whose
+ * date_to comes before its date_from, matches nothing, and the answer is an empty list, as the
+ * service answers.
+ */
 
 const customerRef = (dataset: PmsDataset, customerId: string | null) => {
   const customer = customerId ? dataset.customers[customerId] : undefined;
@@ -129,8 +123,6 @@ export function listOrders(
     state?: 'consumed' | 'closed' | undefined;
   },
 ): PmsOrder[] {
-  assertLocation(dataset, filters.location_id);
-  assertPeriod(filters.date_from, filters.date_to);
   const state = filters.state ?? 'consumed';
   return Object.values(dataset.orders)
     .filter((order) => {
@@ -146,8 +138,6 @@ export function listInvoices(
   dataset: PmsDataset,
   filters: { date_from: string; date_to: string; location_id?: string | undefined },
 ): PmsInvoice[] {
-  assertLocation(dataset, filters.location_id);
-  assertPeriod(filters.date_from, filters.date_to);
   return Object.values(dataset.invoices)
     .filter(
       (invoice) =>
@@ -159,7 +149,6 @@ export function listInvoices(
 
 /** Payments made in a period, oldest first. */
 export function listPayments(dataset: PmsDataset, from: string, to: string): PmsPayment[] {
-  assertPeriod(from, to);
   return Object.values(dataset.invoices)
     .flatMap((invoice) => invoice.payments)
     .filter((payment) => inPeriod(dayOf(payment.date), from, to))
@@ -180,7 +169,7 @@ export function listCustomers(dataset: PmsDataset, filters: CustomerFilters): Pm
 
 export function requireCustomer(dataset: PmsDataset, customerId: string): PmsCustomer {
   const customer = dataset.customers[customerId];
-  if (!customer) throw errors.posCustomerNotFound(customerId);
+  if (!customer) throw serviceError('posCustomerNotFound', `No customer has the id '${customerId}'`);
   return customer;
 }
 
@@ -199,7 +188,6 @@ export function closureOf(
   today: string,
   locationId?: string,
 ): PMSClosureOut {
-  assertLocation(dataset, locationId);
   if (day >= today) return { date: day, status: 'open', closures: [] };
   return {
     date: day,
@@ -247,8 +235,6 @@ export function accountingTransactions(
   dataset: PmsDataset,
   filters: { date_from: string; date_to: string; location_id?: string | undefined },
 ): PMSAccountingTransactionOut[] {
-  assertLocation(dataset, filters.location_id);
-  assertPeriod(filters.date_from, filters.date_to);
   const out: PMSAccountingTransactionOut[] = [];
   for (const invoice of listInvoices(dataset, filters)) {
     const order = dataset.orders[invoice.order_id];

@@ -3,7 +3,6 @@ import { paginate } from '../../lib/pagination.js';
 import { operation } from '../vertical-operation.js';
 import { pos } from './pos.context.js';
 import {
-  assertLocation,
   atLocation,
   closureOf,
   createCustomer as createCustomerRecord,
@@ -26,7 +25,6 @@ const today = (c: { get(key: 'clock'): AppEnv['Variables']['clock'] }) =>
 
 export const getModifiers = operation(pos, routes.getModifiers, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(data, location_id);
   return c.json(paginate(atLocation(data.modifiers, location_id).map(withoutLocations), page, size), 200);
 });
 
@@ -61,7 +59,6 @@ export const getSales = operation(pos, routes.getSales, (c, { data }) => {
 
 export const getPaymentMethods = operation(pos, routes.getPaymentMethods, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(data, location_id);
   return c.json(
     paginate(atLocation(data.payment_methods, location_id).map(withoutLocations), page, size),
     200,
@@ -91,7 +88,6 @@ export const getCustomer = operation(pos, routes.getCustomer, (c, { data }) => {
 
 export const getProductCategories = operation(pos, routes.getProductCategories, (c, { data }) => {
   const { page, size, location_id, only_parents } = c.req.valid('query');
-  assertLocation(data, location_id);
   const categories = atLocation(data.product_categories, location_id).filter(
     (category) => only_parents !== 'true' || category.id_parent === null,
   );
@@ -100,7 +96,6 @@ export const getProductCategories = operation(pos, routes.getProductCategories, 
 
 export const getProducts = operation(pos, routes.getProducts, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(data, location_id);
   const products = atLocation(data.products, location_id).map(
     ({ location_ids: _l, tax_id: _t, line_type: _k, ...wire }) => wire,
   );
@@ -109,7 +104,6 @@ export const getProducts = operation(pos, routes.getProducts, (c, { data }) => {
 
 export const getAccountingCategories = operation(pos, routes.getAccountingCategories, (c, { data }) => {
   const { page, size, location_id } = c.req.valid('query');
-  assertLocation(data, location_id);
   return c.json(
     paginate(atLocation(data.accounting_categories, location_id).map(withoutLocations), page, size),
     200,
@@ -128,7 +122,7 @@ export const getClosure = operation(pos, routes.getClosure, (c, { data }) => {
 
 export const getObjectives = operation(pos, routes.getObjectives, (c, { data }) => {
   const { page, size, date_from, date_to, location_id } = c.req.valid('query');
-  return c.json(paginate(objectivesOf(data, date_from, date_to, location_id), page, size), 200);
+  return c.json(objectivesOf(data, date_from, date_to, location_id, page, size), 200);
 });
 
 export const getReport = operation(pos, routes.getReport, (c, { data }) => {

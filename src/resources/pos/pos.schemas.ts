@@ -393,7 +393,7 @@ export const ClosureDateParam = ConsumerIdParam.extend({
   date: z.iso.date().openapi({ param: { name: 'date', in: 'path' }, description: 'The day (YYYY-MM-DD)' }),
 });
 
-/** location_id: an unknown location is refused (400); absent means every location. */
+/** location_id: only that location (an unknown one matches nothing); absent means every location. */
 export const locationIdParam = z
   .string()
   .optional()

@@ -1,4 +1,4 @@
-import { errors } from '../../../lib/errors.js';
+import { errors, serviceError } from '../../../lib/errors.js';
 import type { LedgerAnalyticAccount, LedgerAnalyticPlan, LedgerRecord } from '../accounting.records.js';
 import { fromCents, inMainCurrency, toCents } from './money.js';
 import type { LedgerChange, PostingContext } from './posting.js';
@@ -80,17 +80,19 @@ function assertCodeFree(
   );
   if (taken) {
     const plan = ledger.analytic_plans[planId];
-    throw fail(
+    throw serviceError(
+      'analyticAccountAlreadyExists',
       `An analytic account already exists with the code '${code}' in the plan '${plan?.name ?? planId}'`,
     );
   }
 }
 
 function assertFields(fields: AnalyticAccountPatch): void {
-  if (fields.code !== undefined && fields.code.trim() === '') throw fail('code cannot be blank');
-  if (fields.name !== undefined && fields.name.trim() === '') throw fail('name cannot be blank');
   if (fields.currency !== undefined) assertCurrency(fields.currency, null);
 }
+
+/** Codes and names are kept trimmed; one of spaces only is kept as given. */
+const trimmed = (value: string) => value.trim() || value;
 
 /** A new analytic account in an active plan, with a code not used in that plan. */
 export function buildAnalyticAccount(
@@ -102,13 +104,13 @@ export function buildAnalyticAccount(
   const plan = requireAnalyticPlan(ledger, planId);
   if (!plan.active) throw fail(`The analytic plan '${plan.name}' is not active`);
   assertFields(draft);
-  const code = draft.code.trim();
+  const code = trimmed(draft.code);
   assertCodeFree(ledger, plan.id, code, undefined);
   const account: LedgerAnalyticAccount = {
     id: ctx.mint('accounting-analytic-account'),
     plan_id: plan.id,
     code,
-    name: draft.name.trim(),
+    name: trimmed(draft.name),
     active: draft.active,
     currency: draft.currency,
   };
@@ -122,12 +124,12 @@ export function buildAnalyticAccountUpdate(
   patch: AnalyticAccountPatch,
 ): { account: LedgerAnalyticAccount; change: LedgerChange } {
   assertFields(patch);
-  const code = patch.code?.trim();
+  const code = patch.code === undefined ? undefined : trimmed(patch.code);
   if (code !== undefined) assertCodeFree(ledger, account.plan_id, code, account.id);
   const updated: LedgerAnalyticAccount = {
     ...account,
     code: code ?? account.code,
-    name: patch.name?.trim() ?? account.name,
+    name: patch.name === undefined ? account.name : trimmed(patch.name),
     currency: patch.currency ?? account.currency,
     active: patch.active ?? account.active,
   };

@@ -1,4 +1,4 @@
-import { errors } from '../../../lib/errors.js';
+import { errors, serviceError } from '../../../lib/errors.js';
 import type {
   LedgerAnalyticDistribution,
   LedgerEntry,
@@ -34,12 +34,15 @@ import {
 
 const fail = errors.accountingFailure;
 
-/** The journal of a kind when the input names none: the only unblocked one, or a refusal. */
+/**
+ * The journal of a kind when the input names none: the only unblocked one, or a refusal
+ * (ERROR_JOURNAL_NOT_FOUND, ERROR_MULTIPLE_JOURNALS).
+ */
 function onlyJournalOf(ledger: LedgerRecord, type: LedgerJournal['journal_type']): LedgerJournal {
   const candidates = Object.values(ledger.journals).filter((j) => j.journal_type === type && !j.blocked);
   if (candidates.length === 1) return candidates[0] as LedgerJournal;
-  if (candidates.length === 0) throw fail(`The folder has no ${type} journal`);
-  throw fail(`Several ${type} journals exist: give journal_id`);
+  if (candidates.length === 0) throw serviceError('journalNotFound', `The folder has no ${type} journal`);
+  throw serviceError('multipleJournals', `Several ${type} journals exist: give journal_id`);
 }
 
 /** Debit/credit of an item from signed cents (debit positive). */
@@ -75,7 +78,9 @@ export interface MiscellaneousOperationDraft {
 /**
  * A miscellaneous operation: an entry in a miscellaneous-operation journal (the only one when none is
  * given), lines in the order of their line_number. Client and supplier lines name the partner and its
- * receivable or payable account; general lines any other account; the amounts add up to zero.
+ * receivable or payable account; general lines any account (the partner_id of a general line is not
+ * used); the amounts add up to zero. One line is enough, and a line may be 0 (the official Node SDK
+ * books a single line of 0).
  */
 export function buildMiscellaneousOperation(
   ledger: LedgerRecord,
@@ -86,19 +91,24 @@ export function buildMiscellaneousOperation(
     ? requireJournal(ledger, draft.journal_id)
     : onlyJournalOf(ledger, 'miscellaneous_operation');
   if (journal.journal_type !== 'miscellaneous_operation') {
-    throw fail(
+    throw serviceError(
+      'journalNotGoodScope',
       `The journal '${journal.code}' (${journal.journal_type}) cannot take a miscellaneous operation`,
     );
   }
-  if (draft.lines.length === 0) throw fail('A miscellaneous operation needs at least one line');
-  const year = requireOpenBookYear(ledger, draft.operation_date, 'operation_date');
+  if (draft.lines.length === 0) throw serviceError('noOperationLine', 'The operation has no line');
+  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  const year = requireOpenBookYear(ledger, draft.operation_date, 'operation_date', draft.status === 'posted');
+  const sum = sumCents(draft.lines.map((line) => line.amount));
+  if (sum !== 0) {
+    throw serviceError('operationNotBalanced', `The amounts of the lines add up to ${fromCents(sum)}`);
+  }
   const ordered = draft.lines
     .map((line, index) => ({ line, index }))
     .sort((a, b) => a.line.line_number - b.line.line_number || a.index - b.index);
   const items = ordered.map(({ line, index }): EntryItemDraft => {
     const where = `lines[${index}]`;
     const cents = toCents(line.amount);
-    if (cents === 0) throw fail(`${where}: amount cannot be 0`);
     let distribution: LedgerAnalyticDistribution[] = [];
     if (line.analytic_account) {
       const account = requireActiveAnalyticAccount(ledger, line.analytic_account, where);
@@ -117,9 +127,6 @@ export function buildMiscellaneousOperation(
       account_info: null,
     };
     if (line.type === 'general_account') {
-      if (line.partner_id)
-        throw fail(`${where}: partner_id is only for customer_account or supplier_account lines`);
-      requireGeneralAccount(ledger, line.account_number, where);
       return {
         ...base,
         account_type: 'general_account',
@@ -127,7 +134,9 @@ export function buildMiscellaneousOperation(
         force_general_account: null,
       };
     }
-    if (!line.partner_id) throw fail(`${where}: a ${line.type} line needs its partner_id`);
+    if (!line.partner_id) {
+      throw serviceError('invalidOperationLineType', `${where}: the ${line.type} line has no partner_id`);
+    }
     return {
       ...base,
       account_type: line.type,
@@ -214,7 +223,6 @@ function assertExpenseLine(ledger: LedgerRecord, line: ExpenseLineDraft, where: 
   if (toCents(line.untaxed_amount) + toCents(line.tax_amount) !== toCents(line.total)) {
     throw fail(`${where}: total ${line.total} is not untaxed_amount + tax_amount`);
   }
-  if (toCents(line.untaxed_amount) <= 0) throw fail(`${where}: untaxed_amount must be above 0`);
   return code;
 }
 
@@ -333,7 +341,8 @@ export function buildInvoiceAttachment(
     (a) => a.document_type === 'invoice' && a.document_id === invoice.id,
   );
   if (existing.length && !overwrite) {
-    throw fail(
+    throw serviceError(
+      'attachmentAlreadyExists',
       `The invoice '${invoice.invoice_number}' already has an attachment: set overwrite_existing=true to replace it`,
     );
   }

@@ -1,4 +1,3 @@
-import { errors } from '../../../lib/errors.js';
 import type { LedgerRecord } from '../accounting.records.js';
 import { inMainCurrency } from './money.js';
 
@@ -29,8 +28,8 @@ export interface FecRow {
   Idevise: string;
 }
 
+/** The rows of the period; a date_to before date_from gives none. */
 export function fecRows(ledger: LedgerRecord, from: string, to: string): FecRow[] {
-  if (to < from) throw errors.accountingFailure('date_to is before date_from');
   const matchings = new Map<string, { numbers: string[]; date: string }>();
   for (const matching of Object.values(ledger.matchings)) {
     for (const allocation of matching.allocations) {

@@ -1,7 +1,7 @@
 import type { Integration } from '../../../seed/catalogue.js';
 import { folderLedger } from '../../../seed/datasets.js';
 import type { WorldStore } from '../../../store/store.js';
-import type { LedgerFolder, LedgerRecord } from '../accounting.records.js';
+import type { LedgerBookYear, LedgerFolder, LedgerRecord } from '../accounting.records.js';
 import { seedFolders } from '../accounting.seed.js';
 
 /**
@@ -35,6 +35,49 @@ export function foldersOf(
     cache.set(key, folders);
   }
   return folders;
+}
+
+/** The day after an ISO day. */
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The book year that starts on `start` and lasts a year. */
+function bookYearFrom(start: string): LedgerBookYear {
+  const end = new Date(`${start}T00:00:00Z`);
+  end.setUTCFullYear(end.getUTCFullYear() + 1);
+  end.setUTCDate(end.getUTCDate() - 1);
+  return { name: start.slice(0, 4), start, end: end.toISOString().slice(0, 10), closed: false };
+}
+
+/**
+ * The book years a ledger lacks on `today` (the sandbox clock's day): a ledger holds its book years
+ * up to the year of the day it was seeded; as the clock moves on, the software opens the next fiscal
+ * year, open, each year in turn (a jump of several years opens each one). Empty when the ledger is up
+ * to date. Dates after the clock's year stay outside every book year (ERROR_BOOKYEAR_NOT_FOUND).
+ */
+export function missingBookYears(ledger: LedgerRecord, today: string): LedgerBookYear[] {
+  const missing: LedgerBookYear[] = [];
+  let last = ledger.bookyears.reduce<string | undefined>(
+    (latest, year) => (latest === undefined || year.end > latest ? year.end : latest),
+    undefined,
+  );
+  if (last === undefined) return missing;
+  while (last < today) {
+    const year = bookYearFrom(nextDay(last));
+    missing.push(year);
+    last = year.end;
+  }
+  return missing;
+}
+
+/** Adds the book years the ledger lacks on `today`; returns how many. The caller commits. */
+export function openBookYears(ledger: LedgerRecord, today: string): number {
+  const missing = missingBookYears(ledger, today);
+  ledger.bookyears.push(...missing);
+  return missing.length;
 }
 
 /** The ledger of a folder, built from the seed on first access (see seed/datasets.ts). */

@@ -1,4 +1,10 @@
-import { errors } from '../../../lib/errors.js';
+import {
+  entryHasNoReceivablePayable,
+  entryNotLinkedToPartner,
+  errors,
+  type ServiceErrorName,
+  serviceError,
+} from '../../../lib/errors.js';
 import { uuidFrom } from '../../../lib/ids.js';
 import type {
   LedgerAccount,
@@ -168,9 +174,16 @@ export function mintDocumentNumber(
   return { number, counters: { [key]: next } };
 }
 
-export function assertNumberFree(ledger: LedgerRecord, journal: LedgerJournal, number: string): void {
+/** A number given by the caller is free in its journal (an invoice's: ERROR_INVOICE_NUMBER_ALREADY_USED). */
+export function assertNumberFree(
+  ledger: LedgerRecord,
+  journal: LedgerJournal,
+  number: string,
+  taken?: Extract<ServiceErrorName, 'invoiceNumberAlreadyUsed'>,
+): void {
   if (numbersOf(ledger, journal.id).has(number)) {
-    throw fail(`The number '${number}' is already used in the journal '${journal.code}'`);
+    const detail = `The number '${number}' is already used in the journal '${journal.code}'`;
+    throw taken ? serviceError(taken, detail) : fail(detail);
   }
 }
 
@@ -238,8 +251,9 @@ export function defaultInvoiceJournal(
   const exact = open.filter((j) => j.journal_type === type);
   const candidates = exact.length ? exact : open.filter((j) => journalSideAccepts(j, type));
   if (candidates.length === 1) return candidates[0] as LedgerJournal;
-  if (candidates.length === 0) throw fail(`No journal of the folder can book a ${type}`);
-  throw fail(`Several journals can book a ${type}: give journal_id`);
+  if (candidates.length === 0)
+    throw serviceError('journalNotFound', `No journal of the folder can book a ${type}`);
+  throw serviceError('multipleJournals', `Several journals can book a ${type}: give journal_id`);
 }
 
 /** The line's amounts agree with each other and with its VAT code, to the cent. */
@@ -278,7 +292,7 @@ function assertInvoiceTotals(draft: InvoiceDraft): void {
   if (toCents(draft.untaxed_amount) + toCents(draft.tax_amount) !== toCents(draft.total)) {
     throw fail(`total ${draft.total} is not untaxed_amount + tax_amount`);
   }
-  if (untaxed === 0) throw fail('An invoice cannot have an untaxed amount of 0');
+  if (untaxed === 0) throw serviceError('zeroInvoice', 'The lines add up to an untaxed amount of 0');
   if (toCents(draft.total) < 0) throw fail('An invoice total cannot be negative: book a refund instead');
 }
 
@@ -293,17 +307,20 @@ export function buildInvoice(
   assertCurrency(draft.currency, draft.currency_exchange_rate);
   assertFinancialPeriod(draft.force_financial_period);
   if (!draft.partner_id) throw fail('partner_id is required: the client or supplier of the invoice');
+  // An inactive (archived) client or supplier still takes invoices, as in the software.
   const partner = requirePartner(ledger, draft.partner_id, role);
-  if (!partner.active) throw fail(`The ${role} '${partner.code}' is not active`);
   const journal = draft.journal_id
     ? requireJournal(ledger, draft.journal_id)
     : defaultInvoiceJournal(ledger, draft.invoice_type);
   if (!journalSideAccepts(journal, draft.invoice_type)) {
-    throw fail(`The journal '${journal.code}' (${journal.journal_type}) cannot book a ${draft.invoice_type}`);
+    throw serviceError(
+      'journalNotGoodScope',
+      `The journal '${journal.code}' (${journal.journal_type}) cannot book a ${draft.invoice_type}`,
+    );
   }
   assertJournalCurrency(journal, draft.currency);
-  const year = requireOpenBookYear(ledger, draft.invoice_date, 'invoice_date');
-  if (draft.lines.length === 0) throw fail('An invoice needs at least one line');
+  const year = requireOpenBookYear(ledger, draft.invoice_date, 'invoice_date', draft.status === 'posted');
+  if (draft.lines.length === 0) throw serviceError('noInvoiceLine', 'The invoice has no line');
   const vatSide = customer ? 'sale' : 'purchase';
   draft.lines.forEach((line, i) => {
     const where = `lines[${i}]`;
@@ -324,7 +341,7 @@ export function buildInvoice(
 
   let number = draft.invoice_number;
   let counters: Record<string, number> = {};
-  if (number) assertNumberFree(ledger, journal, number);
+  if (number) assertNumberFree(ledger, journal, number, 'invoiceNumberAlreadyUsed');
   else ({ number, counters } = mintDocumentNumber(ledger, journal, year.name));
 
   const invoiceId = ctx.mint('accounting-invoice');
@@ -483,12 +500,21 @@ export function buildInvoice(
   };
 }
 
-/** Debits equal credits, to the cent. */
-export function assertBalanced(lines: readonly Pick<LedgerEntryLine, 'debit' | 'credit'>[]): void {
+/**
+ * Debits equal credits, to the cent: ERROR_ENTRY_NOT_BALANCED, or `unbalanced` (a miscellaneous
+ * operation's ERROR_OPERATION_NOT_BALANCED).
+ */
+export function assertBalanced(
+  lines: readonly Pick<LedgerEntryLine, 'debit' | 'credit'>[],
+  unbalanced: Extract<ServiceErrorName, 'entryNotBalanced' | 'operationNotBalanced'> = 'entryNotBalanced',
+): void {
   const debit = sumCents(lines.map((l) => l.debit));
   const credit = sumCents(lines.map((l) => l.credit));
   if (debit !== credit) {
-    throw fail(`The entry is not balanced: debit ${fromCents(debit)}, credit ${fromCents(credit)}`);
+    throw serviceError(
+      unbalanced,
+      `The entry is not balanced: debit ${fromCents(debit)}, credit ${fromCents(credit)}`,
+    );
   }
 }
 
@@ -528,7 +554,12 @@ export function buildInvoicePayment(
   const paid = draft.items.map((item, i) => {
     const where = `items[${i}]`;
     const invoice = ledger.invoices[item.invoice_id];
-    if (!invoice) throw fail(`${where}: the invoice '${item.invoice_id}' does not exist`);
+    if (!invoice) {
+      throw serviceError(
+        'accountingInvoiceNotFound',
+        `${where}: the invoice '${item.invoice_id}' does not exist`,
+      );
+    }
     if (seen.has(invoice.id)) throw fail(`${where}: the invoice '${invoice.invoice_number}' is paid twice`);
     seen.add(invoice.id);
     if (invoice.status !== 'posted') {
@@ -668,34 +699,78 @@ function typeOfNewAccount(number: string): LedgerAccount['type'] {
   return 'other';
 }
 
+/**
+ * The documented errors of a line refused by buildJournalEntry depend on the operation that books
+ * the entry (its origin): a journal entry, a miscellaneous operation, or an entry of the financial
+ * operations (financial entries, bank statements, expenses).
+ */
+function lineErrors(origin: LedgerEntryOrigin) {
+  const journalEntry = origin === 'journal_entry';
+  const operation = origin === 'miscellaneous_operation';
+  return {
+    /** A client or supplier line whose account is not a receivable or payable account. */
+    notCollective: (detail: string) =>
+      journalEntry
+        ? serviceError('collectiveAccountMissing', detail)
+        : serviceError(operation ? 'wrongAccountType' : 'accountNumberNotGoodScope', detail),
+    /** A client or supplier line that names no client or supplier. */
+    noPartner: (detail: string) =>
+      journalEntry
+        ? serviceError('partnerAccountMissing', detail)
+        : operation
+          ? serviceError('invalidOperationLineType', detail)
+          : fail(detail),
+    /**
+     * A general line on a receivable or payable account: a journal entry names its client or
+     * supplier there; a financial operation cannot use it; a miscellaneous operation may (the
+     * official Node SDK books one), the line then names no partner.
+     */
+    partnerAccount: (detail: string) =>
+      journalEntry
+        ? serviceError('partnerAccountMissing', detail)
+        : operation
+          ? null
+          : serviceError('accountNumberNotGoodScope', detail),
+  };
+}
+
 /** Checks a journal entry given line by line and builds it. */
 export function buildJournalEntry(
   ledger: LedgerRecord,
   draft: EntryDraft,
   ctx: PostingContext,
 ): { entry: LedgerEntry; change: LedgerChange } {
+  const journalEntry = draft.origin === 'journal_entry';
+  const refuse = lineErrors(draft.origin);
   const journal = requireJournal(ledger, draft.journal_id);
-  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  assertCurrency(
+    draft.currency,
+    draft.currency_exchange_rate,
+    journalEntry ? 'invalidCurrencyFormat' : 'currencyNotFound',
+  );
   assertJournalCurrency(journal, draft.currency);
-  requireOpenBookYear(ledger, draft.date);
-  if (draft.number.trim() === '') throw fail('number is required');
+  requireOpenBookYear(ledger, draft.date, 'date', draft.posted);
   assertNumberFree(ledger, journal, draft.number);
-  if (draft.items.length < 2) throw fail('An entry needs at least two items');
+  // The service takes at least two items in a journal entry (minItems 2); the other operations
+  // check their own lines (a miscellaneous operation may have one).
+  if (journalEntry && draft.items.length < 2) throw fail('An entry needs at least two items');
   if (draft.pdf) assertPdf(draft.pdf);
   const created = new Map<string, LedgerAccount>();
   const partners = new Set<string>();
   const lines = draft.items.map((item, i): Omit<LedgerEntryLine, 'id'> => {
     const where = `items[${i}]`;
-    if (item.debit < 0 || item.credit < 0) throw fail(`${where}: debit and credit cannot be negative`);
-    if (item.debit > 0 && item.credit > 0) throw fail(`${where}: debit and credit cannot both be positive`);
-    if (toCents(item.debit) === 0 && toCents(item.credit) === 0)
-      throw fail(`${where}: debit or credit must be positive`);
+    if (item.debit < 0 || item.credit < 0) {
+      throw serviceError('debitCreditNegative', `${where}: debit ${item.debit}, credit ${item.credit}`);
+    }
+    if (item.debit > 0 && item.credit > 0) {
+      throw serviceError('debitCreditBothPositive', `${where}: debit ${item.debit}, credit ${item.credit}`);
+    }
     let accountNumber: string;
     let partnerId: string | null = null;
     let employeeId: string | null = null;
     if (item.account_type === 'customer_account' || item.account_type === 'supplier_account') {
       const role = item.account_type === 'customer_account' ? 'client' : 'supplier';
-      if (!item.account) throw fail(`${where}: account must hold the id of the ${role}`);
+      if (!item.account) throw refuse.noPartner(`${where}: account must hold the id of the ${role}`);
       const partner = requirePartner(ledger, item.account, role);
       partnerId = partner.id;
       partners.add(partner.id);
@@ -706,7 +781,7 @@ export function buildJournalEntry(
           : (partner.supplier_account ?? ledger.defaults.payable_account));
       requireAccount(ledger, accountNumber);
       if (partnerSideOf(ledger, accountNumber) !== role) {
-        throw fail(
+        throw refuse.notCollective(
           `${where}: the account '${accountNumber}' is not a ${role === 'client' ? 'receivable' : 'payable'} account`,
         );
       }
@@ -721,7 +796,10 @@ export function buildJournalEntry(
       if (!accountNumber) throw fail(`${where}: account must hold a general account number`);
       if (!ledger.accounts[accountNumber] && !created.has(accountNumber)) {
         if (!item.account_info || item.account_info.account_number !== accountNumber) {
-          throw fail(`The account number '${accountNumber}' does not exist in the chart of accounts`);
+          throw serviceError(
+            'accountNumberNotFound',
+            `${where}: the account number '${accountNumber}' does not exist in the chart of accounts`,
+          );
         }
         created.set(accountNumber, {
           number: accountNumber,
@@ -735,9 +813,10 @@ export function buildJournalEntry(
         requireAccount(ledger, accountNumber);
       }
       if (partnerSideOf(ledger, accountNumber)) {
-        throw fail(
+        const refusal = refuse.partnerAccount(
           `${where}: '${accountNumber}' is a partner account: use customer_account or supplier_account`,
         );
+        if (refusal) throw refusal;
       }
     }
     if (item.tax_code) requireVatCode(ledger, item.tax_code);
@@ -755,9 +834,15 @@ export function buildJournalEntry(
   });
   const salesOrPurchases = ['customer_invoice', 'customer_refund', 'supplier_invoice', 'supplier_refund'];
   if (salesOrPurchases.includes(journal.journal_type) && partners.size > 1) {
-    throw fail('A sale or purchase entry cannot be linked to several partners');
+    throw serviceError(
+      'multiplePartnerAccounts',
+      `The entry names ${partners.size} clients or suppliers in the ${journal.journal_type} journal '${journal.code}'`,
+    );
   }
-  assertBalanced(lines);
+  assertBalanced(
+    lines,
+    draft.origin === 'miscellaneous_operation' ? 'operationNotBalanced' : 'entryNotBalanced',
+  );
   const entryId = ctx.mint('accounting-entry');
   const entry: LedgerEntry = {
     id: entryId,
@@ -820,26 +905,26 @@ export function buildMatching(
     const entry = ledger.entries[id] ?? ledger.entries[ledger.invoices[id]?.entry_id ?? ''];
     const found: { entry: LedgerEntry; line: LedgerEntryLine }[] = [];
     if (entry) {
-      const lines = entry.lines.filter(
-        (l) => l.partner_id === partner.id && partnerSideOf(ledger, l.account_number),
-      );
-      if (lines.length === 0) throw fail(`Entry '${id}' has no receivable or payable line of the partner`);
+      const receivable = entry.lines.filter((l) => partnerSideOf(ledger, l.account_number));
+      if (receivable.length === 0) throw entryHasNoReceivablePayable(id, partnerId);
+      const lines = receivable.filter((l) => l.partner_id === partner.id);
+      if (lines.length === 0) throw entryNotLinkedToPartner(id, partnerId);
       const open = lines.filter((l) => openCents(l, matched) !== 0);
-      if (open.length === 0) throw fail(`Entry '${id}' is already matched`);
+      if (open.length === 0) throw serviceError('entryHasInvalidStatus', `Entry '${id}' is already matched`);
       for (const line of open) found.push({ entry, line });
     } else {
       const owner = Object.values(ledger.entries).find((e) => e.lines.some((l) => l.id === id));
       const line = owner?.lines.find((l) => l.id === id);
-      if (!owner || !line) throw fail(`Entry '${id}' does not exist`);
-      if (!partnerSideOf(ledger, line.account_number)) {
-        throw fail(`Entry '${id}' is not on a receivable or payable account`);
+      if (!owner || !line) throw serviceError('entryNotFound', `Entry '${id}' does not exist`);
+      if (!partnerSideOf(ledger, line.account_number)) throw entryHasNoReceivablePayable(id, partnerId);
+      if (line.partner_id !== partner.id) throw entryNotLinkedToPartner(id, partnerId);
+      if (openCents(line, matched) === 0) {
+        throw serviceError('entryHasInvalidStatus', `Entry '${id}' is already matched`);
       }
-      if (line.partner_id !== partner.id) throw fail(`Entry '${id}' belongs to another client or supplier`);
-      if (openCents(line, matched) === 0) throw fail(`Entry '${id}' is already matched`);
       found.push({ entry: owner, line });
     }
     for (const { entry: e, line } of found) {
-      if (!e.posted) throw fail(`Entry '${e.id}' is not posted`);
+      if (!e.posted) throw serviceError('entryHasInvalidStatus', `Entry '${e.id}' is not posted`);
       if (seen.has(line.id)) continue;
       seen.add(line.id);
       picked.push({ entry: e, line, open: openCents(line, matched) });
@@ -847,7 +932,9 @@ export function buildMatching(
   }
   if (picked.length < 2) throw fail('entries: give at least two entries to match');
   const accounts = new Set(picked.map((p) => p.line.account_number));
-  if (accounts.size > 1) throw fail(`The entries are on different accounts: ${[...accounts].join(', ')}`);
+  if (accounts.size > 1) {
+    throw serviceError('multipleGlAccounts', `The entries are on the accounts ${[...accounts].join(', ')}`);
+  }
   const currencies = new Set(picked.map((p) => p.entry.currency));
   if (currencies.size > 1) throw fail('The entries are in different currencies');
   const byAge = (a: (typeof picked)[number], b: (typeof picked)[number]) =>
@@ -855,7 +942,7 @@ export function buildMatching(
   const debits = picked.filter((p) => p.open > 0).sort(byAge);
   const credits = picked.filter((p) => p.open < 0).sort(byAge);
   if (debits.length === 0 || credits.length === 0) {
-    throw fail('The amounts of the entries are not balanced: they are all on the same side');
+    throw serviceError('amountsNotBalanced', 'The open amounts of the entries are all on the same side');
   }
   const debitTotal = debits.reduce((t, p) => t + p.open, 0);
   const creditTotal = -credits.reduce((t, p) => t + p.open, 0);

@@ -1,4 +1,4 @@
-import { errors } from '../../../lib/errors.js';
+import { errors, type ServiceErrorName, serviceError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
 import type {
   LedgerAccount,
@@ -18,37 +18,57 @@ import { bookYearOf } from './derived.js';
 
 /**
  * The checks a real ledger makes before it books anything. Each rule is one function that throws the
- * accounting failure (400, generic message) with a detail naming what is wrong; writes run every
- * rule before they change the ledger, so a refused request leaves nothing behind.
+ * service's documented error for its case (serviceError, with its error_code), or the accounting
+ * failure (400, generic message) where the service documents none, with a detail naming what is
+ * wrong; writes run every rule before they change the ledger, so a refused request leaves nothing
+ * behind.
  */
 
 const fail = errors.accountingFailure;
 
-/** The date falls in a book year of the folder, and that year is not closed. */
-export function requireOpenBookYear(ledger: LedgerRecord, date: string, what = 'date'): LedgerBookYear {
+/**
+ * The date falls in a book year of the folder, and that year is not closed. Book years run from 2021
+ * to the sandbox clock's year (see missingBookYears in ledgers.ts): a date outside them gets
+ * ERROR_BOOKYEAR_NOT_FOUND. A draft (an unposted document) may be dated in a closed year, as the
+ * software keeps drafts out of the closed books (the official Node SDK books a draft invoice dated in
+ * an old year); only posting there is refused. No seeded year is closed.
+ */
+export function requireOpenBookYear(
+  ledger: LedgerRecord,
+  date: string,
+  what = 'date',
+  posted = true,
+): LedgerBookYear {
   const year = bookYearOf(ledger, date);
-  if (!year) throw fail(`The ${what} ${date} is outside every book year of the folder`);
-  if (year.closed) throw fail(`The ${what} ${date} falls in the closed book year ${year.name}`);
+  if (!year) {
+    throw serviceError('bookyearNotFound', `The ${what} ${date} is outside every book year of the folder`);
+  }
+  if (year.closed && posted) throw fail(`The ${what} ${date} falls in the closed book year ${year.name}`);
   return year;
 }
 
 export function requireJournal(ledger: LedgerRecord, journalId: string): LedgerJournal {
   const journal = ledger.journals[journalId];
-  if (!journal) throw fail(`The journal '${journalId}' does not exist`);
+  if (!journal) throw serviceError('journalNotFound', `The journal '${journalId}' does not exist`);
   if (journal.blocked) throw fail(`The journal '${journal.code}' is blocked`);
   return journal;
 }
 
 export function requireAccount(ledger: LedgerRecord, number: string): LedgerAccount {
   const account = ledger.accounts[number];
-  if (!account) throw fail(`The account number '${number}' does not exist in the chart of accounts`);
+  if (!account) {
+    throw serviceError(
+      'accountNumberNotFound',
+      `The account number '${number}' does not exist in the chart of accounts`,
+    );
+  }
   if (!account.active) throw fail(`The account '${number}' is not active`);
   return account;
 }
 
 export function requireVatCode(ledger: LedgerRecord, id: string, side?: 'sale' | 'purchase'): LedgerVatCode {
   const code = ledger.vat_codes[id];
-  if (!code) throw fail(`The VAT code '${id}' does not exist`);
+  if (!code) throw serviceError('taxCodeNotFound', `The VAT code '${id}' does not exist`);
   if (!code.active) throw fail(`The VAT code '${code.code}' is not active`);
   if (side && code.type !== side && code.type !== 'both') {
     throw fail(`The VAT code '${code.code}' is a ${code.type} code and cannot be used on a ${side}`);
@@ -60,15 +80,19 @@ export type PartnerRole = 'client' | 'supplier';
 
 export function requirePartner(ledger: LedgerRecord, id: string, role?: PartnerRole): LedgerPartner {
   const partner = ledger.partners[id];
-  if (!partner) throw fail(`The partner '${id}' does not exist`);
-  if (role === 'client' && !partner.is_client) throw fail(`The partner '${id}' is not a client`);
-  if (role === 'supplier' && !partner.is_supplier) throw fail(`The partner '${id}' is not a supplier`);
+  if (!partner) throw serviceError('partnerNotFound', `The partner '${id}' does not exist`);
+  if (role === 'client' && !partner.is_client) {
+    throw serviceError('partnerNotFound', `The partner '${id}' is not a client`);
+  }
+  if (role === 'supplier' && !partner.is_supplier) {
+    throw serviceError('partnerNotFound', `The partner '${id}' is not a supplier`);
+  }
   return partner;
 }
 
 export function requireEmployee(ledger: LedgerRecord, id: string): LedgerEmployee {
   const employee = ledger.employees[id];
-  if (!employee) throw fail(`The employee '${id}' does not exist`);
+  if (!employee) throw serviceError('employeeNotFound', `The employee '${id}' does not exist`);
   return employee;
 }
 
@@ -96,7 +120,12 @@ export function assertAnalyticDistribution(
   const seen = new Set<string>();
   for (const distribution of distributions) {
     const plan = ledger.analytic_plans[distribution.analytic_plan];
-    if (!plan) throw fail(`${where}: the analytic plan '${distribution.analytic_plan}' does not exist`);
+    if (!plan) {
+      throw serviceError(
+        'analyticPlanNotFound',
+        `${where}: the analytic plan '${distribution.analytic_plan}' does not exist`,
+      );
+    }
     if (seen.has(plan.id)) throw fail(`${where}: the analytic plan '${plan.name}' is given twice`);
     seen.add(plan.id);
     if (distribution.analytic_accounts.length === 0) {
@@ -106,13 +135,14 @@ export function assertAnalyticDistribution(
     for (const part of distribution.analytic_accounts) {
       const account = ledger.analytic_accounts[part.analytic_account];
       if (!account || account.plan_id !== plan.id) {
-        throw fail(
+        throw serviceError(
+          'analyticAccountNotFound',
           `${where}: the analytic account '${part.analytic_account}' does not exist in the plan '${plan.name}'`,
         );
       }
       if (!account.active) throw fail(`${where}: the analytic account '${account.code}' is not active`);
-      if (!Number.isInteger(part.percentage) || part.percentage <= 0) {
-        throw fail(`${where}: analytic percentages are whole numbers above 0`);
+      if (!Number.isInteger(part.percentage) || part.percentage < 0) {
+        throw fail(`${where}: analytic percentages are whole numbers (no decimals), not negative`);
       }
       total += part.percentage;
     }
@@ -131,8 +161,19 @@ export function assertJournalCurrency(journal: LedgerJournal, currency: string):
 
 const CURRENCY = /^[A-Z]{3}$/;
 
-export function assertCurrency(currency: string, rate: number | null | undefined): void {
-  if (!CURRENCY.test(currency)) throw fail(`The currency '${currency}' is not an ISO 4217 code (e.g. EUR)`);
+/**
+ * A currency is an ISO 4217 code. The service answers ERROR_CURRENCY_NOT_FOUND for a code the
+ * software does not know, and, for journal entries, ERROR_INVALID_CURRENCY_FORMAT for one that is no
+ * code at all: `unknown` names the error to give.
+ */
+export function assertCurrency(
+  currency: string,
+  rate: number | null | undefined,
+  unknown: Extract<ServiceErrorName, 'currencyNotFound' | 'invalidCurrencyFormat'> = 'currencyNotFound',
+): void {
+  if (!CURRENCY.test(currency)) {
+    throw serviceError(unknown, `The currency '${currency}' is not an ISO 4217 code (e.g. EUR)`);
+  }
   if (rate !== null && rate !== undefined && !(rate > 0)) {
     throw fail('The currency exchange rate must be greater than 0');
   }
@@ -143,7 +184,7 @@ export function assertPdf(base64: string): void {
   const clean = base64.replace(/\s+/g, '');
   const valid = clean.length > 0 && clean.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(clean);
   if (!valid || !Buffer.from(clean, 'base64').subarray(0, 4).equals(Buffer.from('%PDF'))) {
-    throw fail('The document is not a PDF encoded in base64');
+    throw serviceError('invalidBase64', 'The document is not a PDF encoded in base64');
   }
 }
 
@@ -183,18 +224,29 @@ export function assertCompanyId(
 export function assertFinancialPeriod(period: string | null | undefined): void {
   if (period === null || period === undefined) return;
   if (!/^(0[1-9]|1[0-2])[0-9]{4}$/.test(period)) {
-    throw fail(`The forced financial period '${period}' must be 6 digits MMYYYY (e.g. 022026)`);
+    throw serviceError(
+      'invalidFinancialPeriodFormat',
+      `The forced financial period '${period}' must be 6 digits MMYYYY (e.g. 022026)`,
+    );
   }
 }
 
-/** A YYYYMM month. */
-export function assertMonth(month: string, field: string): void {
-  if (!/^[0-9]{4}(0[1-9]|1[0-2])$/.test(month)) throw fail(`${field}: '${month}' is not a month YYYYMM`);
+/**
+ * A month given as YYYYMM, as the service documents it, or as a day YYYY-MM-DD (the official Node
+ * SDK sends the first and last days of the period): the YYYYMM month it falls in.
+ */
+export function monthOf(value: string, field: string): string {
+  const day = /^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/.exec(value);
+  if (day) return `${day[1]}${day[2]}`;
+  if (!/^[0-9]{4}(0[1-9]|1[0-2])$/.test(value)) {
+    throw fail(`${field}: '${value}' is not a month YYYYMM (nor a day YYYY-MM-DD)`);
+  }
+  return value;
 }
 
 export function requireAnalyticPlan(ledger: LedgerRecord, id: string): LedgerAnalyticPlan {
   const plan = ledger.analytic_plans[id];
-  if (!plan) throw fail(`The analytic plan '${id}' does not exist`);
+  if (!plan) throw serviceError('analyticPlanNotFound', `The analytic plan '${id}' does not exist`);
   return plan;
 }
 
@@ -205,7 +257,9 @@ export function requireActiveAnalyticAccount(
   where: string,
 ): LedgerAnalyticAccount {
   const account = ledger.analytic_accounts[id];
-  if (!account) throw fail(`${where}: the analytic account '${id}' does not exist`);
+  if (!account) {
+    throw serviceError('analyticAccountNotFound', `${where}: the analytic account '${id}' does not exist`);
+  }
   if (!account.active) throw fail(`${where}: the analytic account '${account.code}' is not active`);
   return account;
 }
@@ -217,11 +271,15 @@ export function requireActiveEmployee(ledger: LedgerRecord, id: string): LedgerE
   return employee;
 }
 
-/** A general (non-partner) account: receivable and payable accounts take a client or supplier line. */
+/**
+ * A general (non-partner) account: receivable and payable accounts take a client or supplier line
+ * (ERROR_ACCOUNT_NUMBER_NOT_GOOD_SCOPE).
+ */
 export function requireGeneralAccount(ledger: LedgerRecord, number: string, where: string): LedgerAccount {
   const account = requireAccount(ledger, number);
   if (account.type === 'receivable' || account.type === 'payable') {
-    throw fail(
+    throw serviceError(
+      'accountNumberNotGoodScope',
       `${where}: the account '${number}' cannot be used for this type of line (it is a ${account.type} account)`,
     );
   }

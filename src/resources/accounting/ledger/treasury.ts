@@ -1,4 +1,4 @@
-import { errors } from '../../../lib/errors.js';
+import { errors, serviceError } from '../../../lib/errors.js';
 import type {
   LedgerAccount,
   LedgerBankStatement,
@@ -117,7 +117,10 @@ function financialAccountOf(ledger: LedgerRecord, journal: LedgerJournal, given:
   }
   const account = requireAccount(ledger, number);
   if (!FINANCIAL_ACCOUNT_TYPES.has(account.type)) {
-    throw fail(`The account '${number}' is not a bank or cash account (it is a ${account.type} account)`);
+    throw serviceError(
+      'accountNumberNotGoodScope',
+      `The account '${number}' is not a bank or cash account (it is a ${account.type} account)`,
+    );
   }
   return number;
 }
@@ -159,7 +162,8 @@ function taxLines(
 
 /**
  * Open lines a line with an automated matching number settles: the partner's open items on the same
- * account whose invoice number, entry number or reference is that number, on the other side.
+ * account whose invoice number, entry number or reference is that number, on the other side. None
+ * leaves the line open: the software matches what it finds, and books the entry in any case.
  */
 function matchTargets(
   ledger: LedgerRecord,
@@ -185,11 +189,6 @@ function matchTargets(
       out.push({ entry, line: candidate, open });
     }
   }
-  if (out.length === 0) {
-    throw fail(
-      `${where}: the partner has no open item numbered '${number}' to match on ${line.account_number}`,
-    );
-  }
   return out.sort((a, b) => a.entry.date.localeCompare(b.entry.date) || a.line.id.localeCompare(b.line.id));
 }
 
@@ -213,9 +212,10 @@ function bookFinancialEntry(
   ctx: PostingContext,
 ): { entry: LedgerEntry; counterpartAccount: string; change: LedgerChange } {
   const journal = ledger.journals[draft.journal_id];
-  if (!journal) throw fail(`The journal '${draft.journal_id}' does not exist`);
+  if (!journal) throw serviceError('journalNotFound', `The journal '${draft.journal_id}' does not exist`);
   if (journal.journal_type !== 'financial_operation') {
-    throw fail(
+    throw serviceError(
+      'journalNotGoodScope',
       `The journal '${journal.code}' (${journal.journal_type}) cannot take a financial entry: give a bank or cash journal`,
     );
   }
@@ -229,16 +229,13 @@ function bookFinancialEntry(
   draft.items.forEach((line, i) => {
     const where = `items[${i}]`;
     const cents = toCents(line.amount);
-    if (cents === 0) throw fail(`${where}: amount cannot be 0`);
     const direction = Math.sign(cents);
     const thirdParty = line.account_type !== 'general_account';
     if (line.tax && thirdParty) throw fail(`${where}: tax_info is only for general_account lines`);
-    if (line.automated_matching_number) {
-      if (line.account_type !== 'customer_account' && line.account_type !== 'supplier_account') {
-        throw fail(
-          `${where}: automated_matching_number is only for customer_account or supplier_account lines`,
-        );
-      }
+    // Matching by number applies to client and supplier items; on other lines the number is kept by
+    // nobody, as in the software.
+    const matchable = line.account_type === 'customer_account' || line.account_type === 'supplier_account';
+    if (line.automated_matching_number && matchable) {
       matchLines.push({ index: items.length, number: line.automated_matching_number, where });
     }
     items.push(item(line.account_type, line.account, line.description, -cents, line.force_general_account));
@@ -279,7 +276,9 @@ function bookFinancialEntry(
     let left = Math.abs(signedCents(line));
     const allocations: LedgerMatching['allocations'] = [];
     let settled = 0;
-    for (const target of matchTargets(ledger, line, entry.currency, wanted, matched, where)) {
+    const targets = matchTargets(ledger, line, entry.currency, wanted, matched, where);
+    if (targets.length === 0 || left === 0) continue;
+    for (const target of targets) {
       if (left === 0) break;
       const take = Math.min(left, Math.abs(target.open));
       allocations.push({ entry_id: target.entry.id, line_id: target.line.id, amount: fromCents(take) });
@@ -338,13 +337,14 @@ export function buildBankAccount(
   draft: BankAccountDraft,
   ctx: PostingContext,
 ): { journal: LedgerJournal; change: LedgerChange } {
-  const code = draft.code.trim();
-  if (!code) throw fail('code cannot be blank');
+  const code = draft.code.trim() || draft.code;
   if (Object.values(ledger.journals).some((j) => j.code.toUpperCase() === code.toUpperCase())) {
-    throw fail(`A bank account or journal already exists with the code '${code}'`);
+    throw serviceError(
+      'bankCodeAlreadyUsed',
+      `A bank account or journal already exists with the code '${code}'`,
+    );
   }
   assertCurrency(draft.currency, null);
-  if (!draft.bank_name.trim()) throw fail('bank_name cannot be blank');
   const accountNumber = draft.account_number?.trim() || null;
   if (!accountNumber && !draft.iban) throw fail('Give the account_number or the iban of the bank account');
   const iban = draft.iban ? normalizeIban(draft.iban) : null;
@@ -355,7 +355,8 @@ export function buildBankAccount(
   if (accountNumber && banks.some((j) => j.bank_account_number === accountNumber)) {
     throw fail(`A bank account already exists with the account number '${accountNumber}'`);
   }
-  const name = draft.account_name?.trim() || `${draft.bank_name.trim()} ${iban ?? accountNumber}`;
+  const bankName = draft.bank_name.trim() || draft.bank_name;
+  const name = draft.account_name?.trim() || `${bankName} ${iban ?? accountNumber}`.trim();
   const account: LedgerAccount = {
     number: freeBankAccountNumber(ledger),
     name,
@@ -375,7 +376,7 @@ export function buildBankAccount(
     counterpart_account: account.number,
     unallocated_account: suspense?.unallocated_account ?? null,
     iban,
-    bank_name: draft.bank_name.trim(),
+    bank_name: bankName,
     currency: draft.currency,
     other_currencies_allowed: false,
     blocked: false,
@@ -413,19 +414,14 @@ export interface BankStatementDraft {
 /** A bank account (bank journal) of the folder that can take entries. */
 export function requireBankAccount(ledger: LedgerRecord, id: string): LedgerJournal {
   const journal = ledger.journals[id];
-  if (!journal || !isBankAccount(ledger, journal)) throw fail(`The bank account '${id}' does not exist`);
+  if (!journal || !isBankAccount(ledger, journal)) {
+    throw serviceError(
+      'journalNotFound',
+      `The bank account '${id}' does not exist (no bank journal has this id)`,
+    );
+  }
   if (journal.blocked) throw fail(`The bank account '${journal.code}' is blocked`);
   return journal;
-}
-
-/** Balance (debit positive, in cents) of an account from the posted entries up to a day, included. */
-function balanceCentsOn(ledger: LedgerRecord, accountNumber: string, date: string): number {
-  let cents = 0;
-  for (const entry of Object.values(ledger.entries)) {
-    if (!entry.posted || entry.date > date) continue;
-    for (const line of entry.lines) if (line.account_number === accountNumber) cents += signedCents(line);
-  }
-  return cents;
 }
 
 /** The counterpart line of a transaction: its third party, its general account, or the suspense account. */
@@ -449,7 +445,8 @@ function counterpartItem(
   if (transaction.general_ledger_account) {
     const account = transaction.general_ledger_account;
     if (partnerSideOf(ledger, account)) {
-      throw fail(
+      throw serviceError(
+        'accountNumberNotGoodScope',
         `${where}: the account '${account}' is a receivable or payable account: give the counterpart's id`,
       );
     }
@@ -467,7 +464,7 @@ function counterpartItem(
  * A bank statement: each transaction is booked as its own entry in the bank account's journal (the
  * bank account against the counterpart, with the fee on bank charges and its VAT as deductible VAT).
  * The statement's currency is the bank account's; its external id, and each transaction's, are not
- * imported twice; an opening balance, when given, must be the balance of the bank account that day.
+ * imported twice; an opening balance, when given, is kept as it is.
  */
 export function buildBankStatement(
   ledger: LedgerRecord,
@@ -487,22 +484,15 @@ function bookStatement(
   if (journal.currency && journal.currency !== draft.currency) {
     throw fail(`The bank account '${journal.code}' is kept in ${journal.currency}, not ${draft.currency}`);
   }
-  const externalId = draft.external_bank_statement_id.trim();
-  if (!externalId) throw fail('external_bank_statement_id cannot be blank');
+  const externalId = draft.external_bank_statement_id.trim() || draft.external_bank_statement_id;
   const statements = Object.values(ledger.bank_statements ?? {}).filter((s) => s.journal_id === journal.id);
   if (statements.some((s) => s.external_bank_statement_id === externalId)) {
     throw fail(`The statement '${externalId}' was already imported on the bank account '${journal.code}'`);
   }
   const year = requireOpenBookYear(ledger, draft.date, 'bank_statement_date');
+  // The opening balance is kept as given: the software records it without checking it against the
+  // bank account's balance.
   const bankAccount = journal.counterpart_account as string;
-  if (draft.opening_balance !== null) {
-    const balance = balanceCentsOn(ledger, bankAccount, draft.date);
-    if (toCents(draft.opening_balance) !== balance) {
-      throw fail(
-        `opening_balance ${draft.opening_balance} is not the balance ${fromCents(balance)} of the bank account on ${draft.date}`,
-      );
-    }
-  }
   if (draft.items.length === 0) throw fail('A bank statement needs at least one transaction');
   if (draft.pdf) assertPdf(draft.pdf);
   const imported = new Set(
@@ -527,9 +517,7 @@ function bookStatement(
     const amount = toCents(transaction.amount);
     const fee = toCents(transaction.fee_amount);
     const tax = toCents(transaction.tax_amount);
-    if (amount === 0) throw fail(`${where}: amount cannot be 0`);
     if (fee < 0 || tax < 0) throw fail(`${where}: fee_amount and tax_amount cannot be negative`);
-    if (tax > 0 && fee === 0) throw fail(`${where}: tax_amount is the VAT on the fee: it needs a fee_amount`);
     const description = transaction.description;
     const items: EntryItemDraft[] = [item('general_account', bankAccount, description, amount)];
     if (fee) items.push(item('general_account', BANK_CHARGES_ACCOUNT, description, fee));

@@ -155,6 +155,9 @@ async function main() {
   });
   await stop(bare);
 
+  // 1b. Fresh worlds: the library in a process of its own, as a test suite creates one per test.
+  freshWorlds(rows);
+
   // 2. The sandbox, default world, in memory.
   const mem = await start(sandboxCommand(), '/__sandbox/clock');
   rows.push({
@@ -322,12 +325,70 @@ async function main() {
   }
 }
 
+/** The rows of the fresh worlds, and their targets in milliseconds. */
+const FRESH = {
+  first: 'fresh process: import + createApp + first authenticated answer',
+  createApp: 'a further createApp (median)',
+  reset: 'POST /__sandbox/reset (median)',
+  openapi: 'first /openapi.json of a process',
+} as const;
+
+/**
+ * Runs bench/fresh-world.mjs on the built package entry, each time in a new node process, and adds
+ * the medians of the runs with their targets. What it measures starts at the import, inside the
+ * process: node's own start (~40 ms here) is not counted.
+ */
+function freshWorlds(rows: Row[]): void {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: { '.': { default: string } };
+  };
+  const entry = join(ROOT, pkg.exports['.'].default);
+  const runs = QUICK ? 3 : 9;
+  const results: Record<string, number>[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = spawnSync(process.execPath, ['bench/fresh-world.mjs', entry], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (out.status !== 0) throw new Error(`bench/fresh-world.mjs failed: ${out.stderr}`);
+    results.push(JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>);
+  }
+  const median = (key: string) => {
+    const values = results.map((r) => r[key] ?? Number.NaN).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)] as number;
+  };
+  const row = (scenario: string, ms: number, target: number, detail = '') =>
+    rows.push({
+      scenario,
+      world: 'default',
+      rps: null,
+      p50: null,
+      p99: null,
+      rssMiB: median('rssMiB'),
+      note: `${ms} ms${detail} (target < ${target} ms: ${ms < target ? 'met' : '**not met**'})`,
+    });
+  const of = `, median of ${runs} processes`;
+  row(
+    FRESH.first,
+    median('total'),
+    150,
+    ` (import ${median('import')}, createApp ${median('createApp')}, first answers ${median('firstAnswer')})${of}`,
+  );
+  row(FRESH.createApp, median('furtherCreateApp'), 5, of);
+  row(FRESH.reset, median('reset'), 5, of);
+  row(FRESH.openapi, median('openapi'), 50, of);
+}
+
 /**
  * The scenarios every run has a row for. The paged accounting read is left out: where the operation
  * is not served, its row says so instead of measuring.
  */
 const EXPECTED_SCENARIOS = [
   'bare node:http, fixed 200-byte JSON',
+  FRESH.first,
+  FRESH.createApp,
+  FRESH.reset,
+  FRESH.openapi,
   'cold start to first 2xx',
   'POST /token',
   'GET /consumers/{id} (authenticated)',

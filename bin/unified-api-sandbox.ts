@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED } from '../src/app.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
+import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
+import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/resources/sandbox/requests.js';
 import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
 import { seedWorld } from '../src/seed/world.js';
 import { isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
@@ -36,7 +38,16 @@ Options:
                       POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
   --admin-token T     token the /__sandbox control endpoints require; mandatory when
                       --host is not a loopback address               (env SANDBOX_ADMIN_TOKEN)
+  --cors ORIGINS      origins browser pages may call the API from:   (env SANDBOX_CORS)
+                      * (every one), origins separated by commas, or none
+                      (default: * on a loopback host, none beyond)
   --public-url URL    base url to put in links and logo urls         (default: the request's origin)
+  --fixtures FILE     add the world declared in a JSON or YAML file  (env SANDBOX_FIXTURES)
+                      (docs/fixtures.md); with --db, only when the file is created
+  --request-journal N requests the journal keeps for GET /__sandbox/requests,
+                      newest first; 0 keeps none                     (default 10000)
+  --log               print a line per request: method, path, status, time
+                      (never with --quiet)
   --quiet             print only the url
   -h, --help          this text`;
 
@@ -71,11 +82,26 @@ const OPTIONS = {
   size: { type: 'string' },
   now: { type: 'string' },
   'admin-token': { type: 'string' },
+  cors: { type: 'string' },
   'public-url': { type: 'string' },
   'journal-limit': { type: 'string' },
+  fixtures: { type: 'string' },
+  'request-journal': { type: 'string' },
+  log: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** --cors: '*', origins separated by commas, or none; undefined leaves the default to the host. */
+function corsOption(value: string | undefined): CorsPolicy | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === 'none') return null;
+  try {
+    return corsPolicy(value);
+  } catch (error) {
+    throw new UsageError(`--cors takes * or origins separated by commas: ${(error as Error).message}`);
+  }
+}
 
 function parse(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -109,8 +135,12 @@ function parse(argv: string[]) {
     size: size as WorldSize,
     now,
     adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN ?? null,
+    cors: corsOption(values.cors ?? env.SANDBOX_CORS),
     publicUrl: values['public-url'] ?? null,
     journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
+    fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
+    requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
+    log: values.log === true,
     quiet: values.quiet === true,
   };
 }
@@ -144,8 +174,13 @@ async function serveCommand(args: ReturnType<typeof parse>) {
     size: args.size,
     clock: args.now ?? 'system',
     adminToken: args.adminToken,
+    ...(args.cors !== undefined ? { cors: args.cors } : {}),
     publicUrl: args.publicUrl,
     journalLimit: args.journalLimit,
+    ...(args.fixtures ? { fixtures: args.fixtures } : {}),
+    requestJournalSize: args.requestJournal,
+    // --quiet prints the url alone, whatever else is asked.
+    ...(args.log && !args.quiet ? { onRequest: (summary) => console.log(formatRequestLine(summary)) } : {}),
   });
   console.log(args.quiet ? sandbox.url : banner(sandbox, args.db, args.adminToken));
   const stop = async () => {

@@ -3,9 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, SandboxConfig, Services } from './context.js';
 import { bodyGuard, isJsonRequest } from './lib/body-guard.js';
 import { type Clock, manualClock } from './lib/clock.js';
-import { errors, ValidationFailure } from './lib/errors.js';
+import { type CorsOrigins, corsPolicy, corsStep } from './lib/cors.js';
+import { ValidationFailure } from './lib/errors.js';
 import { handleError } from './lib/handle-error.js';
 import { seededIds } from './lib/ids.js';
+import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { Ticker, type TickTask } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
@@ -26,7 +28,15 @@ import { registerLocalAgents } from './resources/local-agents/index.js';
 import { registerPayment } from './resources/payment/index.js';
 import { registerPms } from './resources/pms/index.js';
 import { posOrdersTask, registerPos } from './resources/pos/index.js';
+import { FaultBook } from './resources/sandbox/faults.js';
+import { type FixtureSource, loadFixturesNow } from './resources/sandbox/fixtures.control.js';
 import { registerSandboxControl } from './resources/sandbox/index.js';
+import {
+  DEFAULT_REQUEST_JOURNAL_SIZE,
+  installTraffic,
+  RequestJournal,
+  type RequestSummary,
+} from './resources/sandbox/requests.js';
 import { automationTask, registerSyncs } from './resources/syncs/index.js';
 import { registerWebhooks, webhookDeliveryTask } from './resources/webhooks/index.js';
 import { loadCatalogue } from './seed/catalogue.js';
@@ -49,8 +59,24 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** When set, the /__sandbox control endpoints need it as a bearer token. */
   adminToken?: string | null;
+  /**
+   * Origins a browser page may call the sandbox from: '*' (the default), a list or a string of
+   * origins separated by commas, or null for no CORS header at all (see lib/cors.ts).
+   */
+  cors?: CorsOrigins;
   /** Time-out of one webhook delivery attempt in milliseconds (default 5000; tests shorten it). */
   webhookTimeoutMs?: number;
+  /**
+   * A fixture document, or the path of a JSON or YAML file holding one, applied once the world is
+   * open (docs/fixtures.md); a refusal is thrown as a FixtureError naming the file, path and rule.
+   */
+  fixtures?: FixtureSource;
+  /** Requests the journal keeps, newest first (default 10,000; 0 keeps none). See docs/requests-and-faults.md. */
+  requestJournalSize?: number;
+  /** Called once per request the journal records (the CLI's --log prints a line for each). */
+  onRequest?: (summary: RequestSummary) => void;
+  /** Longest a fault holds a request, in milliseconds (default and most 300000; tests shorten it). */
+  faultHoldLimitMs?: number;
 }
 
 export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
@@ -90,7 +116,15 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     // Every piece of background work is a write of its own, never part of the request that kicked it.
     ticker: new Ticker((work) => store.transactApart(work)),
     caches: { ledgerFolders: new Map() },
+    requests: new RequestJournal(options.requestJournalSize ?? DEFAULT_REQUEST_JOURNAL_SIZE, {
+      onRequest: options.onRequest,
+      adminToken: config.adminToken,
+    }),
+    faults: new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs }),
   };
+
+  // The declared world, in one write through the same domain functions as the API.
+  if (options.fixtures !== undefined) loadFixturesNow(store, services, options.fixtures);
 
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -107,6 +141,13 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     },
   });
 
+  // CORS before anything else: a preflight is answered at once, and every answer a page reads (a
+  // fault's included) carries the header that lets it read it.
+  const cors = corsStep(corsPolicy(options.cors));
+  if (cors) app.use('*', cors);
+  // Faults and the request journal come first, before the write boundary (a faulted request never
+  // reaches a route, so it writes nothing).
+  installTraffic(app, services);
   // One middleware in front of every route (each step of hono's chain costs on every request): the
   // services, then the body checks of requests that carry one.
   const guard = bodyGuard(/^\/link\//);
@@ -166,7 +207,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerSandboxControl(app);
   registerDocs(app);
 
-  app.notFound((c) => c.json(errors.notFound().toBody(), 404));
+  // A path served with other methods answers 405 with Allow; any other, 404.
+  app.notFound(notFoundOrNotAllowed(app));
   app.onError(handleError);
 
   return Object.assign(app, { services });

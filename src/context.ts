@@ -3,6 +3,8 @@ import type { IdSource } from './lib/ids.js';
 import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
 import type { LedgerFolder } from './resources/accounting/accounting.records.js';
+import type { FaultBook } from './resources/sandbox/faults.js';
+import type { RequestJournal } from './resources/sandbox/requests.js';
 import type { Catalogue } from './seed/catalogue.js';
 import type { WorldStore } from './store/store.js';
 
@@ -38,6 +40,10 @@ export interface Services {
   ticker: Ticker;
   /** What the app memoizes (see AppCaches). */
   caches: AppCaches;
+  /** The latest requests the API answered, in memory (see resources/sandbox/requests.ts). */
+  requests: RequestJournal;
+  /** The armed faults (see resources/sandbox/faults.ts). */
+  faults: FaultBook;
   /**
    * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
    * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of

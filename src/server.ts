@@ -1,12 +1,22 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
+import type { CorsOrigins } from './lib/cors.js';
+import type { FaultControl } from './resources/sandbox/faults.js';
+import {
+  FixtureError,
+  type FixtureResult,
+  type FixtureSource,
+  loadFixtures,
+} from './resources/sandbox/fixtures.control.js';
+import type { RequestEntry, RequestFilter, RequestSummary } from './resources/sandbox/requests.js';
+import { type SandboxClock, sandboxControls } from './resources/sandbox/sandbox.domain.js';
 import { listeningOrigins } from './resources/webhooks/own-origins.js';
 import { type SeedCredentials, seedCredentials } from './seed/credentials.js';
 import { DATASET_BUILDERS } from './seed/datasets.js';
-import { seedWorld } from './seed/world.js';
+import { type SeedDirectory, seedDirectory, seedWorld } from './seed/world.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
 
@@ -29,6 +39,21 @@ export interface StartOptions {
   bodyLimit?: number;
   /** With db: the journal size (bytes) past which it is compacted into the file, in the background. */
   journalLimit?: number;
+  /** Requests the journal keeps (default 10,000; 0 keeps none): see docs/requests-and-faults.md. */
+  requestJournalSize?: number;
+  /** Called once per request the journal records (the CLI's --log prints a line for each). */
+  onRequest?: (summary: RequestSummary) => void;
+  /**
+   * Origins a browser page may call the sandbox from: '*', a list or a string of origins separated
+   * by commas, null for none. Default: every origin on a loopback host, none beyond it.
+   */
+  cors?: CorsOrigins;
+  /**
+   * A fixture document, or the path of a JSON or YAML file holding one, applied before the server
+   * listens (docs/fixtures.md); with db, only when the file is created. A refusal rejects with a
+   * StartError naming the file, path and rule.
+   */
+  fixtures?: FixtureSource;
 }
 
 export interface RunningSandbox {
@@ -40,6 +65,18 @@ export interface RunningSandbox {
   app: SandboxApp;
   store: Store;
   close(): Promise<void>;
+  /** The well-known ids of the seeded world (the default consumers, the sync...): seedDirectory(seed). */
+  ids: SeedDirectory;
+  /** Puts the seeded world back, as POST /__sandbox/reset does. */
+  reset(): Promise<void>;
+  /** The sandbox clock; moving it does what POST /__sandbox/clock does (the background work due). */
+  clock: SandboxClock;
+  /** Declared worlds: what the start's `fixtures` created (null without), and loading more. */
+  fixtures: { loaded: FixtureResult | null; load(source: FixtureSource): Promise<FixtureResult> };
+  /** The recorded requests that pass `filter`, newest first (GET /__sandbox/requests, unpaged). */
+  requests(filter?: RequestFilter): RequestEntry[];
+  /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
+  faults: FaultControl;
 }
 
 export class StartError extends Error {
@@ -81,7 +118,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
+  // With a world file, the fixtures go into the world it is created with, not into one it holds.
+  let fresh = true;
   if (options.db) {
+    fresh = !existsSync(options.db);
     store = await Store.file(options.db, () => seedWorld(seed, size), {
       materializers: DATASET_BUILDERS,
       ...(options.journalLimit !== undefined ? { compactAfterBytes: options.journalLimit } : {}),
@@ -101,7 +141,21 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     adminToken,
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.requestJournalSize !== undefined ? { requestJournalSize: options.requestJournalSize } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    cors: options.cors !== undefined ? options.cors : exposed ? null : '*',
   });
+  let loaded: FixtureResult | null = null;
+  if (options.fixtures !== undefined && fresh) {
+    try {
+      loaded = await loadFixtures(app, options.fixtures);
+    } catch (error) {
+      await store.close(); // the world file's lock goes with the refused start
+      // The file this start created goes too: the next start creates it with the fixed fixtures.
+      if (options.db) for (const path of [options.db, `${options.db}.journal`]) rmSync(path, { force: true });
+      throw error instanceof FixtureError ? new StartError(`Fixtures refused: ${error.message}`) : error;
+    }
+  }
   let server: ServerType;
   try {
     server = await listen(app, options.port ?? 4010, host);
@@ -123,10 +177,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     host,
     seed,
     credentials: seedCredentials(seed),
+    ids: seedDirectory(seed),
+    ...sandboxControls(app.services),
     app,
     store,
+    fixtures: { loaded, load: (source) => loadFixtures(app, source) },
+    requests: (filter) => app.services.requests.list(filter),
+    faults: app.services.faults,
     close: async () => {
       if (timer) clearInterval(timer);
+      app.services.faults.close(); // requests a fault holds are let go, without an answer
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets of clients would hold close() open.

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { seedCredentials } from '../src/seed/credentials.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { StartError, startSandbox } from '../src/server.js';
 import { Store } from '../src/store/store.js';
-import { runCli, serveCli, stop } from './cli-helpers.js';
+import { ROOT, runCli, serveCli, stop } from './cli-helpers.js';
 
 const ENV_NAMES = [
   'SANDBOX_BASE_URL',
@@ -63,6 +64,7 @@ describe('CLI', () => {
 
   it.each([
     [['--port', 'abc'], /--port takes a whole number/],
+    [['--request-journal', 'ten'], /--request-journal takes a whole number/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--size', 'huge'], /--size is default or large/],
     [['--now', 'someday'], /--now takes an ISO date-time/],
@@ -187,6 +189,49 @@ describe('beyond loopback', () => {
       expect(clock.status).toBe(200);
     } finally {
       await sandbox.close();
+    }
+  });
+});
+
+describe('--log', () => {
+  it('prints a line per recorded request after the banner, and nothing but the url with --quiet', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bin/unified-api-sandbox.ts', 'serve', '--port', '0', '--seed', '7', '--log'],
+      { cwd: ROOT },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const until = async (test: () => boolean) => {
+      for (let i = 0; i < 400 && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    try {
+      await until(() => /API\s+http:\/\/\S+/.test(out));
+      const url = /API\s+(http:\/\/\S+)/.exec(out)?.[1];
+      expect(url).toBeDefined();
+      expect((await fetch(`${url}/integrations`)).status).toBe(401);
+      await fetch(`${url}/__sandbox/clock`);
+      await until(() => out.includes('GET /integrations'));
+      const lines = out.trim().split('\n');
+      expect(lines.at(-1)).toMatch(/^GET \/integrations 401 \d+(\.\d+)?ms$/);
+      expect(out).not.toContain('/__sandbox/clock 200');
+    } finally {
+      await stop(child);
+    }
+
+    const quiet = await serveCli(['--port', '0', '--seed', '7', '--log']);
+    let quietOut = '';
+    quiet.child.stdout?.on('data', (chunk: Buffer) => {
+      quietOut += chunk.toString();
+    });
+    try {
+      expect((await fetch(`${quiet.url}/integrations`)).status).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(quietOut).toBe('');
+    } finally {
+      await stop(quiet.child);
     }
   });
 });

@@ -51,10 +51,53 @@ describe('control endpoints', () => {
 });
 
 describe('cross-cutting HTTP behaviour', () => {
-  it('unknown routes and methods get 404 in the ServiceError shape', async () => {
+  it('unknown routes get 404 in the ServiceError shape', async () => {
     const s = sandbox();
     expectError(await call(s.app, 'GET', '/nothing/here'), errors.notFound());
-    expectError(await call(s.app, 'PUT', '/consumers'), errors.notFound());
+    expectError(await call(s.app, 'DELETE', '/nothing/here'), errors.notFound());
+  });
+
+  it.each([
+    ['DELETE', '/token', 'POST'],
+    ['GET', '/token', 'POST'],
+    ['PUT', '/consumers', 'GET, HEAD, POST'],
+    ['PUT', '/consumers/{id}', 'GET, HEAD, PATCH, DELETE'],
+    ['DELETE', '/__sandbox/reset', 'POST'],
+    ['POST', '/openapi.json', 'GET, HEAD'],
+  ])('%s %s, a path served with other methods, gets 405 with Allow', async (method, path, allow) => {
+    const s = sandbox();
+    const token = await sandboxToken(s);
+    const res = await call(
+      s.app,
+      method,
+      path.replace('{id}', s.ids.verticalConsumers.ACCOUNTING as string),
+      {
+        token,
+      },
+    );
+    expectError(res, errors.methodNotAllowed(method, allow.split(', ')));
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.body.detail).toBe(`${method} is not allowed here; allowed: ${allow}`);
+  });
+
+  it('a refused method writes nothing', async () => {
+    const s = sandbox();
+    const before = JSON.stringify(s.app.services.store.world);
+    const res = await call(s.app, 'PUT', '/consumers', {
+      body: { name: 'Nobody' },
+      token: await sandboxToken(s),
+    });
+    expect(res.status).toBe(405);
+    expect(JSON.stringify(s.app.services.store.world)).toBe(before);
+  });
+
+  it('GET / answers a page that links the docs, the document and the console', async () => {
+    const s = sandbox();
+    const res = await call(s.app, 'GET', '/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    for (const link of ['/docs', '/openapi.json', '/console']) expect(res.text).toContain(`href="${link}"`);
+    expect((await s.app.request('/', { method: 'HEAD' })).status).toBe(200);
   });
 
   it('a body over the limit gets 413, announced or not', async () => {

@@ -4,7 +4,7 @@
  * drifts from the specification fails in one place.
  */
 
-export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 500;
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
 
@@ -408,6 +408,9 @@ export const messages = {
   changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
   clockOutOfRange: 'The sandbox clock must stay between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+  requestNotFound: 'The request is not in the request journal',
+  faultNotFound: 'The fault does not exist',
+  faultInjected: (faultId: string) => `Injected by the sandbox fault ${faultId}`,
 } as const;
 
 const authError = (message: string, detail = '') => new ApiError(401, message, detail, AUTH_ERROR_CODE);
@@ -499,7 +502,13 @@ export const errors = {
     new ApiError(404, messages.accountingOperationNotFound, detail),
 
   notFound: () => new ApiError(404, messages.notFound),
-  methodNotAllowed: () => new ApiError(404, messages.methodNotAllowed),
+  /** A path the sandbox serves, asked with a method it does not take (`allowed`, for the Allow header). */
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    new ApiError(
+      405,
+      messages.methodNotAllowed,
+      `${method} is not allowed here; allowed: ${allowed.join(', ')}`,
+    ),
   payloadTooLarge: (limit: number) => new ApiError(413, messages.payloadTooLarge(limit)),
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
@@ -513,6 +522,8 @@ export const errors = {
         ? `The move would set the clock to ${target.toISOString()}`
         : 'The move would set the clock beyond any date',
     ),
+  requestNotFound: () => new ApiError(404, messages.requestNotFound),
+  faultNotFound: () => new ApiError(404, messages.faultNotFound),
 };
 
 /** One entry of the validation error body, in the shape of the reference's ValidationError. */

@@ -83,6 +83,25 @@ export { readFixture };
 
 const IMAGE_SIZES: Record<ImageType, number> = { logo: 64, icon: 24 };
 
+/**
+ * An integration's images, each drawn (and kept) the first time it is read: drawing every logo and
+ * icon of the catalogue up front cost some 35 ms of the first createApp of a process.
+ */
+function lazyImages(types: ImageType[], color: string): Partial<Record<ImageType, string>> {
+  const images: Partial<Record<ImageType, string>> = {};
+  for (const type of types) {
+    let drawn: string | undefined;
+    Object.defineProperty(images, type, {
+      enumerable: true,
+      get: () => {
+        drawn ??= tilePng(IMAGE_SIZES[type], color).toString('base64');
+        return drawn;
+      },
+    });
+  }
+  return images;
+}
+
 export class Catalogue {
   readonly integrations: readonly Integration[];
   readonly #byId: Map<number, Integration>;
@@ -115,9 +134,7 @@ export function loadCatalogue(): Catalogue {
         operation,
         status: coverage.except[operation] ?? coverage.default,
       })),
-      images: Object.fromEntries(
-        images.map((type) => [type, tilePng(IMAGE_SIZES[type], color).toString('base64')]),
-      ) as Partial<Record<ImageType, string>>,
+      images: lazyImages(images, color),
     }),
   );
   cached = new Catalogue(integrations);

@@ -181,7 +181,36 @@ class WorldBuilder {
   }
 }
 
+/**
+ * The seeded world of `seed` and `size`: a new world of its own, which the caller may change at
+ * will. The default world is built once per seed and process and kept frozen; every call answers a
+ * structured clone of it (~0.3 ms, against ~3 ms warm and ~20 ms cold to build it), so that creating
+ * an app or resetting one costs almost nothing. The large world is built each time: its clone costs
+ * more than half of building it (~1.5 s against ~2.9 s) and a kept copy ~140 MiB.
+ */
 export function seedWorld(seed: number, size: WorldSize = 'default'): World {
+  if (size !== 'default') return buildWorld(seed, size);
+  let snapshot = SNAPSHOTS.get(seed);
+  if (!snapshot) {
+    // Frozen as a clone: the built world may hold values it shares with the modules that seeded it.
+    snapshot = deepFreeze(structuredClone(buildWorld(seed, size)));
+    SNAPSHOTS.set(seed, snapshot);
+  }
+  return structuredClone(snapshot);
+}
+
+/** Frozen default worlds by seed: never handed out, only cloned (a constant of the process). */
+const SNAPSHOTS = new Map<number, World>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+function buildWorld(seed: number, size: WorldSize): World {
   const b = new WorldBuilder(seed, size);
   const creds = seedCredentials(seed);
   const { accountId, sandboxEnvId, productionEnvId } = creds;
@@ -250,6 +279,9 @@ export function seedWorld(seed: number, size: WorldSize = 'default'): World {
   seedDatastores(b.world, seed, seedDirectory(seed));
   return b.world;
 }
+
+/** Well-known ids of the seeded world (see seedDirectory). */
+export type SeedDirectory = ReturnType<typeof seedDirectory>;
 
 /** Well-known ids of the seeded world, for the `env` command and for tests. */
 export function seedDirectory(seed: number) {

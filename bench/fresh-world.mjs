@@ -1,0 +1,70 @@
+/**
+ * node bench/fresh-world.mjs <library entry> [repeats]
+ *
+ * Run by bench/run.ts in a process of its own, so that nothing is loaded or compiled before it: the
+ * time from importing the library (the built package entry) to the first authenticated answer of a
+ * new app, then, in the same process, a further createApp, a reset and the first /openapi.json.
+ * Prints one line of JSON, in milliseconds.
+ */
+import { pathToFileURL } from 'node:url';
+
+const entry = pathToFileURL(process.argv[2] ?? 'dist/index.mjs').href;
+const REPEATS = Number(process.argv[3] ?? 20);
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const began = performance.now();
+const { createApp, seedCredentials, seedDirectory } = await import(entry);
+const imported = performance.now();
+const app = createApp({ seed: 1 });
+const created = performance.now();
+const creds = seedCredentials(1);
+const tokenRes = await app.request('/token', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+});
+const { access_token } = await tokenRes.json();
+const read = await app.request(`/consumers/${seedDirectory(1).verticalConsumers.ACCOUNTING}`, {
+  headers: { authorization: `Bearer ${access_token}` },
+});
+await read.text();
+const answered = performance.now();
+if (read.status !== 200) throw new Error(`the first authenticated read answered ${read.status}`);
+
+// The first /openapi.json of the process, on an app of its own.
+const other = createApp({ seed: 1 });
+const docStart = performance.now();
+const doc = await other.request('/openapi.json');
+await doc.text();
+const openapi = performance.now() - docStart;
+if (doc.status !== 200) throw new Error(`/openapi.json answered ${doc.status}`);
+
+const creates = [];
+for (let i = 0; i < REPEATS; i++) {
+  const start = performance.now();
+  createApp({ seed: 1 });
+  creates.push(performance.now() - start);
+}
+const resets = [];
+for (let i = 0; i < REPEATS; i++) {
+  const start = performance.now();
+  const res = await app.request('/__sandbox/reset', { method: 'POST' });
+  await res.text();
+  resets.push(performance.now() - start);
+  if (res.status !== 200) throw new Error(`reset answered ${res.status}`);
+}
+
+const round = (ms) => Math.round(ms * 10) / 10;
+console.log(
+  JSON.stringify({
+    import: round(imported - began),
+    createApp: round(created - imported),
+    firstAnswer: round(answered - created),
+    total: round(answered - began),
+    furtherCreateApp: round(median(creates)),
+    reset: round(median(resets)),
+    openapi: round(openapi),
+    rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

@@ -1,0 +1,308 @@
+import { z } from '@hono/zod-openapi';
+import { GenericJournalEntry } from '../accounting/entries.schemas.js';
+import { InvoiceItemInMonoAnalyticPlan } from '../accounting/invoices.schemas.js';
+import { ClientItemIn, SupplierItemIn } from '../accounting/partners.schemas.js';
+import { JournalIn, LedgerAccountItemIn } from '../accounting/reference.schemas.js';
+import { OrderItemIn, ProductStatus } from '../commerce/commerce.schemas.js';
+import { PostConsumerItem } from '../consumers/consumers.schemas.js';
+import { COLUMN_TYPES } from '../datastores/datastores.schemas.js';
+import { ContactItemIn, InvoiceItemIn, ProductItem } from '../invoicing/invoicing.schemas.js';
+import { Mode, POSCreateCustomerItem, Source } from '../pos/pos.schemas.js';
+import { CreateSyncItem } from '../syncs/syncs.schemas.js';
+import { WebhookInstancePostItem } from '../webhooks/webhooks.schemas.js';
+
+/**
+ * The fixture document: a world declared in one JSON or YAML file. Each record of a vertical takes
+ * the body of the API operation that creates it (the same zod schema), plus an optional `id` (kept,
+ * instead of one derived from the seed) and an optional `ref` (a name other records of the document
+ * use in place of the id). GET /__sandbox/fixtures/schema serves this schema as a JSON Schema.
+ */
+
+const id = () =>
+  z.uuid().optional().describe('The id to give the record (a uuid); by default one derived from the seed');
+const ref = () =>
+  z.string().min(1).optional().describe('A name the other records of the document may use instead of the id');
+
+/** An API body with the fixture's own `id` and `ref`. */
+const record = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
+  body: z.ZodObject<Shape, Config>,
+) => body.extend({ id: id(), ref: ref() });
+/** An API body with the fixture's own `id` (no record of the document names it). */
+const withId = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
+  body: z.ZodObject<Shape, Config>,
+) => body.extend({ id: id() });
+
+// ---------------------------------------------------------------------------------------------
+// Verticals.
+
+export const AccountingFixture = z
+  .object({
+    folder_id: z
+      .string()
+      .optional()
+      .describe(
+        'The folder (company) to write in, by id or name: required when the integration holds several',
+      ),
+    accounts: z.array(LedgerAccountItemIn).optional().describe('POST .../accounting/accounts'),
+    journals: z
+      .array(record(JournalIn))
+      .optional()
+      .describe('POST .../accounting/journal; referred to by ref, id or code'),
+    clients: z.array(record(ClientItemIn)).optional().describe('POST .../accounting/clients'),
+    suppliers: z.array(record(SupplierItemIn)).optional().describe('POST .../accounting/suppliers'),
+    invoices: z
+      .array(withId(InvoiceItemInMonoAnalyticPlan))
+      .optional()
+      .describe(
+        'POST .../accounting/invoices; partner_id and journal_id take a ref, tax_code a VAT code id or its code (V21)',
+      ),
+    journal_entries: z
+      .array(withId(GenericJournalEntry))
+      .optional()
+      .describe(
+        'POST .../accounting/journal-entries; journal_id takes a ref or a code, a customer or supplier account a ref',
+      ),
+  })
+  .strict();
+
+export const InvoicingFixture = z
+  .object({
+    contacts: z.array(record(ContactItemIn)).optional().describe('POST .../invoicing/contacts'),
+    products: z
+      .array(record(ProductItem))
+      .optional()
+      .describe('POST .../invoicing/products; tax_id takes a tax id or its code'),
+    invoices: z
+      .array(withId(InvoiceItemIn))
+      .optional()
+      .describe('POST .../invoicing/invoices; partner_id and lines[].product_id take a ref'),
+  })
+  .strict();
+
+const Stock = z
+  .union([z.number().int().min(0), z.record(z.string(), z.number().int().min(0))])
+  .describe('Units in stock: a number (at the first location), or units by location id, name or city');
+
+const CommerceVariantFixture = z
+  .object({
+    id: id(),
+    ref: ref(),
+    name: z.string().min(1).optional().describe("Default: the product's name and the attribute values"),
+    sku: z.string().min(1).optional(),
+    price: z.number().min(0).describe("Price before taxes in the shop's main currency"),
+    stock: Stock.optional(),
+    attributes: z.record(z.string(), z.string()).optional().describe('e.g. {"Size": "M"}'),
+  })
+  .strict();
+
+export const CommerceProductFixture = z
+  .object({
+    id: id(),
+    ref: ref(),
+    name: z.string().min(1),
+    sku: z.string().min(1).optional(),
+    description: z.string().optional(),
+    status: ProductStatus.optional().describe('Default: published'),
+    tax_rate: z.number().optional().describe('A tax rate of the shop in percent (default: 21)'),
+    categories: z.array(z.string()).optional().describe('Category ids or names of the shop'),
+    price: z.number().min(0).optional().describe('For a product of one variant: its price'),
+    stock: Stock.optional().describe('For a product of one variant: its stock'),
+    variants: z.array(CommerceVariantFixture).min(1).optional(),
+  })
+  .strict();
+
+export const CommerceCustomerFixture = z
+  .object({
+    id: id(),
+    ref: ref(),
+    first_name: z.string().min(1),
+    last_name: z.string().min(1),
+    email: z.string().min(3).describe('Unique in the shop: an order names its customer by it'),
+    phone: z.string().nullable().optional(),
+    language: z.string().nullable().optional(),
+    currency: z.string().nullable().optional(),
+    internal_notes: z.string().nullable().optional(),
+    country: z.string().optional().describe('ISO 3166-1 alpha-2 country of the main address'),
+    street: z.string().optional(),
+    number: z.string().optional(),
+    city: z.string().optional(),
+    postal_code: z.string().optional(),
+  })
+  .strict();
+
+export const CommerceFixture = z
+  .object({
+    products: z.array(CommerceProductFixture).optional().describe('Products of the shop'),
+    customers: z.array(CommerceCustomerFixture).optional().describe('Customers of the shop'),
+    orders: z
+      .array(withId(OrderItemIn))
+      .optional()
+      .describe('POST .../commerce/orders; lines[].variant_id takes a variant or product ref, or a sku'),
+  })
+  .strict();
+
+const PosOrderLineFixture = z
+  .object({
+    product: z.string().min(1).describe('A product of the point of sale: its id or name'),
+    quantity: z.number().int().min(1).default(1),
+    unit_price: z.number().min(0).optional().describe("Before taxes; default: the product's price"),
+  })
+  .strict();
+
+export const PosOrderFixture = z
+  .object({
+    id: id(),
+    creation_date: z.iso.datetime({ offset: true }).describe('When the order was opened'),
+    closing_date: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .describe(
+        'When it was paid and closed (default: 30 minutes after it was opened); after the clock, the order is open and closes then',
+      ),
+    location: z.string().optional().describe('A location id, name or city (default: the first)'),
+    customer_id: z.string().nullable().optional().describe('A customer id or ref'),
+    payment_method: z.string().optional().describe('A payment method id or name (default: the first)'),
+    tip: z.number().min(0).default(0),
+    guests: z.number().int().min(1).nullable().optional(),
+    mode: Mode.optional(),
+    source: Source.optional(),
+    items: z.array(PosOrderLineFixture).min(1),
+  })
+  .strict();
+
+export const PosFixture = z
+  .object({
+    customers: z.array(record(POSCreateCustomerItem)).optional().describe('POST .../pos/customers'),
+    orders: z.array(PosOrderFixture).optional().describe('Orders of the point of sale'),
+  })
+  .strict();
+
+// ---------------------------------------------------------------------------------------------
+// The platform.
+
+export const ConnectionFixture = z
+  .object({
+    id: id(),
+    integration: z
+      .union([z.number().int(), z.string().min(1)])
+      .describe('The integration: its id (1000) or its name (Odoo)'),
+    name: z.string().max(80).optional(),
+    status: z
+      .enum(['active', 'inactive'])
+      .default('active')
+      .describe('active: with credentials (sandbox values when none are given); inactive: awaiting them'),
+    credentials: z.record(z.string(), z.string()).optional().describe('Credentials by name'),
+    post_connections: z.record(z.string(), z.string()).optional().describe('Post connection values by id'),
+    accounting: AccountingFixture.optional(),
+    invoicing: InvoicingFixture.optional(),
+    commerce: CommerceFixture.optional(),
+    pos: PosFixture.optional(),
+  })
+  .strict();
+
+export const ConsumerFixture = PostConsumerItem.extend({
+  id: id(),
+  ref: ref(),
+  connections: z.array(ConnectionFixture).optional(),
+}).strict();
+
+export const WebhookFixture = WebhookInstancePostItem.extend({ id: id() }).strict();
+
+export const SyncFixture = CreateSyncItem.extend({ id: id() }).strict();
+
+export const DatastoreFixture = z
+  .object({
+    id: id(),
+    name: z.string().min(1).max(255).describe("Unique among the account's datastores"),
+    status: z.enum(['active', 'inactive']).default('active'),
+    columns: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            title: z.string().optional(),
+            type: z.enum(COLUMN_TYPES),
+            optional: z.boolean().default(false),
+          })
+          .strict(),
+      )
+      .min(1),
+    search_column: z.string().nullable().optional(),
+    rows: z
+      .array(
+        z
+          .object({
+            consumer: z.string().min(1).describe('The consumer of the row: a ref or an id'),
+            data: z.record(z.string(), z.unknown()),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe('POST /consumers/{consumer_id}/datastore/{datastoreid}/data, one row each'),
+  })
+  .strict();
+
+export const FixtureDocument = z
+  .object({
+    $schema: z.string().optional().describe('Ignored: lets an editor find this schema'),
+    replace: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true: the document replaces the seeded world (only the accounts, environments and keys stay); false: it adds to it',
+      ),
+    environment: z
+      .enum(['sandbox', 'production'])
+      .default('sandbox')
+      .describe('The environment of the seeded account the records go to'),
+    consumers: z.array(ConsumerFixture).default([]),
+    webhooks: z.array(WebhookFixture).default([]),
+    syncs: z.array(SyncFixture).default([]),
+    datastores: z.array(DatastoreFixture).default([]),
+  })
+  .strict();
+
+export type FixtureDocumentInput = z.input<typeof FixtureDocument>;
+export type FixtureDocumentValue = z.output<typeof FixtureDocument>;
+export type ConsumerFixtureValue = z.output<typeof ConsumerFixture>;
+export type ConnectionFixtureValue = z.output<typeof ConnectionFixture>;
+
+/** The JSON Schema of the document (the input it accepts), as GET /__sandbox/fixtures/schema serves it. */
+export function fixtureJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(FixtureDocument, { io: 'input', unrepresentable: 'any' });
+  return { ...schema, title: 'unified-api-sandbox fixture document' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The answer: what was created, with the ids, in the document's order.
+
+const ids = z.array(z.string());
+
+export const FixtureResult = z
+  .object({
+    replaced: z.boolean().openapi({ description: 'Whether the document replaced the seeded world' }),
+    consumers: z.array(
+      z.object({
+        consumerid: z.string(),
+        name: z.string(),
+        ref: z.string().nullable(),
+        connections: z.array(
+          z.object({
+            connectionid: z.string(),
+            integrationid: z.number().int(),
+            status: z.enum(['active', 'inactive']),
+            records: z.record(z.string(), z.record(z.string(), ids)).openapi({
+              description: 'Ids of the records by vertical and kind: {"accounting": {"invoices": [...]}}',
+            }),
+          }),
+        ),
+      }),
+    ),
+    webhooks: z.array(z.object({ webhookid: z.string(), event: z.string() })),
+    syncs: z.array(z.object({ syncid: z.string(), name: z.string(), flows: ids })),
+    datastores: z.array(z.object({ datastoreid: z.string(), name: z.string(), rows: ids })),
+  })
+  .openapi('SandboxFixtureResult');
+
+export type FixtureResultValue = z.infer<typeof FixtureResult>;

@@ -1,0 +1,840 @@
+import type { z } from '@hono/zod-openapi';
+import { isCountryCode } from '../../lib/country-codes.js';
+import { errors, serviceError } from '../../lib/errors.js';
+import { uuidFrom } from '../../lib/ids.js';
+import type { ApiName, Integration } from '../../seed/catalogue.js';
+import { plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
+import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
+import type { LedgerRecord } from '../accounting/accounting.records.js';
+import { draftFromGeneric } from '../accounting/entries.domain.js';
+import { draftFromMono } from '../accounting/invoices.domain.js';
+import { foldersOf, ledgerOf, openBookYears } from '../accounting/ledger/ledgers.js';
+import { applyChange, buildInvoice, buildJournalEntry } from '../accounting/ledger/posting.js';
+import { createPartner } from '../accounting/partners.domain.js';
+import { createJournal, createLedgerAccount } from '../accounting/reference.domain.js';
+import { commerceDatasetOf, createOrder } from '../commerce/commerce.domain.js';
+import type {
+  CommerceCustomer,
+  CommerceDataset,
+  CommerceProduct,
+  CommerceVariant,
+} from '../commerce/commerce.records.js';
+import { GBP_PER_EUR } from '../commerce/commerce.seed.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
+import {
+  createContact,
+  createInvoice as createInvoicingInvoice,
+  createProduct,
+  invoicingDatasetOf,
+} from '../invoicing/invoicing.domain.js';
+import type { InvoicingDataset } from '../invoicing/invoicing.records.js';
+import { createCustomer as createPosCustomer, posDatasetOf } from '../pos/pos.domain.js';
+import type { PosDataset, PosOrder, PosOrderLine } from '../pos/pos.records.js';
+import {
+  assertCovered,
+  type FixtureContext,
+  ID_TAKEN,
+  pinnedIds,
+  RefTable,
+  UNKNOWN_REFERENCE,
+} from './fixtures.context.js';
+import { type PathPart, ruleError } from './fixtures.errors.js';
+import type {
+  AccountingFixture,
+  CommerceCustomerFixture,
+  CommerceFixture,
+  CommerceProductFixture,
+  ConnectionFixtureValue,
+  InvoicingFixture,
+  PosFixture,
+  PosOrderFixture,
+} from './fixtures.schema.js';
+
+/**
+ * The records of one connection's verticals. Each record the API creates goes through the domain
+ * function of its operation (the one the handler calls), after the checks the operation's wrapper
+ * makes (an active connection of the vertical, the integration's coverage of the operation, the
+ * folder); records only the connected software creates (an eCommerce product, a POS order) are
+ * built here under the invariants the seeders keep.
+ */
+
+/** Ids of the records created, by kind, in the document's order. */
+export type VerticalRecords = Record<string, string[]>;
+
+const VERTICALS = {
+  accounting: 'Accounting',
+  invoicing: 'Invoicing',
+  commerce: 'eCommerce',
+  pos: 'Point of Sale',
+} as const satisfies Record<string, ApiName>;
+
+export type VerticalKey = keyof typeof VERTICALS;
+export const VERTICAL_KEYS = Object.keys(VERTICALS) as VerticalKey[];
+
+/** What every vertical operation checks first: the connection is active and of that One API. */
+function assertVertical(
+  context: FixtureContext,
+  connection: ConnectionRecord,
+  integration: Integration,
+  key: VerticalKey,
+  path: readonly PathPart[],
+): void {
+  const api = VERTICALS[key];
+  const refuse = (detail: string) =>
+    ruleError(serviceError('noActiveConnection', detail), null, path, context.file);
+  if (integration.api !== api) {
+    refuse(
+      `${integration.name} is an integration of the ${integration.api} API: ${key} records need an integration of the ${api} API`,
+    );
+  }
+  if (connection.status !== 'active') {
+    refuse(`The connection is inactive: ${key} records need an active connection`);
+  }
+}
+
+export function applyVerticals(
+  context: FixtureContext,
+  consumer: ConsumerRecord,
+  connection: ConnectionRecord,
+  integration: Integration,
+  fixture: ConnectionFixtureValue,
+  raw: Record<string, unknown>,
+  path: readonly PathPart[],
+): Record<string, VerticalRecords> {
+  const out: Record<string, VerticalRecords> = {};
+  for (const key of VERTICAL_KEYS) {
+    const block = fixture[key];
+    if (block === undefined) continue;
+    const at = [...path, key];
+    assertVertical(context, connection, integration, key, at);
+    const rawBlock = (raw[key] ?? {}) as Record<string, unknown[]>;
+    const scope = { context, consumer, connection, integration, path: at, raw: rawBlock };
+    switch (key) {
+      case 'accounting':
+        out[key] = applyAccounting(scope, block as z.output<typeof AccountingFixture>);
+        break;
+      case 'invoicing':
+        out[key] = applyInvoicing(scope, block as z.output<typeof InvoicingFixture>);
+        break;
+      case 'commerce':
+        out[key] = applyCommerce(scope, block as z.output<typeof CommerceFixture>);
+        break;
+      case 'pos':
+        out[key] = applyPos(scope, block as z.output<typeof PosFixture>);
+        break;
+    }
+  }
+  return out;
+}
+
+interface Scope {
+  context: FixtureContext;
+  consumer: ConsumerRecord;
+  connection: ConnectionRecord;
+  integration: Integration;
+  path: readonly PathPart[];
+  raw: Record<string, unknown[] | unknown>;
+}
+
+/** The fixture's own fields of a record, apart from the API body. */
+function split<T extends { id?: string | undefined; ref?: string | undefined }>(record: T) {
+  const { id, ref, ...body } = record;
+  return { id, ref, body };
+}
+
+/**
+ * Runs `create` for each record of one kind (after the operation's coverage check, when the API
+ * creates it) and returns the ids. `create` is handed the record, its path and its raw text.
+ */
+function each<T>(
+  scope: Scope,
+  kind: string,
+  records: readonly T[] | undefined,
+  operationId: string | null,
+  create: (record: T, path: PathPart[], raw: unknown) => string,
+): string[] {
+  if (!records?.length) return [];
+  const path = [...scope.path, kind];
+  if (operationId) assertCovered(scope.context, scope.integration, operationId, path);
+  const raws = (scope.raw[kind] ?? []) as unknown[];
+  return records.map((record, index) => create(record, [...path, index], raws[index]));
+}
+
+/** Refuses an id already held by a record of the same collection. */
+function assertFree(context: FixtureContext, taken: boolean, id: string, what: string, path: PathPart[]) {
+  if (taken) context.fail([...path, 'id'], ID_TAKEN, `The ${what} '${id}' already exists`);
+}
+
+/** Reports a record the document names that does not exist. */
+function unknown(context: FixtureContext, path: PathPart[], detail: string): never {
+  return context.fail(path, UNKNOWN_REFERENCE, detail);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounting: one folder's ledger, as POST .../accounting/... writes it.
+
+function openLedger(scope: Scope, folderId: string | undefined): LedgerRecord {
+  const { context, consumer, integration } = scope;
+  const folders = foldersOf(
+    context.services.caches.ledgerFolders,
+    context.store.world.meta.seed,
+    consumer.consumerid,
+    integration,
+  );
+  const at = [...scope.path, 'folder_id'];
+  let folder = folders[0];
+  const names = folders.map((f) => `${f.id} (${f.name})`).join(', ');
+  if (folderId !== undefined) {
+    folder = folders.find((f) => f.id === folderId || f.name.toLowerCase() === folderId.toLowerCase());
+    if (!folder) {
+      ruleError(
+        errors.accountingFailure(`The folder '${folderId}' does not exist for this connection: ${names}`),
+        null,
+        at,
+        context.file,
+      );
+    }
+  } else if (integration.features.multiple_folders) {
+    ruleError(
+      errors.accountingFailure(`folder_id is required: ${integration.name} holds several folders: ${names}`),
+      null,
+      at,
+      context.file,
+    );
+  }
+  if (!folder)
+    return ruleError(errors.accountingFailure('The connection reaches no folder'), null, at, context.file);
+  const ledger = ledgerOf(context.store, consumer.consumerid, integration, folder);
+  // As requireFolder does: the book years of the sandbox clock's years are opened first.
+  openBookYears(ledger, context.store.today());
+  return ledger;
+}
+
+function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>): VerticalRecords {
+  const { context, integration } = scope;
+  const ledger = openLedger(scope, block.folder_id);
+  const partners = new RefTable(context);
+  const journals = new RefTable(context);
+  const posting = (kind: string, id: string) => {
+    const ids = pinnedIds(context.services.ids, kind, id);
+    return { mint: (asked: string) => ids.next(asked), now: context.now() };
+  };
+  /** A journal by ref, id or code. */
+  const journalOf = (value: string) => {
+    const byRef = journals.get(value);
+    if (byRef || ledger.journals[value]) return byRef ?? value;
+    const code = value.toUpperCase();
+    return Object.values(ledger.journals).find((j) => j.code.toUpperCase() === code)?.id ?? value;
+  };
+  /** A VAT code by id or code. */
+  const vatOf = (value: string) => {
+    if (ledger.vat_codes[value]) return value;
+    const code = value.toUpperCase();
+    return Object.values(ledger.vat_codes).find((v) => v.code.toUpperCase() === code)?.id ?? value;
+  };
+
+  const out: VerticalRecords = {};
+  out.accounts = each(
+    scope,
+    'accounts',
+    block.accounts,
+    'accounting_create_ledger_account',
+    (input, path, raw) => context.at(path, raw, () => createLedgerAccount(ledger, input).number),
+  );
+  out.journals = each(scope, 'journals', block.journals, 'accounting_create_journal', (record, path, raw) => {
+    const { id: given, ref, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(ledger.journals[id]), id, 'journal', path);
+    journals.declare(ref, id, path);
+    return context.at(path, raw, () => createJournal(ledger, body, posting('accounting-journal', id)).id);
+  });
+  for (const role of ['client', 'supplier'] as const) {
+    const kind = `${role}s` as const;
+    out[kind] = each(scope, kind, block[kind], `accounting_create_${role}`, (record, path, raw) => {
+      const { id: given, ref, body } = split(record);
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(ledger.partners[id]), id, role, path);
+      partners.declare(ref, id, path);
+      return context.at(
+        path,
+        raw,
+        () => createPartner(ledger, integration, role, body, undefined, posting('accounting-partner', id)).id,
+      );
+    });
+  }
+  out.invoices = each(scope, 'invoices', block.invoices, 'accounting_create_invoice', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(ledger.invoices[id]), id, 'invoice', path);
+    const input = {
+      ...body,
+      partner_id: partners.resolve(body.partner_id),
+      journal_id: body.journal_id ? journalOf(body.journal_id) : body.journal_id,
+      withholding_tax: body.withholding_tax
+        ? { ...body.withholding_tax, tax_code: vatOf(body.withholding_tax.tax_code) }
+        : body.withholding_tax,
+      lines: body.lines.map((line) => ({ ...line, tax_code: vatOf(line.tax_code) })),
+    };
+    return context.at(path, input, () => {
+      const ctx = posting('accounting-invoice', id);
+      const { invoice, change } = buildInvoice(ledger, draftFromMono(ledger, input, {}), ctx);
+      applyChange(ledger, change, ctx.now);
+      return invoice.id;
+    });
+  });
+  out.journal_entries = each(
+    scope,
+    'journal_entries',
+    block.journal_entries,
+    'accounting_create_generic_journal_entry',
+    (record, path) => {
+      const { id: given, body } = split(record);
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(ledger.entries[id]), id, 'journal entry', path);
+      const input = {
+        ...body,
+        journal_id: journalOf(body.journal_id),
+        items: body.items.map((item) => ({
+          ...item,
+          account:
+            item.account_type === 'customer_account' || item.account_type === 'supplier_account'
+              ? partners.resolve(item.account)
+              : item.account,
+          tax_code: item.tax_code ? vatOf(item.tax_code) : item.tax_code,
+        })),
+      };
+      return context.at(path, input, () => {
+        const ctx = posting('accounting-entry', id);
+        const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(input), ctx);
+        applyChange(ledger, change, ctx.now);
+        return entry.id;
+      });
+    },
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invoicing: the connection's dataset, as POST .../invoicing/... writes it.
+
+function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>): VerticalRecords {
+  const { context, consumer, connection } = scope;
+  const data: InvoicingDataset = invoicingDatasetOf(
+    context.store,
+    consumer.consumerid,
+    connection.connectionid,
+    connection.integrationid,
+  );
+  const contacts = new RefTable(context);
+  const products = new RefTable(context);
+  const writeContext = (kind: string, id: string) => {
+    const ids = pinnedIds(context.services.ids, kind, id);
+    return { mint: (asked: string) => ids.next(asked), now: context.now() };
+  };
+  /** A tax by id or code. */
+  const taxOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || data.taxes[value]) return value;
+    const code = value.toUpperCase();
+    return Object.values(data.taxes).find((t) => t.code?.toUpperCase() === code)?.id ?? value;
+  };
+
+  const out: VerticalRecords = {};
+  out.contacts = each(scope, 'contacts', block.contacts, 'invoicing_post_contacts', (record, path, raw) => {
+    const { id: given, ref, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(data.contacts[id]), id, 'contact', path);
+    contacts.declare(ref, id, path);
+    return context.at(path, raw, () => createContact(data, body, writeContext('invoicing-contact', id)).id);
+  });
+  out.products = each(scope, 'products', block.products, 'invoicing_post_products', (record, path) => {
+    const { id: given, ref, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(data.products[id]), id, 'product', path);
+    products.declare(ref, id, path);
+    const input = { ...body, tax_id: taxOf(body.tax_id) };
+    return context.at(
+      path,
+      input,
+      () => createProduct(data, input, writeContext('invoicing-product', id)).id,
+    );
+  });
+  out.invoices = each(scope, 'invoices', block.invoices, 'invoicing_post_invoices', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(data.invoices[id]), id, 'invoice', path);
+    const input = {
+      ...body,
+      partner_id: contacts.resolve(body.partner_id),
+      lines: body.lines?.map((line) => ({
+        ...line,
+        product_id: products.resolve(line.product_id),
+        tax_id: taxOf(line.tax_id),
+      })),
+    };
+    return context.at(
+      path,
+      input,
+      () => createInvoicingInvoice(data, input, writeContext('invoicing-invoice', id)).id,
+    );
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// eCommerce: products and customers of the shop, and orders as POST .../commerce/orders places them.
+
+/** A phone number as compared, and the international form a new customer's must have (commerce.domain). */
+const phoneKey = (phone: string) => phone.replace(/[\s.\-/()]/g, '').replace(/^00/, '+');
+const INTERNATIONAL_PHONE = /^\+[1-9]\d{6,14}$/;
+
+function commerceProduct(
+  scope: Scope,
+  data: CommerceDataset,
+  record: z.output<typeof CommerceProductFixture>,
+  path: PathPart[],
+  refs: { products: RefTable; variants: RefTable },
+): string {
+  const { context } = scope;
+  const now = context.now();
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const productId = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.products[productId]), productId, 'product', path);
+  refs.products.declare(record.ref, productId, path);
+  const rate = record.tax_rate ?? 21;
+  const tax =
+    data.tax_rates.find((t) => t.rate === rate && t.country === 'BE') ??
+    data.tax_rates.find((t) => t.rate === rate);
+  if (!tax) {
+    failAt(
+      [...path, 'tax_rate'],
+      `${rate}% is not a tax rate of the shop (${[...new Set(data.tax_rates.map((t) => t.rate))].join(', ')})`,
+    );
+  }
+  const categories = (record.categories ?? []).map((value, index) => {
+    const found = data.categories.find((c) => c.id === value || c.name.toLowerCase() === value.toLowerCase());
+    if (!found) {
+      const names = data.categories.map((c) => c.name).join(', ');
+      unknown(context, [...path, 'categories', index], `'${value}' is not a category of the shop: ${names}`);
+    }
+    return found.id;
+  });
+  if (record.variants && (record.price !== undefined || record.stock !== undefined)) {
+    context.fail(
+      path,
+      'Give price and stock per variant',
+      'A product with variants takes price and stock in each',
+    );
+  }
+  if (!record.variants && record.price === undefined) {
+    context.fail([...path, 'price'], 'Validation error', 'Field required (or give variants)', 422);
+  }
+  const specs = record.variants ?? [{ price: record.price ?? 0, stock: record.stock, sku: record.sku }];
+  const status = record.status ?? 'published';
+  const skus = new Set(
+    Object.values(data.products).flatMap((p) => p.variants.map((v) => v.sku?.toLowerCase()).filter(Boolean)),
+  );
+  const variants: CommerceVariant[] = specs.map((spec, index) => {
+    const at = record.variants ? [...path, 'variants', index] : path;
+    const variantId = record.variants
+      ? context.idFor((spec as { id?: string }).id, at)
+      : uuidFrom('fixture-variant', productId, 0);
+    if (data.variant_index[variantId]) assertFree(context, true, variantId, 'variant', at);
+    refs.variants.declare((spec as { ref?: string }).ref, variantId, at);
+    const sku = spec.sku ?? null;
+    if (sku !== null) {
+      if (skus.has(sku.toLowerCase())) {
+        failAt([...at, 'sku'], `The sku '${sku}' is the sku of another variant of the shop`);
+      }
+      skus.add(sku.toLowerCase());
+    }
+    const attributes = Object.entries((spec as { attributes?: Record<string, string> }).attributes ?? {});
+    const name =
+      (spec as { name?: string }).name ??
+      (attributes.length ? `${record.name} - ${attributes.map(([, v]) => v).join(' / ')}` : record.name);
+    const stock: Record<string, number> = Object.fromEntries(data.locations.map((l) => [l.id, 0]));
+    const given = spec.stock;
+    if (typeof given === 'number') {
+      const first = data.locations[0];
+      if (first) stock[first.id] = given;
+    } else if (given) {
+      for (const [where, units] of Object.entries(given)) {
+        const key = where.toLowerCase();
+        const location = data.locations.find(
+          (l) => l.id === where || l.name.toLowerCase() === key || l.address.city?.toLowerCase() === key,
+        );
+        if (!location) {
+          const names = data.locations.map((l) => `${l.name} (${l.address.city})`).join(', ');
+          unknown(context, [...at, 'stock', where], `'${where}' is not a location of the shop: ${names}`);
+        }
+        stock[location.id] = units;
+      }
+    }
+    return {
+      id: variantId,
+      source_ref: { id: `F${productId.slice(0, 8)}-${index + 1}`, model: 'product_variant' },
+      parent_id: productId,
+      name,
+      description: null,
+      description_html: null,
+      created_on: now,
+      sku,
+      taxable: true,
+      barcode: null,
+      prices: data.currencies.map((currency) => ({
+        currency,
+        price: currency === 'GBP' ? round2(spec.price * GBP_PER_EUR) : round2(spec.price),
+      })),
+      unit_cost: null,
+      unit_of_measure: 'unit',
+      weight: 0,
+      weight_unit: 'kg',
+      status,
+      variant_attributes: attributes.map(([attribute, value]) => ({ name: attribute, value })),
+      variant_images: [],
+      stock,
+    };
+  });
+  const options = new Map<string, string[]>();
+  for (const variant of variants) {
+    for (const { name, value } of variant.variant_attributes) {
+      const values = options.get(name) ?? [];
+      if (!values.includes(value)) values.push(value);
+      options.set(name, values);
+    }
+  }
+  const product: CommerceProduct = {
+    id: productId,
+    source_ref: { id: `F${productId.slice(0, 8)}`, model: 'product' },
+    name: record.name,
+    description: record.description ?? null,
+    description_html: null,
+    categories,
+    created_on: now,
+    last_updated_on: now,
+    variants,
+    status,
+    sku: record.variants ? (record.sku ?? null) : (variants[0]?.sku ?? null),
+    common_attributes: [],
+    variant_attributes_options: [...options].map(([name, values]) => ({ name, values })),
+    common_images: [],
+    tax_id: (tax as { id: string }).id,
+  };
+  data.products[productId] = product;
+  for (const variant of variants) data.variant_index[variant.id] = productId;
+  return productId;
+}
+
+function commerceCustomer(
+  scope: Scope,
+  data: CommerceDataset,
+  record: z.output<typeof CommerceCustomerFixture>,
+  path: PathPart[],
+): string {
+  const { context } = scope;
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.customers[id]), id, 'customer', path);
+  const email = record.email.trim();
+  const owner = Object.values(data.customers).find((c) => c.email?.toLowerCase() === email.toLowerCase());
+  if (owner) {
+    ruleError(
+      verticalFailure(
+        `The e-mail '${email}' is the e-mail of the customer ${owner.id}: an order names its customer by it`,
+      ),
+      record,
+      path,
+      context.file,
+    );
+  }
+  const phone = record.phone?.trim() ? record.phone : null;
+  if (phone !== null) {
+    const key = phoneKey(phone);
+    if (!INTERNATIONAL_PHONE.test(key)) {
+      ruleError(
+        serviceError('phoneInvalid', `phone '${phone}' does not begin with a country code`),
+        record,
+        path,
+        context.file,
+      );
+    }
+    const other = Object.values(data.customers).find((c) => c.phone && phoneKey(c.phone) === key);
+    if (other) {
+      ruleError(
+        serviceError('phoneAlreadyUsed', `phone '${phone}' is the phone of ${other.id}`),
+        record,
+        path,
+        context.file,
+      );
+    }
+  }
+  if (record.country !== undefined && !isCountryCode(record.country)) {
+    ruleError(
+      verticalFailure(`country '${record.country}' is not a valid country code`),
+      record,
+      path,
+      context.file,
+    );
+  }
+  const customer: CommerceCustomer = {
+    id,
+    source_ref: { id: `F${id.slice(0, 8)}`, model: 'customer' },
+    first_name: record.first_name,
+    last_name: record.last_name,
+    phone,
+    email,
+    language: record.language ?? null,
+    internal_notes: record.internal_notes ?? null,
+    currency: record.currency ?? data.currencies[0] ?? null,
+    addresses:
+      record.country === undefined
+        ? []
+        : [
+            {
+              address_type: 'main',
+              company_name: null,
+              first_name: record.first_name,
+              last_name: record.last_name,
+              street: record.street ?? null,
+              number: record.number ?? null,
+              box: null,
+              city: record.city ?? null,
+              postal_code: record.postal_code ?? null,
+              country: record.country.toUpperCase(),
+              phone,
+              email,
+              vat: null,
+            },
+          ],
+    created_on: context.now(),
+  };
+  data.customers[id] = customer;
+  return id;
+}
+
+function applyCommerce(scope: Scope, block: z.output<typeof CommerceFixture>): VerticalRecords {
+  const { context, connection } = scope;
+  const data = commerceDatasetOf(context.store, connection);
+  const refs = { products: new RefTable(context), variants: new RefTable(context) };
+  /** A variant by ref or id, a product of one variant by ref or id, or a sku. */
+  const variantOf = (value: string) => {
+    const variant = refs.variants.get(value);
+    if (variant) return variant;
+    const productId = refs.products.get(value) ?? (data.products[value] ? value : undefined);
+    const product = productId ? data.products[productId] : undefined;
+    if (product && product.variants.length === 1) return product.variants[0]?.id ?? value;
+    if (data.variant_index[value]) return value;
+    const sku = value.toLowerCase();
+    for (const candidate of Object.values(data.products)) {
+      const found = candidate.variants.find((v) => v.sku?.toLowerCase() === sku);
+      if (found) return found.id;
+    }
+    return value;
+  };
+  const out: VerticalRecords = {};
+  out.products = each(scope, 'products', block.products, null, (record, path) =>
+    commerceProduct(scope, data, record, path, refs),
+  );
+  out.customers = each(scope, 'customers', block.customers, null, (record, path) =>
+    commerceCustomer(scope, data, record, path),
+  );
+  out.orders = each(scope, 'orders', block.orders, 'ecommerce_create_order', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(data.orders[id]), id, 'order', path);
+    const input = {
+      ...body,
+      lines: body.lines.map((line) => ({ ...line, variant_id: variantOf(line.variant_id) })),
+    };
+    const mint = (kind: string) => () => context.services.ids.next(kind);
+    return context.at(path, input, () => {
+      const { order } = createOrder(
+        data,
+        input,
+        {
+          order: () => id,
+          customer: mint('commerce-customer'),
+          line: mint('commerce-line'),
+          fee: mint('commerce-fee'),
+          transaction: mint('commerce-transaction'),
+        },
+        context.now(),
+      );
+      return order.id;
+    });
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Point of Sale: customers as POST .../pos/customers creates them, orders as the till records them.
+
+function posOrder(
+  scope: Scope,
+  data: PosDataset,
+  record: z.output<typeof PosOrderFixture>,
+  path: PathPart[],
+  customers: RefTable,
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const orderId = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
+  const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
+    list.find((item) => item.id === value || item.name?.toLowerCase() === value.toLowerCase());
+
+  const location = record.location
+    ? (byIdOrName(data.locations, record.location) ??
+      data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
+    : data.locations[0];
+  if (!location) {
+    const names = data.locations.map((l) => `${l.name} (${l.address?.city})`).join(', ');
+    return unknown(
+      context,
+      [...path, 'location'],
+      `'${record.location}' is not a location of the point of sale: ${names}`,
+    );
+  }
+  let customerId: string | null = null;
+  if (record.customer_id !== null && record.customer_id !== undefined) {
+    customerId = customers.resolve(record.customer_id);
+    if (!data.customers[customerId]) {
+      unknown(
+        context,
+        [...path, 'customer_id'],
+        `'${record.customer_id}' is not a customer of the point of sale`,
+      );
+    }
+  }
+  const methods = data.payment_methods.filter((m) => m.location_ids.includes(location.id));
+  const method = record.payment_method ? byIdOrName(methods, record.payment_method) : methods[0];
+  if (!method) {
+    unknown(
+      context,
+      [...path, 'payment_method'],
+      `'${record.payment_method ?? ''}' is not a payment method of ${location.name}: ${methods.map((m) => m.name).join(', ')}`,
+    );
+  }
+  const created = new Date(record.creation_date).toISOString();
+  const now = context.now();
+  if (created > now) failAt([...path, 'creation_date'], `${created} is after the sandbox clock (${now})`);
+  const closing =
+    record.closing_date === undefined
+      ? plusMinutes(created, 30)
+      : record.closing_date === null
+        ? null
+        : new Date(record.closing_date).toISOString();
+  if (closing !== null && closing < created) {
+    failAt([...path, 'closing_date'], `${closing} is before the order's creation_date ${created}`);
+  }
+  const items: PosOrderLine[] = record.items.map((item, index) => {
+    const at = [...path, 'items', index, 'product'];
+    const product = byIdOrName(data.products, item.product);
+    if (!product) {
+      return unknown(
+        context,
+        at,
+        `'${item.product}' is not a product of the point of sale (GET .../pos/products lists them)`,
+      );
+    }
+    if (!product.location_ids.includes(location.id))
+      failAt(at, `'${product.name}' is not sold at ${location.name}`);
+    const price = product.prices[0] ?? { unit_price: 0, tax_rate: 0 };
+    const tax = data.tax_rates.find((t) => t.rate === price.tax_rate) ?? data.tax_rates[0];
+    const unitPrice = item.unit_price ?? price.unit_price;
+    const untaxed = round2(unitPrice * item.quantity);
+    const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
+    return {
+      id: `${orderId.slice(0, 8)}-${index + 1}`,
+      type: product.line_type,
+      menu_id: null,
+      quantity: item.quantity,
+      unit_price: unitPrice,
+      total: round2(untaxed + taxAmount),
+      tax_amount: taxAmount,
+      tax_rate: tax?.rate ?? 0,
+      tax_id: tax?.id ?? null,
+      description: product.name,
+      discounts: [],
+      product_id: product.id,
+      accounting_category_id: product.accounting_category_ids[0] ?? null,
+      modifiers: [],
+    };
+  });
+  const total = sum2(items.map((l) => l.total));
+  const closed = closing !== null && closing <= now;
+  data.counters.order = (data.counters.order ?? 0) + 1;
+  const order: PosOrder = {
+    id: orderId,
+    order_number: String(data.counters.order),
+    creation_date: created,
+    closing_date: closed ? closing : null,
+    service_date: created,
+    device_id: null,
+    total,
+    tax_amount: sum2(items.map((l) => l.tax_amount)),
+    total_discount: 0,
+    total_refund: 0,
+    total_tip: closed ? record.tip : 0,
+    delivery_fee: 0,
+    mode: record.mode ?? 'EAT_IN',
+    source: record.source ?? 'POS',
+    currency: 'EUR',
+    country: 'BE',
+    loyalty: customerId && closed ? Math.floor(total) : null,
+    customer_id: customerId,
+    location_id: location.id,
+    taxes: taxTotals(items),
+    guests: record.guests ?? null,
+    payments: closed
+      ? [
+          {
+            id: uuidFrom('pos-payment', orderId, 0),
+            payment_method_id: method.id,
+            payment_method_name: method.name,
+            total,
+            tip: record.tip,
+            status: 'Completed',
+            currency: 'EUR',
+            date: closing,
+            invoice_ref: null,
+            order_id: orderId,
+          },
+        ]
+      : [],
+    items,
+    invoice_id: null,
+    // An order closing after the clock is open until then (the clock completes it, as a seeded one).
+    closes_at: closed ? null : closing,
+    planned_payment: closed ? null : { payment_method_id: method.id, tip: record.tip },
+  };
+  data.orders[orderId] = order;
+  if (!closed) data.open_orders.push(orderId);
+  const customer = customerId ? data.customers[customerId] : undefined;
+  if (customer && closed) customer.loyalty = (customer.loyalty ?? 0) + Math.floor(total);
+  return orderId;
+}
+
+function applyPos(scope: Scope, block: z.output<typeof PosFixture>): VerticalRecords {
+  const { context, connection } = scope;
+  const data = posDatasetOf(context.store, connection);
+  const customers = new RefTable(context);
+  const out: VerticalRecords = {};
+  out.customers = each(
+    scope,
+    'customers',
+    block.customers,
+    'pos_create_pos_customer',
+    (record, path, raw) => {
+      const { id: given, ref, body } = split(record);
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(data.customers[id]), id, 'customer', path);
+      customers.declare(ref, id, path);
+      return context.at(path, raw, () => createPosCustomer(data, body, () => id, context.now()).id);
+    },
+  );
+  out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
+    posOrder(scope, data, record, path, customers),
+  );
+  return out;
+}

@@ -1,0 +1,77 @@
+import type { Services } from '../../context.js';
+import { seedWorld } from '../../seed/world.js';
+import { ClockChange } from './sandbox.schemas.js';
+
+/**
+ * What the control endpoints do, once: `POST /__sandbox/clock` and `POST /__sandbox/reset` call
+ * these, and so do the helpers `startSandbox()` hands out (`sandbox.clock`, `sandbox.reset()`).
+ */
+
+export type ClockMove =
+  | { advance_seconds: number; now?: undefined }
+  | { now: string; advance_seconds?: undefined };
+
+/**
+ * Moves the clock (it refuses, with the 422 ApiError, a move out of its range, and stays), then does
+ * whatever came due before resolving: finished executions, scheduled runs. Webhook attempts that came
+ * due are started, not awaited, so no receiver can hold the answer back.
+ */
+export async function moveClock(
+  services: Pick<Services, 'clock' | 'ticker'>,
+  change: ClockMove,
+): Promise<Date> {
+  const { clock, ticker } = services;
+  if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
+  if (change.now !== undefined) clock.set(new Date(change.now));
+  await ticker.run();
+  return clock.now();
+}
+
+/** Puts the seeded world back, as at start. */
+export async function resetSandbox(
+  services: Pick<Services, 'store' | 'config' | 'requests' | 'faults'>,
+): Promise<void> {
+  const { store, config } = services;
+  await store.replace(seedWorld(config.seed, store.world.meta.size));
+  // The request journal and the faults are the app's, not the world's: a reset empties them too.
+  services.requests.clear();
+  services.faults.clear();
+}
+
+/** The sandbox clock as the helpers of `startSandbox()` hand it out. */
+export interface SandboxClock {
+  /** `system` follows the machine's time (plus the moves); `manual` stands still until moved. */
+  readonly mode: 'system' | 'manual';
+  now(): Date;
+  /**
+   * Moves the clock by `seconds` (negative: back), as `POST /__sandbox/clock {"advance_seconds"}`
+   * does: background work that came due is done before the promise resolves, with the new time.
+   */
+  advance(seconds: number): Promise<Date>;
+  /** Sets the clock to an instant (a Date or an ISO date-time with its offset), as `{"now"}` does. */
+  set(instant: Date | string): Promise<Date>;
+}
+
+/** The control helpers of an app: the same domain code as the control endpoints. */
+export function sandboxControls(services: Services): { clock: SandboxClock; reset(): Promise<void> } {
+  // The endpoint's own check of its body (the century either way, an ISO date-time with an offset).
+  const checked = (change: unknown): ClockMove => {
+    const result = ClockChange.safeParse(change);
+    if (!result.success) {
+      throw new RangeError(`Invalid clock move: ${result.error.issues.map((i) => i.message).join('; ')}`);
+    }
+    return result.data as ClockMove;
+  };
+  return {
+    clock: {
+      get mode() {
+        return services.clock.mode;
+      },
+      now: () => services.clock.now(),
+      advance: async (seconds) => moveClock(services, checked({ advance_seconds: seconds })),
+      set: async (instant) =>
+        moveClock(services, checked({ now: instant instanceof Date ? instant.toISOString() : instant })),
+    },
+    reset: async () => resetSandbox(services),
+  };
+}

@@ -259,6 +259,149 @@ describe('loading a fixture', () => {
     expect(done.body.closing_date).toBe('2026-01-15T09:30:00.000Z');
   });
 
+  it('banking accounts and transactions: balances computed by the API', async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(app, {
+      consumers: [
+        {
+          name: 'Bank user',
+          connections: [
+            {
+              integration: 10000,
+              banking: {
+                accounts: [
+                  {
+                    ref: 'main',
+                    description: 'Fixture account',
+                    opening_balance: 1000,
+                    transactions: [
+                      { amount: 250.5, execution_date: '2026-01-10T10:00:00Z', counterpart_name: 'Client' },
+                      { amount: -100, execution_date: '2026-01-12T10:00:00Z', operation_type: 'card' },
+                      { amount: -40, execution_date: '2026-01-14T10:00:00Z', status: 'pending' },
+                    ],
+                  },
+                ],
+                transactions: [{ account: 'main', amount: -50.5, execution_date: '2026-01-13T08:00:00Z' }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const consumer = result.consumers[0]?.consumerid as string;
+    const records = result.consumers[0]?.connections[0]?.records.banking;
+    expect(records?.transactions).toHaveLength(4);
+    const accountId = records?.accounts?.[0] as string;
+    const bearer = await token(app);
+    const accounts = await call(app, 'GET', `/consumers/${consumer}/banking/accounts`, { token: bearer });
+    expect(accounts.status).toBe(200);
+    const mine = (accounts.body.items as { id: string }[]).find((a) => a.id === accountId);
+    expect(mine).toMatchObject({ currency: 'EUR', current_balance: 1100, available_balance: 1060 });
+    const transactions = await call(
+      app,
+      'GET',
+      `/consumers/${consumer}/banking/transactions?account_id=${accountId}`,
+      { token: bearer },
+    );
+    expect(transactions.status).toBe(200);
+    expect(transactions.body.items).toHaveLength(4);
+    const first = (transactions.body.items as { amount: number; opening_balance: number | null }[]).find(
+      (t) => t.amount === 250.5,
+    );
+    expect(first?.opening_balance).toBe(1000);
+  });
+
+  it('payment payments and refunds, with their balance movements', async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(app, {
+      consumers: [
+        {
+          name: 'Merchant',
+          connections: [
+            {
+              integration: 7106,
+              payment: {
+                payments: [
+                  {
+                    amount: 100,
+                    description: 'Fixture sale',
+                    payment_date: '2026-01-10T10:00:00Z',
+                    refunds: [{ amount: 30, refund_date: '2026-01-11T10:00:00Z' }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const consumer = result.consumers[0]?.consumerid as string;
+    const records = result.consumers[0]?.connections[0]?.records.payment;
+    const paymentId = records?.payments?.[0] as string;
+    expect(records?.refunds).toHaveLength(1);
+    const bearer = await token(app);
+    const payment = await call(app, 'GET', `/consumers/${consumer}/payment/payments/${paymentId}`, {
+      token: bearer,
+    });
+    expect(payment.status).toBe(200);
+    expect(payment.body).toMatchObject({ amount: 100, status: 'completed', currency: 'EUR' });
+    const movements = await call(
+      app,
+      'GET',
+      `/consumers/${consumer}/payment/transactions?date_from=2026-01-10&date_to=2026-01-11&size=100`,
+      { token: bearer },
+    );
+    expect(movements.status).toBe(200);
+    const ours = (movements.body.items as { payment_id: string | null }[]).filter(
+      (t) => t.payment_id === paymentId,
+    );
+    expect(ours).toMatchObject([
+      { amount: -30, fee: 0, accounting_category: 'payment_cancel' },
+      { amount: 100, fee: 1.65, accounting_category: 'payment' },
+    ]);
+  });
+
+  it('pms orders: lines and totals as the seeder computes them, invoiced at check-out', async () => {
+    const app = createApp({ seed: SEED });
+    const base = {
+      integration: 9503,
+      pms: {
+        orders: [
+          {
+            customer: '400001',
+            check_in: '2026-01-12T15:00:00Z',
+            check_out: '2026-01-14T10:00:00Z',
+            guests: 2,
+            lines: [
+              { description: 'Double room, night', quantity: 2, unit_price: 100, tax: 6, category: 'ROOM' },
+              { description: 'City tax', quantity: 4, unit_price: 4.24, tax: 'City tax', category: 'CITY' },
+            ],
+          },
+        ],
+      },
+    };
+    const result = await loadFixtures(app, { consumers: [{ name: 'Hotelier', connections: [base] }] });
+    const consumer = result.consumers[0]?.consumerid as string;
+    const orderId = result.consumers[0]?.connections[0]?.records.pms?.orders?.[0] as string;
+    const bearer = await token(app);
+    const orders = await call(
+      app,
+      'GET',
+      `/consumers/${consumer}/pms/orders?date_from=2026-01-12&date_to=2026-01-12&size=100`,
+      { token: bearer },
+    );
+    expect(orders.status).toBe(200);
+    const order = (orders.body.items as { id: string }[]).find((o) => o.id === orderId);
+    // 200 + 6% VAT, and 4 x 4.24 of city tax without VAT.
+    expect(order).toMatchObject({
+      total: 228.96,
+      tax_amount: 12,
+      closing_date: '2026-01-14T10:00:00.000Z',
+      guests: 2,
+    });
+    expect((order as unknown as { bills: unknown[] }).bills).toHaveLength(1);
+  });
+
   it('invoicing contacts, products and invoices, by ref', async () => {
     const app = createApp({ seed: SEED });
     const result = await loadFixtures(app, {
@@ -495,6 +638,118 @@ describe('refusals name the file, the JSON path and the rule', () => {
     expect(res.body.detail).toMatch(
       /^consumers\[0\]\.connections\[0\]\.accounting\.invoices\[1\]\.lines\[0\]\.account_number: The account number '799999' does not exist/,
     );
+  });
+
+  it('a banking transaction on an account that does not exist', () => {
+    const error = refusal(() =>
+      createApp({
+        seed: SEED,
+        fixtures: {
+          consumers: [
+            {
+              name: 'A',
+              connections: [
+                {
+                  integration: 10000,
+                  banking: {
+                    transactions: [{ account: 'nope', amount: 10, execution_date: '2026-01-10T10:00:00Z' }],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(error.path).toBe('consumers[0].connections[0].banking.transactions[0].account');
+    expect(error.status).toBe(400);
+  });
+
+  it('a payment refunded for more than its amount', () => {
+    const error = refusal(() =>
+      createApp({
+        seed: SEED,
+        fixtures: {
+          consumers: [
+            {
+              name: 'A',
+              connections: [
+                {
+                  integration: 7106,
+                  payment: {
+                    payments: [
+                      {
+                        amount: 20,
+                        description: 'Sale',
+                        payment_date: '2026-01-10T10:00:00Z',
+                        refunds: [{ amount: 25, refund_date: '2026-01-11T10:00:00Z' }],
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(error.path).toBe('consumers[0].connections[0].payment.payments[0].refunds[0].amount');
+  });
+
+  it('a pms order checking out before it checks in', () => {
+    const error = refusal(() =>
+      createApp({
+        seed: SEED,
+        fixtures: {
+          consumers: [
+            {
+              name: 'A',
+              connections: [
+                {
+                  integration: 9503,
+                  pms: {
+                    orders: [
+                      {
+                        customer: '400001',
+                        check_in: '2026-01-12T15:00:00Z',
+                        check_out: '2026-01-11T10:00:00Z',
+                        lines: [{ description: 'Night', unit_price: 100, tax: 6, category: 'ROOM' }],
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(error.path).toBe('consumers[0].connections[0].pms.orders[0].check_out');
+  });
+
+  it('a payment with a negative amount is a schema violation', () => {
+    const error = refusal(() =>
+      createApp({
+        seed: SEED,
+        fixtures: {
+          consumers: [
+            {
+              name: 'A',
+              connections: [
+                {
+                  integration: 7106,
+                  payment: {
+                    payments: [{ amount: -5, description: 'Sale', payment_date: '2026-01-10T10:00:00Z' }],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(error.path).toBe('consumers[0].connections[0].payment.payments[0].amount');
+    expect(error.status).toBe(422);
   });
 
   it('a schema violation (a consumer without a name), in a file', () => {

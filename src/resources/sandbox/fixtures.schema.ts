@@ -3,10 +3,16 @@ import { GenericJournalEntry } from '../accounting/entries.schemas.js';
 import { InvoiceItemInMonoAnalyticPlan } from '../accounting/invoices.schemas.js';
 import { ClientItemIn, SupplierItemIn } from '../accounting/partners.schemas.js';
 import { JournalIn, LedgerAccountItemIn } from '../accounting/reference.schemas.js';
+import { BankingTransactionStatus, OperationType } from '../banking/banking.schemas.js';
 import { OrderItemIn, ProductStatus } from '../commerce/commerce.schemas.js';
 import { PostConsumerItem } from '../consumers/consumers.schemas.js';
 import { COLUMN_TYPES } from '../datastores/datastores.schemas.js';
-import { ContactItemIn, InvoiceItemIn, ProductItem } from '../invoicing/invoicing.schemas.js';
+import {
+  ContactItemIn,
+  InvoiceItemIn,
+  PaymentPaymentStatus,
+  ProductItem,
+} from '../invoicing/invoicing.schemas.js';
 import { Mode, POSCreateCustomerItem, Source } from '../pos/pos.schemas.js';
 import { CreateSyncItem } from '../syncs/syncs.schemas.js';
 import { WebhookInstancePostItem } from '../webhooks/webhooks.schemas.js';
@@ -178,6 +184,162 @@ export const PosFixture = z
   })
   .strict();
 
+const instant = () => z.iso.datetime({ offset: true });
+const Currency = z.string().regex(/^[A-Z]{3}$/, 'An ISO 4217 code: EUR, USD...');
+
+export const BankingTransactionFixture = z
+  .object({
+    id: id(),
+    amount: z.number().describe('Signed, in the currency of the account: positive in, negative out (not 0)'),
+    execution_date: instant().describe('When the bank executed it (not after the sandbox clock)'),
+    value_date: z.iso
+      .date()
+      .optional()
+      .describe('The day it is valued (default: the day of execution_date), not before it'),
+    operation_type: OperationType.optional().describe(
+      'Default: incoming_transfer for an amount in, outgoing_transfer for an amount out',
+    ),
+    status: BankingTransactionStatus.default('completed').describe(
+      'completed moves the balance; pending outgoing holds the available balance',
+    ),
+    currency: Currency.optional().describe("The account's currency (the only one it takes)"),
+    description: z.string().nullable().optional(),
+    additional_information: z.string().nullable().optional(),
+    counterpart_name: z.string().nullable().optional(),
+    counterpart_reference: z.string().nullable().optional(),
+    remittance_information: z.string().nullable().optional(),
+    tax_amount: z.number().nullable().optional(),
+    internal_transaction: z.boolean().default(false),
+  })
+  .strict();
+
+export const BankingAccountFixture = z
+  .object({
+    id: id(),
+    ref: ref(),
+    description: z.string().min(1).describe('e.g. Current account'),
+    currency: Currency.default('EUR'),
+    institution: z
+      .string()
+      .optional()
+      .describe('A financial institution of the connection: its id or name (default: the first)'),
+    reference: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The account's IBAN, unique among the connection's accounts (default: one derived from the id)",
+      ),
+    reference_type: z.string().min(1).default('IBAN'),
+    holder_name: z.string().nullable().optional(),
+    active: z.boolean().default(true),
+    opening_balance: z
+      .number()
+      .default(0)
+      .describe('The balance before its first transaction: the balances add the completed transactions'),
+    transactions: z.array(BankingTransactionFixture).optional(),
+  })
+  .strict();
+
+export const BankingFixture = z
+  .object({
+    accounts: z.array(BankingAccountFixture).optional().describe('Bank accounts of the connection'),
+    transactions: z
+      .array(
+        BankingTransactionFixture.extend({
+          account: z.string().min(1).describe('The account: a ref of this block or an id of the connection'),
+        }).strict(),
+      )
+      .optional()
+      .describe('Transactions on an account of the connection (a seeded one, or one of this block)'),
+  })
+  .strict();
+
+export const PaymentRefundFixture = z
+  .object({
+    id: id(),
+    amount: z
+      .number()
+      .positive()
+      .describe("Default: what the payment's other refunds leave (all of it)")
+      .optional(),
+    refund_date: instant().describe('Not before the payment, not after the sandbox clock'),
+    status: z.enum(['completed', 'pending']).default('completed'),
+    description: z.string().optional(),
+  })
+  .strict();
+
+export const PaymentPaymentFixture = z
+  .object({
+    id: id(),
+    location: z
+      .string()
+      .optional()
+      .describe('A location of the provider: its id or name (default: the first)'),
+    amount: z.number().positive(),
+    currency: Currency.optional().describe("The balance's currency (the only one it takes)"),
+    payment_date: instant().describe('Not after the sandbox clock'),
+    status: PaymentPaymentStatus.default('completed').describe(
+      'completed brings its amount into the balance',
+    ),
+    description: z.string().min(1),
+    partner_id: z.string().nullable().optional().describe("The provider's customer id (cus_...)"),
+    refunds: z.array(PaymentRefundFixture).optional().describe('Refunds of a completed payment'),
+  })
+  .strict();
+
+export const PaymentFixture = z
+  .object({
+    payments: z
+      .array(PaymentPaymentFixture)
+      .optional()
+      .describe('Payments of the provider, with their balance movements and refunds'),
+  })
+  .strict();
+
+const PmsLineFixture = z
+  .object({
+    description: z.string().min(1),
+    quantity: z.number().positive().default(1),
+    unit_price: z.number().min(0).describe('Before taxes'),
+    tax: z
+      .union([z.string().min(1), z.number()])
+      .describe('A tax of the property: its id, label or rate (6, 12, 21); the city tax adds no VAT'),
+    category: z.string().min(1).describe('An accounting category: its id, name or code (ROOM, BRK...)'),
+    discount: z.number().min(0).default(0),
+  })
+  .strict();
+
+export const PmsOrderFixture = z
+  .object({
+    id: id(),
+    location: z.string().optional().describe('A hotel: its id, name or city (default: the first)'),
+    room: z
+      .string()
+      .optional()
+      .describe("A room of the hotel: id, name or number (default: the hotel's first)"),
+    customer: z.string().min(1).describe('A guest of the property: id, account number or e-mail'),
+    check_in: instant(),
+    check_out: instant().describe(
+      'After check_in; a stay checked out by the sandbox clock is invoiced and paid',
+    ),
+    booked: instant().optional().describe('When it was booked (default: check_in), not after check_in'),
+    guests: z.number().int().min(1).default(1),
+    source: Source.default('UNKNOWN'),
+    payment_method: z
+      .string()
+      .optional()
+      .describe("A payment method of the hotel: id or name (default: the hotel's first)"),
+    lines: z.array(PmsLineFixture).min(1),
+  })
+  .strict();
+
+export const PmsFixture = z
+  .object({
+    orders: z.array(PmsOrderFixture).optional().describe('Stays of the property'),
+  })
+  .strict();
+
 // ---------------------------------------------------------------------------------------------
 // The platform.
 
@@ -198,6 +360,9 @@ export const ConnectionFixture = z
     invoicing: InvoicingFixture.optional(),
     commerce: CommerceFixture.optional(),
     pos: PosFixture.optional(),
+    banking: BankingFixture.optional(),
+    payment: PaymentFixture.optional(),
+    pms: PmsFixture.optional(),
   })
   .strict();
 

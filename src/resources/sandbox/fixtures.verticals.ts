@@ -3,7 +3,8 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { errors, serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
-import { plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
+import { at, belgianIban, fakerFor } from '../../seed/finance-fakes.js';
+import { pad, plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import type { LedgerRecord } from '../accounting/accounting.records.js';
 import { draftFromGeneric } from '../accounting/entries.domain.js';
@@ -12,6 +13,8 @@ import { foldersOf, ledgerOf, openBookYears } from '../accounting/ledger/ledgers
 import { applyChange, buildInvoice, buildJournalEntry } from '../accounting/ledger/posting.js';
 import { createPartner } from '../accounting/partners.domain.js';
 import { createJournal, createLedgerAccount } from '../accounting/reference.domain.js';
+import { bankingDatasetOf } from '../banking/banking.domain.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../banking/banking.records.js';
 import { commerceDatasetOf, createOrder } from '../commerce/commerce.domain.js';
 import type {
   CommerceCustomer,
@@ -28,6 +31,11 @@ import {
   invoicingDatasetOf,
 } from '../invoicing/invoicing.domain.js';
 import type { InvoicingDataset } from '../invoicing/invoicing.records.js';
+import { paymentDatasetOf } from '../payment/payment.domain.js';
+import type { PaymentBalance, PaymentDataset, PaymentPayment } from '../payment/payment.records.js';
+import { cardFee } from '../payment/payment.seed.js';
+import { pmsDatasetOf } from '../pms/pms.domain.js';
+import type { PmsDataset, PmsInvoice, PmsOrder, PmsOrderLine } from '../pms/pms.records.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from '../pos/pos.domain.js';
 import type { PosDataset, PosOrder, PosOrderLine } from '../pos/pos.records.js';
 import {
@@ -41,11 +49,18 @@ import {
 import { type PathPart, ruleError } from './fixtures.errors.js';
 import type {
   AccountingFixture,
+  BankingAccountFixture,
+  BankingFixture,
+  BankingTransactionFixture,
   CommerceCustomerFixture,
   CommerceFixture,
   CommerceProductFixture,
   ConnectionFixtureValue,
   InvoicingFixture,
+  PaymentFixture,
+  PaymentPaymentFixture,
+  PmsFixture,
+  PmsOrderFixture,
   PosFixture,
   PosOrderFixture,
 } from './fixtures.schema.js';
@@ -66,6 +81,9 @@ const VERTICALS = {
   invoicing: 'Invoicing',
   commerce: 'eCommerce',
   pos: 'Point of Sale',
+  banking: 'Banking',
+  payment: 'Payment',
+  pms: 'Property Management System',
 } as const satisfies Record<string, ApiName>;
 
 export type VerticalKey = keyof typeof VERTICALS;
@@ -121,6 +139,15 @@ export function applyVerticals(
         break;
       case 'pos':
         out[key] = applyPos(scope, block as z.output<typeof PosFixture>);
+        break;
+      case 'banking':
+        out[key] = applyBanking(scope, block as z.output<typeof BankingFixture>);
+        break;
+      case 'payment':
+        out[key] = applyPayment(scope, block as z.output<typeof PaymentFixture>);
+        break;
+      case 'pms':
+        out[key] = applyPms(scope, block as z.output<typeof PmsFixture>);
         break;
     }
   }
@@ -835,6 +862,499 @@ function applyPos(scope: Scope, block: z.output<typeof PosFixture>): VerticalRec
   );
   out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
     posOrder(scope, data, record, path, customers),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Banking: accounts of the connection and their transactions, as the bank books them (the API
+// creates none). Balances are not stored: the API computes them from the opening balance and the
+// completed transactions, as for seeded accounts.
+
+const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
+  list.find((item) => item.id === value || item.name?.toLowerCase() === value.toLowerCase());
+
+function bankingTransaction(
+  scope: Scope,
+  data: BankingDataset,
+  account: BankingAccount,
+  record: z.output<typeof BankingTransactionFixture>,
+  path: PathPart[],
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.transactions[id]), id, 'transaction', path);
+  if (record.amount === 0) failAt([...path, 'amount'], 'A transaction moves an amount: 0 is refused');
+  if (record.currency !== undefined && record.currency !== account.currency) {
+    failAt(
+      [...path, 'currency'],
+      `The account ${account.id} holds ${account.currency}: a transaction on it is in ${account.currency}, not ${record.currency}`,
+    );
+  }
+  const execution = new Date(record.execution_date).toISOString();
+  const now = context.now();
+  if (execution > now) {
+    failAt([...path, 'execution_date'], `${execution} is after the sandbox clock (${now})`);
+  }
+  const valueDay = record.value_date ?? execution.slice(0, 10);
+  if (valueDay < execution.slice(0, 10)) {
+    failAt([...path, 'value_date'], `${valueDay} is before the day of execution_date ${execution}`);
+  }
+  const transaction: BankingTransaction = {
+    id,
+    bank_account_id: account.id,
+    amount: round2(record.amount),
+    tax_amount: record.tax_amount ?? null,
+    currency: account.currency,
+    description: record.description ?? null,
+    additional_information: record.additional_information ?? null,
+    counterpart_name: record.counterpart_name ?? null,
+    counterpart_reference: record.counterpart_reference ?? null,
+    remittance_information: record.remittance_information ?? null,
+    creation_date: execution,
+    value_date: at(valueDay, 0),
+    execution_date: execution,
+    internal_transaction: record.internal_transaction,
+    operation_type: record.operation_type ?? (record.amount > 0 ? 'incoming_transfer' : 'outgoing_transfer'),
+    last_update_on: execution,
+    status: record.status,
+    attachments: [],
+  };
+  data.transactions[id] = transaction;
+  return id;
+}
+
+function bankingAccount(
+  scope: Scope,
+  data: BankingDataset,
+  record: z.output<typeof BankingAccountFixture>,
+  path: PathPart[],
+  accounts: RefTable,
+): string {
+  const { context } = scope;
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.accounts[id]), id, 'account', path);
+  accounts.declare(record.ref, id, path);
+  const institutions = Object.values(data.institutions);
+  const institution = record.institution ? byIdOrName(institutions, record.institution) : institutions[0];
+  if (!institution) {
+    const names = institutions.map((i) => `${i.id} (${i.name})`).join(', ');
+    unknown(
+      context,
+      [...path, 'institution'],
+      `'${record.institution ?? ''}' is not a financial institution of the connection: ${names}`,
+    );
+  }
+  const reference = record.reference ?? belgianIban(fakerFor('fixture-iban', id));
+  const key = reference.replace(/\s/g, '').toUpperCase();
+  const owner = Object.values(data.accounts).find(
+    (a) => a.reference.replace(/\s/g, '').toUpperCase() === key,
+  );
+  if (owner) {
+    ruleError(
+      verticalFailure(`The reference '${reference}' is the reference of the account ${owner.id}`),
+      null,
+      [...path, 'reference'],
+      context.file,
+    );
+  }
+  const account: BankingAccount = {
+    id,
+    institution_id: institution.id,
+    currency: record.currency,
+    description: record.description,
+    reference,
+    reference_type: record.reference_type,
+    holder_name: record.holder_name ?? null,
+    active: record.active,
+    opening_balance: round2(record.opening_balance),
+  };
+  data.accounts[id] = account;
+  return id;
+}
+
+function applyBanking(scope: Scope, block: z.output<typeof BankingFixture>): VerticalRecords {
+  const { context, consumer, connection } = scope;
+  const data = bankingDatasetOf(
+    context.store,
+    consumer.consumerid,
+    connection.connectionid,
+    connection.integrationid,
+  );
+  const accounts = new RefTable(context);
+  const out: VerticalRecords = { accounts: [], transactions: [] };
+  out.accounts = each(scope, 'accounts', block.accounts, null, (record, path) => {
+    const id = bankingAccount(scope, data, record, path, accounts);
+    const account = data.accounts[id] as BankingAccount;
+    (record.transactions ?? []).forEach((transaction, index) => {
+      out.transactions?.push(
+        bankingTransaction(scope, data, account, transaction, [...path, 'transactions', index]),
+      );
+    });
+    return id;
+  });
+  const loose = each(scope, 'transactions', block.transactions, null, (record, path) => {
+    const { account: named, ...transaction } = record;
+    const account = data.accounts[accounts.resolve(named)];
+    if (!account) {
+      return unknown(
+        context,
+        [...path, 'account'],
+        `The account '${named}' does not exist (GET .../banking/accounts lists them)`,
+      );
+    }
+    return bankingTransaction(scope, data, account, transaction, path);
+  });
+  out.transactions?.push(...loose);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment: payments of the provider, their refunds, and the balance movements they make (as the
+// seeder makes them: a completed payment brings its amount in and the card fee out, a completed
+// refund takes its amount out). The API creates none; movements stay unpaid (no payout).
+
+function paymentRecord(
+  scope: Scope,
+  data: PaymentDataset,
+  record: z.output<typeof PaymentPaymentFixture>,
+  path: PathPart[],
+  out: VerticalRecords,
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
+  const locations = Object.values(data.locations);
+  const location = record.location ? byIdOrName(locations, record.location) : locations[0];
+  if (!location) {
+    const names = locations.map((l) => `${l.id} (${l.name})`).join(', ');
+    return unknown(
+      context,
+      [...path, 'location'],
+      `'${record.location ?? ''}' is not a location of the provider: ${names}`,
+    );
+  }
+  const balance = Object.values(data.balances).find((b) => b.location_id === location.id) as PaymentBalance;
+  if (record.currency !== undefined && record.currency !== balance.currency) {
+    failAt(
+      [...path, 'currency'],
+      `The balance of ${location.name} holds ${balance.currency}: a payment there is in ${balance.currency}, not ${record.currency}`,
+    );
+  }
+  const stamp = new Date(record.payment_date).toISOString();
+  const now = context.now();
+  if (stamp > now) failAt([...path, 'payment_date'], `${stamp} is after the sandbox clock (${now})`);
+  const sourceId = (prefix: string, of: string) => `${prefix}_F${of.replace(/-/g, '').slice(0, 13)}`;
+  const movement = (kind: string, of: string) => uuidFrom('fixture-payment-movement', kind, of);
+  const payment: PaymentPayment = {
+    id,
+    source_ref: { id: sourceId('py', id), model: 'payment' },
+    location_id: location.id,
+    status: record.status,
+    description: record.description,
+    amount: round2(record.amount),
+    currency: balance.currency,
+    payment_date: stamp,
+    partner_id: record.partner_id ?? null,
+  };
+  data.payments[id] = payment;
+  if (payment.status === 'completed') {
+    const movementId = movement('payment', id);
+    data.transactions[movementId] = {
+      id: movementId,
+      source_ref: { id: sourceId('txn', movementId), model: 'balance_transaction' },
+      balance_id: balance.id,
+      location_id: location.id,
+      payout_id: null,
+      amount: payment.amount,
+      fee: cardFee(payment.amount),
+      currency: balance.currency,
+      exchange_rate: 1,
+      create_date: stamp,
+      application_type: 'charge',
+      accounting_category: 'payment',
+      refund_id: null,
+      payment_id: id,
+      description: payment.description,
+    };
+  }
+  let left = Math.round(payment.amount * 100);
+  (record.refunds ?? []).forEach((refund, index) => {
+    const at = [...path, 'refunds', index];
+    if (payment.status !== 'completed') {
+      failAt(at, `The payment is ${payment.status}: only a completed payment is refunded`);
+    }
+    const refundId = context.idFor(refund.id, at);
+    assertFree(context, Boolean(data.refunds[refundId]), refundId, 'refund', at);
+    const amount = refund.amount === undefined ? left / 100 : round2(refund.amount);
+    if (Math.round(amount * 100) > left || left === 0) {
+      failAt(
+        [...at, 'amount'],
+        `${amount} is more than what is left to refund of the payment (${left / 100} of ${payment.amount})`,
+      );
+    }
+    left -= Math.round(amount * 100);
+    const date = new Date(refund.refund_date).toISOString();
+    if (date < stamp) failAt([...at, 'refund_date'], `${date} is before the payment (${stamp})`);
+    if (date > now) failAt([...at, 'refund_date'], `${date} is after the sandbox clock (${now})`);
+    const full = amount === payment.amount;
+    data.refunds[refundId] = {
+      id: refundId,
+      source_ref: { id: sourceId('re', refundId), model: 'refund' },
+      location_id: location.id,
+      payment_id: id,
+      status: refund.status,
+      description:
+        refund.description ??
+        (full ? `Refund of ${payment.description}` : `Partial refund of ${payment.description}`),
+      amount,
+      currency: payment.currency,
+      refund_date: date,
+    };
+    out.refunds?.push(refundId);
+    if (refund.status !== 'completed') return;
+    const movementId = movement('refund', refundId);
+    data.transactions[movementId] = {
+      id: movementId,
+      source_ref: { id: sourceId('txn', movementId), model: 'balance_transaction' },
+      balance_id: balance.id,
+      location_id: location.id,
+      payout_id: null,
+      amount: -amount,
+      fee: 0,
+      currency: balance.currency,
+      exchange_rate: 1,
+      create_date: date,
+      application_type: 'refund',
+      accounting_category: 'payment_cancel',
+      refund_id: refundId,
+      payment_id: id,
+      description: `Refund of ${payment.description}`,
+    };
+  });
+  return id;
+}
+
+function applyPayment(scope: Scope, block: z.output<typeof PaymentFixture>): VerticalRecords {
+  const { context, consumer, connection } = scope;
+  const data = paymentDatasetOf(
+    context.store,
+    consumer.consumerid,
+    connection.connectionid,
+    connection.integrationid,
+  );
+  const out: VerticalRecords = { payments: [], refunds: [] };
+  out.payments = each(scope, 'payments', block.payments, null, (record, path) =>
+    paymentRecord(scope, data, record, path, out),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property Management System: stays, as the seeder builds them (the API creates none): lines
+// totalled as its lines (the city tax adds no VAT), numbered after the seeded ones, invoiced and
+// paid in full at check-out when the sandbox clock has passed it.
+
+function pmsOrder(
+  scope: Scope,
+  data: PmsDataset,
+  record: z.output<typeof PmsOrderFixture>,
+  path: PathPart[],
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const orderId = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
+  const location = record.location
+    ? (byIdOrName(data.locations, record.location) ??
+      data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
+    : data.locations[0];
+  if (!location) {
+    const names = data.locations.map((l) => `${l.name} (${l.address?.city})`).join(', ');
+    return unknown(
+      context,
+      [...path, 'location'],
+      `'${record.location}' is not a hotel of the property: ${names}`,
+    );
+  }
+  const rooms = data.rooms.filter((r) => r.location_id === location.id);
+  const room = record.room
+    ? (byIdOrName(rooms, record.room) ?? rooms.find((r) => r.identifier === record.room))
+    : rooms[0];
+  if (!room) {
+    return unknown(context, [...path, 'room'], `'${record.room}' is not a room of ${location.name}`);
+  }
+  const wanted = record.customer.toLowerCase();
+  const customer = Object.values(data.customers).find(
+    (c) =>
+      c.id === record.customer || c.account_number === record.customer || c.email?.toLowerCase() === wanted,
+  );
+  if (!customer) {
+    return unknown(
+      context,
+      [...path, 'customer'],
+      `'${record.customer}' is not a guest of the property (GET .../pms/customers lists them)`,
+    );
+  }
+  const methods = data.payment_methods.filter((m) => m.location_ids.includes(location.id));
+  const method = record.payment_method ? byIdOrName(methods, record.payment_method) : methods[0];
+  if (!method) {
+    return unknown(
+      context,
+      [...path, 'payment_method'],
+      `'${record.payment_method ?? ''}' is not a payment method of ${location.name}: ${methods.map((m) => m.name).join(', ')}`,
+    );
+  }
+  const checkIn = new Date(record.check_in).toISOString();
+  const checkOut = new Date(record.check_out).toISOString();
+  const booked = record.booked ? new Date(record.booked).toISOString() : checkIn;
+  const now = context.now();
+  if (checkIn > now) failAt([...path, 'check_in'], `${checkIn} is after the sandbox clock (${now})`);
+  if (checkOut <= checkIn) failAt([...path, 'check_out'], `${checkOut} is not after check_in ${checkIn}`);
+  if (booked > checkIn) failAt([...path, 'booked'], `${booked} is after check_in ${checkIn}`);
+
+  data.counters.order = (data.counters.order ?? 0) + 1;
+  const number = data.counters.order;
+  const items: PmsOrderLine[] = record.lines.map((line, index) => {
+    const at = [...path, 'lines', index];
+    const given = String(line.tax).toLowerCase();
+    const tax = data.tax_rates.find(
+      (t) =>
+        t.id === line.tax ||
+        t.label?.toLowerCase() === given ||
+        (typeof line.tax === 'number' && !t.is_city_tax && t.rate === line.tax),
+    );
+    if (!tax) {
+      const names = data.tax_rates.map((t) => t.label).join(', ');
+      return unknown(context, [...at, 'tax'], `'${line.tax}' is not a tax of the property: ${names}`);
+    }
+    const key = line.category.toLowerCase();
+    const category = data.accounting_categories.find(
+      (c) => c.id === line.category || c.name.toLowerCase() === key || c.code?.toLowerCase() === key,
+    );
+    if (!category) {
+      const names = data.accounting_categories.map((c) => `${c.name} (${c.code})`).join(', ');
+      return unknown(
+        context,
+        [...at, 'category'],
+        `'${line.category}' is not an accounting category of the property: ${names}`,
+      );
+    }
+    const untaxed = round2(line.quantity * line.unit_price - line.discount);
+    if (untaxed < 0)
+      failAt([...at, 'discount'], `The discount ${line.discount} is more than the line's amount`);
+    const taxAmount = tax.is_city_tax ? 0 : taxOf(untaxed, tax.rate ?? 0);
+    return {
+      id: `${orderId.slice(0, 8)}-${index + 1}`,
+      source_ref: { id: `${number}.${index + 1}`, model: 'folio_line' },
+      type: 'service',
+      menu_id: null,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      total: round2(untaxed + taxAmount),
+      tax_amount: taxAmount,
+      tax_rate: tax.is_city_tax ? 0 : (tax.rate ?? 0),
+      tax_id: tax.id,
+      description: line.description,
+      discounts: line.discount ? [{ name: 'Discount', total: line.discount, type: 'UNKNOWN' }] : [],
+      product_id: null,
+      accounting_category_id: category.id,
+    };
+  });
+  const total = sum2(items.map((l) => l.total));
+  const taxAmount = sum2(items.map((l) => l.tax_amount));
+  const closed = checkOut <= now;
+  const invoiceIds: string[] = [];
+  if (closed) {
+    data.counters.invoice = (data.counters.invoice ?? 0) + 1;
+    const invoiceNumber = `F${checkOut.slice(0, 4)}-${pad(data.counters.invoice, 5)}`;
+    const invoiceId = uuidFrom('pms', data.connectionid, 'invoice', data.counters.invoice);
+    const invoice: PmsInvoice = {
+      id: invoiceId,
+      source_ref: { id: invoiceNumber, model: 'invoice' },
+      invoice_number: invoiceNumber,
+      creation_date: checkOut,
+      closing_date: checkOut,
+      customer_id: customer.id,
+      order_id: orderId,
+      location_id: location.id,
+      payments: [
+        {
+          id: uuidFrom('pms-payment', invoiceId, 0),
+          source_ref: { id: `${invoiceNumber}/1`, model: 'payment' },
+          payment_method_id: method.id,
+          payment_method_name: method.name,
+          total,
+          tip: 0,
+          status: 'Completed',
+          currency: 'EUR',
+          date: checkOut,
+          invoice_ref: invoiceNumber,
+          customer_id: customer.id,
+          description: `Payment for invoice ${invoiceNumber}`,
+        },
+      ],
+      service_id: null,
+      tax_amount: taxAmount,
+      untaxed_amount: round2(total - taxAmount),
+      total,
+      currency: 'EUR',
+    };
+    data.invoices[invoiceId] = invoice;
+    invoiceIds.push(invoiceId);
+  }
+  const order: PmsOrder = {
+    id: orderId,
+    source_ref: { id: `FOLIO-${pad(number, 6)}`, model: 'folio' },
+    order_number: String(number),
+    creation_date: booked,
+    closing_date: closed ? checkOut : null,
+    service_date: checkIn,
+    device_id: null,
+    total,
+    tax_amount: taxAmount,
+    total_discount: sum2(items.flatMap((l) => l.discounts.map((d) => d.total))),
+    total_refund: 0,
+    total_tip: 0,
+    delivery_fee: 0,
+    mode: 'UNKNOWN',
+    source: record.source,
+    currency: 'EUR',
+    country: 'BE',
+    loyalty: null,
+    customer_id: customer.id,
+    location_id: location.id,
+    taxes: taxTotals(items),
+    guests: record.guests,
+    items,
+    service_id: null,
+    reservation: {
+      id: uuidFrom('pms', data.connectionid, 'reservation', number),
+      source_ref: { id: `RES-${pad(number, 6)}`, model: 'reservation' },
+      start_date: checkIn,
+      end_date: checkOut,
+      creation_date: booked,
+      resource_id: { id: room.id, source_ref: { id: room.identifier, model: 'room' } },
+      resource_name: room.name,
+      resource_identifier: room.identifier,
+    },
+    invoice_ids: invoiceIds,
+  };
+  data.orders[orderId] = order;
+  return orderId;
+}
+
+function applyPms(scope: Scope, block: z.output<typeof PmsFixture>): VerticalRecords {
+  const { context, connection } = scope;
+  const data = pmsDatasetOf(context.store, connection);
+  const out: VerticalRecords = {};
+  out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
+    pmsOrder(scope, data, record, path),
   );
   return out;
 }

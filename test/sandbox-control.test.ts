@@ -91,12 +91,17 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(JSON.stringify(s.app.services.store.world)).toBe(before);
   });
 
-  it('GET / answers a page that links the docs, the document and the console', async () => {
+  it('GET / answers a page whose links all lead somewhere', async () => {
     const s = sandbox();
     const res = await call(s.app, 'GET', '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    for (const link of ['/docs', '/openapi.json', '/console']) expect(res.text).toContain(`href="${link}"`);
+    const links = ['/docs', '/openapi.json', '/__sandbox/requests', '/__sandbox/fixtures/schema'];
+    for (const link of links) {
+      expect(res.text).toContain(`href="${link}"`);
+      // Every link leads somewhere.
+      expect((await call(s.app, 'GET', link)).status, link).toBe(200);
+    }
     expect((await s.app.request('/', { method: 'HEAD' })).status).toBe(200);
   });
 

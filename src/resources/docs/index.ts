@@ -62,7 +62,8 @@ const HOME_PAGE = `<!doctype html>
   <ul>
     <li><a href="/docs">API reference</a> (Swagger UI, offline)</li>
     <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>)</li>
-    <li><a href="/console">Console</a></li>
+    <li><a href="/__sandbox/requests">Requests this sandbox answered</a> (the request journal, JSON)</li>
+    <li><a href="/__sandbox/fixtures/schema">Fixtures document schema</a> (JSON Schema)</li>
   </ul>
   <p>Start with <code>POST /token</code> and the credentials the command line printed
   (<code>unified-api-sandbox env</code> prints them again); the control endpoints are under

@@ -20,22 +20,18 @@ import {
   phoneOf,
   pick,
   round2,
-  sum2,
-  taxOf,
-  taxTotals,
 } from '../../seed/vertical-data.js';
 import type { VerticalLocation } from '../../store/world.js';
 import type {
   PmsAccountingCategory,
   PmsCustomer,
   PmsDataset,
-  PmsInvoice,
-  PmsOrder,
   PmsOrderLine,
   PmsPayment,
   PmsPaymentMethod,
   PmsTaxRate,
 } from './pms.records.js';
+import { bookStay, nextStay, stayLine } from './pms.stays.js';
 
 /**
  * The seeded dataset of one Property Management System connection, built from (seed, consumerid,
@@ -267,9 +263,7 @@ class StayBuilder {
 
   stay(location: VerticalLocation, baseRate: number, checkInDay: string, customerId: string): void {
     const { faker, dataset, lookups } = this;
-    dataset.counters.order = (dataset.counters.order ?? 0) + 1;
-    const number = dataset.counters.order;
-    const orderId = uuidFrom('pms', dataset.connectionid, 'order', number);
+    const { number, orderId } = nextStay(dataset);
     const nights = faker.helpers.weightedArrayElement([
       { weight: 40, value: 1 },
       { weight: 30, value: 2 },
@@ -309,25 +303,16 @@ class StayBuilder {
       categoryKey: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city',
       discount = 0,
     ) => {
-      const rateOf = lookups.tax(taxKey);
-      const untaxed = round2(quantity * unitPrice - discount);
-      const taxAmount = rateOf.is_city_tax ? 0 : taxOf(untaxed, rateOf.rate);
-      lines.push({
-        id: `${orderId.slice(0, 8)}-${lines.length + 1}`,
-        source_ref: { id: `${number}.${lines.length + 1}`, model: 'folio_line' },
-        type: 'service',
-        menu_id: null,
-        quantity,
-        unit_price: unitPrice,
-        total: round2(untaxed + taxAmount),
-        tax_amount: taxAmount,
-        tax_rate: rateOf.is_city_tax ? 0 : rateOf.rate,
-        tax_id: rateOf.id,
-        description,
-        discounts: discount ? [{ name: 'Long stay discount', total: discount, type: 'UNKNOWN' }] : [],
-        product_id: null,
-        accounting_category_id: lookups.category(categoryKey).id,
-      });
+      lines.push(
+        stayLine(orderId, number, lines.length, {
+          description,
+          quantity,
+          unitPrice,
+          tax: lookups.tax(taxKey),
+          categoryId: lookups.category(categoryKey).id,
+          discount: discount ? { name: 'Long stay discount', total: discount } : null,
+        }),
+      );
     };
     const weekdayNights = nights - weekendNights;
     if (weekdayNights)
@@ -347,76 +332,27 @@ class StayBuilder {
     if (faker.datatype.boolean(0.2)) add('Parking', nights, 22, 'v21', 'parking');
     add('City tax', nights * guests, CITY_TAX, 'city', 'city');
 
-    const total = sum2(lines.map((l) => l.total));
-    const taxAmount = sum2(lines.map((l) => l.tax_amount));
-    const closed = checkOut <= this.end;
-    const reservation = {
-      id: uuidFrom('pms', dataset.connectionid, 'reservation', number),
-      source_ref: { id: `RES-${pad(number, 6)}`, model: 'reservation' },
-      start_date: checkIn,
-      end_date: checkOut,
-      creation_date: booked,
-      resource_id: { id: room.id, source_ref: { id: room.identifier, model: 'room' } },
-      resource_name: room.name,
-      resource_identifier: room.identifier,
-    };
-    const invoiceIds: string[] = [];
-    if (closed) {
-      dataset.counters.invoice = (dataset.counters.invoice ?? 0) + 1;
-      const invoiceNumber = `F${checkOut.slice(0, 4)}-${pad(dataset.counters.invoice, 5)}`;
-      const invoiceId = uuidFrom('pms', dataset.connectionid, 'invoice', dataset.counters.invoice);
-      const invoice: PmsInvoice = {
-        id: invoiceId,
-        source_ref: { id: invoiceNumber, model: 'invoice' },
-        invoice_number: invoiceNumber,
-        creation_date: checkOut,
-        closing_date: checkOut,
-        customer_id: customerId,
-        order_id: orderId,
-        location_id: location.id,
-        payments: this.payments(invoiceId, invoiceNumber, location, total, checkOut, customerId),
-        service_id: null,
-        tax_amount: taxAmount,
-        untaxed_amount: round2(total - taxAmount),
-        total,
-        currency: 'EUR',
-      };
-      dataset.invoices[invoiceId] = invoice;
-      invoiceIds.push(invoiceId);
-    }
-    const order: PmsOrder = {
-      id: orderId,
-      source_ref: { id: `FOLIO-${pad(number, 6)}`, model: 'folio' },
-      order_number: String(number),
-      creation_date: booked,
-      closing_date: closed ? checkOut : null,
-      service_date: checkIn,
-      device_id: null,
-      total,
-      tax_amount: taxAmount,
-      total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
-      total_refund: 0,
-      total_tip: 0,
-      delivery_fee: 0,
-      mode: 'UNKNOWN',
-      source: faker.helpers.weightedArrayElement([
-        { weight: 50, value: 'WEB' as const },
-        { weight: 20, value: 'MOBILE' as const },
-        { weight: 30, value: 'UNKNOWN' as const },
-      ]),
-      currency: 'EUR',
-      country: 'BE',
-      loyalty: null,
-      customer_id: customerId,
-      location_id: location.id,
-      taxes: taxTotals(lines),
+    bookStay(dataset, {
+      orderId,
+      number,
+      locationId: location.id,
+      room,
+      customerId,
+      checkIn,
+      checkOut,
+      booked,
       guests,
-      items: lines,
-      service_id: null,
-      reservation,
-      invoice_ids: invoiceIds,
-    };
-    dataset.orders[orderId] = order;
+      lines,
+      closed: checkOut <= this.end,
+      payments: (invoiceId, invoiceNumber, total) =>
+        this.payments(invoiceId, invoiceNumber, location, total, checkOut, customerId),
+      source: () =>
+        faker.helpers.weightedArrayElement([
+          { weight: 50, value: 'WEB' as const },
+          { weight: 20, value: 'MOBILE' as const },
+          { weight: 30, value: 'UNKNOWN' as const },
+        ]),
+    });
   }
 
   private payments(

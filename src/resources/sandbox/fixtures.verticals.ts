@@ -4,7 +4,7 @@ import { errors, serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import { at, belgianIban, fakerFor } from '../../seed/finance-fakes.js';
-import { pad, plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
+import { plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import type { LedgerRecord } from '../accounting/accounting.records.js';
 import { draftFromGeneric } from '../accounting/entries.domain.js';
@@ -35,7 +35,8 @@ import { paymentDatasetOf } from '../payment/payment.domain.js';
 import type { PaymentBalance, PaymentDataset, PaymentPayment } from '../payment/payment.records.js';
 import { cardFee } from '../payment/payment.seed.js';
 import { pmsDatasetOf } from '../pms/pms.domain.js';
-import type { PmsDataset, PmsInvoice, PmsOrder, PmsOrderLine } from '../pms/pms.records.js';
+import type { PmsDataset, PmsOrderLine } from '../pms/pms.records.js';
+import { bookStay, nextStay, stayLine } from '../pms/pms.stays.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from '../pos/pos.domain.js';
 import type { PosDataset, PosOrder, PosOrderLine } from '../pos/pos.records.js';
 import {
@@ -1218,8 +1219,7 @@ function pmsOrder(
   if (checkOut <= checkIn) failAt([...path, 'check_out'], `${checkOut} is not after check_in ${checkIn}`);
   if (booked > checkIn) failAt([...path, 'booked'], `${booked} is after check_in ${checkIn}`);
 
-  data.counters.order = (data.counters.order ?? 0) + 1;
-  const number = data.counters.order;
+  const { number } = nextStay(data);
   const items: PmsOrderLine[] = record.lines.map((line, index) => {
     const at = [...path, 'lines', index];
     const given = String(line.tax).toLowerCase();
@@ -1245,107 +1245,48 @@ function pmsOrder(
         `'${line.category}' is not an accounting category of the property: ${names}`,
       );
     }
-    const untaxed = round2(line.quantity * line.unit_price - line.discount);
-    if (untaxed < 0)
+    if (round2(line.quantity * line.unit_price - line.discount) < 0)
       failAt([...at, 'discount'], `The discount ${line.discount} is more than the line's amount`);
-    const taxAmount = tax.is_city_tax ? 0 : taxOf(untaxed, tax.rate ?? 0);
-    return {
-      id: `${orderId.slice(0, 8)}-${index + 1}`,
-      source_ref: { id: `${number}.${index + 1}`, model: 'folio_line' },
-      type: 'service',
-      menu_id: null,
-      quantity: line.quantity,
-      unit_price: line.unit_price,
-      total: round2(untaxed + taxAmount),
-      tax_amount: taxAmount,
-      tax_rate: tax.is_city_tax ? 0 : (tax.rate ?? 0),
-      tax_id: tax.id,
+    return stayLine(orderId, number, index, {
       description: line.description,
-      discounts: line.discount ? [{ name: 'Discount', total: line.discount, type: 'UNKNOWN' }] : [],
-      product_id: null,
-      accounting_category_id: category.id,
-    };
+      quantity: line.quantity,
+      unitPrice: line.unit_price,
+      tax,
+      categoryId: category.id,
+      discount: line.discount ? { name: 'Discount', total: line.discount } : null,
+    });
   });
-  const total = sum2(items.map((l) => l.total));
-  const taxAmount = sum2(items.map((l) => l.tax_amount));
-  const closed = checkOut <= now;
-  const invoiceIds: string[] = [];
-  if (closed) {
-    data.counters.invoice = (data.counters.invoice ?? 0) + 1;
-    const invoiceNumber = `F${checkOut.slice(0, 4)}-${pad(data.counters.invoice, 5)}`;
-    const invoiceId = uuidFrom('pms', data.connectionid, 'invoice', data.counters.invoice);
-    const invoice: PmsInvoice = {
-      id: invoiceId,
-      source_ref: { id: invoiceNumber, model: 'invoice' },
-      invoice_number: invoiceNumber,
-      creation_date: checkOut,
-      closing_date: checkOut,
-      customer_id: customer.id,
-      order_id: orderId,
-      location_id: location.id,
-      payments: [
-        {
-          id: uuidFrom('pms-payment', invoiceId, 0),
-          source_ref: { id: `${invoiceNumber}/1`, model: 'payment' },
-          payment_method_id: method.id,
-          payment_method_name: method.name,
-          total,
-          tip: 0,
-          status: 'Completed',
-          currency: 'EUR',
-          date: checkOut,
-          invoice_ref: invoiceNumber,
-          customer_id: customer.id,
-          description: `Payment for invoice ${invoiceNumber}`,
-        },
-      ],
-      service_id: null,
-      tax_amount: taxAmount,
-      untaxed_amount: round2(total - taxAmount),
-      total,
-      currency: 'EUR',
-    };
-    data.invoices[invoiceId] = invoice;
-    invoiceIds.push(invoiceId);
-  }
-  const order: PmsOrder = {
-    id: orderId,
-    source_ref: { id: `FOLIO-${pad(number, 6)}`, model: 'folio' },
-    order_number: String(number),
-    creation_date: booked,
-    closing_date: closed ? checkOut : null,
-    service_date: checkIn,
-    device_id: null,
-    total,
-    tax_amount: taxAmount,
-    total_discount: sum2(items.flatMap((l) => l.discounts.map((d) => d.total))),
-    total_refund: 0,
-    total_tip: 0,
-    delivery_fee: 0,
-    mode: 'UNKNOWN',
-    source: record.source,
-    currency: 'EUR',
-    country: 'BE',
-    loyalty: null,
-    customer_id: customer.id,
-    location_id: location.id,
-    taxes: taxTotals(items),
+  bookStay(data, {
+    orderId,
+    number,
+    locationId: location.id,
+    room,
+    customerId: customer.id,
+    checkIn,
+    checkOut,
+    booked,
     guests: record.guests,
-    items,
-    service_id: null,
-    reservation: {
-      id: uuidFrom('pms', data.connectionid, 'reservation', number),
-      source_ref: { id: `RES-${pad(number, 6)}`, model: 'reservation' },
-      start_date: checkIn,
-      end_date: checkOut,
-      creation_date: booked,
-      resource_id: { id: room.id, source_ref: { id: room.identifier, model: 'room' } },
-      resource_name: room.name,
-      resource_identifier: room.identifier,
-    },
-    invoice_ids: invoiceIds,
-  };
-  data.orders[orderId] = order;
+    lines: items,
+    closed: checkOut <= now,
+    // Paid in full at check-out, with the stay's payment method.
+    payments: (invoiceId, invoiceNumber, total) => [
+      {
+        id: uuidFrom('pms-payment', invoiceId, 0),
+        source_ref: { id: `${invoiceNumber}/1`, model: 'payment' },
+        payment_method_id: method.id,
+        payment_method_name: method.name,
+        total,
+        tip: 0,
+        status: 'Completed',
+        currency: 'EUR',
+        date: checkOut,
+        invoice_ref: invoiceNumber,
+        customer_id: customer.id,
+        description: `Payment for invoice ${invoiceNumber}`,
+      },
+    ],
+    source: () => record.source,
+  });
   return orderId;
 }
 

@@ -343,6 +343,15 @@ describe('request journal', () => {
         'POST /token 200',
       ]);
       expect(entries[0]?.query).toEqual({ tag: ['x', 'y'] });
+      // Over a socket the answer's text is read from the answer itself: the same body the client got.
+      const answered = await fetch(`${running.url}/consumers?tag=x&tag=y`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      const latest = running.requests()[0];
+      expect(latest?.response).toEqual({ body: await answered.json(), truncated: false });
+      expect(Array.isArray(latest?.response.body) && latest.response.body.length).toBeGreaterThan(0);
+      const tokenEntry = running.requests({ method: 'POST' })[0];
+      expect(tokenEntry?.response.body).toMatchObject({ token_type: 'bearer', expires_in: 1800 });
       expect(entries[0]?.request.headers).toMatchObject({
         authorization: creds.sandbox.clientId,
         'x-custom': 'kept',
@@ -350,6 +359,7 @@ describe('request journal', () => {
       expect(running.requests({ method: 'POST' }).map((e) => e.path)).toEqual(['/token']);
       expect(lines.map((line) => line.replace(/ [\d.]+ms$/, ''))).toEqual([
         'POST /token 200',
+        'GET /consumers 200',
         'GET /consumers 200',
       ]);
     } finally {

@@ -459,13 +459,15 @@ function toEntry(record: JournalRecord, adminToken: string | null): RequestEntry
 // ---------------------------------------------------------------------------------------------------
 // Capture.
 
-/** Paths that are not the API: the control endpoints, the docs and the OpenAPI document. */
+/** Paths that are not the API: the control endpoints, the docs, the OpenAPI document and the console. */
 export function isRecordedPath(path: string): boolean {
   return !(
     path.startsWith('/__sandbox') ||
     path === '/openapi.json' ||
     path === '/docs' ||
     path.startsWith('/docs/') ||
+    path === '/console' ||
+    path.startsWith('/console/') ||
     path === '/favicon.ico'
   );
 }
@@ -571,6 +573,18 @@ function connectionOfRequest(services: Services, c: Context<AppEnv>, path: strin
   return null;
 }
 
+/**
+ * The text of an answer @hono/node-server made from a string (JSON and text answers): its Response
+ * keeps the status, body and headers it was made with under a symbol of its own, described "cache",
+ * which it writes to the socket without a stream. Anything else (a stream, bytes, another Response
+ * class) gives null: the journal then keeps no response body, never a wrong one.
+ */
+function answerText(response: Response): string | null {
+  const key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
+  const cached = key ? (response as unknown as Record<symbol, unknown>)[key] : undefined;
+  return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : null;
+}
+
 type JsonResponder = (object: unknown, arg?: unknown, headers?: Record<string, string>) => Response;
 
 /**
@@ -589,8 +603,12 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     const original = c.req.raw;
     const keeps = requests.keeps;
     let responseText: string | null = null;
-    if (keeps) {
-      // The JSON text of the answer is made once, here, and kept: no clone, no second serialization.
+    // Served over a socket, the answer's text is read from the answer once made (see answerText).
+    // In process (app.request), where answers are the platform's Response, the JSON text is caught
+    // as it is made: a property set on the Context per request makes every request of a server
+    // slower (some 30 % of an authenticated read, in garbage collection), so not over a socket.
+    const served = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+    if (keeps && !served) {
       const context = c as unknown as { json: JsonResponder; body: (...args: unknown[]) => Response };
       context.json = (object, arg, headers) => {
         const text = JSON.stringify(object);
@@ -604,6 +622,7 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     if (fault) answered = await faults.apply(fault, c, next, services.config.bodyLimit);
     else await next();
     if (!requests.active) return;
+    if (keeps && served && answered) responseText = answerText(c.res);
     // Recording must never turn an answer into an error: a failure here is logged and skipped.
     try {
       await recordRequest(services, c, {

@@ -176,7 +176,11 @@ describe('POST connections', () => {
     expect(page.text).toContain(`<form method="post" action="${linkPath}">`);
     for (const name of ['client_id', 'client_secret'])
       expect(page.text).toContain(`name="credential:9012:${name}"`);
-    expect(page.text).not.toMatch(/\s(src|href)=/);
+    // The page's only asset is the integration's logo, served by the sandbox itself.
+    expect([...page.text.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1])).toEqual([
+      'http://localhost/integrations/9012/logo.png',
+    ]);
+    expect(page.text).toContain('name="post_connection:9012:location"');
 
     const done = await call(
       s.app,
@@ -186,6 +190,7 @@ describe('POST connections', () => {
         integrationid: '9012',
         'credential:9012:client_id': 'id-1',
         'credential:9012:client_secret': 'secret-1',
+        'post_connection:9012:location': 'location-1',
       }),
     );
     expect(done.status).toBe(200);

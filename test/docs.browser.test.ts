@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
+import { createApp, type SandboxApp } from '../src/app.js';
+import { seedDirectory } from '../src/seed/world.js';
 import { launchBrowser } from './browser.js';
 
 /**
@@ -87,5 +88,96 @@ describe('/docs in a browser', () => {
     expect(elsewhere).toEqual([]);
     expect(failures).toEqual([]);
     expect(pageErrors).toEqual([]);
+  }, 200_000);
+});
+
+/**
+ * "Try it out" without typing: the page exchanged the seeded key for a token and set a seeded
+ * consumer as the example of consumer_id; the token is renewed once the sandbox clock has moved
+ * past its expiry.
+ */
+describe('/docs in a browser: Try it out works at once', () => {
+  let server: ServerType | undefined;
+  let browser: Browser | undefined;
+  let launchError: unknown;
+  let app: SandboxApp;
+  let origin: string;
+
+  beforeAll(async () => {
+    try {
+      ({ browser } = await launchBrowser());
+    } catch (error) {
+      launchError = error;
+      return;
+    }
+    app = createApp();
+    origin = await new Promise<string>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        resolve(`http://127.0.0.1:${info.port}`),
+      );
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+  });
+
+  it('GET /consumers/{consumer_id}: Try it out, Execute, 200; again after the token expired', async () => {
+    if (!browser) throw new Error(`The browser did not start: ${launchError}`);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const requests: string[] = [];
+    const failures: string[] = [];
+    const pageErrors: string[] = [];
+    page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+    page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.url()}: HTTP ${response.status()}`);
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    const consumer = seedDirectory(1).verticalConsumers.ACCOUNTING;
+    expect((await page.goto(`${origin}/docs`))?.status()).toBe(200);
+    await expect(page.locator('#sandbox-note').textContent()).resolves.toContain('seeded sandbox key');
+    const tag = page.locator('.opblock-tag', { hasText: 'Consumers' }).first();
+    await tag.waitFor({ state: 'visible', timeout: 80_000 });
+    await tag.click();
+    const operation = page.locator('#operations-Consumers-consumers_get_consumer');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('.try-out__btn').click();
+    const input = operation.locator('input[placeholder="consumer_id"]');
+    await expect(input.inputValue()).resolves.toBe(consumer);
+
+    const execute = async () => {
+      await operation.locator('.execute').click();
+      const status = operation.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ state: 'visible', timeout: 30_000 });
+      const text = (await status.textContent())?.trim();
+      // Clear the answer, so that the next Execute is waited for afresh.
+      await operation.locator('.btn-clear').click();
+      return text;
+    };
+    expect(await execute()).toBe('200');
+    // "Authorize" shows the bearer scheme as authorized.
+    await expect(page.locator('.auth-wrapper .authorize.locked').count()).resolves.toBe(1);
+
+    // 31 minutes of the sandbox clock: the page's token has expired; the request is answered 401,
+    // renewed, and sent again.
+    app.services.clock.advance(31 * 60);
+    expect(await execute()).toBe('200');
+
+    const tokens = requests.filter((r) => r === `POST ${origin}/token`);
+    expect(tokens).toHaveLength(2);
+    const reads = requests.filter((r) => r === `GET ${origin}/consumers/${consumer}`);
+    expect(reads).toHaveLength(3);
+    expect(failures).toEqual([`${origin}/consumers/${consumer}: HTTP 401`]);
+    expect(requests.filter((r) => !r.split(' ')[1]?.startsWith(`${origin}/`))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.screenshot({ path: '/tmp/docs-try-it-out.png' });
+    await page.close();
   }, 200_000);
 });

@@ -34,6 +34,13 @@ export interface PostConnectionDefinition {
   config: { enabled: boolean; allow_multiple: boolean };
 }
 
+/**
+ * The value the sandbox gives a mandatory post connection that nobody chose: what the seeded active
+ * connections hold, and what a link completed by a script (JSON) without it gets.
+ */
+export const placeholderPostConnection = (definition: PostConnectionDefinition): string =>
+  `${definition.resource}-1`;
+
 export interface IntegrationFeatures {
   multiple_folders: boolean;
   unified_partners: boolean;

@@ -13,7 +13,7 @@ import { type Faker, seededFaker } from './fakers.js';
 export { emptyWorld };
 
 import { seedAutomation } from './automation.js';
-import { type ApiName, type Catalogue, loadCatalogue } from './catalogue.js';
+import { type ApiName, type Catalogue, loadCatalogue, placeholderPostConnection } from './catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
 import { seedDatastores } from './datastores.js';
 
@@ -147,7 +147,9 @@ class WorldBuilder {
       post_connections:
         status === 'active'
           ? Object.fromEntries(
-              integration.post_connections.filter((p) => !p.optional).map((p) => [p.id, `${p.resource}-1`]),
+              integration.post_connections
+                .filter((p) => !p.optional)
+                .map((p) => [p.id, placeholderPostConnection(p)]),
             )
           : {},
       datetimes: {},

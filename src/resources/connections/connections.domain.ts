@@ -1,10 +1,17 @@
 import { z } from '@hono/zod-openapi';
+import type { AppCaches } from '../../context.js';
 import type { Clock } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { type IdSource, isUuid } from '../../lib/ids.js';
-import type { Catalogue, Integration } from '../../seed/catalogue.js';
+import {
+  type Catalogue,
+  type Integration,
+  type PostConnectionDefinition,
+  placeholderPostConnection,
+} from '../../seed/catalogue.js';
 import { connectionsOfConsumer, putConnection } from '../../store/indexes.js';
+import type { WorldStore } from '../../store/store.js';
 import {
   type ConnectionRecord,
   type ConsumerRecord,
@@ -13,6 +20,8 @@ import {
   transactionKey,
   type World,
 } from '../../store/world.js';
+import { foldersOf, ledgerOf } from '../accounting/ledger/ledgers.js';
+import { posDatasetOf } from '../pos/pos.domain.js';
 import type {
   ConnectionItemOut,
   KeyValue,
@@ -86,6 +95,10 @@ export function checkCredentials(
   return { ...values };
 }
 
+/** The post connections every connection of the integration must hold a value of. */
+export const mandatoryPostConnections = (integration: Integration): PostConnectionDefinition[] =>
+  integration.post_connections.filter((p) => p.config.enabled && !p.optional);
+
 /** Given post connection values must name enabled post connections and hold every mandatory one. */
 export function checkPostConnections(integration: Integration, given: KeyValue[]): Record<string, string> {
   const enabled = integration.post_connections.filter((p) => p.config.enabled);
@@ -98,7 +111,9 @@ export function checkPostConnections(integration: Integration, given: KeyValue[]
     );
   }
   const values = Object.fromEntries(given.map((p) => [p.key, p.value]));
-  const missing = enabled.filter((p) => !p.optional && !values[p.id]?.trim()).map((p) => p.id);
+  const missing = mandatoryPostConnections(integration)
+    .filter((p) => !values[p.id]?.trim())
+    .map((p) => p.id);
   if (missing.length) throw errors.missingPostConnection(`Missing or empty: ${list(missing)}`);
   return values;
 }
@@ -370,15 +385,88 @@ export function linkIntegrations(catalogue: Catalogue, link: LinkRecord): Integr
   return linkChoices(catalogue, link);
 }
 
+/**
+ * A value the page of a link offers for a post connection: the records of the consumer's own seeded
+ * data the post connection's resource names.
+ */
+export interface PostConnectionChoice {
+  value: string;
+  label: string;
+}
+
+/** Where the page of a link finds the choices of a post connection. */
+export interface ChoiceSources {
+  store: WorldStore;
+  caches: AppCaches;
+}
+
+type ChoiceLister = (
+  sources: ChoiceSources,
+  integration: Integration,
+  consumerid: string,
+  connection: ConnectionRecord | null,
+) => PostConnectionChoice[] | null;
+
+/**
+ * The resources of post connections whose values the sandbox can list, by resource: the journals
+ * of an accounting integration's folders (what GET .../accounting/journals answers), the locations
+ * of a point of sale connection (its dataset is the connection's own, so a link that has no
+ * connection yet cannot list them).
+ */
+const CHOICE_LISTERS: Record<string, ChoiceLister> = {
+  journals: ({ store, caches }, integration, consumerid) => {
+    if (integration.api !== 'Accounting') return null;
+    const folders = foldersOf(caches.ledgerFolders, store.world.meta.seed, consumerid, integration);
+    return folders.flatMap((folder) =>
+      Object.values(ledgerOf(store, consumerid, integration, folder).journals)
+        .filter((journal) => !journal.blocked)
+        .map((journal) => ({
+          value: journal.id,
+          label: `${folders.length > 1 ? `${folder.name}: ` : ''}${journal.code} ${journal.name}`,
+        })),
+    );
+  },
+  locations: ({ store }, integration, _consumerid, connection) => {
+    if (integration.api !== 'Point of Sale' || connection === null) return null;
+    return posDatasetOf(store, connection).locations.map((location) => ({
+      value: location.id,
+      label: location.name,
+    }));
+  },
+};
+
+/** The values a post connection may take on the page of a link, or null when the sandbox cannot list them. */
+export function postConnectionChoices(
+  sources: ChoiceSources,
+  integration: Integration,
+  consumerid: string,
+  connection: ConnectionRecord | null,
+  definition: PostConnectionDefinition,
+): PostConnectionChoice[] | null {
+  const lister = Object.hasOwn(CHOICE_LISTERS, definition.resource)
+    ? CHOICE_LISTERS[definition.resource]
+    : undefined;
+  return lister ? lister(sources, integration, consumerid, connection) : null;
+}
+
 export interface LinkSubmission {
   integrationid: number | null;
   credentials: Record<string, string>;
+  /** Post connection values by id; they replace the connection's own, which stand for those not given. */
+  postConnections: Record<string, string>;
+  /**
+   * A script's completion (JSON) may leave mandatory post connections out: those the connection does
+   * not hold get the sandbox's placeholder (as seeded connections hold). The page's form may not.
+   */
+  placeholders: boolean;
 }
 
 /**
  * The end user submits the page: the credentials follow the rules of POST connections, then the
  * link's connection is activated (or, for a link without one, a connection of the chosen
- * integration is created active) and the link is used up.
+ * integration is created active) and the link is used up. The post connections follow the rule of
+ * POST and PATCH connections (checkPostConnections) on the values the connection would hold: the
+ * connection's former ones, replaced by those submitted.
  */
 export function completeLink(
   world: World,
@@ -406,11 +494,22 @@ export function completeLink(
   if (existing?.status !== 'active') {
     assertNoOtherActive(world, link.consumerid, integration.integrationid, existing?.connectionid);
   }
+  const held = { ...existing?.post_connections, ...submission.postConnections };
+  if (submission.placeholders) {
+    for (const definition of mandatoryPostConnections(integration)) {
+      held[definition.id] ??= placeholderPostConnection(definition);
+    }
+  }
+  const postConnections = checkPostConnections(
+    integration,
+    Object.entries(held).map(([key, value]) => ({ key, value })),
+  );
 
   const now = deps.clock.now().toISOString();
   let connection: ConnectionRecord;
   if (existing) {
     existing.credentials = credentials;
+    existing.post_connections = postConnections;
     existing.status = 'active';
     existing.updated_on = now;
     connection = existing;
@@ -422,7 +521,7 @@ export function completeLink(
       name: integration.name,
       status: 'active',
       credentials,
-      post_connections: {},
+      post_connections: postConnections,
       datetimes: {},
       data: null,
       created_on: now,

@@ -1,10 +1,11 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
-import { errors } from '../../lib/errors.js';
+import { ApiError, errors } from '../../lib/errors.js';
 import { publicOrigin } from '../../lib/urls.js';
-import type { LinkRecord } from '../../store/world.js';
+import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
+import { imageUrl } from '../integrations/integrations.domain.js';
 import { connectionEvent, publishEvent } from '../webhooks/events.js';
 import {
   completeLink,
@@ -14,6 +15,8 @@ import {
   findTransaction,
   type LinkSubmission,
   linkIntegrations,
+  mandatoryPostConnections,
+  postConnectionChoices,
   requireConnection,
   requireOpenLink,
   toConnectionItem,
@@ -21,7 +24,14 @@ import {
 } from './connections.domain.js';
 import type * as routes from './connections.routes.js';
 import type { HttpMethodName, LinkCompletionFormInput, LinkCompletionInput } from './connections.schemas.js';
-import { credentialField, renderConnectedPage, renderLinkPage } from './link-page.js';
+import {
+  acceptsHtml,
+  credentialField,
+  type OfferedIntegration,
+  postConnectionField,
+  renderConnectedPage,
+  renderLinkPage,
+} from './link-page.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
@@ -104,16 +114,56 @@ export const getTransaction: Handler<'getTransaction'> = (c) => {
   );
 };
 
+/** The integrations the page of a link offers, with their logos and mandatory post connections. */
+function offeredIntegrations(
+  c: Context<AppEnv>,
+  link: LinkRecord,
+  consumer: ConsumerRecord,
+  connection: ConnectionRecord | null,
+): OfferedIntegration[] {
+  const origin = publicOrigin(c.get('config'), c.req.url);
+  const sources = { store: c.get('store'), caches: c.get('caches') };
+  return linkIntegrations(c.get('catalogue'), link).map((integration) => ({
+    integration,
+    // `in`, not a read: reading an image draws it.
+    logoUrl: 'logo' in integration.images ? imageUrl(origin, integration.integrationid, 'logo') : null,
+    postConnections: mandatoryPostConnections(integration).map((definition) => ({
+      definition,
+      choices: postConnectionChoices(sources, integration, consumer.consumerid, connection, definition),
+    })),
+  }));
+}
+
+const linkConnection = (world: World, link: LinkRecord) =>
+  link.connectionid !== null ? (world.connections[link.connectionid] ?? null) : null;
+
 export const getLinkPage: Handler<'getLinkPage'> = (c) => {
   const world = c.get('store').world;
   const { link, consumer } = requireOpenLink(world, c.req.valid('param').linkid);
-  const connection = link.connectionid !== null ? (world.connections[link.connectionid] ?? null) : null;
-  return c.html(renderLinkPage(link, consumer, linkIntegrations(c.get('catalogue'), link), connection), 200);
+  const connection = linkConnection(world, link);
+  // The page starts from the post connection values the connection holds.
+  const values = Object.fromEntries(
+    Object.entries(connection?.post_connections ?? {}).map(([id, value]) => [
+      postConnectionField(connection?.integrationid ?? -1, id),
+      value,
+    ]),
+  );
+  const offered = offeredIntegrations(c, link, consumer, connection);
+  return c.html(renderLinkPage({ link, consumer, connection, offered, values }), 200);
 };
 
 const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
-/** Reads the page's form fields: integrationid and the credential fields of that integration. */
+/** The fields of one integration whose names start with `prefix`, by what follows it. */
+function fieldsOf(form: Record<string, string>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(form)) {
+    if (field.startsWith(prefix)) out[field.slice(prefix.length)] = value;
+  }
+  return out;
+}
+
+/** Reads the page's form fields: integrationid and the credential and post connection fields of that integration. */
 function formSubmission(form: Record<string, string>, fixed: number | null): LinkSubmission {
   const raw = form.integrationid?.trim() ?? '';
   let integrationid: number | null = null;
@@ -121,27 +171,47 @@ function formSubmission(form: Record<string, string>, fixed: number | null): Lin
     if (!/^\d{1,15}$/.test(raw)) throw errors.integrationInvalid();
     integrationid = Number(raw);
   }
-  const prefix = credentialField(integrationid ?? fixed ?? -1, '');
-  const credentials: Record<string, string> = {};
-  for (const [field, value] of Object.entries(form)) {
-    if (field.startsWith(prefix)) credentials[field.slice(prefix.length)] = value;
-  }
-  return { integrationid, credentials };
+  const chosen = integrationid ?? fixed ?? -1;
+  return {
+    integrationid,
+    credentials: fieldsOf(form, credentialField(chosen, '')),
+    postConnections: fieldsOf(form, postConnectionField(chosen, '')),
+    placeholders: false,
+  };
 }
 
 export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
   const store = c.get('store');
   const { link, consumer } = requireOpenLink(store.world, c.req.valid('param').linkid);
   const asForm = FORM_TYPE.test(c.req.header('content-type') ?? '');
-  let submission: LinkSubmission;
+  let connection: ConnectionRecord;
+  const existed = link.connectionid !== null;
   if (asForm) {
-    submission = formSubmission(c.req.valid('form') as LinkCompletionFormInput, link.integrationid);
+    const form = c.req.valid('form') as LinkCompletionFormInput;
+    try {
+      connection = completeLink(store.world, depsOf(c), link, formSubmission(form, link.integrationid));
+    } catch (error) {
+      // A browser gets the page again, with the refusal and what was typed; the refusal's status
+      // keeps the write boundary from keeping anything.
+      if (!(error instanceof ApiError) || !acceptsHtml(c.req.header('accept'))) throw error;
+      const before = linkConnection(store.world, link);
+      const offered = offeredIntegrations(c, link, consumer, before);
+      const refusal = { message: error.message, detail: error.detail };
+      return c.html(
+        renderLinkPage({ link, consumer, connection: before, offered, values: form, error: refusal }),
+        // Every refusal of completeLink is a 400 (the link was found open above).
+        error.status as 400,
+      );
+    }
   } else {
     const body = c.req.valid('json') as LinkCompletionInput;
-    submission = { integrationid: body.integrationid ?? null, credentials: body.credentials ?? {} };
+    connection = completeLink(store.world, depsOf(c), link, {
+      integrationid: body.integrationid ?? null,
+      credentials: body.credentials ?? {},
+      postConnections: body.post_connections ?? {},
+      placeholders: true,
+    });
   }
-  const existed = link.connectionid !== null;
-  const connection = completeLink(store.world, depsOf(c), link, submission);
   publishEvent(c.var, connectionEvent(existed ? 'updated' : 'created', consumer, connection));
   if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
   if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);

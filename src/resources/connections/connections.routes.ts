@@ -23,6 +23,7 @@ import {
   TransactionParams,
   TransactionQuery,
 } from './connections.schemas.js';
+import { refusalPageForBrowsers } from './link-page.js';
 
 const tags = ['Connections'];
 
@@ -108,6 +109,22 @@ const html = (description: string) => ({
   content: { 'text/html': { schema: z.string() } },
 });
 
+/**
+ * The refusals of the link routes: JSON, or for a client that asks for text/html (a browser), a page
+ * carrying the same message (see refusalPageForBrowsers).
+ */
+function orPage<R extends object>(responses: R): R {
+  const out: Record<string, unknown> = {};
+  const entries = Object.entries(responses) as [string, { description: string; content: object }][];
+  for (const [code, response] of entries) {
+    out[code] = {
+      description: `${response.description}. A client that accepts text/html gets a page with the message.`,
+      content: { ...response.content, 'text/html': { schema: z.string() } },
+    };
+  }
+  return out as R;
+}
+
 export const getLinkPage = createRoute({
   method: 'get',
   path: '/link/{linkid}',
@@ -115,10 +132,13 @@ export const getLinkPage = createRoute({
   tags,
   summary: "Sandbox page: the end user's form behind a connection link (HTML, no token)",
   security: [],
+  middleware: [refusalPageForBrowsers] as const,
   request: { params: LinkParams },
   responses: {
-    200: html('The page: the integration (or a choice of them) and one field per credential'),
-    ...errorResponses([404]),
+    200: html(
+      'The page: the integration (or a choice of them) with its logo, one field per credential and one per mandatory post connection',
+    ),
+    ...orPage(errorResponses([404])),
   },
 });
 
@@ -127,8 +147,10 @@ export const completeLink = createRoute({
   path: '/link/{linkid}',
   operationId: 'sandbox_complete_connection_link',
   tags,
-  summary: 'Sandbox page: submit the credentials of a connection link, which makes the connection active',
+  summary:
+    'Sandbox page: submit the credentials and post connections of a connection link, which makes the connection active',
   security: [],
+  middleware: [refusalPageForBrowsers] as const,
   request: {
     params: LinkParams,
     body: {
@@ -150,6 +172,6 @@ export const completeLink = createRoute({
       },
     },
     303: { description: "Form of a link made to go back: to the consumer's redirect_url" },
-    ...errorResponses([400, 404, 422]),
+    ...orPage(errorResponses([400, 404, 422])),
   },
 });

@@ -204,19 +204,24 @@ export const LinkCompletion = z
       .nullable()
       .optional()
       .openapi({ description: 'The credentials, by name' }),
+    post_connections: z.record(z.string(), z.string()).nullable().optional().openapi({
+      description:
+        "The post connection values, by id. The connection's former values stand for those not given; a mandatory one the connection does not hold gets the sandbox's placeholder (`{resource}-1`, as seeded connections hold). An empty value is refused.",
+    }),
   })
   .openapi('SandboxLinkCompletion', {
     description: 'Sandbox extension: what the end user submits on the page of a connection link.',
   });
 
 /**
- * The page's form: `integrationid` (when the link lets the end user pick one) and one field per
- * credential, named `credential:{integrationid}:{name}` so that the fields of the integrations not
- * chosen are told apart.
+ * The page's form: `integrationid` (when the link lets the end user pick one), one field per
+ * credential, named `credential:{integrationid}:{name}`, and one per mandatory post connection, named
+ * `post_connection:{integrationid}:{id}`, so that the fields of the integrations not chosen are told
+ * apart.
  */
 export const LinkCompletionForm = z.record(z.string(), z.string()).openapi('SandboxLinkCompletionForm', {
   description:
-    'Sandbox extension: the form of the page of a connection link: integrationid and one credential:{integrationid}:{name} field per credential.',
+    'Sandbox extension: the form of the page of a connection link: integrationid, one credential:{integrationid}:{name} field per credential and one post_connection:{integrationid}:{id} field per mandatory post connection.',
 });
 
 export const LinkCompleted = z

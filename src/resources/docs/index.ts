@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
+import { publicOrigin } from '../../lib/urls.js';
+import type { Catalogue } from '../../seed/catalogue.js';
+import { sandboxEnv } from '../../seed/env.js';
+import type { World } from '../../store/world.js';
 
 /**
  * The served documentation: /openapi.json generated from the route schemas, and /docs, a Swagger UI
@@ -22,30 +26,182 @@ const assetDirectory = () => dirname(createRequire(import.meta.url).resolve('swa
 
 const assetCache = new Map<string, Buffer>();
 
-const DOCS_PAGE = `<!doctype html>
+/**
+ * The /docs page. Without an admin token, the sandbox is open to whoever reaches it anyway: the page
+ * then exchanges the seeded sandbox key for a token itself, so that "Authorize" and "Try it out"
+ * work at once. With one, the page stays as Swagger UI has it and says why.
+ */
+function docsPage(prefilled: boolean): string {
+  const note = prefilled
+    ? `Authorized with the seeded sandbox key: the page exchanged it for a token (POST /token) and renews it; the consumer_id fields start with a consumer of the seeded world.`
+    : 'This sandbox has an admin token: nothing is prefilled. Exchange your key at POST /token, then paste the access token in "Authorize".';
+  return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>unified-api-sandbox: API reference</title>
   <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <style>.sandbox-note{font:14px/1.4 sans-serif;max-width:1420px;margin:12px auto 0;padding:0 20px;color:#3b4151}</style>
 </head>
 <body>
-  <div id="docs"></div>
+  <p class="sandbox-note" id="sandbox-note">${note}</p>
+  <div id="docs"${prefilled ? ` data-prefill="${PREFILL_PATH}"` : ''}></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>`;
+}
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
-  dom_id: '#docs',
-  deepLinking: true,
-  docExpansion: 'none',
-  defaultModelsExpandDepth: -1,
-  validatorUrl: null,
-  persistAuthorization: true
-});`;
+/** Where the page reads the seeded key and the well-known consumers (only without an admin token). */
+const PREFILL_PATH = '/docs/prefill.json';
+
+/**
+ * The page's script, the same for every sandbox: what is per app comes from data-prefill's JSON.
+ * With it, the script fetches /openapi.json, sets a real consumer as the example of every
+ * consumer_id path parameter (the vertical's consumer under its path, the sync consumer under
+ * /syncs), exchanges the key for a token, authorizes bearerAuth with it, and renews it: 60 seconds
+ * before its expires_in runs out, and at once (with the request sent again) when a request made with
+ * it answers 401, as it does once the sandbox clock has moved past its expiry.
+ */
+const DOCS_INIT = `(function () {
+  var root = document.getElementById('docs');
+  var options = {
+    dom_id: '#docs',
+    deepLinking: true,
+    docExpansion: 'none',
+    defaultModelsExpandDepth: -1,
+    validatorUrl: null,
+    persistAuthorization: true
+  };
+  var prefill = root.getAttribute('data-prefill');
+  if (!prefill) {
+    options.url = '/openapi.json';
+    window.ui = SwaggerUIBundle(options);
+    return;
+  }
+  var key = null;
+  var token = null;
+  var renewAt = 0;
+  var pending = null;
+  var sent = {};
+  function json(response) {
+    if (!response.ok) throw new Error(response.url + ': HTTP ' + response.status);
+    return response.json();
+  }
+  function exchange() {
+    pending = pending || fetch('/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: key.accountId, clientId: key.clientId, clientSecret: key.clientSecret })
+    }).then(json).then(function (body) {
+      token = body.access_token;
+      renewAt = Date.now() + Math.max(0, body.expires_in - 60) * 1000;
+      if (window.ui) window.ui.preauthorizeApiKey('bearerAuth', token);
+      pending = null;
+      return token;
+    }, function (error) {
+      pending = null;
+      throw error;
+    });
+    return pending;
+  }
+  function fresh() {
+    return token && Date.now() < renewAt ? Promise.resolve(token) : exchange();
+  }
+  /** The name of the request's Authorization header when it carries the page's token. */
+  function ours(request) {
+    var headers = request.headers || {};
+    for (var name in headers) {
+      if (name.toLowerCase() === 'authorization' && token && headers[name] === 'Bearer ' + token) return name;
+    }
+    return null;
+  }
+  function withExamples(spec, consumers) {
+    Object.keys(spec.paths || {}).forEach(function (path) {
+      var at = path.indexOf('{consumer_id}');
+      if (at < 0) return;
+      var segment = path.slice(at + '{consumer_id}'.length).split('/')[1] || '';
+      var id = consumers[segment] || consumers[''];
+      var item = spec.paths[path];
+      var lists = [item.parameters || []];
+      Object.keys(item).forEach(function (method) {
+        if (item[method] && item[method].parameters) lists.push(item[method].parameters);
+      });
+      lists.forEach(function (parameters) {
+        parameters.forEach(function (parameter) {
+          if (parameter.name === 'consumer_id' && parameter.in === 'path' && id) parameter.example = id;
+        });
+      });
+    });
+    return spec;
+  }
+  options.requestInterceptor = function (request) {
+    var header = ours(request);
+    if (!header) return request;
+    return fresh().then(function (current) {
+      request.headers[header] = 'Bearer ' + current;
+      sent[request.url] = request;
+      return request;
+    });
+  };
+  options.responseInterceptor = function (response) {
+    var request = sent[response.url];
+    delete sent[response.url];
+    if (!request || response.status !== 401 || request.renewed) return response;
+    token = null;
+    return exchange().then(function (current) {
+      var headers = Object.assign({}, request.headers, { Authorization: 'Bearer ' + current });
+      return window.ui.fn.fetch(Object.assign({}, request, { headers: headers, renewed: true }));
+    });
+  };
+  options.onComplete = function () {
+    if (token) window.ui.preauthorizeApiKey('bearerAuth', token);
+  };
+  Promise.all([fetch(prefill).then(json), fetch('/openapi.json').then(json)]).then(function (loaded) {
+    key = loaded[0];
+    options.spec = withExamples(loaded[1], key.consumer_ids);
+    return exchange().catch(function (error) {
+      console.warn('The page could not exchange the sandbox key: ' + error.message);
+    });
+  }).then(function () {
+    window.ui = SwaggerUIBundle(options);
+  });
+})();`;
+
+/** Path segment after /consumers/{consumer_id} of each vertical, by its env name (seed/env.ts). */
+const VERTICAL_SEGMENTS: Record<string, string> = {
+  ACCOUNTING: 'accounting',
+  POS: 'pos',
+  ECOMMERCE: 'commerce',
+  INVOICING: 'invoicing',
+  BANKING: 'banking',
+  PAYMENT: 'payment',
+  PMS: 'pms',
+};
+
+/**
+ * What the page prefills with: the seeded sandbox key, and a consumer id per path segment after
+ * /consumers/{consumer_id} ('' for the others: the accounting consumer), those `env` prints.
+ */
+export function docsPrefill(world: World, origin: string, catalogue: Catalogue) {
+  const env = new Map(sandboxEnv(world, origin, catalogue));
+  const consumerIds: Record<string, string> = {};
+  for (const [name, segment] of Object.entries(VERTICAL_SEGMENTS)) {
+    const id = env.get(`SANDBOX_CONSUMER_ID_${name}`);
+    if (id) consumerIds[segment] = id;
+  }
+  const fallback = consumerIds.accounting ?? Object.values(consumerIds)[0];
+  if (fallback) consumerIds[''] = fallback;
+  const syncConsumer = env.get('SANDBOX_SYNC_CONSUMER_ID');
+  if (syncConsumer && world.consumers[syncConsumer]) consumerIds.syncs = syncConsumer;
+  return {
+    accountId: env.get('SANDBOX_ACCOUNT_ID') ?? '',
+    clientId: env.get('SANDBOX_CLIENT_ID') ?? '',
+    clientSecret: env.get('SANDBOX_CLIENT_SECRET') ?? '',
+    consumer_ids: consumerIds,
+  };
+}
 
 /** The root page: where to go from a browser (never a 404). */
 const HOME_PAGE = `<!doctype html>
@@ -111,7 +267,15 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.get('/', (c) => c.html(HOME_PAGE));
-  app.get('/docs', (c) => c.html(DOCS_PAGE));
+  app.get('/docs', (c) => c.html(docsPage(c.get('config').adminToken === null)));
+  app.get(PREFILL_PATH, (c) => {
+    // With an admin token the sandbox may be reachable by others: its key is never handed out.
+    if (c.get('config').adminToken !== null) return c.json(errors.notFound().toBody(), 404);
+    const origin = publicOrigin(c.get('config'), c.req.url);
+    return c.json(docsPrefill(c.get('store').world, origin, c.get('catalogue')), 200, {
+      'cache-control': 'no-store',
+    });
+  });
   app.get('/docs/init.js', (c) =>
     c.body(DOCS_INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
   );

@@ -25,6 +25,7 @@ import { registerIntegrations } from './resources/integrations/index.js';
 import { registerInvoicing } from './resources/invoicing/index.js';
 import { registerIssues } from './resources/issues/index.js';
 import { registerLocalAgents } from './resources/local-agents/index.js';
+import { isMcpPath, registerMcp } from './resources/mcp/index.js';
 import { registerPayment } from './resources/payment/index.js';
 import { registerPms } from './resources/pms/index.js';
 import { posOrdersTask, registerPos } from './resources/pos/index.js';
@@ -162,6 +163,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('caches', services.caches);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    // The MCP server and its OAuth endpoints write nothing themselves: a tool call's operation takes
+    // this boundary as its own request (held around it, that write would nest in this one).
+    if (isMcpPath(c.req.path)) return next();
     // The write boundary: what the request changes is kept, and journaled, only when it answers
     // without an error; otherwise memory is rolled back and nothing is persisted.
     return store.transact(
@@ -206,6 +210,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerLocalAgents(app);
   registerSandboxControl(app);
   registerDocs(app);
+  registerMcp(app, services);
 
   // A path served with other methods answers 405 with Allow; any other, 404.
   app.notFound(notFoundOrNotAllowed(app));

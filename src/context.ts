@@ -3,6 +3,7 @@ import type { IdSource } from './lib/ids.js';
 import type { Ticker } from './lib/ticker.js';
 import type { Principal, TokenService } from './lib/tokens.js';
 import type { LedgerFolder } from './resources/accounting/accounting.records.js';
+import type { McpService } from './resources/mcp/index.js';
 import type { FaultBook } from './resources/sandbox/faults.js';
 import type { RequestJournal } from './resources/sandbox/requests.js';
 import type { Catalogue } from './seed/catalogue.js';
@@ -44,6 +45,8 @@ export interface Services {
   requests: RequestJournal;
   /** The armed faults (see resources/sandbox/faults.ts). */
   faults: FaultBook;
+  /** The MCP server's sessions (`mcp.sessions()`), once registerMcp ran (see resources/mcp). */
+  mcp?: McpService;
   /**
    * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
    * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of

@@ -338,6 +338,12 @@ export const messages = {
   mcpConsumerDenied: 'The token is bound to another consumer',
   mcpScopesUnknown: 'Unknown scope requested',
   mcpScopesNotGranted: 'The requested scopes are not granted to this API key',
+  mcpApiToken: 'The MCP server takes an MCP token (POST /mcp-token or its OAuth flow), not an API token',
+  mcpTokenConsumerGone: 'The consumer this MCP token is bound to does not exist',
+  mcpSessionNotFound: 'The MCP session does not exist or has ended: initialize a new one',
+  mcpSessionRequired: 'Bad Request: an Mcp-Session-Id header is required (or an initialize request)',
+  mcpToolUnknown: (name: string) => `Unknown tool: ${name}`,
+  mcpToolArgument: (name: string) => `The argument '${name}' is missing or not valid`,
 
   consumerNameInvalid: 'The specified name is not valid',
   redirectUrlInvalid: 'The specified redirect url is not valid',
@@ -430,6 +436,9 @@ export const errors = {
   mcpScopesUnknown: (scopes: string[]) => new ApiError(400, messages.mcpScopesUnknown, scopes.join(', ')),
   mcpScopesNotGranted: (scopes: string[]) =>
     new ApiError(400, messages.mcpScopesNotGranted, scopes.join(', ')),
+  mcpApiToken: () => authError(messages.mcpApiToken),
+  mcpTokenConsumerGone: () => authError(messages.invalidToken, messages.mcpTokenConsumerGone),
+  mcpSessionNotFound: () => new ApiError(404, messages.mcpSessionNotFound),
 
   consumerNameInvalid: (detail = '') => new ApiError(400, messages.consumerNameInvalid, detail),
   redirectUrlInvalid: () => new ApiError(422, messages.redirectUrlInvalid),

@@ -97,15 +97,22 @@ export function scopesFor(area: string, group: string | null, access: ScopeAcces
   return levels.flatMap((level) => (access === 'read' ? [level, `${level}.read`] : [level]));
 }
 
+/**
+ * Whether an MCP token carrying `granted` may call an operation that accepts `accepted`: any one of
+ * them ('*' grants all); an operation refused to MCP tokens (null) accepts none. The one copy of the
+ * rule: requireAuth enforces it, the MCP server's tools/list shows what it lets through.
+ */
+export function grantsScope(granted: readonly string[], accepted: Scopes): boolean {
+  return accepted !== null && (granted.includes('*') || granted.some((s) => accepted.includes(s)));
+}
+
 const requireAuth = (scopes: Scopes, area: string | null): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     // c.get, not c.var: this runs on every request, and c.var builds a new object each time.
     const pending = c.get('tokens').authenticate(c.req.header('authorization'));
     const principal = pending instanceof Promise ? await pending : pending;
     if (principal.mcp) {
-      const granted = principal.mcp.scopes;
-      const allowed = scopes !== null && (granted.includes('*') || granted.some((s) => scopes.includes(s)));
-      if (!allowed) throw errors.scopeDenied(scopes ?? []);
+      if (!grantsScope(principal.mcp.scopes, scopes)) throw errors.scopeDenied(scopes ?? []);
       const consumerId = c.req.param('consumer_id');
       if (consumerId !== undefined && consumerId.toLowerCase() !== principal.mcp.consumerid) {
         throw errors.mcpConsumerDenied();

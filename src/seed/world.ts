@@ -75,6 +75,7 @@ class WorldBuilder {
       accountid,
       kind,
       name: kind === 'sandbox' ? 'Sandbox' : 'Production',
+      mcp_scopes: [...ALL_MCP_SCOPES],
     };
   }
 

@@ -28,6 +28,12 @@ export interface EnvironmentRecord {
   accountid: string;
   name: string;
   kind: EnvironmentKind;
+  /**
+   * The MCP scopes the vendor allows on the environment ('*': every scope of the service): what an
+   * MCP token of the environment may carry, and what the OAuth consent page offers. Absent (a world
+   * written before the field existed): every scope.
+   */
+  mcp_scopes?: string[];
 }
 
 export interface ApiKeyRecord {

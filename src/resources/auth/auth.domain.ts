@@ -29,22 +29,55 @@ export function checkKeyCredentials(world: World, input: KeyCredentialsInput): A
   return key;
 }
 
-let knownScopes: ReadonlySet<string> | undefined;
+let knownScopes: readonly string[] | undefined;
+let knownScopeSet: ReadonlySet<string> | undefined;
+/** Every scope an operation of the service declares (fixtures/mcp-scopes.json), in its order. */
+export function allKnownScopes(): readonly string[] {
+  knownScopes ??= Object.freeze(readFixture<{ scopes: string[] }>('mcp-scopes.json').scopes);
+  return knownScopes;
+}
 export function isKnownScope(scope: string): boolean {
-  knownScopes ??= new Set(readFixture<{ scopes: string[] }>('mcp-scopes.json').scopes);
-  return knownScopes.has(scope);
+  knownScopeSet ??= new Set(allKnownScopes());
+  return knownScopeSet.has(scope);
+}
+
+/**
+ * The scopes an MCP token minted with this key may carry: those granted to the key ('*': any) that
+ * the vendor allows on the key's environment (EnvironmentRecord.mcp_scopes; absent or '*': all).
+ * null: no limit beyond the service's scopes.
+ */
+export function mcpScopeLimit(world: World, key: ApiKeyRecord): ReadonlySet<string> | null {
+  const limits = [key.mcp_scopes, environmentScopes(world, key)].filter((scopes) => !scopes.includes('*'));
+  if (limits.length === 0) return null;
+  return new Set(limits.reduce((kept, scopes) => kept.filter((scope) => scopes.includes(scope))));
+}
+
+const environmentScopes = (world: World, key: ApiKeyRecord): readonly string[] =>
+  world.environments[key.envid]?.mcp_scopes ?? ['*'];
+
+/** The scopes the key may hand out, in the service's order (what the OAuth consent page offers). */
+export function grantableScopes(world: World, key: ApiKeyRecord): string[] {
+  const limit = mcpScopeLimit(world, key);
+  return allKnownScopes().filter((scope) => limit === null || limit.has(scope));
 }
 
 /**
  * The scopes of a new MCP token: those asked for, each of them granted to the key (a key granted
- * '*' may hand out any scope of the service); without a request, everything the key was granted.
+ * '*' may hand out any scope of the service) and allowed on its environment; without a request,
+ * everything the key was granted (within what the environment allows, when it limits them).
  */
-export function grantScopes(key: ApiKeyRecord, requested: string[] | null | undefined): string[] {
-  if (requested === undefined || requested === null) return [...key.mcp_scopes];
+export function grantScopes(
+  world: World,
+  key: ApiKeyRecord,
+  requested: string[] | null | undefined,
+): string[] {
+  const limit = mcpScopeLimit(world, key);
+  if (requested === undefined || requested === null) {
+    return environmentScopes(world, key).includes('*') ? [...key.mcp_scopes] : [...(limit ?? [])];
+  }
   const unknown = requested.filter((scope) => !isKnownScope(scope));
   if (unknown.length) throw errors.mcpScopesUnknown(unknown);
-  const granted = new Set(key.mcp_scopes);
-  const refused = granted.has('*') ? [] : requested.filter((scope) => !granted.has(scope));
+  const refused = limit === null ? [] : requested.filter((scope) => !limit.has(scope));
   if (refused.length) throw errors.mcpScopesNotGranted(refused);
   return [...new Set(requested)];
 }

@@ -20,6 +20,6 @@ export const generateMcpToken: Handler<'generateMcpToken'> = async (c) => {
   const key = checkKeyCredentials(store.world, body);
   if (key.accountid !== principal.accountid) throw errors.invalidCredentials();
   const consumer = checkMcpConsumer(store.world, key, body.consumerId);
-  const scopes = grantScopes(key, body.scopes);
+  const scopes = grantScopes(store.world, key, body.scopes);
   return c.json(await tokens.issue(key, { consumerid: consumer.consumerid, scopes }), 200);
 };

@@ -1,4 +1,4 @@
-import { type ApiError, errors } from '../../lib/errors.js';
+import { type ApiError, errors, messages } from '../../lib/errors.js';
 import { type IdSource, uuidFrom } from '../../lib/ids.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { Integration } from '../../seed/catalogue.js';
@@ -6,6 +6,7 @@ import { seedCredentials } from '../../seed/credentials.js';
 import { Store, type WorldStore } from '../../store/store.js';
 import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
 import { type ConsumerRecord, emptyWorld, type World } from '../../store/world.js';
+import { isKnownScope } from '../auth/auth.domain.js';
 import {
   connectionCredentials,
   createConnection,
@@ -175,6 +176,7 @@ class Loader implements FixtureContext {
 
   run(): FixtureResultValue {
     const { doc } = this;
+    if (doc.mcp_scopes) this.#mcpScopes(doc.mcp_scopes);
     const consumers = doc.consumers.map((consumer, index) => this.#consumer(consumer, ['consumers', index]));
     const webhooks = doc.webhooks.map((webhook, index) => {
       const path = ['webhooks', index];
@@ -220,6 +222,17 @@ class Loader implements FixtureContext {
       this.#datastore(datastore, ['datastores', index]),
     );
     return { replaced: doc.replace, consumers, webhooks, syncs, datastores };
+  }
+
+  /** The environment's allowed MCP scopes: each one the service knows, or '*'. */
+  #mcpScopes(scopes: string[]) {
+    scopes.forEach((scope, index) => {
+      if (scope !== '*' && !isKnownScope(scope)) {
+        this.fail(['mcp_scopes', index], messages.mcpScopesUnknown, `Unknown scope '${scope}'`);
+      }
+    });
+    const environment = this.world.environments[this.#principal.envid];
+    if (environment) environment.mcp_scopes = [...new Set(scopes)];
   }
 
   #consumer(fixture: ConsumerFixtureValue, path: PathPart[]) {

@@ -421,6 +421,12 @@ export const FixtureDocument = z
       .enum(['sandbox', 'production'])
       .default('sandbox')
       .describe('The environment of the seeded account the records go to'),
+    mcp_scopes: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "The MCP scopes the vendor allows on that environment, in place of its list (['*']: every scope): what its MCP tokens may carry and the OAuth consent page offers",
+      ),
     consumers: z.array(ConsumerFixture).default([]),
     webhooks: z.array(WebhookFixture).default([]),
     syncs: z.array(SyncFixture).default([]),

@@ -1,0 +1,385 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../../lib/clock.js';
+
+/**
+ * The OAuth 2.0 authorization server of the MCP server, as a real MCP client walks it: dynamic
+ * client registration (RFC 7591), the authorization code grant with PKCE S256 (RFC 7636), refresh
+ * tokens. What it holds (registered clients, sign-ins under way, codes, refresh tokens) is state of
+ * the app, in memory and bounded, never part of the world: a restart forgets it, and a client
+ * registers again (as MCP clients do when their client id is refused).
+ *
+ * Errors are the OAuth protocol's own ({error, error_description}, RFC 6749 section 5.2): MCP clients
+ * read those fields, not the service's envelope.
+ */
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'unsupported_response_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'access_denied'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata';
+
+/** The descriptions of the OAuth refusals, each once. */
+export const oauthMessages = {
+  bodyNotReadable: 'The body must be application/x-www-form-urlencoded or JSON',
+  redirectUrisMissing: 'redirect_uris must be a non-empty array of absolute urls',
+  redirectUriInvalid: (uri: string) =>
+    `The redirect uri '${uri}' is not allowed: an https url, an http url of a loopback host, or a private-use scheme, without a fragment`,
+  metadataInvalid: (field: string) => `The client metadata field '${field}' is not valid`,
+  clientUnknown: 'The client is not registered (register again: POST /oauth/register)',
+  redirectUriUnregistered: 'redirect_uri is not one of the client’s registered redirect uris',
+  responseTypeUnsupported: 'Only response_type=code is supported',
+  pkceRequired: 'PKCE is required: code_challenge with code_challenge_method=S256',
+  resourceInvalid: (resource: string) => `The resource '${resource}' is not this MCP server`,
+  signInExpired: 'The sign-in has expired or is unknown: start again from the client',
+  noConsumer: 'Pick a consumer',
+  noScope: 'Tick at least one scope',
+  scopeNotAllowed: (scope: string) => `The scope '${scope}' is not allowed for this API key and environment`,
+  denied: 'The user denied the authorization',
+  grantTypeUnsupported: 'Supported grant types: authorization_code, refresh_token',
+  fieldMissing: (field: string) => `${field} is required`,
+  codeInvalid: 'The authorization code is invalid, expired or already used',
+  redirectUriMismatch: 'redirect_uri differs from the one of the authorization request',
+  clientMismatch: 'The code or refresh token was issued to another client',
+  verifierMismatch: 'code_verifier does not match the code_challenge',
+  refreshInvalid: 'The refresh token is invalid, expired or already used',
+  grantRevoked: (detail: string) => `The grant no longer holds: ${detail}`,
+} as const;
+
+export class OAuthError extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    message: string,
+    readonly status: 400 | 401 = code === 'invalid_client' ? 401 : 400,
+  ) {
+    super(message);
+    this.name = 'OAuthError';
+  }
+
+  toBody() {
+    return { error: this.code, error_description: this.message };
+  }
+}
+
+export interface RegisteredClient {
+  client_id: string;
+  client_name: string | null;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: 'none';
+  client_id_issued_at: number;
+  scope?: string;
+}
+
+/** What the client asked for at the authorization endpoint, checked. */
+export interface AuthorizationRequest {
+  client_id: string;
+  redirect_uri: string;
+  state: string | null;
+  code_challenge: string;
+  scope: string[];
+  resource: string | null;
+}
+
+/** A sign-in under way: the user proved an API key, and is picking a consumer and scopes. */
+export interface PendingAuthorization {
+  id: string;
+  request: AuthorizationRequest;
+  /** The API key the user signed in with (its clientid). */
+  keyClientId: string;
+  expiresAt: number;
+}
+
+/** What a code or a refresh token grants: an MCP token of this key, consumer and scopes. */
+export interface Grant {
+  client_id: string;
+  keyClientId: string;
+  consumerid: string;
+  scopes: string[];
+}
+
+interface AuthorizationCode extends Grant {
+  redirect_uri: string;
+  code_challenge: string;
+  expiresAt: number;
+}
+
+interface RefreshGrant extends Grant {
+  expiresAt: number;
+}
+
+/** Lifetimes, in sandbox seconds. */
+export const SIGN_IN_LIFETIME_SECONDS = 10 * 60;
+export const CODE_LIFETIME_SECONDS = 5 * 60;
+export const REFRESH_LIFETIME_SECONDS = 24 * 60 * 60;
+
+/** How many of each the app keeps: past it, the oldest goes. */
+const MAX_CLIENTS = 1000;
+const MAX_PENDING = 1000;
+const MAX_CODES = 1000;
+const MAX_REFRESH = 10_000;
+const MAX_ISSUED = 10_000;
+
+const MAX_REDIRECT_URIS = 10;
+const MAX_FIELD_LENGTH = 2048;
+
+/** A Map that forgets its oldest entry past `limit`. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.limit) {
+      const oldest = this.keys().next();
+      if (!oldest.done) this.delete(oldest.value);
+    }
+    return super.set(key, value);
+  }
+}
+
+const secret = () => randomBytes(32).toString('base64url');
+
+/** Schemes a redirect may never use: they run or read something in the user's agent. */
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A redirect uri a client may register: https, http on a loopback host (RFC 8252), or a private-use
+ * scheme of a native app (`cursor://...`); absolute, without a fragment.
+ */
+export function isAllowedRedirectUri(value: string): boolean {
+  if (value.length === 0 || value.length > MAX_FIELD_LENGTH || /\s/.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.hash !== '' || value.includes('#')) return false;
+  if (url.protocol === 'https:') return url.hostname.length > 0;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  return !UNSAFE_SCHEMES.has(url.protocol) && /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol);
+}
+
+const stringList = (value: unknown): string[] | null =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string' && item.length <= MAX_FIELD_LENGTH)
+    ? (value as string[])
+    : null;
+
+/** PKCE S256: base64url(sha256(verifier)) (RFC 7636 section 4.6). */
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+const sameText = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** RFC 7636: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
+const PKCE_TEXT = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export class OAuthState {
+  readonly clients = new BoundedMap<string, RegisteredClient>(MAX_CLIENTS);
+  readonly #pending = new BoundedMap<string, PendingAuthorization>(MAX_PENDING);
+  readonly #codes = new BoundedMap<string, AuthorizationCode>(MAX_CODES);
+  readonly #refresh = new BoundedMap<string, RefreshGrant>(MAX_REFRESH);
+  /** The OAuth client each access token of the token endpoint was issued to (for the session list). */
+  readonly #issued = new BoundedMap<string, { client_id: string; client_name: string | null }>(MAX_ISSUED);
+
+  constructor(private readonly clock: Clock) {}
+
+  #now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /** RFC 7591: registers a public client (PKCE, no secret) with the redirect uris it gives. */
+  register(metadata: unknown): RegisteredClient {
+    const input = (metadata ?? {}) as Record<string, unknown>;
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      throw new OAuthError('invalid_client_metadata', oauthMessages.bodyNotReadable);
+    }
+    const uris = stringList(input.redirect_uris);
+    if (!uris || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
+      throw new OAuthError('invalid_redirect_uri', oauthMessages.redirectUrisMissing);
+    }
+    for (const uri of uris) {
+      if (!isAllowedRedirectUri(uri))
+        throw new OAuthError('invalid_redirect_uri', oauthMessages.redirectUriInvalid(uri));
+    }
+    const name = input.client_name;
+    if (name !== undefined && (typeof name !== 'string' || name.length > 200)) {
+      throw new OAuthError('invalid_client_metadata', oauthMessages.metadataInvalid('client_name'));
+    }
+    const grantTypes =
+      input.grant_types === undefined ? ['authorization_code'] : stringList(input.grant_types);
+    if (!grantTypes?.includes('authorization_code')) {
+      throw new OAuthError('invalid_client_metadata', oauthMessages.metadataInvalid('grant_types'));
+    }
+    const responseTypes = input.response_types === undefined ? ['code'] : stringList(input.response_types);
+    if (!responseTypes?.includes('code')) {
+      throw new OAuthError('invalid_client_metadata', oauthMessages.metadataInvalid('response_types'));
+    }
+    const scope = typeof input.scope === 'string' && input.scope.length <= 16_384 ? input.scope : undefined;
+    const client: RegisteredClient = {
+      client_id: randomUUID(),
+      client_name: typeof name === 'string' ? name : null,
+      redirect_uris: [...new Set(uris)],
+      grant_types: grantTypes.filter((type) => type === 'authorization_code' || type === 'refresh_token'),
+      response_types: ['code'],
+      // Every client is public: it proves itself with PKCE, whatever method it asked for.
+      token_endpoint_auth_method: 'none',
+      client_id_issued_at: Math.floor(this.#now() / 1000),
+      ...(scope === undefined ? {} : { scope }),
+    };
+    this.clients.set(client.client_id, client);
+    return client;
+  }
+
+  /** The registered client and redirect uri of a request; the errors that must not redirect. */
+  clientAndRedirect(params: Record<string, string | undefined>): {
+    client: RegisteredClient;
+    redirect_uri: string;
+  } {
+    const client = params.client_id ? this.clients.get(params.client_id) : undefined;
+    if (!client) throw new OAuthError('invalid_client', oauthMessages.clientUnknown);
+    const requested = params.redirect_uri;
+    const redirect_uri =
+      requested ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+    if (!redirect_uri || !client.redirect_uris.includes(redirect_uri)) {
+      throw new OAuthError('invalid_request', oauthMessages.redirectUriUnregistered);
+    }
+    return { client, redirect_uri };
+  }
+
+  /**
+   * The authorization request, checked once the client and redirect are known: errors thrown here are
+   * sent back to the client's redirect uri (RFC 6749 section 4.1.2.1).
+   */
+  authorizationRequest(
+    params: Record<string, string | undefined>,
+    redirect_uri: string,
+    resourceUrl: string,
+  ): AuthorizationRequest {
+    if (params.response_type !== 'code') {
+      throw new OAuthError('unsupported_response_type', oauthMessages.responseTypeUnsupported);
+    }
+    const challenge = params.code_challenge ?? '';
+    if (params.code_challenge_method !== 'S256' || !PKCE_TEXT.test(challenge)) {
+      throw new OAuthError('invalid_request', oauthMessages.pkceRequired);
+    }
+    const resource = params.resource || null;
+    if (resource !== null && resource.replace(/\/$/, '') !== resourceUrl) {
+      throw new OAuthError('invalid_target', oauthMessages.resourceInvalid(resource));
+    }
+    return {
+      client_id: params.client_id as string,
+      redirect_uri,
+      state: params.state ?? null,
+      code_challenge: challenge,
+      scope: (params.scope ?? '').split(' ').filter(Boolean).slice(0, 1000),
+      resource,
+    };
+  }
+
+  startSignIn(request: AuthorizationRequest, keyClientId: string): PendingAuthorization {
+    const pending: PendingAuthorization = {
+      id: secret(),
+      request,
+      keyClientId,
+      expiresAt: this.#now() + SIGN_IN_LIFETIME_SECONDS * 1000,
+    };
+    this.#pending.set(pending.id, pending);
+    return pending;
+  }
+
+  signIn(id: string | undefined): PendingAuthorization {
+    const pending = id ? this.#pending.get(id) : undefined;
+    if (!pending || pending.expiresAt <= this.#now()) {
+      if (id) this.#pending.delete(id);
+      throw new OAuthError('access_denied', oauthMessages.signInExpired);
+    }
+    return pending;
+  }
+
+  /** Ends a sign-in with a code for the client (single use, short-lived). */
+  issueCode(pending: PendingAuthorization, consumerid: string, scopes: string[]): string {
+    this.#pending.delete(pending.id);
+    const code = secret();
+    this.#codes.set(code, {
+      client_id: pending.request.client_id,
+      keyClientId: pending.keyClientId,
+      consumerid,
+      scopes,
+      redirect_uri: pending.request.redirect_uri,
+      code_challenge: pending.request.code_challenge,
+      expiresAt: this.#now() + CODE_LIFETIME_SECONDS * 1000,
+    });
+    return code;
+  }
+
+  endSignIn(pending: PendingAuthorization): void {
+    this.#pending.delete(pending.id);
+  }
+
+  /** The grant of an authorization code, which is spent whatever the outcome. */
+  redeemCode(params: Record<string, string | undefined>): Grant {
+    for (const field of ['code', 'client_id', 'code_verifier'] as const) {
+      if (!params[field]) throw new OAuthError('invalid_request', oauthMessages.fieldMissing(field));
+    }
+    const code = params.code as string;
+    const found = this.#codes.get(code);
+    this.#codes.delete(code);
+    if (!found || found.expiresAt <= this.#now())
+      throw new OAuthError('invalid_grant', oauthMessages.codeInvalid);
+    if (!this.clients.has(found.client_id))
+      throw new OAuthError('invalid_client', oauthMessages.clientUnknown);
+    if (found.client_id !== params.client_id)
+      throw new OAuthError('invalid_grant', oauthMessages.clientMismatch);
+    if (params.redirect_uri !== undefined && params.redirect_uri !== found.redirect_uri) {
+      throw new OAuthError('invalid_grant', oauthMessages.redirectUriMismatch);
+    }
+    const verifier = params.code_verifier as string;
+    if (!PKCE_TEXT.test(verifier) || !sameText(pkceChallenge(verifier), found.code_challenge)) {
+      throw new OAuthError('invalid_grant', oauthMessages.verifierMismatch);
+    }
+    const { client_id, keyClientId, consumerid, scopes } = found;
+    return { client_id, keyClientId, consumerid, scopes };
+  }
+
+  /** The grant of a refresh token, which is spent (rotated) whatever the outcome. */
+  redeemRefresh(params: Record<string, string | undefined>): Grant {
+    for (const field of ['refresh_token', 'client_id'] as const) {
+      if (!params[field]) throw new OAuthError('invalid_request', oauthMessages.fieldMissing(field));
+    }
+    const token = params.refresh_token as string;
+    const found = this.#refresh.get(token);
+    this.#refresh.delete(token);
+    if (!found || found.expiresAt <= this.#now())
+      throw new OAuthError('invalid_grant', oauthMessages.refreshInvalid);
+    if (found.client_id !== params.client_id)
+      throw new OAuthError('invalid_grant', oauthMessages.clientMismatch);
+    const { client_id, keyClientId, consumerid, scopes } = found;
+    return { client_id, keyClientId, consumerid, scopes };
+  }
+
+  /** A new refresh token for the grant, and the access token remembered as the client's. */
+  issued(grant: Grant, accessToken: string): string {
+    const client = this.clients.get(grant.client_id);
+    this.#issued.set(accessToken, { client_id: grant.client_id, client_name: client?.client_name ?? null });
+    const token = secret();
+    this.#refresh.set(token, { ...grant, expiresAt: this.#now() + REFRESH_LIFETIME_SECONDS * 1000 });
+    return token;
+  }
+
+  /** The OAuth client an access token was issued to by the token endpoint, if any. */
+  clientOfToken(accessToken: string): { client_id: string; client_name: string | null } | null {
+    return this.#issued.get(accessToken) ?? null;
+  }
+}

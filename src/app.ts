@@ -16,6 +16,7 @@ import { registerAuth } from './resources/auth/index.js';
 import { registerBanking } from './resources/banking/index.js';
 import { registerCommerce } from './resources/commerce/index.js';
 import { registerConnections } from './resources/connections/index.js';
+import { mcpSessionsSection, registerConsole } from './resources/console/index.js';
 import { registerConsumers } from './resources/consumers/index.js';
 import { registerDatalab } from './resources/datalab/index.js';
 import { registerDatalayer } from './resources/datalayer/index.js';
@@ -151,7 +152,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   installTraffic(app, services);
   // One middleware in front of every route (each step of hono's chain costs on every request): the
   // services, then the body checks of requests that carry one.
-  const guard = bodyGuard(/^\/link\//);
+  const guard = bodyGuard(/^\/(?:link|console)\//);
   app.use('*', (c, next) => {
     c.set('store', services.store);
     c.set('clock', services.clock);
@@ -210,7 +211,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerLocalAgents(app);
   registerSandboxControl(app);
   registerDocs(app);
-  registerMcp(app, services);
+  const mcp = registerMcp(app, services);
+  registerConsole(app, { sections: [mcpSessionsSection(mcp)] });
 
   // A path served with other methods answers 405 with Allow; any other, 404.
   app.notFound(notFoundOrNotAllowed(app));

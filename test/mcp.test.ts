@@ -152,6 +152,16 @@ describe('MCP server: calls', () => {
       true,
     );
 
+    // The console lists the session: its id, consumer, scopes and the two tool calls.
+    const [session] = s.app.services.mcp?.sessions() ?? [];
+    expect(session).toMatchObject({ consumer_id: consumer, scopes: ['consumers'], calls: 2 });
+    const page = await s.app.request('/console/mcp-sessions');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(session?.session_id);
+    expect(html).toContain(`href="/console/consumers/${consumer}"`);
+    expect(html).toMatch(/<td>2<\/td>\s*<\/tr>/);
+    expect(await (await s.app.request('/console')).text()).toContain('href="/console/mcp-sessions"');
     await client.close();
   });
 

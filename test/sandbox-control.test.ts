@@ -96,7 +96,14 @@ describe('cross-cutting HTTP behaviour', () => {
     const res = await call(s.app, 'GET', '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    const links = ['/docs', '/openapi.json', '/__sandbox/requests', '/__sandbox/fixtures/schema'];
+    const links = [
+      '/console',
+      '/docs',
+      '/openapi.json',
+      '/__sandbox/requests',
+      '/__sandbox/fixtures/schema',
+      '/.well-known/oauth-protected-resource/mcp',
+    ];
     for (const link of links) {
       expect(res.text).toContain(`href="${link}"`);
       // Every link leads somewhere.

@@ -215,15 +215,19 @@ const HOME_PAGE = `<!doctype html>
 <body>
   <h1>unified-api-sandbox</h1>
   <p>An offline, stateful sandbox of the unified integration API.</p>
+  <p><a href="/console"><strong>Open the console</strong></a>: the seeded world, the clock, webhooks,
+  the requests your code sent, the automation.</p>
   <ul>
-    <li><a href="/docs">API reference</a> (Swagger UI, offline)</li>
+    <li><a href="/console">Console</a> (<code>/console</code>)</li>
+    <li><a href="/docs">API reference</a> (Swagger UI, offline, authorized with the seeded key)</li>
     <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>)</li>
     <li><a href="/__sandbox/requests">Requests this sandbox answered</a> (the request journal, JSON)</li>
     <li><a href="/__sandbox/fixtures/schema">Fixtures document schema</a> (JSON Schema)</li>
   </ul>
   <p>Start with <code>POST /token</code> and the credentials the command line printed
   (<code>unified-api-sandbox env</code> prints them again); the control endpoints are under
-  <code>/__sandbox/</code> (clock, reset).</p>
+  <code>/__sandbox/</code> (clock, reset). AI agents connect to the MCP server at <code>/mcp</code>
+  (<a href="/.well-known/oauth-protected-resource/mcp">its OAuth metadata</a>).</p>
 </body>
 </html>`;
 

@@ -1,0 +1,225 @@
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { AppEnv } from '../../context.js';
+import { ApiError } from '../../lib/errors.js';
+import type { ApiName } from '../../seed/catalogue.js';
+import { accountingFolders, accountingLedger } from '../accounting/accounting.context.js';
+import { listPartners, toPartnerItem } from '../accounting/partners.domain.js';
+import { bankingDatasetOf, toAccountItem } from '../banking/banking.domain.js';
+import {
+  commerceDatasetOf,
+  listOrders as listCommerceOrders,
+  toOrderItem as toCommerceOrderItem,
+} from '../commerce/commerce.domain.js';
+import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
+import { invoicingDatasetOf, listInvoices, toInvoiceItem } from '../invoicing/invoicing.domain.js';
+import { listPayments, paymentDatasetOf, toPaymentItem } from '../payment/payment.domain.js';
+import {
+  listOrders as listPmsOrders,
+  pmsDatasetOf,
+  toOrderItem as toPmsOrderItem,
+} from '../pms/pms.domain.js';
+import { pos } from '../pos/pos.context.js';
+import { listOrders as listPosOrders, toOrderItem as toPosOrderItem } from '../pos/pos.domain.js';
+import { code, type Html } from './layout.js';
+
+/**
+ * Samples of a consumer's vertical data, a handful of rows each, read as the API reads them: the same
+ * checks (requireVerticalConnection: the active connection, the integration's coverage of the
+ * operation), the same opening of the data (the vertical's own dataset function, or its `open`), the
+ * same list and wire-shape functions. A refusal shows as the API would answer it.
+ */
+
+const ROWS = 5;
+
+type Row = Record<string, unknown>;
+
+interface Sample {
+  api: ApiName;
+  title: string;
+  /** The operation whose coverage the API checks (its operationId). */
+  operationId: string;
+  /** The API path of the same list, under /consumers/{consumer_id}. */
+  path: string;
+  columns: string[];
+  rows(c: Context<AppEnv>, scope: VerticalScope): Row[] | Promise<Row[]>;
+}
+
+/** The last 90 days of the sandbox clock, for the operations that need a period. */
+function recentPeriod(c: Context<AppEnv>) {
+  const today = c.get('store').today();
+  const from = new Date(Date.parse(`${today}T00:00:00Z`) - 90 * 86_400_000).toISOString().slice(0, 10);
+  return { date_from: from, date_to: today };
+}
+
+const SAMPLES: readonly Sample[] = [
+  {
+    api: 'Accounting',
+    title: 'Clients',
+    operationId: 'accounting_get_clients',
+    path: 'accounting/clients',
+    columns: ['id', 'name', 'is_company', 'email', 'vat', 'currency'],
+    rows: async (c, scope) => {
+      const { ledger } = await accountingLedger.open(c, scope);
+      return listPartners(ledger, 'client', {})
+        .slice(0, ROWS)
+        .map((p) => toPartnerItem(p, 'client'));
+    },
+  },
+  {
+    api: 'Invoicing',
+    title: 'Invoices',
+    operationId: 'invoicing_get_invoices',
+    path: 'invoicing/invoices',
+    columns: ['id', 'invoice_number', 'invoice_type', 'invoice_date', 'status', 'currency', 'total'],
+    rows: (c, { consumer, connection, integration }) => {
+      const data = invoicingDatasetOf(
+        c.get('store'),
+        consumer.consumerid,
+        connection.connectionid,
+        integration.integrationid,
+      );
+      return listInvoices(data, {})
+        .slice(0, ROWS)
+        .map((invoice) => toInvoiceItem(data, invoice, { lines: false, analytic: false }));
+    },
+  },
+  {
+    api: 'Banking',
+    title: 'Accounts',
+    operationId: 'banking_get_accounts',
+    path: 'banking/accounts',
+    columns: ['id', 'description', 'reference', 'holder_name', 'currency', 'current_balance', 'active'],
+    rows: (c, { connection }) => {
+      const data = bankingDatasetOf(
+        c.get('store'),
+        connection.consumerid,
+        connection.connectionid,
+        connection.integrationid,
+      );
+      return Object.values(data.accounts)
+        .slice(0, ROWS)
+        .map((account) => toAccountItem(data, account));
+    },
+  },
+  {
+    api: 'Payment',
+    title: 'Payments',
+    operationId: 'payment_get_payments',
+    path: 'payment/payments',
+    columns: ['id', 'payment_date', 'status', 'currency', 'amount', 'description'],
+    rows: (c, { consumer, connection, integration }) => {
+      const data = paymentDatasetOf(
+        c.get('store'),
+        consumer.consumerid,
+        connection.connectionid,
+        integration.integrationid,
+      );
+      return listPayments(data, {}).slice(0, ROWS).map(toPaymentItem);
+    },
+  },
+  {
+    api: 'eCommerce',
+    title: 'Orders',
+    operationId: 'ecommerce_get_orders',
+    path: 'commerce/orders',
+    columns: ['id', 'order_number', 'created_on', 'status', 'currency', 'total'],
+    rows: (c, { connection }) => {
+      const data = commerceDatasetOf(c.get('store'), connection);
+      return listCommerceOrders(data, {})
+        .slice(-ROWS)
+        .reverse()
+        .map((order) => toCommerceOrderItem(data, order));
+    },
+  },
+  {
+    api: 'Point of Sale',
+    title: 'Orders',
+    operationId: 'pos_get_orders',
+    path: 'pos/orders',
+    columns: ['id', 'order_number', 'creation_date', 'closing_date', 'total', 'currency'],
+    rows: async (c, scope) => {
+      // The vertical's own opening: it completes the orders due by now first, as the API does.
+      const data = await pos.open(c, scope);
+      return listPosOrders(data, recentPeriod(c)).slice(-ROWS).reverse().map(toPosOrderItem);
+    },
+  },
+  {
+    api: 'Property Management System',
+    title: 'Orders (stays)',
+    operationId: 'pms_get_orders',
+    path: 'pms/orders',
+    columns: ['id', 'order_number', 'service_date', 'closing_date', 'total', 'currency'],
+    rows: (c, { connection }) => {
+      const data = pmsDatasetOf(c.get('store'), connection);
+      return listPmsOrders(data, recentPeriod(c))
+        .slice(-ROWS)
+        .reverse()
+        .map((order) => toPmsOrderItem(data, order));
+    },
+  },
+];
+
+function cell(value: unknown): Html {
+  if (value === null || value === undefined || value === '') return html`<span class="muted">–</span>`;
+  if (typeof value === 'object') return html`<code>${JSON.stringify(value).slice(0, 80)}</code>`;
+  return html`${String(value)}`;
+}
+
+async function sampleSection(c: Context<AppEnv>, consumerid: string, sample: Sample): Promise<Html> {
+  const apiPath = `/consumers/${consumerid}/${sample.path}`;
+  let content: Html;
+  try {
+    const scope = requireVerticalConnection(c, sample.api, sample.operationId);
+    const rows = await sample.rows(c, scope);
+    content =
+      rows.length === 0
+        ? html`<p class="muted">No rows.</p>`
+        : html`<table>
+          <thead><tr>${sample.columns.map((col) => html`<th scope="col">${col}</th>`)}</tr></thead>
+          <tbody>${rows.map((row) => html`<tr>${sample.columns.map((col) => html`<td>${cell(row[col])}</td>`)}</tr>`)}</tbody>
+        </table>`;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    content = html`<p class="error">The API answers ${String(error.status)}: ${error.detail || error.message}</p>`;
+  }
+  return html`<section class="sample">
+    <h3>${sample.api}: ${sample.title}</h3>
+    <p>The first rows of <code>GET ${apiPath}</code> (<a href="/docs#/">operation <code>${sample.operationId}</code> in the docs</a>).</p>
+    ${content}
+  </section>`;
+}
+
+/** The accounting folders of the connection (a multi-folder integration needs ?folder_id=). */
+async function foldersSection(c: Context<AppEnv>, consumerid: string): Promise<Html> {
+  try {
+    const scope = requireVerticalConnection(c, 'Accounting', 'accounting_get_folders');
+    const { folders } = await accountingFolders.open(c, scope);
+    const current = c.req.query('folder_id');
+    return html`<section class="sample">
+      <h3>Accounting: Folders</h3>
+      <p><code>GET /consumers/${consumerid}/accounting/folders</code>${
+        scope.integration.features.multiple_folders
+          ? html`: ${scope.integration.name} holds several folders; pick one to see its clients.`
+          : ''
+      }</p>
+      <ul>${folders.map(
+        (f) =>
+          html`<li><a href="?folder_id=${encodeURIComponent(f.id)}"${f.id === current ? html` aria-current="true"` : ''}>${f.name}</a> ${code(f.id)}</li>`,
+      )}</ul>
+    </section>`;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return html``;
+  }
+}
+
+/** The samples of every vertical in which the consumer has an active connection. */
+export async function verticalSamples(c: Context<AppEnv>, consumerid: string, apis: ReadonlySet<string>) {
+  const sections: Html[] = [];
+  if (apis.has('Accounting')) sections.push(await foldersSection(c, consumerid));
+  for (const sample of SAMPLES) {
+    if (apis.has(sample.api)) sections.push(await sampleSection(c, consumerid, sample));
+  }
+  return sections;
+}

@@ -89,18 +89,26 @@ const stop = (server: Server) =>
 
 async function drive(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; path: string },
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    path: string;
+    /** Default: CONNECTIONS; 1 measures what one person at a browser waits. */
+    connections?: number;
+  },
 ): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const connections = options.connections ?? CONNECTIONS;
   const result = await autocannon({
     url: `${url}${options.path}`,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION,
     method: (options.method ?? 'GET') as 'GET',
     headers: options.headers,
     body: options.body,
     // Two seconds first, not counted, so that the measure is of warm code (the JIT has compiled the
     // hot path) for every server alike.
-    ...(QUICK ? {} : { warmup: { connections: CONNECTIONS, duration: 2 } }),
+    ...(QUICK ? {} : { warmup: { connections, duration: 2 } }),
   });
   const errors = result.errors + result.non2xx + result.timeouts;
   return {
@@ -217,6 +225,7 @@ async function main() {
       note: 'not served yet',
     });
   }
+  await consolePages(mem.url, 'default', consumer, rows);
   // Reads first, so that their peak RSS is that of reads; then the scenarios that allocate.
   add(
     'POST /token',
@@ -305,6 +314,7 @@ async function main() {
     await drive(large.url, { path: '/consumers?search=zzzz-no-match', headers: largeAuth }),
     large.child.pid,
   );
+  await consolePages(large.url, 'large (100,000)', consumer, rows);
   await stop(large);
 
   const table = render(rows, ceiling.rps);
@@ -322,6 +332,48 @@ async function main() {
       `autocannon, ${CONNECTIONS} connections, ${DURATION} s per scenario${QUICK ? ' (quick mode)' : ''}.`,
     ].join(' ');
     writeResults(join(ROOT, 'docs', 'benchmarks.md'), `${header}\n\n${table}`);
+  }
+}
+
+/** What a console page may take on the default world, one person at a browser (p99, ms). */
+const CONSOLE_PAGE_TARGET_MS = 100;
+
+const CONSOLE_PAGES = [
+  'console: overview',
+  'console: consumers, searched',
+  'console: a consumer with its vertical data',
+  'console: requests',
+] as const;
+
+/**
+ * The console's pages, one connection at a time (a person at a browser, not a crowd): the p99 is the
+ * wait for one page. Each page is opened once first, so that the datasets it shows are built.
+ */
+async function consolePages(url: string, world: string, consumer: string | undefined, rows: Row[]) {
+  const paths: Record<(typeof CONSOLE_PAGES)[number], string> = {
+    'console: overview': '/console',
+    'console: consumers, searched': '/console/consumers?search=gro',
+    'console: a consumer with its vertical data': `/console/consumers/${consumer}`,
+    'console: requests': '/console/requests',
+  };
+  for (const scenario of CONSOLE_PAGES) {
+    const path = paths[scenario];
+    await (await fetch(`${url}${path}`)).arrayBuffer();
+    const r = await drive(url, { path, connections: 1 });
+    const target =
+      world === 'default'
+        ? `target p99 < ${CONSOLE_PAGE_TARGET_MS} ms: ${r.p99 < CONSOLE_PAGE_TARGET_MS ? 'met' : 'missed'}`
+        : '';
+    const errors = r.errors ? `${r.errors} non-2xx/errors` : '';
+    rows.push({
+      scenario,
+      world,
+      rps: r.rps,
+      p50: r.p50,
+      p99: r.p99,
+      rssMiB: 0,
+      note: [errors, target, '1 connection'].filter(Boolean).join('; '),
+    });
   }
 }
 
@@ -399,6 +451,7 @@ const EXPECTED_SCENARIOS = [
   'POST one datastore row, durable',
   'POST invoicing contact, durable',
   'largest journal line of one write',
+  ...CONSOLE_PAGES,
 ];
 
 /**

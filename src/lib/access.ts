@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ConsumerRecord } from '../store/world.js';
 import type { Principal } from './tokens.js';
 
@@ -15,5 +16,22 @@ export function canSee(principal: Principal, consumer: ConsumerOwner): boolean {
     consumer.envid === principal.envid &&
     (principal.consumers === null || principal.consumers.has(consumer.consumerid)) &&
     (principal.mcp === null || principal.mcp.consumerid === consumer.consumerid)
+  );
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether two secrets are equal, in a time that does not tell where they differ. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+/**
+ * The rule of the control surfaces (/__sandbox, the console): open when the sandbox has no admin
+ * token, else only to a request whose Authorization is that token as a bearer.
+ */
+export function isAdmin(adminToken: string | null, authorization: string | undefined): boolean {
+  return (
+    adminToken === null || (authorization !== undefined && sameSecret(authorization, `Bearer ${adminToken}`))
   );
 }

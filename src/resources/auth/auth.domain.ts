@@ -82,15 +82,17 @@ export function grantScopes(
   return [...new Set(requested)];
 }
 
+/** The caller an API key is, as its own API token would make it (what its consumers are, say). */
+export const principalOfKey = (key: ApiKeyRecord): Principal => ({
+  kind: 'api',
+  clientid: key.clientid,
+  accountid: key.accountid,
+  envid: key.envid,
+  consumers: key.consumers ? new Set(key.consumers) : null,
+  mcp: null,
+});
+
 /** The consumer must be one the key itself reaches. */
 export function checkMcpConsumer(world: World, key: ApiKeyRecord, consumerId: string) {
-  const principal: Principal = {
-    kind: 'api',
-    clientid: key.clientid,
-    accountid: key.accountid,
-    envid: key.envid,
-    consumers: key.consumers ? new Set(key.consumers) : null,
-    mcp: null,
-  };
-  return requireConsumer(world, principal, consumerId);
+  return requireConsumer(world, principalOfKey(key), consumerId);
 }

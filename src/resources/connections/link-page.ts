@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../context.js';
+import { escapeHtml, htmlDocument } from '../../lib/html.js';
 import type { Integration, PostConnectionDefinition } from '../../seed/catalogue.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord } from '../../store/world.js';
 import { connectionCredentials, type PostConnectionChoice } from './connections.domain.js';
@@ -9,12 +10,6 @@ import { connectionCredentials, type PostConnectionChoice } from './connections.
  * other assets are the integrations' logos, served by the sandbox itself (GET
  * /integrations/{id}/logo.png), so that they work offline and in a headless browser.
  */
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
-  );
 
 /** Name of the form field of one credential of one integration. */
 export const credentialField = (integrationid: number, name: string) => `credential:${integrationid}:${name}`;
@@ -31,20 +26,7 @@ fieldset{border:1px solid #ccd;border-radius:6px;margin:1rem 0}button{margin-top
 
 const SECRET = /secret|password|token|key/i;
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
+const page = (title: string, body: string): string => htmlDocument(title, STYLE, body);
 
 /** A mandatory post connection of an offered integration, with the values the sandbox can list. */
 export interface PostConnectionField {

@@ -1,8 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
+import { isAdmin, sameSecret } from '../../lib/access.js';
 import { type Html, page } from './layout.js';
 
 /**
@@ -14,13 +15,6 @@ import { type Html, page } from './layout.js';
 
 export const CONSOLE_COOKIE = 'sandbox_console';
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** Whether two texts are equal, in a time that does not depend on where they differ. */
-export function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(sha256(given), sha256(expected));
-}
-
 /** The value of the console's cookie for an admin token. */
 export const sessionValue = (adminToken: string): string =>
   createHmac('sha256', adminToken).update('unified-api-sandbox console session').digest('base64url');
@@ -28,9 +22,7 @@ export const sessionValue = (adminToken: string): string =>
 /** Whether the request may use the console: no admin token, or the token (bearer or cookie). */
 export function hasConsoleAccess(c: Context<AppEnv>): boolean {
   const expected = c.get('config').adminToken;
-  if (expected === null) return true;
-  const authorization = c.req.header('authorization');
-  if (authorization !== undefined && sameSecret(authorization, `Bearer ${expected}`)) return true;
+  if (expected === null || isAdmin(expected, c.req.header('authorization'))) return true;
   const cookie = getCookie(c, CONSOLE_COOKIE);
   return cookie !== undefined && sameSecret(cookie, sessionValue(expected));
 }

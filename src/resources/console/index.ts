@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
+import { sameSecret } from '../../lib/access.js';
 import { ApiError } from '../../lib/errors.js';
 import { requireImage } from '../integrations/integrations.domain.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
@@ -13,7 +14,6 @@ import {
   hasConsoleAccess,
   loginPage,
   safeNext,
-  sameSecret,
   sessionValue,
 } from './console-auth.js';
 import { consumerBody, consumersBody } from './consumers.js';

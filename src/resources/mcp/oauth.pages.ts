@@ -1,3 +1,4 @@
+import { escapeHtml, htmlDocument } from '../../lib/html.js';
 import type { ConsumerRecord } from '../../store/world.js';
 import type { AuthorizationRequest, RegisteredClient } from './oauth.domain.js';
 
@@ -6,15 +7,8 @@ import type { AuthorizationRequest, RegisteredClient } from './oauth.domain.js';
  * no external asset. Every dynamic value goes through `html`.
  */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const html = (value: string | number): string =>
-  String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string);
+/** Every dynamic value of these pages goes through it. */
+export const html = escapeHtml;
 
 const STYLE =
   'body{font:15px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}' +
@@ -23,20 +17,8 @@ const STYLE =
   'input[type=text],input[type=password],input[type=search]{width:100%;box-sizing:border-box;padding:.3rem}' +
   'button{margin:.3rem .3rem .3rem 0;padding:.3rem .8rem}code{background:#f3f3f3;padding:0 .2em}';
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${html(title)}: unified-api-sandbox</title>
-  <style>${STYLE}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
+const page = (title: string, body: string): string =>
+  htmlDocument(`${title}: unified-api-sandbox`, STYLE, body);
 
 const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${html(name)}" value="${html(value)}">`;

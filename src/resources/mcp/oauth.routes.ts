@@ -13,6 +13,7 @@ import {
   checkMcpConsumer,
   grantableScopes,
   grantScopes,
+  principalOfKey,
 } from '../auth/auth.domain.js';
 import { searchConsumers } from '../consumers/consumer-search.js';
 import {
@@ -105,16 +106,6 @@ function redirectBack(
   url.searchParams.set('iss', publicOrigin(c.get('config'), c.req.url));
   return c.redirect(url.toString(), 302);
 }
-
-/** The caller a signed-in API key is, as the service sees it: for the consumers it may pick. */
-const principalOfKey = (key: ApiKeyRecord): Principal => ({
-  kind: 'api',
-  clientid: key.clientid,
-  accountid: key.accountid,
-  envid: key.envid,
-  consumers: key.consumers ? new Set(key.consumers) : null,
-  mcp: null,
-});
 
 /** The key of a sign-in, still there and not deleted. */
 function keyOfSignIn(services: Services, keyClientId: string): ApiKeyRecord {

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../context.js';
+import { isAdmin } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
 import { ClockChange, ClockState, ResetResult } from './sandbox.schemas.js';
@@ -9,10 +10,7 @@ const tags = ['Sandbox control'];
 
 /** Control endpoints are open on loopback; with an admin token configured they need it. */
 const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const expected = c.get('config').adminToken;
-  if (expected !== null && c.req.header('authorization') !== `Bearer ${expected}`) {
-    throw errors.adminTokenRequired();
-  }
+  if (!isAdmin(c.get('config').adminToken, c.req.header('authorization'))) throw errors.adminTokenRequired();
   await next();
 };
 

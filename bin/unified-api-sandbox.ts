@@ -153,6 +153,7 @@ function banner(sandbox: RunningSandbox, db: string | null, adminToken: string |
     `  API        ${sandbox.url}`,
     `  Docs       ${sandbox.url}/docs   (OpenAPI: ${sandbox.url}/openapi.json)`,
     `  Console    ${sandbox.url}/console${adminToken ? '   (log in with the admin token)' : ''}`,
+    `  MCP        ${sandbox.url}/mcp   (an MCP token of POST /mcp-token, or OAuth)`,
     `  World      seed ${sandbox.seed}, ${db ? `file ${db}` : 'in memory'}`,
     `  Control    ${sandbox.url}/__sandbox/clock, /__sandbox/reset${adminToken ? ' (admin token required)' : ''}`,
     '',

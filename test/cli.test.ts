@@ -211,6 +211,15 @@ describe('--log', () => {
       await until(() => /API\s+http:\/\/\S+/.test(out));
       const url = /API\s+(http:\/\/\S+)/.exec(out)?.[1];
       expect(url).toBeDefined();
+      // The banner's console and MCP urls are the sandbox's own.
+      const consoleUrl = /Console\s+(http:\/\/\S+)/.exec(out)?.[1];
+      expect(consoleUrl).toBe(`${url}/console`);
+      expect((await fetch(consoleUrl as string)).status).toBe(200);
+      const mcpUrl = /MCP\s+(http:\/\/\S+)/.exec(out)?.[1];
+      expect(mcpUrl).toBe(`${url}/mcp`);
+      expect((await fetch(mcpUrl as string, { method: 'POST' })).headers.get('www-authenticate')).toContain(
+        'resource_metadata=',
+      );
       expect((await fetch(`${url}/integrations`)).status).toBe(401);
       await fetch(`${url}/__sandbox/clock`);
       await until(() => out.includes('GET /integrations'));

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * The browser of the browser tests: Debian's Chromium when it is installed, else the headless
@@ -122,4 +123,129 @@ export async function launchBrowser(): Promise<{ browser: Browser; choice: Brows
     ...(choice.env ? { env: { ...process.env, ...choice.env } } : {}),
   });
   return { browser, choice };
+}
+
+/** A browser for a describe block, launched in its beforeAll. */
+export interface SuiteBrowser {
+  /** The browser, when it started. */
+  started: Browser | undefined;
+  /** The browser; when it did not start, throws why (call it in the test, which then fails with the reason). */
+  browser(): Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches the browser and keeps a failure to launch instead of throwing it: a failure in a hook
+ * would only show the tests as skipped, so browser() throws it in the test instead.
+ */
+export async function launchForSuite(): Promise<SuiteBrowser> {
+  let started: Browser | undefined;
+  let failure: unknown;
+  try {
+    ({ browser: started } = await launchBrowser());
+  } catch (error) {
+    failure = error;
+  }
+  return {
+    started,
+    browser() {
+      if (!started) throw new Error(`The browser did not start: ${failure}`);
+      return started;
+    },
+    close: async () => {
+      await started?.close();
+    },
+  };
+}
+
+/** What a page did, recorded from when trackPage was called. */
+export interface PageTrack {
+  /** The URL of every request. */
+  requests: string[];
+  /** `${method} ${url}` of every request. */
+  calls: string[];
+  /** `${url}: ${error text}` of every request that failed. */
+  failures: string[];
+  /** `${url}: HTTP ${status}` of every answer of status 400 or more. */
+  httpErrors: string[];
+  /** The text of every console message of type error. */
+  consoleErrors: string[];
+  /** The message of every uncaught error of the page. */
+  pageErrors: string[];
+  /** Forgets what was recorded (for tests that share one page). */
+  clear(): void;
+}
+
+export function trackPage(page: Page): PageTrack {
+  const track: PageTrack = {
+    requests: [],
+    calls: [],
+    failures: [],
+    httpErrors: [],
+    consoleErrors: [],
+    pageErrors: [],
+    clear() {
+      for (const list of [
+        track.requests,
+        track.calls,
+        track.failures,
+        track.httpErrors,
+        track.consoleErrors,
+        track.pageErrors,
+      ]) {
+        list.length = 0;
+      }
+    },
+  };
+  page.on('request', (request) => {
+    track.requests.push(request.url());
+    track.calls.push(`${request.method()} ${request.url()}`);
+  });
+  page.on('requestfailed', (request) =>
+    track.failures.push(`${request.url()}: ${request.failure()?.errorText}`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) track.httpErrors.push(`${response.url()}: HTTP ${response.status()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') track.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => track.pageErrors.push(error.message));
+  return track;
+}
+
+/** What a page may do besides asking its origin for pages that answer below 400, without an error. */
+export interface Allowed {
+  /** URL prefixes other than the origin's that requests may ask for, e.g. 'data:'. */
+  elsewhere?: string[];
+  /** Error texts of failed requests to pass over, e.g. net::ERR_ABORTED. */
+  failedWith?: string[];
+  /** The answers of status 400 or more expected: exactly these, in this order, as in PageTrack. */
+  httpErrors?: string[];
+  /** Console errors to pass over (only those matching). */
+  consoleErrors?: RegExp;
+}
+
+/**
+ * Asserts that the page asked the origin alone (no request left the sandbox), with no failed request,
+ * no answer of 400 or more, no page error and no console error, but for what `allowed` names.
+ */
+export function expectOnlyOrigin(track: PageTrack, origin: string, allowed: Allowed = {}): void {
+  const prefixes = [`${origin}/`, ...(allowed.elsewhere ?? [])];
+  expect(
+    track.requests.filter((url) => !prefixes.some((prefix) => url.startsWith(prefix))),
+    'requests that left the sandbox',
+  ).toEqual([]);
+  const passed = (allowed.failedWith ?? []).map((text) => `: ${text}`);
+  expect(
+    track.failures.filter((failure) => !passed.some((end) => failure.endsWith(end))),
+    'failed requests',
+  ).toEqual([]);
+  expect(track.httpErrors, 'answers of status 400 or more').toEqual(allowed.httpErrors ?? []);
+  expect(track.pageErrors, 'page errors').toEqual([]);
+  const consoleErrors = allowed.consoleErrors;
+  expect(
+    track.consoleErrors.filter((text) => !consoleErrors?.test(text)),
+    'console errors',
+  ).toEqual([]);
 }

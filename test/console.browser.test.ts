@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type ServerType, serve } from '@hono/node-server';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type SandboxApp } from '../src/app.js';
+import { createApp } from '../src/app.js';
 import { seedDirectory } from '../src/seed/world.js';
-import { launchBrowser } from './browser.js';
+import { expectOnlyOrigin, launchForSuite, type PageTrack, type SuiteBrowser, trackPage } from './browser.js';
+import { type Listening, listenOn } from './helpers.js';
 
 /**
  * The console in a real browser, against a real port: every page loads from the sandbox alone with
@@ -56,16 +56,12 @@ class Receiver {
 }
 
 describe('/console in a browser', () => {
-  let server: ServerType | undefined;
-  let browser: Browser | undefined;
-  let launchError: unknown;
-  let app: SandboxApp;
+  let launched: SuiteBrowser;
+  let server: Listening | undefined;
   let origin: string;
   let page: Page;
+  let track: PageTrack;
   const receiver = new Receiver();
-  let requests: string[] = [];
-  let failures: string[] = [];
-  let errors: string[] = [];
 
   /** The API as the code under test calls it: over HTTP, with a token of POST /token. */
   async function api(method: string, path: string, body?: unknown) {
@@ -117,59 +113,30 @@ describe('/console in a browser', () => {
   }
 
   function expectClean(): void {
-    const elsewhere = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'));
-    expect(elsewhere).toEqual([]);
-    expect(failures).toEqual([]);
-    expect(errors).toEqual([]);
+    // A navigation started while the live script's request was in flight cancels it: not a failure.
+    expectOnlyOrigin(track, origin, { elsewhere: ['data:'], failedWith: ['net::ERR_ABORTED'] });
   }
 
   beforeAll(async () => {
-    try {
-      ({ browser } = await launchBrowser());
-    } catch (error) {
-      launchError = error;
-      return;
-    }
+    launched = await launchForSuite();
+    if (!launched.started) return;
     await receiver.start();
-    app = createApp();
-    origin = await new Promise<string>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve(`http://127.0.0.1:${info.port}`),
-      );
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('requestfailed', (request) => {
-      // A navigation started while the live script's request was in flight cancels it: not a failure.
-      if (request.failure()?.errorText !== 'net::ERR_ABORTED') {
-        failures.push(`${request.url()}: ${request.failure()?.errorText}`);
-      }
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.url()}: HTTP ${response.status()}`);
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    server = await listenOn(createApp());
+    origin = server.origin;
+    page = await launched.started.newPage({ viewport: { width: 1280, height: 900 } });
+    track = trackPage(page);
     page.on('dialog', (dialog) => void dialog.accept());
   }, 120_000);
 
   beforeEach(() => {
-    if (!browser) throw new Error(`The browser did not start: ${launchError}`);
-    requests = [];
-    failures = [];
-    errors = [];
+    launched.browser(); // throws why the browser did not start
+    track.clear();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await launched?.close();
     await receiver.close();
-    await new Promise<void>((resolve) => {
-      if (!server) return resolve();
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    });
+    await server?.close();
   });
 
   it('loads every page from the sandbox alone, without an error, and takes the screenshots', async () => {
@@ -193,8 +160,8 @@ describe('/console in a browser', () => {
     // The script ran: the copy buttons it shows are visible.
     await open('/console');
     await expect(page.getByRole('button', { name: 'Copy the .env block' }).isVisible()).resolves.toBe(true);
-    expect(requests).toContain(`${origin}/console/assets/console.js`);
-    expect(requests).toContain(`${origin}/console/assets/console.css`);
+    expect(track.requests).toContain(`${origin}/console/assets/console.js`);
+    expect(track.requests).toContain(`${origin}/console/assets/console.css`);
     expectClean();
   }, 120_000);
 

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { type ServerType, serve } from '@hono/node-server';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
 import { seedDirectory } from '../src/seed/world.js';
-import { launchBrowser } from './browser.js';
+import { expectOnlyOrigin, launchForSuite, type PageTrack, type SuiteBrowser, trackPage } from './browser.js';
+import { type Listening, listenOn } from './helpers.js';
 
 /**
  * /docs in a real browser: Swagger UI must render the operations from the sandbox's own assets and
@@ -13,51 +12,28 @@ import { launchBrowser } from './browser.js';
 const SCREENSHOT = '/tmp/docs.png';
 
 describe('/docs in a browser', () => {
-  let server: ServerType | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
+  let launched: SuiteBrowser;
+  let server: Listening | undefined;
   let origin: string;
-  const requests: string[] = [];
-  const failures: string[] = [];
-  const pageErrors: string[] = [];
-
-  let launchError: unknown;
+  let page: Page;
+  let track: PageTrack;
 
   beforeAll(async () => {
-    // A browser that cannot start fails the test below with the reason (a failure in a hook would
-    // only show the test as skipped).
-    try {
-      ({ browser } = await launchBrowser());
-    } catch (error) {
-      launchError = error;
-      return;
-    }
-    const app = createApp();
-    origin = await new Promise<string>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve(`http://127.0.0.1:${info.port}`),
-      );
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.url()}: HTTP ${response.status()}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    launched = await launchForSuite();
+    if (!launched.started) return;
+    server = await listenOn(createApp());
+    origin = server.origin;
+    page = await launched.started.newPage({ viewport: { width: 1280, height: 1000 } });
+    track = trackPage(page);
   }, 120_000); // the first run unpacks the packaged browser (some 200 MB)
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => {
-      if (!server) return resolve();
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    });
+    await launched?.close();
+    await server?.close();
   });
 
   it('renders the operations from the sandbox alone', async () => {
-    if (!browser) throw new Error(`The browser did not start: ${launchError}`);
+    launched.browser(); // throws why the browser did not start
     const response = await page.goto(`${origin}/docs`);
     expect(response?.status()).toBe(200);
 
@@ -81,13 +57,11 @@ describe('/docs in a browser', () => {
     await page.screenshot({ path: SCREENSHOT });
 
     // The page itself, its assets and the OpenAPI document, all from the sandbox.
+    const { requests } = track;
     expect(requests).toContain(`${origin}/docs`);
     expect(requests).toContain(`${origin}/openapi.json`);
     expect(requests.some((url) => url.startsWith(`${origin}/docs/assets/swagger-ui-bundle.js`))).toBe(true);
-    const elsewhere = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'));
-    expect(elsewhere).toEqual([]);
-    expect(failures).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expectOnlyOrigin(track, origin, { elsewhere: ['data:'] });
   }, 200_000);
 });
 
@@ -97,48 +71,27 @@ describe('/docs in a browser', () => {
  * past its expiry.
  */
 describe('/docs in a browser: Try it out works at once', () => {
-  let server: ServerType | undefined;
-  let browser: Browser | undefined;
-  let launchError: unknown;
+  let launched: SuiteBrowser;
+  let server: Listening | undefined;
   let app: SandboxApp;
   let origin: string;
 
   beforeAll(async () => {
-    try {
-      ({ browser } = await launchBrowser());
-    } catch (error) {
-      launchError = error;
-      return;
-    }
+    launched = await launchForSuite();
+    if (!launched.started) return;
     app = createApp();
-    origin = await new Promise<string>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve(`http://127.0.0.1:${info.port}`),
-      );
-    });
+    server = await listenOn(app);
+    origin = server.origin;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => {
-      if (!server) return resolve();
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    });
+    await launched?.close();
+    await server?.close();
   });
 
   it('GET /consumers/{consumer_id}: Try it out, Execute, 200; again after the token expired', async () => {
-    if (!browser) throw new Error(`The browser did not start: ${launchError}`);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const requests: string[] = [];
-    const failures: string[] = [];
-    const pageErrors: string[] = [];
-    page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
-    page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.url()}: HTTP ${response.status()}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const page = await launched.browser().newPage({ viewport: { width: 1280, height: 1000 } });
+    const track = trackPage(page);
 
     const consumer = seedDirectory(1).verticalConsumers.ACCOUNTING;
     expect((await page.goto(`${origin}/docs`))?.status()).toBe(200);
@@ -170,13 +123,12 @@ describe('/docs in a browser: Try it out works at once', () => {
     app.services.clock.advance(31 * 60);
     expect(await execute()).toBe('200');
 
-    const tokens = requests.filter((r) => r === `POST ${origin}/token`);
+    const tokens = track.calls.filter((r) => r === `POST ${origin}/token`);
     expect(tokens).toHaveLength(2);
-    const reads = requests.filter((r) => r === `GET ${origin}/consumers/${consumer}`);
+    const reads = track.calls.filter((r) => r === `GET ${origin}/consumers/${consumer}`);
     expect(reads).toHaveLength(3);
-    expect(failures).toEqual([`${origin}/consumers/${consumer}: HTTP 401`]);
-    expect(requests.filter((r) => !r.split(' ')[1]?.startsWith(`${origin}/`))).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    // The one answer >= 400: the 401 of the expired token.
+    expectOnlyOrigin(track, origin, { httpErrors: [`${origin}/consumers/${consumer}: HTTP 401`] });
     await page.screenshot({ path: '/tmp/docs-try-it-out.png' });
     await page.close();
   }, 200_000);

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { type CreateAppOptions, createApp, type SandboxApp } from '../src/app.js';
 import type { ApiError } from '../src/lib/errors.js';
@@ -13,6 +15,29 @@ export interface TestSandbox {
 export function sandbox(options: CreateAppOptions = {}): TestSandbox {
   const seed = options.seed ?? SEED;
   return { app: createApp({ seed, ...options }), ids: seedDirectory(seed) };
+}
+
+/** A sandbox app served on a free loopback port: its origin (no trailing slash), and how to stop it. */
+export interface Listening {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves an app on 127.0.0.1 at a free port, for clients that need a real socket (a browser, an SDK). */
+export async function listenOn(app: Pick<SandboxApp, 'fetch'>): Promise<Listening> {
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+    started.once('error', reject);
+  });
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Kept-alive sockets (a browser's, an SDK client's stream) would hold close() open.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
 }
 
 export interface CallOptions {

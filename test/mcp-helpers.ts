@@ -1,35 +1,39 @@
-import type { AddressInfo } from 'node:net';
-import { type ServerType, serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
   type StreamableHTTPClientTransportOptions,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { SandboxApp } from '../src/app.js';
-import { call, sandboxToken, type TestSandbox } from './helpers.js';
+import { call, type Listening, listenOn, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 /** The MCP suites' pieces: a real port (the SDK's client needs one), tokens, the SDK client. */
 
-export interface Listening {
-  url: string;
-  close(): Promise<void>;
-}
-
+/** Serves the app on a free port; closing ends its MCP sessions first (their streams), then the server. */
 export async function listen(app: SandboxApp): Promise<Listening> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOn(app);
   return {
-    url,
+    origin: listening.origin,
     close: async () => {
       await app.services.mcp?.closeAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await listening.close();
     },
+  };
+}
+
+/**
+ * For a test file's top level: registers an afterEach that closes every server started during the
+ * test, and returns `served`, which serves a sandbox (a fresh one by default) and gives its URL.
+ */
+export function servedPerTest(): (s?: TestSandbox) => Promise<TestSandbox & { url: string }> {
+  const open: Listening[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+  return async (s = sandbox()) => {
+    const server = await listen(s.app);
+    open.push(server);
+    return { ...s, url: server.origin };
   };
 }
 

@@ -8,25 +8,16 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { errors, messages } from '../src/lib/errors.js';
 import { allKnownScopes, grantableScopes } from '../src/resources/auth/auth.domain.js';
 import { oauthMessages } from '../src/resources/mcp/oauth.domain.js';
 import { html } from '../src/resources/mcp/oauth.pages.js';
 import { call, SEED, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
-import { connect, documentedTools, type Listening, listen, mcpToken } from './mcp-helpers.js';
+import { connect, documentedTools, mcpToken, servedPerTest } from './mcp-helpers.js';
 
-const open: Listening[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((server) => server.close()));
-});
-
-async function served(s: TestSandbox = sandbox()): Promise<TestSandbox & { url: string }> {
-  const server = await listen(s.app);
-  open.push(server);
-  return { ...s, url: server.url };
-}
+const served = servedPerTest();
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 

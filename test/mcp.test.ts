@@ -1,33 +1,23 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { errors, messages } from '../src/lib/errors.js';
 import { McpSessions, type Session } from '../src/resources/mcp/sessions.js';
 import { toolsFromDocument } from '../src/resources/mcp/tools.js';
 import { seedWorld } from '../src/seed/world.js';
 import { Store } from '../src/store/store.js';
-import { call, SEED, sandbox, sandboxToken, type TestSandbox, tokenFor } from './helpers.js';
+import { call, SEED, sandbox, sandboxToken, tokenFor } from './helpers.js';
 import {
   connect,
   documentedTools,
   initializeBody,
-  type Listening,
-  listen,
   mcpHeaders,
   mcpToken,
+  servedPerTest,
 } from './mcp-helpers.js';
 
-const open: Listening[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((server) => server.close()));
-});
-
-async function served(s: TestSandbox = sandbox()): Promise<TestSandbox & { url: string }> {
-  const server = await listen(s.app);
-  open.push(server);
-  return { ...s, url: server.url };
-}
+const served = servedPerTest();
 
 const toolResult = (result: unknown) => result as CallToolResult;
 

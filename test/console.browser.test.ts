@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,10 +15,14 @@ import { type Listening, listenOn } from './helpers.js';
  * The console in a real browser, against a real port: every page loads from the sandbox alone with
  * no error, the buttons change what the API answers, the Requests page shows new requests without a
  * reload, a redeliver reaches a local receiver, and the controls are reachable with the keyboard.
- * The screenshots of docs/console.md are taken here.
+ * The screenshots of docs/console.md are taken here: into docs/console/ by `npm run screenshots`
+ * (UPDATE_SCREENSHOTS=1), else into the temporary folder, so that a test run changes no file of the
+ * repository.
  */
 
-const SCREENSHOTS = fileURLToPath(new URL('../docs/console/', import.meta.url));
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? fileURLToPath(new URL('../docs/console/', import.meta.url))
+  : join(tmpdir(), 'unified-api-sandbox-console-screenshots/');
 const ids = seedDirectory(1);
 
 /** A local webhook receiver that keeps the bodies it gets. */

@@ -21,7 +21,7 @@ import { integrationsBody } from './integrations.js';
 import { type Html, type NavEntry, page } from './layout.js';
 import { changeClock, dotenvLines, overviewBody, reset } from './overview.js';
 import { clearJournal, newRequestRows, requestsBody } from './requests.js';
-import { flash } from './scope.js';
+import { flash, formOf } from './scope.js';
 import type { ConsoleOptions } from './sections.js';
 import { redeliver, webhooksBody } from './webhooks.js';
 
@@ -91,7 +91,7 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
   });
   app.post('/console/login', async (c) => {
     const expected = c.get('config').adminToken;
-    const form = await c.req.parseBody();
+    const form = await formOf(c);
     const next = safeNext(typeof form.next === 'string' ? form.next : undefined);
     if (expected === null) return c.redirect(next, 303);
     const token = typeof form.token === 'string' ? form.token : '';

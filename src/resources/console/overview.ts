@@ -9,7 +9,7 @@ import { consumersOfEnvironment } from '../../store/indexes.js';
 import { type ClockMove, moveClock, resetSandbox } from '../sandbox/sandbox.domain.js';
 import { ClockChange } from '../sandbox/sandbox.schemas.js';
 import { code, copyButton, type Html, postButton } from './layout.js';
-import { environmentLabel } from './scope.js';
+import { environmentLabel, formOf } from './scope.js';
 
 /** The overview: the world, the clock and its controls, reset, counts and the seeded credentials. */
 export function overviewBody(c: Context<AppEnv>): Html {
@@ -146,7 +146,7 @@ export function dotenvLines(c: Context<AppEnv>): string {
 
 /** The clock form: advance by seconds, set an instant, or go back to the machine's time. */
 export async function changeClock(c: Context<AppEnv>): Promise<string> {
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
   const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
   let change: unknown;
   if (text('system')) {

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../../context.js';
 import type { Principal } from '../../lib/tokens.js';
 import { seedCredentials } from '../../seed/credentials.js';
@@ -31,4 +32,13 @@ export function environmentLabel(world: World, env: EnvironmentRecord): string {
 /** The notice or error a POST left in the query string of the page it redirected to. */
 export function flash(c: Context<AppEnv>): { notice: string | undefined; error: string | undefined } {
   return { notice: c.req.query('notice'), error: c.req.query('error') };
+}
+
+/** The fields of a console form; a body that is not a readable form is the client's error (400). */
+export async function formOf(c: Context<AppEnv>): Promise<Record<string, string | File>> {
+  try {
+    return await c.req.parseBody();
+  } catch {
+    throw new HTTPException(400, { message: 'The form could not be read' });
+  }
 }

@@ -242,6 +242,33 @@ describe('console changes', () => {
     expect(page.text).toContain('role="alert"');
   });
 
+  it('arms a failure with the control endpoint’s rules, lists it, and disarms every one', async () => {
+    const t = sandbox();
+    const consumer = t.ids.verticalConsumers.ACCOUNTING as string;
+    const failures = async () => (await call(t.app, 'GET', '/__sandbox/failures')).body as unknown[];
+    // Neither a flow nor a consumer: the endpoint's own refusal, nothing armed.
+    const refused = await consoleRequest(t.app, 'POST', '/console/automation/failures', {
+      form: { flowid: '', consumerid: '', count: '2', error_code: 'ERROR_X', level: 'error' },
+    });
+    expect(refused.status).toBe(303);
+    expect(decodeURIComponent(refused.headers.get('location') ?? '')).toContain(
+      'Give a flowid, a consumerid, or both',
+    );
+    expect(await failures()).toEqual([]);
+    const armed = await consoleRequest(t.app, 'POST', '/console/automation/failures', {
+      form: { consumerid: consumer, count: '2', error_code: 'ERROR_AUTHENTICATION_FAILED', level: 'warning' },
+    });
+    expect(armed.headers.get('location')).toMatch(/^\/console\/automation\?notice=/);
+    expect(await failures()).toEqual([
+      expect.objectContaining({ consumerid: consumer, remaining: 2, level: 'warning', flowid: null }),
+    ]);
+    const page = await consoleRequest(t.app, 'GET', '/console/automation');
+    expect(page.text).toContain('ERROR_AUTHENTICATION_FAILED');
+    const cleared = await consoleRequest(t.app, 'POST', '/console/automation/failures/clear');
+    expect(decodeURIComponent(cleared.headers.get('location') ?? '')).toContain('Disarmed 1 failure');
+    expect(await failures()).toEqual([]);
+  });
+
   it('goes back to system time', async () => {
     const t = sandbox();
     await consoleRequest(t.app, 'POST', '/console/clock', { form: { now: '2030-01-01T00:00:00Z' } });

@@ -1,10 +1,13 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
+import { ApiError, ValidationFailure } from '../../lib/errors.js';
 import { statusOf } from '../../simulation/engine.js';
 import type { ExecutionRecord } from '../../store/world.js';
+import { armFailurePlan, clearFailurePlans, FailurePlanInput } from '../sandbox/automation-control.js';
 import { apisOf, flowsOf } from '../syncs/syncs.domain.js';
-import { badge, code, type Html, pageNumber, pager, slice } from './layout.js';
+import { badge, code, type Html, pageNumber, pager, postButton, slice } from './layout.js';
+import { formOf } from './scope.js';
 
 export const EXECUTIONS_PER_PAGE = 50;
 
@@ -64,7 +67,26 @@ export function automationBody(c: Context<AppEnv>): Html {
 
   <section aria-labelledby="failures">
     <h2 id="failures">Armed failures</h2>
-    <p>The next executions of a flow or of a consumer fail with an error code: <code>POST /__sandbox/failures</code> arms one.</p>
+    <p>The next executions of a flow or of a consumer fail with an error code: <code>POST /__sandbox/failures</code> arms one, as this form does.</p>
+    <form method="post" action="/console/automation/failures" class="stack">
+      <label for="failure-flow">Flow</label>
+      <select id="failure-flow" name="flowid">
+        <option value="">Any flow (give a consumer)</option>
+        ${Object.values(world.flows).map((flow) => html`<option value="${flow.flowid}">${flow.name} (${world.syncs[flow.syncid]?.name ?? flow.syncid})</option>`)}
+      </select>
+      <label for="failure-consumer">Consumer id</label>
+      <input id="failure-consumer" name="consumerid" placeholder="any consumer (give a flow)" autocomplete="off">
+      <label for="failure-count">Executions to fail</label>
+      <input id="failure-count" name="count" type="number" min="1" max="1000" value="1">
+      <label for="failure-code">Error code</label>
+      <input id="failure-code" name="error_code" value="ERROR_AUTHENTICATION_FAILED" required>
+      <label for="failure-level">Level</label>
+      <select id="failure-level" name="level"><option>error</option><option>warning</option></select>
+      <label for="failure-message">Message (optional)</label>
+      <input id="failure-message" name="message">
+      <button type="submit">Arm the failure</button>
+    </form>
+    ${failures.length > 0 ? postButton('/console/automation/failures/clear', 'Disarm every failure', { confirm: 'Disarm every armed failure?' }) : ''}
     ${
       failures.length === 0
         ? html`<p class="muted">None armed.</p>`
@@ -104,4 +126,42 @@ export function automationBody(c: Context<AppEnv>): Html {
     </table>
     ${shown.total === 0 ? html`<p class="muted">No execution.</p>` : ''}
   </section>`;
+}
+
+/** The failure form: what POST /__sandbox/failures does, its body checked by the same schema. */
+export async function armFailureForm(c: Context<AppEnv>): Promise<string> {
+  const form = await formOf(c);
+  const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+  const count = text('count');
+  const parsed = FailurePlanInput.safeParse({
+    flowid: text('flowid') || undefined,
+    consumerid: text('consumerid') || undefined,
+    count: count ? Number(count) : undefined,
+    error_code: text('error_code'),
+    level: text('level') || undefined,
+    message: text('message') || undefined,
+  });
+  if (!parsed.success) {
+    return `error=${encodeURIComponent(parsed.error.issues.map((i) => i.message).join('; '))}`;
+  }
+  try {
+    const plan = armFailurePlan(
+      c.get('store').world,
+      { ids: c.get('ids'), clock: c.get('clock') },
+      parsed.data,
+    );
+    return `notice=${encodeURIComponent(`Armed ${plan.failureid}: the next ${plan.remaining} execution(s) fail with ${plan.error_code}`)}`;
+  } catch (error) {
+    if (error instanceof ApiError) return `error=${encodeURIComponent(error.detail || error.message)}`;
+    if (error instanceof ValidationFailure) {
+      return `error=${encodeURIComponent(error.issues.map((i) => i.msg).join('; '))}`;
+    }
+    throw error;
+  }
+}
+
+/** The disarm button: what DELETE /__sandbox/failures does. */
+export function disarmFailures(c: Context<AppEnv>): string {
+  const removed = clearFailurePlans(c.get('store').world);
+  return `notice=${encodeURIComponent(`Disarmed ${removed} failure(s)`)}`;
 }

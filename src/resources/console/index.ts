@@ -7,7 +7,7 @@ import { sameSecret } from '../../lib/access.js';
 import { ApiError } from '../../lib/errors.js';
 import { requireImage } from '../integrations/integrations.domain.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
-import { automationBody } from './automation.js';
+import { armFailureForm, automationBody, disarmFailures } from './automation.js';
 import {
   CONSOLE_COOKIE,
   consoleGuard,
@@ -149,6 +149,10 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
   app.post('/console/requests/clear', (c) => back(c, '/console/requests', clearJournal(c)));
 
   app.get('/console/automation', (c) => render(c, '/console/automation', 'Automation', automationBody(c)));
+  app.post('/console/automation/failures', async (c) =>
+    back(c, '/console/automation', await armFailureForm(c)),
+  );
+  app.post('/console/automation/failures/clear', (c) => back(c, '/console/automation', disarmFailures(c)));
 
   for (const section of sections) {
     app.get(section.path, (c) => render(c, section.path, section.title, section.render(c)));

@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
+import type { Clock } from '../../lib/clock.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
+import type { IdSource } from '../../lib/ids.js';
 import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
 import { statusOf } from '../../simulation/engine.js';
 import type { ExecutionRecord, FailurePlanRecord, World } from '../../store/world.js';
@@ -34,7 +36,7 @@ const FailurePlan = z
   })
   .openapi('SandboxFailurePlan');
 
-const FailurePlanInput = z
+export const FailurePlanInput = z
   .object({
     flowid: z.uuid().optional().openapi({ description: 'Fail executions of this flow' }),
     consumerid: z.uuid().optional().openapi({
@@ -209,25 +211,39 @@ function ownerOf(world: World, flowid: string | undefined, consumerid: string | 
   return owner as { accountid: string; envid: string };
 }
 
+/** Arms a scripted failure (POST /__sandbox/failures, and the console's form). */
+export function armFailurePlan(
+  world: World,
+  deps: { ids: IdSource; clock: Clock },
+  input: z.output<typeof FailurePlanInput>,
+): FailurePlanRecord {
+  const owner = ownerOf(world, input.flowid, input.consumerid);
+  const plan: FailurePlanRecord = {
+    failureid: deps.ids.next('failure-plan'),
+    ...owner,
+    flowid: input.flowid?.toLowerCase() ?? null,
+    consumerid: input.consumerid?.toLowerCase() ?? null,
+    remaining: input.count,
+    error_code: input.error_code,
+    level: input.level,
+    message: input.message ?? null,
+    created_on: deps.clock.now().toISOString(),
+  };
+  world.failure_plans[plan.failureid] = plan;
+  return plan;
+}
+
+/** Disarms every scripted failure; answers how many there were. */
+export function clearFailurePlans(world: World): number {
+  const removed = Object.keys(world.failure_plans).length;
+  world.failure_plans = {};
+  return removed;
+}
+
 export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(armFailure, async (c) => {
-    const store = c.get('store');
-    const ids = c.get('ids');
-    const clock = c.get('clock');
-    const input = c.req.valid('json');
-    const owner = ownerOf(store.world, input.flowid, input.consumerid);
-    const plan: FailurePlanRecord = {
-      failureid: ids.next('failure-plan'),
-      ...owner,
-      flowid: input.flowid?.toLowerCase() ?? null,
-      consumerid: input.consumerid?.toLowerCase() ?? null,
-      remaining: input.count,
-      error_code: input.error_code,
-      level: input.level,
-      message: input.message ?? null,
-      created_on: clock.now().toISOString(),
-    };
-    store.world.failure_plans[plan.failureid] = plan;
+    const deps = { ids: c.get('ids'), clock: c.get('clock') };
+    const plan = armFailurePlan(c.get('store').world, deps, c.req.valid('json'));
     return c.json(toFailurePlan(plan), 200);
   });
 
@@ -235,12 +251,7 @@ export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
     c.json(Object.values(c.get('store').world.failure_plans).map(toFailurePlan), 200),
   );
 
-  app.openapi(clearFailures, async (c) => {
-    const store = c.get('store');
-    const removed = Object.keys(store.world.failure_plans).length;
-    store.world.failure_plans = {};
-    return c.json({ removed }, 200);
-  });
+  app.openapi(clearFailures, async (c) => c.json({ removed: clearFailurePlans(c.get('store').world) }, 200));
 
   app.openapi(listExecutions, (c) => {
     const store = c.get('store');

@@ -60,6 +60,26 @@ describe('CORS of an app (every origin by default)', () => {
     expect(wrongMethod.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('lets a browser-based MCP client through: its preflight, its session id and the 401 challenge', async () => {
+    const { app } = testSandbox();
+    const pre = await app.request(
+      '/mcp',
+      preflight(PAGE, 'POST', 'Authorization, Content-Type, Mcp-Session-Id'),
+    );
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('mcp-session-id');
+    const challenge = await app.request('/mcp', {
+      method: 'POST',
+      headers: { origin: PAGE, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toContain('resource_metadata=');
+    expect(challenge.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['mcp-session-id', 'mcp-protocol-version', 'www-authenticate']),
+    );
+  });
+
   it('leaves requests without an Origin (SDKs, curl) as they were', async () => {
     const { app } = testSandbox();
     const res = await app.request('/consumers');

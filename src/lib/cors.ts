@@ -14,12 +14,16 @@ export type CorsOrigins = string | readonly string[] | null | false;
 export type CorsPolicy = '*' | readonly string[] | null;
 
 /**
- * Response headers a page may read beyond the ones every browser shows: the Allow of a 405, and the
- * headers a client may want to check on an answer.
+ * Response headers a page may read beyond the ones every browser shows: the Allow of a 405, the
+ * headers a client may want to check on an answer, and those a browser-based MCP client needs (the
+ * session id of /mcp, and the challenge of its 401 that starts the OAuth discovery).
  */
 export const CORS_EXPOSED_HEADERS = [
   'allow',
   'content-disposition',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'www-authenticate',
   'retry-after',
   'x-chift-client-requestid',
   'x-chift-connectionid',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED } from '../src/app.js';
+import { createApp, DEFAULT_SEED } from '../src/app.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/resources/sandbox/requests.js';
@@ -10,7 +10,7 @@ import { seedWorld } from '../src/seed/world.js';
 import { isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { Store, StoreFileError } from '../src/store/store.js';
-import type { WorldSize } from '../src/store/world.js';
+import type { World, WorldSize } from '../src/store/world.js';
 
 /** The command line: the only place that reads argv and the environment. */
 
@@ -61,6 +61,7 @@ SANDBOX_SYNC_CONSUMER_ID. Reading --db never writes to the file.
 Options:
   --seed N        seed of the world (default 1; ignored when --db names an existing world)
   --db FILE       read the ids from this world file
+  --fixtures FILE the world serve --fixtures FILE starts (ignored when --db names an existing world)
   --port N        port for SANDBOX_BASE_URL (default 4010)
   --host HOST     host for SANDBOX_BASE_URL (default 127.0.0.1)
   --public-url U  use this as SANDBOX_BASE_URL
@@ -195,9 +196,15 @@ async function serveCommand(args: ReturnType<typeof parse>) {
 
 async function envCommand(args: ReturnType<typeof parse>) {
   if (args.help) return console.log(ENV_USAGE);
-  let world = seedWorld(args.seed, 'default');
+  let world: World;
   if (args.db && existsSync(args.db)) {
-    world = (await Store.file(args.db, () => world, { readOnly: true })).world;
+    world = (await Store.file(args.db, () => seedWorld(args.seed, 'default'), { readOnly: true })).world;
+  } else if (args.fixtures) {
+    // The world serve would start: the seeded one with the fixtures applied, by the same code.
+    world = createApp({ seed: args.seed, fixtures: args.fixtures, requestJournalSize: 0 }).services.store
+      .world;
+  } else {
+    world = seedWorld(args.seed, 'default');
   }
   const host = isLoopback(args.host) || args.host === '0.0.0.0' ? '127.0.0.1' : args.host;
   const url = args.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;

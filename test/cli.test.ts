@@ -104,6 +104,34 @@ describe('CLI', () => {
     }
   });
 
+  it('env --fixtures names the consumers of the world serve --fixtures starts', async () => {
+    const fixtures = 'examples/fixtures/accounting-world.yaml';
+    const env = parseEnv(runCli(['env', '--seed', '7', '--fixtures', fixtures]).stdout);
+    // The example replaces the seeded consumers: the accounting one is its bakery, no other vertical.
+    expect(env.SANDBOX_CONSUMER_ID_ACCOUNTING).toBeDefined();
+    expect(env.SANDBOX_CONSUMER_ID_ACCOUNTING).not.toBe(seedDirectory(7).verticalConsumers.ACCOUNTING);
+    expect(env.SANDBOX_CONSUMER_ID_PMS).toBeUndefined();
+    const { child, url } = await serveCli(['--port', '0', '--seed', '7', '--fixtures', fixtures]);
+    try {
+      const token = await fetch(`${url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          accountId: env.SANDBOX_ACCOUNT_ID,
+          clientId: env.SANDBOX_CLIENT_ID,
+          clientSecret: env.SANDBOX_CLIENT_SECRET,
+        }),
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+      const consumer = await fetch(`${url}/consumers/${env.SANDBOX_CONSUMER_ID_ACCOUNTING}`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(((await consumer.json()) as { name: string }).name).toBe('Acme Bakery');
+    } finally {
+      await stop(child);
+    }
+  });
+
   it('--db keeps every acknowledged write across a SIGKILL, and refuses a corrupt file untouched', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
     const db = join(dir, 'world.json');

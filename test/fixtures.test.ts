@@ -8,40 +8,11 @@ import { FixtureError, loadFixtures } from '../src/resources/sandbox/fixtures.co
 import { seedCredentials } from '../src/seed/credentials.js';
 import { StartError, startSandbox } from '../src/server.js';
 import { runCli, serveCli, stop } from './cli-helpers.js';
+import { invoice, token } from './fixture-helpers.js';
 import { call, SEED, tokenFor } from './helpers.js';
 
 const ACCOUNTING_EXAMPLE = 'examples/fixtures/accounting-world.yaml';
 const COMMERCE_EXAMPLE = 'examples/fixtures/commerce-webhooks.json';
-
-const token = (app: SandboxApp) =>
-  tokenFor(app, { accountId: seedCredentials(SEED).accountId, ...seedCredentials(SEED).sandbox });
-
-/** A customer invoice of 100 + 21% VAT on 700000, for a client declared with ref `client`. */
-const invoice = (overrides: Record<string, unknown> = {}, line: Record<string, unknown> = {}) => ({
-  invoice_type: 'customer_invoice',
-  partner_id: 'client',
-  currency: 'EUR',
-  invoice_date: '2026-01-05',
-  due_date: '2026-02-04',
-  untaxed_amount: 100,
-  tax_amount: 21,
-  total: 121,
-  lines: [
-    {
-      description: 'Consulting',
-      unit_price: 100,
-      quantity: 1,
-      untaxed_amount: 100,
-      tax_rate: 21,
-      tax_amount: 21,
-      total: 121,
-      account_number: '700000',
-      tax_code: 'V21',
-      ...line,
-    },
-  ],
-  ...overrides,
-});
 
 /** A consumer on Odoo with a client and the accounting records given. */
 const accountingDoc = (accounting: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -169,6 +140,17 @@ describe('loading a fixture', () => {
       (e) => e.reference === 'Rent January',
     );
     expect(rent).toHaveLength(1);
+    // The café paid half of its invoice: 53 of 106.
+    const sales = await call(
+      app,
+      'GET',
+      `/consumers/${id}/accounting/invoices/type/customer_invoice?date_from=2026-01-05&date_to=2026-01-05&include_payments=true`,
+      { token: bearer },
+    );
+    const bread = (
+      sales.body.items as { invoice_number: string; status: string; payments: unknown[] }[]
+    ).find((i) => i.invoice_number === 'BRD/2026/0001');
+    expect(bread).toMatchObject({ status: 'posted', payments: [{ dedicated_amount: 53 }] });
 
     const shop = await loadFixtures(createApp({ seed: SEED }), COMMERCE_EXAMPLE);
     expect(shop.consumers[0]?.connections[0]?.records.commerce).toMatchObject({

@@ -4,7 +4,6 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, Services } from '../../context.js';
 import { ApiError, errors, messages } from '../../lib/errors.js';
 import { paginate } from '../../lib/pagination.js';
-import type { Principal } from '../../lib/tokens.js';
 import { publicOrigin } from '../../lib/urls.js';
 import type { ApiKeyRecord } from '../../store/world.js';
 import {

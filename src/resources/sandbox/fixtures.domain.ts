@@ -5,7 +5,7 @@ import type { Integration } from '../../seed/catalogue.js';
 import { seedCredentials } from '../../seed/credentials.js';
 import { Store, type WorldStore } from '../../store/store.js';
 import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
-import { type ConsumerRecord, emptyWorld, type World } from '../../store/world.js';
+import { type ConsumerRecord, emptyWorld, type SyncRecord, type World } from '../../store/world.js';
 import { isKnownScope } from '../auth/auth.domain.js';
 import {
   connectionCredentials,
@@ -13,9 +13,16 @@ import {
   requireActiveIntegration,
 } from '../connections/connections.domain.js';
 import type { PostConnectionInput } from '../connections/connections.schemas.js';
-import { createConsumer } from '../consumers/consumers.domain.js';
+import { createConsumer, requireConsumer } from '../consumers/consumers.domain.js';
 import { createRows } from '../datastores/datastores.domain.js';
-import { createSync } from '../syncs/syncs.domain.js';
+import {
+  createConsumerSyncLink,
+  createSync,
+  enableFlow,
+  flowsOf,
+  replaceMappings,
+  requireFlow,
+} from '../syncs/syncs.domain.js';
 import { createWebhook, webhookTypes } from '../webhooks/webhooks.domain.js';
 import {
   type FixtureContext,
@@ -32,6 +39,7 @@ import {
   FixtureDocument,
   type FixtureDocumentValue,
   type FixtureResultValue,
+  type SyncConsumerFixtureValue,
 } from './fixtures.schema.js';
 import { applyVerticals } from './fixtures.verticals.js';
 
@@ -202,7 +210,7 @@ class Loader implements FixtureContext {
     });
     const syncs = doc.syncs.map((sync, index) => {
       const path = ['syncs', index];
-      const { id: given, ...input } = sync;
+      const { id: given, consumers: setups = [], ...input } = sync;
       const id = this.idFor(given, path);
       if (this.world.syncs[id]) this.fail([...path, 'id'], ID_TAKEN, `The sync '${id}' already exists`);
       const record = this.#pinned('sync', id, path, this.#rawAt(...path), (ids) =>
@@ -216,12 +224,48 @@ class Loader implements FixtureContext {
       const flows = Object.values(this.world.flows)
         .filter((flow) => flow.syncid === record.syncid)
         .map((flow) => flow.flowid);
-      return { syncid: record.syncid, name: record.name, flows };
+      const consumers = setups.map((setup, at) =>
+        this.#syncConsumer(record, setup, [...path, 'consumers', at]),
+      );
+      return { syncid: record.syncid, name: record.name, flows, consumers };
     });
     const datastores = doc.datastores.map((datastore, index) =>
       this.#datastore(datastore, ['datastores', index]),
     );
     return { replaced: doc.replace, consumers, webhooks, syncs, datastores };
+  }
+
+  /**
+   * A consumer set up for a sync as POST /consumers/{consumer_id}/syncs sets it up (its link made),
+   * then each flow enabled as POST .../flows/{flowid}/enable enables it, then its mappings replaced
+   * as PATCH /consumers/{consumer_id}/syncs/{syncid} replaces them. No event is published.
+   */
+  #syncConsumer(sync: SyncRecord, setup: SyncConsumerFixtureValue, path: PathPart[]): string {
+    const { consumer: named, flows = [], mappings, ...body } = setup;
+    const deps = { ids: this.services.ids, clock: this.services.clock, catalogue: this.services.catalogue };
+    const consumer = this.at([...path, 'consumer'], null, () =>
+      requireConsumer(this.world, this.#principal, this.#consumers.resolve(named)),
+    );
+    this.at(path, this.#rawAt(...path), () =>
+      createConsumerSyncLink(this.world, deps, consumer, sync, { ...body, syncid: sync.syncid }),
+    );
+    flows.forEach(({ flow: name, ...input }, index) => {
+      const at = [...path, 'flows', index];
+      // A flow by id, or by its name (unique in its sync, whatever the case).
+      const byName = flowsOf(this.world, sync.syncid).find(
+        (f) => f.name.toLowerCase() === name.trim().toLowerCase(),
+      );
+      this.at(at, this.#rawAt(...at), () => {
+        const flow = requireFlow(this.world, sync, byName?.flowid ?? name);
+        enableFlow(this.world, deps, consumer, sync, flow, input);
+      });
+    });
+    if (mappings) {
+      this.at([...path, 'mappings'], this.#rawAt(...path, 'mappings'), () =>
+        replaceMappings(this.world, consumer, sync, mappings),
+      );
+    }
+    return consumer.consumerid;
   }
 
   /** The environment's allowed MCP scopes: each one the service knows, or '*'. */

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { GenericJournalEntry } from '../accounting/entries.schemas.js';
-import { InvoiceItemInMonoAnalyticPlan } from '../accounting/invoices.schemas.js';
+import { AnalyticAccountItemIn } from '../accounting/analytic-accounts.schemas.js';
+import { GenericJournalEntry, MatchingIn } from '../accounting/entries.schemas.js';
+import { ExpenseItemIn } from '../accounting/expenses.schemas.js';
+import { AccountingInvoicePaymentIn, InvoiceItemInMonoAnalyticPlan } from '../accounting/invoices.schemas.js';
 import { ClientItemIn, SupplierItemIn } from '../accounting/partners.schemas.js';
 import { JournalIn, LedgerAccountItemIn } from '../accounting/reference.schemas.js';
 import { BankingTransactionStatus, OperationType } from '../banking/banking.schemas.js';
@@ -10,11 +12,18 @@ import { COLUMN_TYPES } from '../datastores/datastores.schemas.js';
 import {
   ContactItemIn,
   InvoiceItemIn,
+  InvoicingPaymentItemIn,
+  OpportunityStatus,
   PaymentPaymentStatus,
   ProductItem,
 } from '../invoicing/invoicing.schemas.js';
 import { Mode, POSCreateCustomerItem, Source } from '../pos/pos.schemas.js';
-import { CreateSyncItem } from '../syncs/syncs.schemas.js';
+import {
+  CreateConsumerSyncItem,
+  CreateSyncItem,
+  EnableFlowConsumer,
+  ReadSyncMappingItem,
+} from '../syncs/syncs.schemas.js';
 import { WebhookInstancePostItem } from '../webhooks/webhooks.schemas.js';
 
 /**
@@ -54,19 +63,86 @@ export const AccountingFixture = z
       .array(record(JournalIn))
       .optional()
       .describe('POST .../accounting/journal; referred to by ref, id or code'),
+    analytic_accounts: z
+      .array(
+        record(AnalyticAccountItemIn).extend({
+          analytic_plan: z
+            .string()
+            .min(1)
+            .optional()
+            .describe(
+              "The plan (POST .../analytic-accounts/multi-analytic-plans/{analytic_plan}), by id or name (Departments); left out, the folder's first active plan (POST .../analytic-accounts)",
+            ),
+        }),
+      )
+      .optional()
+      .describe(
+        "POST .../accounting/analytic-accounts; an invoice line's analytic_account and an analytic distribution take a ref, id or code",
+      ),
     clients: z.array(record(ClientItemIn)).optional().describe('POST .../accounting/clients'),
     suppliers: z.array(record(SupplierItemIn)).optional().describe('POST .../accounting/suppliers'),
     invoices: z
-      .array(withId(InvoiceItemInMonoAnalyticPlan))
+      .array(record(InvoiceItemInMonoAnalyticPlan))
       .optional()
       .describe(
         'POST .../accounting/invoices; partner_id and journal_id take a ref, tax_code a VAT code id or its code (V21)',
       ),
     journal_entries: z
-      .array(withId(GenericJournalEntry))
+      .array(record(GenericJournalEntry))
       .optional()
       .describe(
         'POST .../accounting/journal-entries; journal_id takes a ref or a code, a customer or supplier account a ref',
+      ),
+    invoice_payments: z
+      .array(withId(AccountingInvoicePaymentIn))
+      .optional()
+      .describe(
+        'POST .../accounting/invoices/payments; payment_method_id takes an id or a name (Bank transfer), items[].invoice_id an invoice ref',
+      ),
+    expenses: z
+      .array(withId(ExpenseItemIn))
+      .optional()
+      .describe(
+        'POST .../accounting/expenses; employee_id takes an id, reference (EMP-001) or name, lines[].tax_id a VAT code id or its code (A21)',
+      ),
+    matchings: z
+      .array(MatchingIn)
+      .optional()
+      .describe(
+        'POST .../accounting/matching; entries take invoice and journal entry refs (or ids, line ids), partner_id a client or supplier ref',
+      ),
+  })
+  .strict();
+
+const day = () => z.iso.date();
+
+export const InvoicingOpportunityFixture = z
+  .object({
+    id: id(),
+    name: z.string().min(1),
+    total: z.number().min(0).describe('The expected amount'),
+    status: OpportunityStatus.default('open'),
+    probability: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('In percent; default 50 while open, 100 won, 0 otherwise (a won one is 100, a lost one 0)'),
+    partner_id: z.string().nullable().optional().describe('A contact: its ref or id'),
+    comment: z.string().nullable().optional(),
+    currency: z.string().default('EUR'),
+    description: z.string().nullable().optional(),
+    pipe_status: z
+      .string()
+      .optional()
+      .describe('The stage (default: Qualification while open, Won for won, Lost otherwise)'),
+    pipe_name: z.string().default('Sales pipeline'),
+    created_date: day().optional().describe('Not after the sandbox clock (default: its day)'),
+    due_date: day().nullable().optional().describe('Default: 45 days after created_date'),
+    end_date: day()
+      .optional()
+      .describe(
+        "When it was closed: not for an open one; not before created_date nor after the clock (default: the clock's day)",
       ),
   })
   .strict();
@@ -79,9 +155,19 @@ export const InvoicingFixture = z
       .optional()
       .describe('POST .../invoicing/products; tax_id takes a tax id or its code'),
     invoices: z
-      .array(withId(InvoiceItemIn))
+      .array(record(InvoiceItemIn))
       .optional()
       .describe('POST .../invoicing/invoices; partner_id and lines[].product_id take a ref'),
+    payments: z
+      .array(withId(InvoicingPaymentItemIn))
+      .optional()
+      .describe(
+        'POST .../invoicing/payments; invoice_id takes an invoice ref, payment_method_id an id or a name',
+      ),
+    opportunities: z
+      .array(InvoicingOpportunityFixture)
+      .optional()
+      .describe('Opportunities of the sales pipeline (the software creates them: the API lists them)'),
   })
   .strict();
 
@@ -318,7 +404,10 @@ export const PmsOrderFixture = z
       .string()
       .optional()
       .describe("A room of the hotel: id, name or number (default: the hotel's first)"),
-    customer: z.string().min(1).describe('A guest of the property: id, account number or e-mail'),
+    customer: z
+      .string()
+      .min(1)
+      .describe('A guest of the property: a ref of this block, an id, account number or e-mail'),
     check_in: instant(),
     check_out: instant().describe(
       'After check_in; a stay checked out by the sandbox clock is invoiced and paid',
@@ -334,8 +423,45 @@ export const PmsOrderFixture = z
   })
   .strict();
 
+export const PmsGuestFixture = z
+  .object({
+    id: id(),
+    ref: ref(),
+    first_name: z.string().min(1).nullable().optional(),
+    last_name: z.string().min(1).nullable().optional().describe('A person: required (or company_name)'),
+    company_name: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe('A company guest: its name, without first_name and last_name'),
+    phone: z.string().nullable().optional(),
+    email: z
+      .string()
+      .min(3)
+      .nullable()
+      .optional()
+      .describe("Unique among the property's guests: a stay names its guest by it"),
+    account_number: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Unique among the property's guests (default: the next one, 400061...)"),
+    country: z.string().optional().describe('ISO 3166-1 alpha-2 country of the address'),
+    street: z.string().optional(),
+    number: z.string().optional(),
+    box: z.string().optional(),
+    city: z.string().optional(),
+    postal_code: z.string().optional(),
+  })
+  .strict();
+
 export const PmsFixture = z
   .object({
+    customers: z
+      .array(PmsGuestFixture)
+      .optional()
+      .describe("Guests of the property (a stay's customer takes their ref)"),
     orders: z.array(PmsOrderFixture).optional().describe('Stays of the property'),
   })
   .strict();
@@ -374,7 +500,37 @@ export const ConsumerFixture = PostConsumerItem.extend({
 
 export const WebhookFixture = WebhookInstancePostItem.extend({ id: id() }).strict();
 
-export const SyncFixture = CreateSyncItem.extend({ id: id() }).strict();
+export const SyncFlowFixture = EnableFlowConsumer.extend({
+  flow: z.string().min(1).describe('A flow of the sync: its id or name'),
+}).strict();
+
+export const SyncConsumerFixture = CreateConsumerSyncItem.omit({ syncid: true })
+  .extend({
+    consumer: z.string().min(1).describe('The consumer: a consumer ref of the document or an id'),
+    flows: z
+      .array(SyncFlowFixture)
+      .optional()
+      .describe(
+        'Flows enabled for the consumer: POST /consumers/{consumer_id}/syncs/{syncid}/flows/{flowid}/enable, flow naming the flow',
+      ),
+    mappings: z
+      .array(ReadSyncMappingItem)
+      .optional()
+      .describe(
+        "The consumer's mappings: PATCH /consumers/{consumer_id}/syncs/{syncid} (after a flow is enabled)",
+      ),
+  })
+  .strict();
+
+export const SyncFixture = CreateSyncItem.extend({
+  id: id(),
+  consumers: z
+    .array(SyncConsumerFixture)
+    .optional()
+    .describe(
+      'Consumers set up for the sync: POST /consumers/{consumer_id}/syncs (integrationids, country, link_metadata), then their flows',
+    ),
+}).strict();
 
 export const DatastoreFixture = z
   .object({
@@ -438,6 +594,7 @@ export type FixtureDocumentInput = z.input<typeof FixtureDocument>;
 export type FixtureDocumentValue = z.output<typeof FixtureDocument>;
 export type ConsumerFixtureValue = z.output<typeof ConsumerFixture>;
 export type ConnectionFixtureValue = z.output<typeof ConnectionFixture>;
+export type SyncConsumerFixtureValue = z.output<typeof SyncConsumerFixture>;
 
 /** The JSON Schema of the document (the input it accepts), as GET /__sandbox/fixtures/schema serves it. */
 export function fixtureJsonSchema(): Record<string, unknown> {
@@ -471,7 +628,7 @@ export const FixtureResult = z
       }),
     ),
     webhooks: z.array(z.object({ webhookid: z.string(), event: z.string() })),
-    syncs: z.array(z.object({ syncid: z.string(), name: z.string(), flows: ids })),
+    syncs: z.array(z.object({ syncid: z.string(), name: z.string(), flows: ids, consumers: ids })),
     datastores: z.array(z.object({ datastoreid: z.string(), name: z.string(), rows: ids })),
   })
   .openapi('SandboxFixtureResult');

@@ -4,13 +4,23 @@ import { errors, serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import { at, belgianIban, fakerFor } from '../../seed/finance-fakes.js';
-import { plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
+import { addDays, plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import type { LedgerRecord } from '../accounting/accounting.records.js';
+import { draftOf as analyticDraftOf } from '../accounting/analytic-accounts.domain.js';
 import { draftFromGeneric } from '../accounting/entries.domain.js';
-import { draftFromMono } from '../accounting/invoices.domain.js';
+import { expenseDraftOf } from '../accounting/expenses.domain.js';
+import { draftFromMono, draftPayment } from '../accounting/invoices.domain.js';
+import { buildAnalyticAccount, mainAnalyticPlan } from '../accounting/ledger/analytics.js';
+import { buildExpense } from '../accounting/ledger/documents.js';
 import { foldersOf, ledgerOf, openBookYears } from '../accounting/ledger/ledgers.js';
-import { applyChange, buildInvoice, buildJournalEntry } from '../accounting/ledger/posting.js';
+import {
+  applyChange,
+  buildInvoice,
+  buildInvoicePayment,
+  buildJournalEntry,
+  buildMatching,
+} from '../accounting/ledger/posting.js';
 import { createPartner } from '../accounting/partners.domain.js';
 import { createJournal, createLedgerAccount } from '../accounting/reference.domain.js';
 import { bankingDatasetOf } from '../banking/banking.domain.js';
@@ -27,10 +37,12 @@ import { verticalFailure } from '../consumers/vertical-connection.js';
 import {
   createContact,
   createInvoice as createInvoicingInvoice,
+  createPayment,
   createProduct,
   invoicingDatasetOf,
 } from '../invoicing/invoicing.domain.js';
 import type { InvoicingDataset } from '../invoicing/invoicing.records.js';
+import { nextSourceId } from '../invoicing/invoicing.seed.js';
 import { paymentDatasetOf } from '../payment/payment.domain.js';
 import type { PaymentBalance, PaymentDataset, PaymentPayment } from '../payment/payment.records.js';
 import { cardFee } from '../payment/payment.seed.js';
@@ -58,9 +70,11 @@ import type {
   CommerceProductFixture,
   ConnectionFixtureValue,
   InvoicingFixture,
+  InvoicingOpportunityFixture,
   PaymentFixture,
   PaymentPaymentFixture,
   PmsFixture,
+  PmsGuestFixture,
   PmsOrderFixture,
   PosFixture,
   PosOrderFixture,
@@ -247,6 +261,25 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     const ids = pinnedIds(context.services.ids, kind, id);
     return { mint: (asked: string) => ids.next(asked), now: context.now() };
   };
+  /** The id of a new journal entry (given or derived), refused when an entry holds it already. */
+  const newEntryId = (given: string | undefined, path: PathPart[]): string => {
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(ledger.entries[id]), id, 'journal entry', path);
+    return id;
+  };
+  /** Books an entry the API's builder made (a journal entry, a payment, an expense) under `id`. */
+  const bookEntry = (
+    id: string,
+    build: (ctx: ReturnType<typeof posting>) => {
+      entry: { id: string };
+      change: Parameters<typeof applyChange>[1];
+    },
+  ) => {
+    const ctx = posting('accounting-entry', id);
+    const { entry, change } = build(ctx);
+    applyChange(ledger, change, ctx.now);
+    return entry.id;
+  };
   /** A journal by ref, id or code. */
   const journalOf = (value: string) => {
     const byRef = journals.get(value);
@@ -260,6 +293,31 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     const code = value.toUpperCase();
     return Object.values(ledger.vat_codes).find((v) => v.code.toUpperCase() === code)?.id ?? value;
   };
+  const analytics = new RefTable(context);
+  /** An analytic account by ref, id or code (a code of one account only: codes are unique per plan). */
+  const analyticOf = <T extends string | null | undefined>(value: T): T | string => {
+    if (value === null || value === undefined || ledger.analytic_accounts[value]) return value;
+    const byRef = analytics.get(value);
+    if (byRef) return byRef;
+    const code = value.toUpperCase();
+    const found = Object.values(ledger.analytic_accounts).filter((a) => a.code.toUpperCase() === code);
+    return found.length === 1 ? (found[0]?.id ?? value) : value;
+  };
+  /** Analytic distributions (of a journal entry's item) naming their accounts by ref, id or code. */
+  const distributionsOf = <D extends { analytic_accounts: { analytic_account: string }[] }>(
+    list: D[] | null,
+  ): D[] | null =>
+    list === null
+      ? null
+      : list.map((d) => ({
+          ...d,
+          analytic_accounts: d.analytic_accounts.map((a) => ({
+            ...a,
+            analytic_account: analyticOf(a.analytic_account),
+          })),
+        }));
+  const invoices = new RefTable(context);
+  const entries = new RefTable(context);
 
   const out: VerticalRecords = {};
   out.accounts = each(
@@ -276,6 +334,42 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     journals.declare(ref, id, path);
     return context.at(path, raw, () => createJournal(ledger, body, posting('accounting-journal', id)).id);
   });
+  out.analytic_accounts = each(
+    scope,
+    'analytic_accounts',
+    block.analytic_accounts,
+    null,
+    (record, path, raw) => {
+      const { id: given, ref, body } = split(record);
+      const { analytic_plan: plan, ...input } = body;
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(ledger.analytic_accounts[id]), id, 'analytic account', path);
+      analytics.declare(ref, id, path);
+      // Two operations: the single-plan one (the folder's first active plan) and the plan's own.
+      assertCovered(
+        context,
+        integration,
+        plan === undefined
+          ? 'accounting_create_analytic_account'
+          : 'accounting_create_analytic_account_multi_plans',
+        path,
+      );
+      const planName = plan?.toLowerCase();
+      const planId =
+        plan === undefined
+          ? undefined
+          : (Object.values(ledger.analytic_plans).find(
+              (p) => p.id === plan || p.name.toLowerCase() === planName,
+            )?.id ?? plan);
+      return context.at(path, raw, () => {
+        const ctx = posting('accounting-analytic-account', id);
+        const target = planId ?? mainAnalyticPlan(ledger).id;
+        const { account, change } = buildAnalyticAccount(ledger, target, analyticDraftOf(input), ctx);
+        applyChange(ledger, change, ctx.now);
+        return account.id;
+      });
+    },
+  );
   for (const role of ['client', 'supplier'] as const) {
     const kind = `${role}s` as const;
     out[kind] = each(scope, kind, block[kind], `accounting_create_${role}`, (record, path, raw) => {
@@ -291,9 +385,10 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     });
   }
   out.invoices = each(scope, 'invoices', block.invoices, 'accounting_create_invoice', (record, path) => {
-    const { id: given, body } = split(record);
+    const { id: given, ref, body } = split(record);
     const id = context.idFor(given, path);
     assertFree(context, Boolean(ledger.invoices[id]), id, 'invoice', path);
+    invoices.declare(ref, id, path);
     const input = {
       ...body,
       partner_id: partners.resolve(body.partner_id),
@@ -301,7 +396,11 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
       withholding_tax: body.withholding_tax
         ? { ...body.withholding_tax, tax_code: vatOf(body.withholding_tax.tax_code) }
         : body.withholding_tax,
-      lines: body.lines.map((line) => ({ ...line, tax_code: vatOf(line.tax_code) })),
+      lines: body.lines.map((line) => ({
+        ...line,
+        tax_code: vatOf(line.tax_code),
+        analytic_account: analyticOf(line.analytic_account),
+      })),
     };
     return context.at(path, input, () => {
       const ctx = posting('accounting-invoice', id);
@@ -316,9 +415,9 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     block.journal_entries,
     'accounting_create_generic_journal_entry',
     (record, path) => {
-      const { id: given, body } = split(record);
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(ledger.entries[id]), id, 'journal entry', path);
+      const { id: given, ref, body } = split(record);
+      const id = newEntryId(given, path);
+      entries.declare(ref, id, path);
       const input = {
         ...body,
         journal_id: journalOf(body.journal_id),
@@ -329,16 +428,80 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
               ? partners.resolve(item.account)
               : item.account,
           tax_code: item.tax_code ? vatOf(item.tax_code) : item.tax_code,
+          analytic_distribution: distributionsOf(item.analytic_distribution),
         })),
       };
-      return context.at(path, input, () => {
-        const ctx = posting('accounting-entry', id);
-        const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(input), ctx);
-        applyChange(ledger, change, ctx.now);
-        return entry.id;
-      });
+      return context.at(path, input, () =>
+        bookEntry(id, (ctx) => buildJournalEntry(ledger, draftFromGeneric(input), ctx)),
+      );
     },
   );
+  /** A payment method by id or name (Bank transfer). */
+  const methodOf = (value: string) => {
+    if (ledger.payment_methods[value]) return value;
+    const name = value.toLowerCase();
+    return Object.values(ledger.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+  };
+  out.invoice_payments = each(
+    scope,
+    'invoice_payments',
+    block.invoice_payments,
+    'accounting_create_invoice_payment',
+    (record, path) => {
+      const { id: given, body } = split(record);
+      const id = newEntryId(given, path);
+      const input = {
+        ...body,
+        payment_method_id: methodOf(body.payment_method_id),
+        items: body.items.map((item) => ({ ...item, invoice_id: invoices.resolve(item.invoice_id) })),
+      };
+      return context.at(path, input, () =>
+        bookEntry(id, (ctx) => buildInvoicePayment(ledger, draftPayment(input), ctx)),
+      );
+    },
+  );
+  /** An employee by id, reference (EMP-001) or name. */
+  const employeeOf = (value: string) => {
+    if (ledger.employees[value]) return value;
+    const key = value.toLowerCase();
+    return (
+      Object.values(ledger.employees).find(
+        (e) => e.reference?.toLowerCase() === key || e.name.toLowerCase() === key,
+      )?.id ?? value
+    );
+  };
+  out.expenses = each(scope, 'expenses', block.expenses, 'accounting_create_expense', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = newEntryId(given, path);
+    const input = {
+      ...body,
+      employee_id: employeeOf(body.employee_id),
+      lines: body.lines.map((line) => ({ ...line, tax_id: vatOf(line.tax_id) })),
+    };
+    return context.at(path, input, () =>
+      bookEntry(id, (ctx) => buildExpense(ledger, expenseDraftOf(input), ctx)),
+    );
+  });
+  // A matching has no id: the API answers its number, and so does the load.
+  out.matchings = each(scope, 'matchings', block.matchings, 'accounting_match_entries', (record, path) => {
+    const input = {
+      entries: record.entries.map((value) => invoices.get(value) ?? entries.resolve(value)),
+      partner_id: partners.resolve(record.partner_id),
+    };
+    return context.at(path, input, () => {
+      const now = context.now();
+      const ctx = { mint: (kind: string) => context.services.ids.next(kind), now };
+      const { matching, change } = buildMatching(
+        ledger,
+        input.entries,
+        input.partner_id,
+        ctx,
+        now.slice(0, 10),
+      );
+      applyChange(ledger, change, ctx.now);
+      return matching.number;
+    });
+  });
   return out;
 }
 
@@ -355,6 +518,7 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   );
   const contacts = new RefTable(context);
   const products = new RefTable(context);
+  const invoices = new RefTable(context);
   const writeContext = (kind: string, id: string) => {
     const ids = pinnedIds(context.services.ids, kind, id);
     return { mint: (asked: string) => ids.next(asked), now: context.now() };
@@ -387,9 +551,10 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
     );
   });
   out.invoices = each(scope, 'invoices', block.invoices, 'invoicing_post_invoices', (record, path) => {
-    const { id: given, body } = split(record);
+    const { id: given, ref, body } = split(record);
     const id = context.idFor(given, path);
     assertFree(context, Boolean(data.invoices[id]), id, 'invoice', path);
+    invoices.declare(ref, id, path);
     const input = {
       ...body,
       partner_id: contacts.resolve(body.partner_id),
@@ -405,7 +570,98 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
       () => createInvoicingInvoice(data, input, writeContext('invoicing-invoice', id)).id,
     );
   });
+  /** A payment method by id or name. */
+  const methodOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || data.payment_methods[value]) return value;
+    const name = value.toLowerCase();
+    return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+  };
+  out.payments = each(scope, 'payments', block.payments, 'invoicing_create_payment', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = context.idFor(given, path);
+    assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
+    const input = {
+      ...body,
+      invoice_id: invoices.resolve(body.invoice_id),
+      payment_method_id: methodOf(body.payment_method_id),
+    };
+    return context.at(
+      path,
+      input,
+      () => createPayment(data, input, writeContext('invoicing-payment', id)).id,
+    );
+  });
+  out.opportunities = each(scope, 'opportunities', block.opportunities, null, (record, path) =>
+    invoicingOpportunity(scope, data, record, path, contacts),
+  );
   return out;
+}
+
+/**
+ * An opportunity of the sales pipeline, as the seeder builds one: closed ones (won, lost, cancelled,
+ * closed) have an end date, not before their creation, and won ones are certain (100%), lost ones
+ * hopeless (0%); open ones have neither an end date nor an outcome.
+ */
+function invoicingOpportunity(
+  scope: Scope,
+  data: InvoicingDataset,
+  record: z.output<typeof InvoicingOpportunityFixture>,
+  path: PathPart[],
+  contacts: RefTable,
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.opportunities[id]), id, 'opportunity', path);
+  const partnerId = contacts.resolve(record.partner_id) ?? null;
+  if (partnerId !== null && !data.contacts[partnerId]) {
+    unknown(
+      context,
+      [...path, 'partner_id'],
+      `'${record.partner_id}' is not a contact of the software (GET .../invoicing/contacts lists them)`,
+    );
+  }
+  const today = context.now().slice(0, 10);
+  const created = record.created_date ?? today;
+  if (created > today) failAt([...path, 'created_date'], `${created} is after the sandbox clock (${today})`);
+  const open = record.status === 'open';
+  if (open && record.end_date !== undefined) {
+    failAt([...path, 'end_date'], 'An open opportunity has no end_date: it is not closed');
+  }
+  const end = open ? null : (record.end_date ?? today);
+  if (end !== null && end < created) {
+    failAt([...path, 'end_date'], `${end} is before created_date ${created}`);
+  }
+  if (end !== null && end > today)
+    failAt([...path, 'end_date'], `${end} is after the sandbox clock (${today})`);
+  const certain = record.status === 'won' ? 100 : open ? undefined : 0;
+  if (certain !== undefined && record.probability !== undefined && record.probability !== certain) {
+    failAt(
+      [...path, 'probability'],
+      `A ${record.status} opportunity has a probability of ${certain}, not ${record.probability}`,
+    );
+  }
+  data.opportunities[id] = {
+    id,
+    source_ref: { id: nextSourceId(data, 'O'), model: 'opportunity' },
+    name: record.name,
+    total: round2(record.total),
+    probability: record.probability ?? certain ?? 50,
+    status: record.status,
+    partner_id: partnerId,
+    comment: record.comment ?? null,
+    currency: record.currency,
+    description: record.description ?? null,
+    pipe_status: record.pipe_status ?? (open ? 'Qualification' : record.status === 'won' ? 'Won' : 'Lost'),
+    pipe_name: record.pipe_name,
+    created_date: created,
+    due_date: record.due_date === undefined ? addDays(created, 45) : record.due_date,
+    end_date: end,
+    is_won: open ? null : record.status === 'won',
+    owner_ref: null,
+  };
+  return id;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1165,6 +1421,7 @@ function pmsOrder(
   data: PmsDataset,
   record: z.output<typeof PmsOrderFixture>,
   path: PathPart[],
+  guests: RefTable,
 ): string {
   const { context } = scope;
   const failAt = (where: PathPart[], detail: string) =>
@@ -1190,10 +1447,10 @@ function pmsOrder(
   if (!room) {
     return unknown(context, [...path, 'room'], `'${record.room}' is not a room of ${location.name}`);
   }
-  const wanted = record.customer.toLowerCase();
+  const named = guests.resolve(record.customer);
+  const wanted = named.toLowerCase();
   const customer = Object.values(data.customers).find(
-    (c) =>
-      c.id === record.customer || c.account_number === record.customer || c.email?.toLowerCase() === wanted,
+    (c) => c.id === named || c.account_number === named || c.email?.toLowerCase() === wanted,
   );
   if (!customer) {
     return unknown(
@@ -1290,12 +1547,89 @@ function pmsOrder(
   return orderId;
 }
 
+/**
+ * A guest of the property, as the seeder makes one: a person (a last name) or a company (its name
+ * only), with an account number and an e-mail each unique among the guests (a stay names its guest
+ * by either), and one address (home for a person, invoice for a company) when a country is given.
+ */
+function pmsGuest(
+  scope: Scope,
+  data: PmsDataset,
+  record: z.output<typeof PmsGuestFixture>,
+  path: PathPart[],
+  guests: RefTable,
+): string {
+  const { context } = scope;
+  const failAt = (where: PathPart[], detail: string) =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.customers[id]), id, 'guest', path);
+  guests.declare(record.ref, id, path);
+  const company = record.company_name ?? null;
+  if (company !== null && (record.first_name || record.last_name)) {
+    failAt([...path, 'company_name'], 'A company guest has no first_name or last_name');
+  }
+  if (company === null && !record.last_name) {
+    failAt([...path, 'last_name'], 'A guest is a person (a last_name) or a company (a company_name)');
+  }
+  const existing = Object.values(data.customers);
+  const email = record.email?.trim() || null;
+  const owner = email && existing.find((c) => c.email?.toLowerCase() === email.toLowerCase());
+  if (owner) {
+    failAt(
+      [...path, 'email'],
+      `The e-mail '${email}' is the e-mail of the guest ${owner.id}: a stay names its guest by it`,
+    );
+  }
+  const numbers = existing.map((c) => c.account_number).filter((n): n is string => n !== null);
+  const next = Math.max(400000, ...numbers.filter((n) => /^\d+$/.test(n)).map(Number)) + 1;
+  const accountNumber = record.account_number ?? String(next);
+  if (numbers.includes(accountNumber)) {
+    failAt([...path, 'account_number'], `The account number '${accountNumber}' is another guest's`);
+  }
+  if (record.country !== undefined && !isCountryCode(record.country)) {
+    failAt([...path, 'country'], `country '${record.country}' is not a valid country code`);
+  }
+  data.customers[id] = {
+    id,
+    source_ref: { id: `F${id.slice(0, 8)}`, model: 'guest' },
+    first_name: company === null ? (record.first_name ?? null) : null,
+    last_name: company === null ? (record.last_name ?? null) : null,
+    company_name: company,
+    phone: record.phone?.trim() || null,
+    email,
+    account_number: accountNumber,
+    created_on: context.now(),
+    addresses:
+      record.country === undefined
+        ? []
+        : [
+            {
+              address_type: company === null ? 'home' : 'invoice',
+              name: company === null ? 'Home' : 'Head office',
+              street: record.street ?? null,
+              number: record.number ?? null,
+              box: record.box ?? null,
+              city: record.city ?? null,
+              postal_code: record.postal_code ?? null,
+              country: record.country.toUpperCase(),
+            },
+          ],
+    is_company: company !== null,
+  };
+  return id;
+}
+
 function applyPms(scope: Scope, block: z.output<typeof PmsFixture>): VerticalRecords {
   const { context, connection } = scope;
   const data = pmsDatasetOf(context.store, connection);
+  const guests = new RefTable(context);
   const out: VerticalRecords = {};
+  out.customers = each(scope, 'customers', block.customers, null, (record, path) =>
+    pmsGuest(scope, data, record, path, guests),
+  );
   out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
-    pmsOrder(scope, data, record, path),
+    pmsOrder(scope, data, record, path, guests),
   );
   return out;
 }

@@ -278,7 +278,9 @@ describe('invoicing records', () => {
     expect(OpportunityItem.parse(first.body)).toMatchObject({
       name: 'Website redesign',
       status: 'open',
-      probability: 50,
+      // Open at the first stage of the pipeline, with that stage's chance, as seeded ones are.
+      pipe_status: 'Qualification',
+      probability: 20,
       partner_id: records.contacts?.[0],
       created_date: '2026-01-02',
       due_date: '2026-02-16',

@@ -21,6 +21,7 @@ import {
   monthsBetween,
 } from '../../seed/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
+import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
 import type {
   InvoicingAnalyticDistribution,
   InvoicingBankAccount,
@@ -112,8 +113,6 @@ const ANALYTIC: InvoicingAnalyticDistribution['analytic_accounts'] = [
   { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 100 },
   { analytic_account_code: 'RND', analytic_account_name: 'Research and development', percentage: 100 },
 ];
-
-const PIPE_STAGES = ['Qualification', 'Proposal', 'Negotiation'] as const;
 
 const OPPORTUNITY_TOPICS = [
   'Website redesign',
@@ -745,30 +744,22 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       // Closed within two months, and before the sandbox start.
       const latestEnd = [addDays(created, 60), this.last].sort()[0] ?? this.last;
       const end = closed ? dayBetween(f, created, latestEnd) : null;
-      this.data.opportunities[id] = {
+      this.data.opportunities[id] = opportunityRecord({
         id,
         source_ref: ref(this.sourceId('O'), 'opportunity'),
         name: `${topic} - ${partner.company_name ?? partner.last_name ?? 'prospect'}`,
         total: round2(f.number.int({ min: 20, max: 400 }) * 100),
-        probability:
-          status === 'won'
-            ? 100
-            : status === 'open'
-              ? { Qualification: 20, Proposal: 50, Negotiation: 75 }[stage]
-              : 0,
         status,
+        stage,
         partner_id: partner.id,
         comment: f.datatype.boolean(0.3) ? 'Follow up after the demo' : null,
         currency: 'EUR',
         description: `${topic} for ${partner.company_name ?? `${partner.first_name} ${partner.last_name}`}`,
-        pipe_status: status === 'open' ? stage : status === 'won' ? 'Won' : 'Lost',
         pipe_name: 'Sales pipeline',
         created_date: created,
-        due_date: addDays(created, 45),
         end_date: end,
-        is_won: closed ? status === 'won' : null,
         owner_ref: { ...f.helpers.arrayElement(owners) },
-      };
+      });
     });
   }
 }

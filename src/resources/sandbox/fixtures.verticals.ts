@@ -41,6 +41,7 @@ import {
   createProduct,
   invoicingDatasetOf,
 } from '../invoicing/invoicing.domain.js';
+import { closedProbability, opportunityRecord } from '../invoicing/invoicing.opportunities.js';
 import type { InvoicingDataset } from '../invoicing/invoicing.records.js';
 import { nextSourceId } from '../invoicing/invoicing.seed.js';
 import { paymentDatasetOf } from '../payment/payment.domain.js';
@@ -635,32 +636,32 @@ function invoicingOpportunity(
   }
   if (end !== null && end > today)
     failAt([...path, 'end_date'], `${end} is after the sandbox clock (${today})`);
-  const certain = record.status === 'won' ? 100 : open ? undefined : 0;
-  if (certain !== undefined && record.probability !== undefined && record.probability !== certain) {
+  const certain = closedProbability(record.status);
+  if (certain !== null && record.probability !== undefined && record.probability !== certain) {
     failAt(
       [...path, 'probability'],
       `A ${record.status} opportunity has a probability of ${certain}, not ${record.probability}`,
     );
   }
-  data.opportunities[id] = {
+  data.opportunities[id] = opportunityRecord({
     id,
     source_ref: { id: nextSourceId(data, 'O'), model: 'opportunity' },
     name: record.name,
     total: round2(record.total),
-    probability: record.probability ?? certain ?? 50,
+    probability: record.probability,
     status: record.status,
     partner_id: partnerId,
-    comment: record.comment ?? null,
+    comment: record.comment,
     currency: record.currency,
-    description: record.description ?? null,
-    pipe_status: record.pipe_status ?? (open ? 'Qualification' : record.status === 'won' ? 'Won' : 'Lost'),
+    description: record.description,
+    // A stage of the pipeline names where an open one stands, and so its probability.
+    stage: record.pipe_status,
+    pipe_status: record.pipe_status,
     pipe_name: record.pipe_name,
     created_date: created,
-    due_date: record.due_date === undefined ? addDays(created, 45) : record.due_date,
+    due_date: record.due_date,
     end_date: end,
-    is_won: open ? null : record.status === 'won',
-    owner_ref: null,
-  };
+  });
   return id;
 }
 

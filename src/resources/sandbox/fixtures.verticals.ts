@@ -204,6 +204,12 @@ function each<T>(
 }
 
 /** Refuses an id already held by a record of the same collection. */
+/** A refusal of a record's rule at a path of the document (the file, the JSON path, the rule). */
+const failureAt =
+  (context: FixtureContext) =>
+  (where: PathPart[], detail: string): never =>
+    ruleError(verticalFailure(detail), null, where, context.file);
+
 function assertFree(context: FixtureContext, taken: boolean, id: string, what: string, path: PathPart[]) {
   if (taken) context.fail([...path, 'id'], ID_TAKEN, `The ${what} '${id}' already exists`);
 }
@@ -611,8 +617,7 @@ function invoicingOpportunity(
   contacts: RefTable,
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const id = context.idFor(record.id, path);
   assertFree(context, Boolean(data.opportunities[id]), id, 'opportunity', path);
   const partnerId = contacts.resolve(record.partner_id) ?? null;
@@ -681,8 +686,7 @@ function commerceProduct(
 ): string {
   const { context } = scope;
   const now = context.now();
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const productId = context.idFor(record.id, path);
   assertFree(context, Boolean(data.products[productId]), productId, 'product', path);
   refs.products.declare(record.ref, productId, path);
@@ -961,8 +965,7 @@ function posOrder(
   customers: RefTable,
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const orderId = context.idFor(record.id, path);
   assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
   const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
@@ -1140,8 +1143,7 @@ function bankingTransaction(
   path: PathPart[],
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const id = context.idFor(record.id, path);
   assertFree(context, Boolean(data.transactions[id]), id, 'transaction', path);
   if (record.amount === 0) failAt([...path, 'amount'], 'A transaction moves an amount: 0 is refused');
@@ -1282,8 +1284,7 @@ function paymentRecord(
   out: VerticalRecords,
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const id = context.idFor(record.id, path);
   assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
   const locations = Object.values(data.locations);
@@ -1425,8 +1426,7 @@ function pmsOrder(
   guests: RefTable,
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const orderId = context.idFor(record.id, path);
   assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
   const location = record.location
@@ -1561,8 +1561,7 @@ function pmsGuest(
   guests: RefTable,
 ): string {
   const { context } = scope;
-  const failAt = (where: PathPart[], detail: string) =>
-    ruleError(verticalFailure(detail), null, where, context.file);
+  const failAt = failureAt(context);
   const id = context.idFor(record.id, path);
   assertFree(context, Boolean(data.customers[id]), id, 'guest', path);
   guests.declare(record.ref, id, path);

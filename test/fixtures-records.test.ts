@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { AnalyticAccountItemOut } from '../src/resources/accounting/analytic-accounts.schemas.js';
+import { ServicePage_BankAccountItemOut_ } from '../src/resources/accounting/bank.schemas.js';
 import {
   JournalEntryMultiAnalyticPlan,
   OutstandingItem,
 } from '../src/resources/accounting/entries.schemas.js';
 import { InvoicingPaymentItem, OpportunityItem } from '../src/resources/invoicing/invoicing.schemas.js';
+import { PayoutItemOut, TransactionItemOut } from '../src/resources/payment/payment.schemas.js';
+import { POSOrderItem } from '../src/resources/pos/pos.schemas.js';
 import { FixtureError, loadFixtures } from '../src/resources/sandbox/fixtures.control.js';
 import { SyncConsumerItem } from '../src/resources/syncs/syncs.schemas.js';
 import { invoice, token } from './fixture-helpers.js';
@@ -13,8 +16,9 @@ import { call, SEED } from './helpers.js';
 
 /**
  * The record kinds a fixture declares beyond the first ones (docs/fixtures.md): accounting analytic
- * accounts, invoice payments, expenses and matchings, invoicing payments and opportunities, and
- * consumers set up for a sync. Each is loaded, then read back through the API, and refused once
+ * accounts, invoice payments, expenses, matchings, bank accounts and statements, invoicing payments
+ * and opportunities, PMS guests, POS order discounts and modifiers, payment payouts, and consumers set
+ * up for a sync. Each is loaded, then read back through the API, and refused once
  * with the JSON path and the API's rule.
  */
 
@@ -197,6 +201,104 @@ describe('accounting records', () => {
     });
     expect(sameSide.path).toBe(`${AT}.matchings[0]`);
     expect(sameSide.errorCode).toBe('ERROR_AMOUNTS_NOT_BALANCED');
+  });
+});
+
+describe('accounting bank accounts and statements', () => {
+  /** A statement of the KBC account: the client pays its invoice, the bank takes a fee and its VAT. */
+  const statement = (items: Record<string, unknown>[] = []) => ({
+    bank_account_id: 'kbc',
+    bank_statement_date: '2026-01-12',
+    currency: 'EUR',
+    external_bank_statement_id: 'KBC-2026-01',
+    items: [
+      {
+        description: 'Client One pays',
+        amount: 121,
+        external_transaction_id: 'T1',
+        counterpart: { counterpart_type: 'customer', id: 'client' },
+      },
+      {
+        description: 'Account fee',
+        amount: -2.42,
+        fee_amount: 2,
+        tax_amount: 0.42,
+        external_transaction_id: 'T2',
+      },
+      ...items,
+    ],
+  });
+  const kbc = {
+    ref: 'kbc',
+    code: 'KBC2',
+    currency: 'EUR',
+    account_name: 'KBC savings',
+    iban: 'be68 5390 0754 7034',
+    bank_name: 'KBC',
+  };
+
+  it('a bank account is listed, and its statement books one posted entry per transaction', async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(
+      app,
+      accountingDoc({ bank_accounts: [kbc], invoices: [invoice()], bank_statements: [statement()] }),
+    );
+    const consumer = result.consumers[0]?.consumerid as string;
+    const records = result.consumers[0]?.connections[0]?.records.accounting ?? {};
+    expect(records.bank_statements).toHaveLength(1);
+    const [accountId] = records.bank_accounts ?? [];
+    const base = `/consumers/${consumer}/accounting`;
+    const bearer = await token(app);
+    const accounts = await call(app, 'GET', `${base}/bank-accounts`, { token: bearer });
+    expect(accounts.status).toBe(200);
+    const account = ServicePage_BankAccountItemOut_.parse(accounts.body).items.find(
+      (a) => a.id === accountId,
+    );
+    // A bank journal on the next free 55xx00 account.
+    expect(account).toMatchObject({ code: 'KBC2', iban: 'BE68539007547034', ledger_account: '550200' });
+
+    const entries = await call(
+      app,
+      'GET',
+      `${base}/journal/entries?journal_id=${accountId}&unposted_allowed=false&size=100`,
+      { token: bearer },
+    );
+    expect(entries.status).toBe(200);
+    const booked = (entries.body.items as unknown[]).map((item) => JournalEntryMultiAnalyticPlan.parse(item));
+    expect(booked.map((e) => [e.reference, e.posted, e.date])).toEqual(
+      expect.arrayContaining([
+        ['T1', true, '2026-01-12'],
+        ['T2', true, '2026-01-12'],
+      ]),
+    );
+    const lines = booked.flatMap((e) => (e.items ?? []).map((i) => [i.account_number, i.debit, i.credit]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        ['550200', 121, 0],
+        ['550200', 0, 2.42],
+        ['657000', 2, 0],
+        ['411000', 0.42, 0],
+      ]),
+    );
+    // The bank account's ledger account holds the statement's net: 121 - 2.42.
+    const balance = await call(app, 'POST', `${base}/chart-of-accounts/balance`, {
+      token: bearer,
+      body: { accounts: ['550200'], end: '202612' },
+    });
+    expect(balance.body.items[0].balance).toBeCloseTo(118.58, 2);
+  });
+
+  it('refusals: a bank code already used, a transaction imported twice', () => {
+    const taken = refusedAccounting({ bank_accounts: [{ ...kbc, code: 'BNK' }] });
+    expect(taken.path).toBe(`${AT}.bank_accounts[0].code`);
+    expect(taken.errorCode).toBe('ERROR_BANK_CODE_ALREADY_USED');
+
+    const twice = refusedAccounting({
+      bank_accounts: [kbc],
+      bank_statements: [statement([{ description: 'Again', amount: 5, external_transaction_id: 'T1' }])],
+    });
+    expect(twice.path).toBe(`${AT}.bank_statements[0].items[2].external_transaction_id`);
+    expect(twice.detail).toBe("items[2]: the transaction 'T1' was already imported on 'KBC2'");
   });
 });
 
@@ -483,5 +585,146 @@ describe('pms guests', () => {
     const nameless = load({ customers: [{ first_name: 'Only' }] });
     expect(nameless.path).toBe('consumers[0].connections[0].pms.customers[0].last_name');
     expect(nameless.status).toBe(400);
+  });
+});
+
+/** A consumer of Zelty (a restaurant's till) with the pos block given. */
+const posDoc = (pos: Record<string, unknown>) => ({
+  consumers: [{ name: 'Brasserie', connections: [{ integration: 'Zelty', pos }] }],
+});
+
+describe('pos order discounts and modifiers', () => {
+  it("an order's lines carry their options and discounts, and its totals count them", async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(
+      app,
+      posDoc({
+        orders: [
+          {
+            creation_date: '2026-01-14T12:00:00Z',
+            items: [
+              {
+                product: 'Steak frites',
+                quantity: 2,
+                modifiers: [
+                  { modifier_id: 'béarnaise' },
+                  { modifier_id: 'Medium', modifier_group_id: 'Cooking' },
+                ],
+                discounts: [{ name: 'Regular guest', total: 5 }],
+              },
+              {
+                product: 'Tomato soup',
+                discounts: [{ name: 'Offered by the house', total: 6.5, type: 'OFFERED' }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const consumer = result.consumers[0]?.consumerid as string;
+    const [orderId] = result.consumers[0]?.connections[0]?.records.pos?.orders ?? [];
+    const bearer = await token(app);
+    const res = await call(app, 'GET', `/consumers/${consumer}/pos/orders/${orderId}`, { token: bearer });
+    expect(res.status).toBe(200);
+    const order = POSOrderItem.parse(res.body);
+    // 2 x 24.50 + 2 x 1.80 (Béarnaise) + 2 x 0 (Medium) - 5 = 47.60 before 12% VAT; the soup is free.
+    expect(order).toMatchObject({ total: 53.31, tax_amount: 5.71, total_discount: 11.5 });
+    expect(order.payments).toMatchObject([{ total: 53.31, status: 'Completed' }]);
+    const [steak, soup] = order.items ?? [];
+    expect(steak).toMatchObject({ quantity: 2, unit_price: 24.5, total: 53.31 });
+    expect(steak?.modifiers).toMatchObject([
+      { name: 'Béarnaise', quantity: 2, unit_price: 1.8, total: 3.6 },
+      { name: 'Medium', quantity: 2, unit_price: 0, total: 0 },
+    ]);
+    expect(steak?.discounts).toEqual([{ name: 'Regular guest', total: 5, type: 'UNKNOWN' }]);
+    expect(soup).toMatchObject({ total: 0, tax_amount: 0, discounts: [{ type: 'OFFERED', total: 6.5 }] });
+    const groups = await call(app, 'GET', `/consumers/${consumer}/pos/modifiers`, { token: bearer });
+    const sauces = (groups.body.items as { id: string; name: string }[]).find((g) => g.name === 'Sauces');
+    expect(steak?.modifiers?.[0]?.modifier_group_id).toBe(sauces?.id);
+  });
+
+  it('refusals: an option the product does not take, discounts beyond the line', () => {
+    const load = (item: Record<string, unknown>) =>
+      refusal(() =>
+        createApp({
+          seed: SEED,
+          fixtures: posDoc({ orders: [{ creation_date: '2026-01-14T12:00:00Z', items: [item] }] }),
+        }),
+      );
+    const avocado = load({ product: 'Steak frites', modifiers: [{ modifier_id: 'Avocado' }] });
+    expect(avocado.path).toBe('consumers[0].connections[0].pos.orders[0].items[0].modifiers[0].modifier_id');
+    expect(avocado.detail).toMatch(
+      /^'Avocado' is not an option of the modifier groups of 'Steak frites' \(Cooking: /,
+    );
+
+    const beyond = load({ product: 'Tomato soup', modifiers: [], discounts: [{ total: 7 }] });
+    expect(beyond.path).toBe('consumers[0].connections[0].pos.orders[0].items[0].discounts');
+    expect(beyond.detail).toBe("The discounts (7) are more than the line's 6.5");
+    expect(beyond.status).toBe(400);
+  });
+});
+
+/** A consumer of the payment provider with a sale of 100 on 2026-01-10 and the payouts given. */
+const paymentDoc = (payouts: unknown[]) => ({
+  consumers: [
+    {
+      name: 'Merchant',
+      connections: [
+        {
+          integration: 7106,
+          payment: {
+            payments: [{ amount: 100, description: 'Fixture sale', payment_date: '2026-01-10T10:00:00Z' }],
+            payouts,
+          },
+        },
+      ],
+    },
+  ],
+});
+
+describe('payment payouts', () => {
+  it("a payout pays out the balance's unpaid movements, the fixture's sale among them", async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(app, paymentDoc([{ payment_date: '2026-01-16' }]));
+    const consumer = result.consumers[0]?.consumerid as string;
+    const records = result.consumers[0]?.connections[0]?.records.payment ?? {};
+    const [payoutId] = records.payouts ?? [];
+    const bearer = await token(app);
+    const base = `/consumers/${consumer}/payment`;
+    const payouts = await call(app, 'GET', `${base}/payouts?date_from=2026-01-16`, { token: bearer });
+    expect(payouts.status).toBe(200);
+    const payout = (payouts.body.items as unknown[])
+      .map((item) => PayoutItemOut.parse(item))
+      .find((p) => p.id === payoutId);
+    // Made on Tuesday 13 (three days before it reaches the bank), still in transit by the clock.
+    expect(payout).toMatchObject({ status: 'in_transit', type: 'bank_account', payment_date: '2026-01-16' });
+
+    const paid = await call(app, 'GET', `${base}/transactions?payout_id=${payoutId}&size=100`, {
+      token: bearer,
+    });
+    expect(paid.status).toBe(200);
+    const movements = (paid.body.items as unknown[]).map((item) => TransactionItemOut.parse(item));
+    const own = movements.filter((t) => t.accounting_category === 'payout');
+    const others = movements.filter((t) => t.accounting_category !== 'payout');
+    // The sale (100 less the card fee of 1.65) is paid out; the payout's amount is the net of them all.
+    expect(others).toContainEqual(
+      expect.objectContaining({ payment_id: records.payments?.[0], amount: 100, fee: 1.65 }),
+    );
+    const net = others.reduce((sum, t) => sum + Math.round((t.amount - t.fee) * 100), 0) / 100;
+    expect(payout?.amount).toBe(net);
+    expect(own).toMatchObject([{ amount: -net, create_date: '2026-01-13T06:00:00.000Z' }]);
+  });
+
+  it('refusals: a payout with nothing left to pay out, one made after the clock', () => {
+    const load = (payout: Record<string, unknown>) =>
+      refusal(() => createApp({ seed: SEED, fixtures: paymentDoc([payout]) }));
+    // Made on Sunday 11: Monday 12's seeded payout already paid what was two days old by then.
+    const nothing = load({ payment_date: '2026-01-14' });
+    expect(nothing.path).toBe('consumers[0].connections[0].payment.payouts[0].payment_date');
+    expect(nothing.detail).toMatch(/^A payout made on 2026-01-11 has nothing to pay out: .* come to 0$/);
+
+    const later = load({ payment_date: '2026-01-20' });
+    expect(later.path).toBe('consumers[0].connections[0].payment.payouts[0].payment_date');
+    expect(later.detail).toMatch(/is made on 2026-01-17, after the sandbox clock/);
   });
 });

@@ -7,6 +7,7 @@ import type {
   PaymentDataset,
   PaymentLocation,
   PaymentPayment,
+  PaymentPayout,
   PaymentStatusValue,
   PaymentTransaction,
 } from './payment.records.js';
@@ -277,67 +278,99 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
    * payouts of the older history draw from its faker and ids.
    */
   payouts(balance: PaymentBalance) {
-    const movements = Object.values(this.data.transactions)
-      .filter((t) => t.balance_id === balance.id)
-      .sort((a, b) => a.create_date.localeCompare(b.create_date));
-    const unpaid: PaymentTransaction[] = [];
-    let next = 0;
     // Mondays, from the first after the history's first day.
     const start = addDays(this.origin, 1);
     for (let day = addDays(start, (8 - weekday(start)) % 7); day <= this.last; day = addDays(day, 7)) {
-      // Movements are paid out once two days old: those of before Saturday.
-      const cutoff = at(addDays(day, -2), 0);
-      for (; next < movements.length && (movements[next]?.create_date ?? cutoff) < cutoff; next++) {
-        unpaid.push(movements[next] as PaymentTransaction);
-      }
-      const net = unpaid.reduce((sum, t) => sum + Math.round((t.amount - t.fee) * 100), 0) / 100;
-      if (net <= 0) continue;
-      const payout = () => this.payout(balance, day, net);
-      const id = day <= this.first ? this.inHistory(payout) : payout();
-      for (const t of unpaid) t.payout_id = id;
-      unpaid.length = 0;
+      const unpaid = payableMovements(this.data, balance, day);
+      if (payoutNet(unpaid) <= 0) continue;
+      const payout = () =>
+        payOut(this.data, balance, unpaid, day, this.until, (kind) => ({
+          id: this.id(kind),
+          sourceId: this.sourceId(kind === 'payout' ? 'po' : 'txn'),
+        })).payout;
+      if (day <= this.first) this.inHistory(payout);
+      else payout();
     }
   }
+}
 
-  /** The payout of `net` made on a Monday, and the movement that takes it out of the balance. */
-  payout(balance: PaymentBalance, day: string, net: number): string {
-    const id = this.id('payout');
-    // The transfer reaches the bank on Thursday.
-    const arrival = addDays(day, 3);
-    const inTransit = arrival > this.last;
-    this.data.payouts[id] = {
-      id,
-      source_ref: ref(this.sourceId('po'), 'payout'),
-      location_id: balance.location_id,
-      balance_id: balance.id,
-      status: inTransit ? 'in_transit' : 'paid',
-      type: 'bank_account',
-      amount: net,
-      currency: balance.currency,
-      fee: 0,
-      extra_fee: null,
-      payment_date: arrival,
-    };
-    const movementId = this.id('transaction');
-    this.data.transactions[movementId] = {
-      id: movementId,
-      source_ref: ref(this.sourceId('txn'), 'balance_transaction'),
-      balance_id: balance.id,
-      location_id: balance.location_id,
-      payout_id: id,
-      amount: -net,
-      fee: 0,
-      currency: balance.currency,
-      exchange_rate: 1,
-      create_date: at(day, 6),
-      application_type: 'payout',
-      accounting_category: 'payout',
-      refund_id: null,
-      payment_id: null,
-      description: `Payout ${addDays(day, 3)}`,
-    };
-    return id;
-  }
+/** A payout reaches the bank three days after it is made (a Monday's on Thursday). */
+const PAYOUT_TRANSIT_DAYS = 3;
+
+/** The day a payout that reaches the bank on `arrival` (its payment_date) was made. */
+export const payoutDayOf = (arrival: string): string => addDays(arrival, -PAYOUT_TRANSIT_DAYS);
+
+/**
+ * The movements of a balance a payout made on `day` pays out: those no payout has paid yet, once
+ * two days old (for a Monday's, those of before the Saturday).
+ */
+export function payableMovements(
+  data: PaymentDataset,
+  balance: PaymentBalance,
+  day: string,
+): PaymentTransaction[] {
+  const cutoff = at(addDays(day, -2), 0);
+  return Object.values(data.transactions).filter(
+    (t) => t.balance_id === balance.id && t.payout_id === null && t.create_date < cutoff,
+  );
+}
+
+/** What a payout of `movements` transfers: the net they moved the balance by (amount - fee each). */
+export const payoutNet = (movements: readonly PaymentTransaction[]): number =>
+  movements.reduce((sum, t) => sum + Math.round((t.amount - t.fee) * 100), 0) / 100;
+
+/**
+ * The payout made on `day` of a balance's `movements`: their net transferred to the bank account,
+ * arriving three days later (in transit while that day has not come before `until`, the day the
+ * world's activity reaches), the movement that takes it out of the balance, and the movements marked
+ * as paid by it. `ids` gives the payout's ids, then its movement's.
+ */
+export function payOut(
+  data: PaymentDataset,
+  balance: PaymentBalance,
+  movements: readonly PaymentTransaction[],
+  day: string,
+  until: string,
+  ids: (kind: 'payout' | 'transaction') => { id: string; sourceId: string },
+): { payout: PaymentPayout; movement: PaymentTransaction } {
+  const net = payoutNet(movements);
+  const arrival = addDays(day, PAYOUT_TRANSIT_DAYS);
+  const own = ids('payout');
+  const payout: PaymentPayout = {
+    id: own.id,
+    source_ref: ref(own.sourceId, 'payout'),
+    location_id: balance.location_id,
+    balance_id: balance.id,
+    status: arrival >= until ? 'in_transit' : 'paid',
+    type: 'bank_account',
+    amount: net,
+    currency: balance.currency,
+    fee: 0,
+    extra_fee: null,
+    payment_date: arrival,
+  };
+  data.payouts[payout.id] = payout;
+  const out = ids('transaction');
+  const movement: PaymentTransaction = {
+    id: out.id,
+    source_ref: ref(out.sourceId, 'balance_transaction'),
+    balance_id: balance.id,
+    location_id: balance.location_id,
+    payout_id: payout.id,
+    amount: -net,
+    fee: 0,
+    currency: balance.currency,
+    exchange_rate: 1,
+    create_date: at(day, 6),
+    application_type: 'payout',
+    accounting_category: 'payout',
+    refund_id: null,
+    payment_id: null,
+    description: `Payout ${arrival}`,
+  };
+  data.transactions[movement.id] = movement;
+  for (const t of movements) t.payout_id = payout.id;
+  return { payout, movement };
 }
 
 export function seedPayment(options: SeedInput): PaymentDataset {

@@ -23,6 +23,7 @@ import {
   taxTotals,
 } from '../../seed/vertical-data.js';
 import type { VerticalLocation } from '../../store/world.js';
+import { verticalFailure } from '../consumers/vertical-connection.js';
 import type {
   PosAccountingCategory,
   PosCustomer,
@@ -651,7 +652,8 @@ class OrderBuilder {
       const fee = dataset.products.find((p) => p.line_type === 'service' && p.name === 'Delivery fee');
       if (fee) lines.push(this.line(orderId, lines.length, fee, mode, 1));
     }
-    const total = sum2(lines.map((l) => l.total));
+    const totals = orderTotals(lines);
+    const total = totals.total;
     const closesAt = plusMinutes(
       created,
       mode === 'EAT_IN' ? faker.number.int({ min: 25, max: 95 }) : faker.number.int({ min: 4, max: 25 }),
@@ -662,7 +664,6 @@ class OrderBuilder {
       open && closesAt <= this.end ? plusMinutes(this.end, faker.number.int({ min: 5, max: 90 })) : closesAt;
     const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
     const customerId = faker.datatype.boolean(0.25) && customerIds.length ? pick(faker, customerIds) : null;
-    const delivery = lines.find((l) => l.type === 'service' && l.description === 'Delivery fee');
     const invoiced = !open && faker.datatype.boolean(0.05);
     const invoiceId = invoiced ? `INV-${created.slice(0, 4)}-${pad(number, 5)}` : null;
 
@@ -685,11 +686,11 @@ class OrderBuilder {
               flavour.devices.filter((d) => !d.startsWith('kiosk')),
             ),
       total,
-      tax_amount: sum2(lines.map((l) => l.tax_amount)),
-      total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
+      tax_amount: totals.tax_amount,
+      total_discount: totals.total_discount,
       total_refund: 0,
       total_tip: open ? 0 : sum2(payments.map((p) => p.tip)),
-      delivery_fee: delivery ? delivery.total : 0,
+      delivery_fee: totals.delivery_fee,
       mode,
       source,
       currency: 'EUR',
@@ -697,7 +698,7 @@ class OrderBuilder {
       loyalty: customerId ? Math.floor(total) : null,
       customer_id: customerId,
       location_id: location.id,
-      taxes: taxTotals(lines),
+      taxes: totals.taxes,
       guests: mode === 'EAT_IN' ? faker.number.int({ min: 1, max: 6 }) : null,
       payments,
       items: lines,
@@ -724,26 +725,14 @@ class OrderBuilder {
         { weight: 22, value: 2 },
         { weight: 8, value: 3 },
       ]);
-    // Food taken away is taxed at the reduced rate (its second price).
-    const price = (mode !== 'EAT_IN' && product.prices[1]) ||
-      product.prices[0] || { unit_price: 0, tax_rate: 0 };
-    const tax = dataset.tax_rates.find((t) => t.rate === price.tax_rate) ?? dataset.tax_rates[0];
+    const { price, tax } = linePrice(dataset, product, mode);
     const modifiers: PosModifierLine[] = [];
     if (product.modifier_groups_ids.length && faker.datatype.boolean(0.4)) {
       const group = dataset.modifiers.find((m) => m.id === pick(faker, product.modifier_groups_ids));
       const option = group ? pick(faker, group.options) : undefined;
-      if (group && option) {
-        modifiers.push({
-          modifier_id: option.id,
-          name: option.name ?? group.name ?? 'Option',
-          modifier_group_id: group.id,
-          quantity,
-          unit_price: option.price,
-          total: round2(option.price * quantity),
-        });
-      }
+      if (group && option) modifiers.push(modifierLine(group, option, quantity));
     }
-    const gross = round2(price.unit_price * quantity + sum2(modifiers.map((m) => m.total)));
+    const gross = lineGross(price.unit_price, quantity, modifiers);
     const discounts: PosDiscount[] = [];
     const roll = faker.number.float({ min: 0, max: 1 });
     if (product.line_type === 'product' && roll < 0.03) {
@@ -753,24 +742,13 @@ class OrderBuilder {
     } else if (product.line_type === 'product' && roll < 0.09) {
       discounts.push({ name: 'Broken or spilled', total: gross, type: 'LOSS' });
     }
-    const untaxed = round2(gross - sum2(discounts.map((d) => d.total)));
-    const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
-    return {
-      id: `${orderId.slice(0, 8)}-${index + 1}`,
-      type: product.line_type,
-      menu_id: null,
+    return orderLine(orderId, index, product, {
+      unitPrice: price.unit_price,
       quantity,
-      unit_price: price.unit_price,
-      total: round2(untaxed + taxAmount),
-      tax_amount: taxAmount,
-      tax_rate: tax?.rate ?? 0,
-      tax_id: tax?.id ?? null,
-      description: product.name,
-      discounts,
-      product_id: product.id,
-      accounting_category_id: product.accounting_category_ids[0] ?? null,
+      tax,
       modifiers,
-    };
+      discounts,
+    });
   }
 
   private method(methods: PosPaymentMethod[]): PosPaymentMethod {
@@ -828,6 +806,93 @@ function sourceOf(faker: Faker, mode: PosModeValue, restaurant: boolean): PosSou
   if (mode === 'TAKEAWAY')
     return pick(faker, restaurant ? (['POS', 'WEB', 'MOBILE'] as const) : (['POS', 'POS', 'KIOSK'] as const));
   return pick(faker, ['POS', 'POS', 'POS', 'KIOSK'] as const);
+}
+
+/** The price a product sells at in an order of `mode`, and the tax rate of its lines. */
+export function linePrice(
+  dataset: Pick<PosDataset, 'tax_rates'>,
+  product: PosProduct,
+  mode: PosModeValue,
+): { price: PosProduct['prices'][number]; tax: PosTaxRate | undefined } {
+  // Food taken away is taxed at the reduced rate (its second price).
+  const price = (mode !== 'EAT_IN' && product.prices[1]) ||
+    product.prices[0] || { unit_price: 0, tax_rate: 0 };
+  const tax = dataset.tax_rates.find((t) => t.rate === price.tax_rate) ?? dataset.tax_rates[0];
+  return { price, tax };
+}
+
+/** An option of a modifier group chosen on a line of `quantity`: one option per unit, at its price. */
+export function modifierLine(
+  group: PosModifierGroup,
+  option: PosModifierGroup['options'][number],
+  quantity: number,
+): PosModifierLine {
+  return {
+    modifier_id: option.id,
+    name: option.name ?? group.name ?? 'Option',
+    modifier_group_id: group.id,
+    quantity,
+    unit_price: option.price,
+    total: round2(option.price * quantity),
+  };
+}
+
+/** What a line comes to before its discounts and taxes: its units and the options chosen on it. */
+export const lineGross = (unitPrice: number, quantity: number, modifiers: readonly PosModifierLine[]) =>
+  round2(unitPrice * quantity + sum2(modifiers.map((m) => m.total)));
+
+/**
+ * A line of an order: quantity × unit_price + modifiers − discounts before taxes, taxed at the
+ * product's rate. Discounts take off at most what the line comes to (an offered line is free).
+ */
+export function orderLine(
+  orderId: string,
+  index: number,
+  product: PosProduct,
+  line: {
+    unitPrice: number;
+    quantity: number;
+    tax: PosTaxRate | undefined;
+    modifiers: PosModifierLine[];
+    discounts: PosDiscount[];
+  },
+): PosOrderLine {
+  const { unitPrice, quantity, tax, modifiers, discounts } = line;
+  const gross = lineGross(unitPrice, quantity, modifiers);
+  const untaxed = round2(gross - sum2(discounts.map((d) => d.total)));
+  if (untaxed < 0) {
+    throw verticalFailure(
+      `The discounts (${sum2(discounts.map((d) => d.total))}) are more than the line's ${gross}`,
+    );
+  }
+  const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
+  return {
+    id: `${orderId.slice(0, 8)}-${index + 1}`,
+    type: product.line_type,
+    menu_id: null,
+    quantity,
+    unit_price: unitPrice,
+    total: round2(untaxed + taxAmount),
+    tax_amount: taxAmount,
+    tax_rate: tax?.rate ?? 0,
+    tax_id: tax?.id ?? null,
+    description: product.name,
+    discounts,
+    product_id: product.id,
+    accounting_category_id: product.accounting_category_ids[0] ?? null,
+    modifiers,
+  };
+}
+
+/** An order's figures from its lines: the totals, the discounts, the delivery fee and the taxes by rate. */
+export function orderTotals(lines: readonly PosOrderLine[]) {
+  return {
+    total: sum2(lines.map((l) => l.total)),
+    tax_amount: sum2(lines.map((l) => l.tax_amount)),
+    total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
+    delivery_fee: lines.find((l) => l.type === 'service' && l.description === 'Delivery fee')?.total ?? 0,
+    taxes: taxTotals(lines),
+  };
 }
 
 /** The payment of an open order when it completes: one payment of its total, and its tip. */

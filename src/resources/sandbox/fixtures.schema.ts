@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { AnalyticAccountItemIn } from '../accounting/analytic-accounts.schemas.js';
+import { BankAccountItemIn, BankStatementItemIn } from '../accounting/bank.schemas.js';
 import { GenericJournalEntry, MatchingIn } from '../accounting/entries.schemas.js';
 import { ExpenseItemIn } from '../accounting/expenses.schemas.js';
 import { AccountingInvoicePaymentIn, InvoiceItemInMonoAnalyticPlan } from '../accounting/invoices.schemas.js';
@@ -17,7 +18,7 @@ import {
   PaymentPaymentStatus,
   ProductItem,
 } from '../invoicing/invoicing.schemas.js';
-import { Mode, POSCreateCustomerItem, Source } from '../pos/pos.schemas.js';
+import { DiscountType, Mode, POSCreateCustomerItem, Source } from '../pos/pos.schemas.js';
 import {
   CreateConsumerSyncItem,
   CreateSyncItem,
@@ -63,6 +64,12 @@ export const AccountingFixture = z
       .array(record(JournalIn))
       .optional()
       .describe('POST .../accounting/journal; referred to by ref, id or code'),
+    bank_accounts: z
+      .array(record(BankAccountItemIn))
+      .optional()
+      .describe(
+        "POST .../accounting/bank-accounts: a bank journal on its own ledger account; referred to by ref, id or code wherever a journal is (a statement's bank_account_id)",
+      ),
     analytic_accounts: z
       .array(
         record(AnalyticAccountItemIn).extend({
@@ -104,6 +111,12 @@ export const AccountingFixture = z
       .optional()
       .describe(
         'POST .../accounting/expenses; employee_id takes an id, reference (EMP-001) or name, lines[].tax_id a VAT code id or its code (A21)',
+      ),
+    bank_statements: z
+      .array(withId(BankStatementItemIn))
+      .optional()
+      .describe(
+        "POST .../accounting/bank-transactions: a statement of a bank account, one posted entry per transaction; bank_account_id takes a bank account ref, id or code (BNK), a counterpart's id a client or supplier ref (an employee's id, reference or name)",
       ),
     matchings: z
       .array(MatchingIn)
@@ -233,11 +246,41 @@ export const CommerceFixture = z
   })
   .strict();
 
+export const PosModifierFixture = z
+  .object({
+    modifier_id: z
+      .string()
+      .min(1)
+      .describe('An option of a modifier group the product takes: its id or name (Medium, Béarnaise)'),
+    modifier_group_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The option's group: its id or name (Sauces); needed only when two groups of the product name it",
+      ),
+  })
+  .strict()
+  .describe("An option chosen on the line: one per unit of the line, at the option's price");
+
+const PosDiscountFixture = z
+  .object({
+    name: z.string().min(1).nullable().default(null),
+    total: z.number().positive().describe('Amount taken off the line, before taxes'),
+    type: DiscountType.default('UNKNOWN'),
+  })
+  .strict()
+  .describe(
+    "A discount on the line: the line's discounts take off at most what it comes to, options included",
+  );
+
 const PosOrderLineFixture = z
   .object({
     product: z.string().min(1).describe('A product of the point of sale: its id or name'),
     quantity: z.number().int().min(1).default(1),
     unit_price: z.number().min(0).optional().describe("Before taxes; default: the product's price"),
+    modifiers: z.array(PosModifierFixture).optional(),
+    discounts: z.array(PosDiscountFixture).optional(),
   })
   .strict();
 
@@ -374,12 +417,31 @@ export const PaymentPaymentFixture = z
   })
   .strict();
 
+export const PaymentPayoutFixture = z
+  .object({
+    id: id(),
+    location: z
+      .string()
+      .optional()
+      .describe('A location of the provider: its id or name (default: the first); its balance is paid out'),
+    payment_date: z.iso
+      .date()
+      .describe(
+        "The day it reaches the bank: it is made three days before (not after the sandbox clock) and pays out the balance's movements no payout has paid yet, once two days old (this block's payments included); in transit until the clock's day has come",
+      ),
+  })
+  .strict();
+
 export const PaymentFixture = z
   .object({
     payments: z
       .array(PaymentPaymentFixture)
       .optional()
       .describe('Payments of the provider, with their balance movements and refunds'),
+    payouts: z
+      .array(PaymentPayoutFixture)
+      .optional()
+      .describe('Payouts of a balance to the bank (after the payments): their amount is what they pay out'),
   })
   .strict();
 

@@ -4,10 +4,11 @@ import { errors, serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import { at, belgianIban, fakerFor } from '../../seed/finance-fakes.js';
-import { addDays, plusMinutes, round2, sum2, taxOf, taxTotals } from '../../seed/vertical-data.js';
+import { plusMinutes, round2 } from '../../seed/vertical-data.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import type { LedgerRecord } from '../accounting/accounting.records.js';
 import { draftOf as analyticDraftOf } from '../accounting/analytic-accounts.domain.js';
+import { bankAccountDraftOf, statementDraftOf } from '../accounting/bank.domain.js';
 import { draftFromGeneric } from '../accounting/entries.domain.js';
 import { expenseDraftOf } from '../accounting/expenses.domain.js';
 import { draftFromMono, draftPayment } from '../accounting/invoices.domain.js';
@@ -21,6 +22,7 @@ import {
   buildJournalEntry,
   buildMatching,
 } from '../accounting/ledger/posting.js';
+import { buildBankAccount, buildBankStatement } from '../accounting/ledger/treasury.js';
 import { createPartner } from '../accounting/partners.domain.js';
 import { createJournal, createLedgerAccount } from '../accounting/reference.domain.js';
 import { bankingDatasetOf } from '../banking/banking.domain.js';
@@ -45,13 +47,19 @@ import { closedProbability, opportunityRecord } from '../invoicing/invoicing.opp
 import type { InvoicingDataset } from '../invoicing/invoicing.records.js';
 import { nextSourceId } from '../invoicing/invoicing.seed.js';
 import { paymentDatasetOf } from '../payment/payment.domain.js';
-import type { PaymentBalance, PaymentDataset, PaymentPayment } from '../payment/payment.records.js';
-import { cardFee } from '../payment/payment.seed.js';
+import type {
+  PaymentBalance,
+  PaymentDataset,
+  PaymentLocation,
+  PaymentPayment,
+} from '../payment/payment.records.js';
+import { cardFee, payableMovements, payOut, payoutDayOf, payoutNet } from '../payment/payment.seed.js';
 import { pmsDatasetOf } from '../pms/pms.domain.js';
 import type { PmsDataset, PmsOrderLine } from '../pms/pms.records.js';
 import { bookStay, nextStay, stayLine } from '../pms/pms.stays.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from '../pos/pos.domain.js';
-import type { PosDataset, PosOrder, PosOrderLine } from '../pos/pos.records.js';
+import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from '../pos/pos.records.js';
+import { linePrice, modifierLine, orderLine, orderTotals } from '../pos/pos.seed.js';
 import {
   assertCovered,
   type FixtureContext,
@@ -74,10 +82,12 @@ import type {
   InvoicingOpportunityFixture,
   PaymentFixture,
   PaymentPaymentFixture,
+  PaymentPayoutFixture,
   PmsFixture,
   PmsGuestFixture,
   PmsOrderFixture,
   PosFixture,
+  PosModifierFixture,
   PosOrderFixture,
 } from './fixtures.schema.js';
 
@@ -341,6 +351,25 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     journals.declare(ref, id, path);
     return context.at(path, raw, () => createJournal(ledger, body, posting('accounting-journal', id)).id);
   });
+  // A bank account is a bank journal: its ref names it wherever a journal is named.
+  out.bank_accounts = each(
+    scope,
+    'bank_accounts',
+    block.bank_accounts,
+    'accounting_create_bank_account',
+    (record, path, raw) => {
+      const { id: given, ref, body } = split(record);
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(ledger.journals[id]), id, 'bank account', path);
+      journals.declare(ref, id, path);
+      return context.at(path, raw, () => {
+        const ctx = posting('accounting-journal', id);
+        const { journal, change } = buildBankAccount(ledger, bankAccountDraftOf(body), ctx);
+        applyChange(ledger, change, ctx.now);
+        return journal.id;
+      });
+    },
+  );
   out.analytic_accounts = each(
     scope,
     'analytic_accounts',
@@ -489,6 +518,39 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
       bookEntry(id, (ctx) => buildExpense(ledger, expenseDraftOf(input), ctx)),
     );
   });
+  /** A counterpart of a bank transaction: a client or supplier by ref, an employee by id, reference or name. */
+  const counterpartOf = <C extends { counterpart_type?: string | null; id?: string | null }>(
+    counterpart: C | null | undefined,
+  ) => {
+    if (!counterpart?.id) return counterpart;
+    const id =
+      counterpart.counterpart_type === 'employee'
+        ? employeeOf(counterpart.id)
+        : partners.resolve(counterpart.id);
+    return { ...counterpart, id };
+  };
+  out.bank_statements = each(
+    scope,
+    'bank_statements',
+    block.bank_statements,
+    'accounting_create_bank_transactions',
+    (record, path) => {
+      const { id: given, body } = split(record);
+      const id = context.idFor(given, path);
+      assertFree(context, Boolean(ledger.bank_statements?.[id]), id, 'bank statement', path);
+      const input = {
+        ...body,
+        bank_account_id: journalOf(body.bank_account_id),
+        items: body.items.map((item) => ({ ...item, counterpart: counterpartOf(item.counterpart) })),
+      };
+      return context.at(path, input, () => {
+        const ctx = posting('accounting-bank-statement', id);
+        const { statement, change } = buildBankStatement(ledger, statementDraftOf(input), ctx);
+        applyChange(ledger, change, ctx.now);
+        return statement.id;
+      });
+    },
+  );
   // A matching has no id: the API answers its number, and so does the load.
   out.matchings = each(scope, 'matchings', block.matchings, 'accounting_match_entries', (record, path) => {
     const input = {
@@ -957,6 +1019,58 @@ function applyCommerce(scope: Scope, block: z.output<typeof CommerceFixture>): V
 // ---------------------------------------------------------------------------------------------
 // Point of Sale: customers as POST .../pos/customers creates them, orders as the till records them.
 
+/**
+ * An option chosen on a line: one of the modifier groups the product takes at the location, by the
+ * option's id or name (and its group's, when two of them name it).
+ */
+function posModifier(
+  scope: Scope,
+  data: PosDataset,
+  product: PosProduct,
+  locationId: string,
+  chosen: z.output<typeof PosModifierFixture>,
+  quantity: number,
+  path: PathPart[],
+) {
+  const { context } = scope;
+  let groups = data.modifiers.filter(
+    (g) => product.modifier_groups_ids.includes(g.id) && g.location_ids.includes(locationId),
+  );
+  const offered = () =>
+    groups.map((g) => `${g.name}: ${g.options.map((o) => o.name).join(', ')}`).join('; ') || 'none';
+  if (chosen.modifier_group_id !== undefined) {
+    const group = byIdOrName(groups, chosen.modifier_group_id);
+    if (!group) {
+      return unknown(
+        context,
+        [...path, 'modifier_group_id'],
+        `'${chosen.modifier_group_id}' is not a modifier group of '${product.name}' (${offered()})`,
+      );
+    }
+    groups = [group];
+  }
+  const matches = groups.flatMap((group) => {
+    const option = byIdOrName(group.options, chosen.modifier_id);
+    return option ? [{ group, option }] : [];
+  });
+  const [match, other] = matches;
+  if (!match) {
+    return unknown(
+      context,
+      [...path, 'modifier_id'],
+      `'${chosen.modifier_id}' is not an option of the modifier groups of '${product.name}' (${offered()})`,
+    );
+  }
+  if (other) {
+    context.fail(
+      [...path, 'modifier_group_id'],
+      'Field required',
+      `'${chosen.modifier_id}' is an option of ${matches.map((m) => m.group.name).join(' and ')}: give its modifier_group_id`,
+    );
+  }
+  return modifierLine(match.group, match.option, quantity);
+}
+
 function posOrder(
   scope: Scope,
   data: PosDataset,
@@ -1015,41 +1129,34 @@ function posOrder(
   if (closing !== null && closing < created) {
     failAt([...path, 'closing_date'], `${closing} is before the order's creation_date ${created}`);
   }
+  const mode = record.mode ?? 'EAT_IN';
   const items: PosOrderLine[] = record.items.map((item, index) => {
-    const at = [...path, 'items', index, 'product'];
+    const at = [...path, 'items', index];
     const product = byIdOrName(data.products, item.product);
     if (!product) {
       return unknown(
         context,
-        at,
+        [...at, 'product'],
         `'${item.product}' is not a product of the point of sale (GET .../pos/products lists them)`,
       );
     }
     if (!product.location_ids.includes(location.id))
-      failAt(at, `'${product.name}' is not sold at ${location.name}`);
-    const price = product.prices[0] ?? { unit_price: 0, tax_rate: 0 };
-    const tax = data.tax_rates.find((t) => t.rate === price.tax_rate) ?? data.tax_rates[0];
-    const unitPrice = item.unit_price ?? price.unit_price;
-    const untaxed = round2(unitPrice * item.quantity);
-    const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
-    return {
-      id: `${orderId.slice(0, 8)}-${index + 1}`,
-      type: product.line_type,
-      menu_id: null,
+      failAt([...at, 'product'], `'${product.name}' is not sold at ${location.name}`);
+    const { price, tax } = linePrice(data, product, mode);
+    const modifiers = (item.modifiers ?? []).map((chosen, m) =>
+      posModifier(scope, data, product, location.id, chosen, item.quantity, [...at, 'modifiers', m]),
+    );
+    const line = {
+      unitPrice: item.unit_price ?? price.unit_price,
       quantity: item.quantity,
-      unit_price: unitPrice,
-      total: round2(untaxed + taxAmount),
-      tax_amount: taxAmount,
-      tax_rate: tax?.rate ?? 0,
-      tax_id: tax?.id ?? null,
-      description: product.name,
-      discounts: [],
-      product_id: product.id,
-      accounting_category_id: product.accounting_category_ids[0] ?? null,
-      modifiers: [],
+      tax,
+      modifiers,
+      discounts: (item.discounts ?? []).map((d) => ({ name: d.name, total: round2(d.total), type: d.type })),
     };
+    return context.at([...at, 'discounts'], null, () => orderLine(orderId, index, product, line));
   });
-  const total = sum2(items.map((l) => l.total));
+  const totals = orderTotals(items);
+  const total = totals.total;
   const closed = closing !== null && closing <= now;
   data.counters.order = (data.counters.order ?? 0) + 1;
   const order: PosOrder = {
@@ -1060,19 +1167,19 @@ function posOrder(
     service_date: created,
     device_id: null,
     total,
-    tax_amount: sum2(items.map((l) => l.tax_amount)),
-    total_discount: 0,
+    tax_amount: totals.tax_amount,
+    total_discount: totals.total_discount,
     total_refund: 0,
     total_tip: closed ? record.tip : 0,
-    delivery_fee: 0,
-    mode: record.mode ?? 'EAT_IN',
+    delivery_fee: totals.delivery_fee,
+    mode,
     source: record.source ?? 'POS',
     currency: 'EUR',
     country: 'BE',
     loyalty: customerId && closed ? Math.floor(total) : null,
     customer_id: customerId,
     location_id: location.id,
-    taxes: taxTotals(items),
+    taxes: totals.taxes,
     guests: record.guests ?? null,
     payments: closed
       ? [
@@ -1274,7 +1381,81 @@ function applyBanking(scope: Scope, block: z.output<typeof BankingFixture>): Ver
 // ---------------------------------------------------------------------------------------------
 // Payment: payments of the provider, their refunds, and the balance movements they make (as the
 // seeder makes them: a completed payment brings its amount in and the card fee out, a completed
-// refund takes its amount out). The API creates none; movements stay unpaid (no payout).
+// refund takes its amount out), and payouts of a balance, by the seeder's own functions. The API
+// creates none; a movement stays unpaid until a payout of the document pays it out.
+
+/** The provider's own id of a fixture's record (its source_ref id): py_F..., po_F... */
+const sourceId = (prefix: string, of: string) => `${prefix}_F${of.replace(/-/g, '').slice(0, 13)}`;
+/** The id of the balance movement a fixture's payment, refund or payout makes. */
+const movement = (kind: string, of: string) => uuidFrom('fixture-payment-movement', kind, of);
+
+/** A location of the provider by id or name (default: the first), and its balance. */
+function paymentLocation(
+  scope: Scope,
+  data: PaymentDataset,
+  value: string | undefined,
+  path: PathPart[],
+): { location: PaymentLocation; balance: PaymentBalance } {
+  const locations = Object.values(data.locations);
+  const location = value ? byIdOrName(locations, value) : locations[0];
+  if (!location) {
+    const names = locations.map((l) => `${l.id} (${l.name})`).join(', ');
+    return unknown(
+      scope.context,
+      [...path, 'location'],
+      `'${value ?? ''}' is not a location of the provider: ${names}`,
+    );
+  }
+  const balance = Object.values(data.balances).find((b) => b.location_id === location.id) as PaymentBalance;
+  return { location, balance };
+}
+
+/**
+ * A payout of a location's balance, as the provider makes one (payment.seed.ts): made three days
+ * before it reaches the bank, it pays out the movements no payout has paid yet, once two days old.
+ */
+function paymentPayout(
+  scope: Scope,
+  data: PaymentDataset,
+  record: z.output<typeof PaymentPayoutFixture>,
+  path: PathPart[],
+): string {
+  const { context } = scope;
+  const failAt = failureAt(context);
+  const id = context.idFor(record.id, path);
+  assertFree(context, Boolean(data.payouts[id]), id, 'payout', path);
+  const { location, balance } = paymentLocation(scope, data, record.location, path);
+  const now = context.now();
+  const today = now.slice(0, 10);
+  const day = payoutDayOf(record.payment_date);
+  const at = [...path, 'payment_date'];
+  if (day > today)
+    failAt(
+      at,
+      `A payout reaching the bank on ${record.payment_date} is made on ${day}, after the sandbox clock (${now})`,
+    );
+  const movements = payableMovements(data, balance, day);
+  const net = payoutNet(movements);
+  if (net <= 0) {
+    failAt(
+      at,
+      `A payout made on ${day} has nothing to pay out: the movements of ${location.name} no payout has paid yet, once two days old, come to ${net}`,
+    );
+  }
+  const movementId = movement('payout', id);
+  const made = payOut(data, balance, movements, day, today, (kind) =>
+    kind === 'payout'
+      ? { id, sourceId: sourceId('po', id) }
+      : { id: movementId, sourceId: sourceId('txn', movementId) },
+  );
+  if (made.movement.create_date > now) {
+    failAt(
+      at,
+      `A payout made on ${day} leaves the balance at ${made.movement.create_date}, after the sandbox clock (${now})`,
+    );
+  }
+  return made.payout.id;
+}
 
 function paymentRecord(
   scope: Scope,
@@ -1287,17 +1468,7 @@ function paymentRecord(
   const failAt = failureAt(context);
   const id = context.idFor(record.id, path);
   assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
-  const locations = Object.values(data.locations);
-  const location = record.location ? byIdOrName(locations, record.location) : locations[0];
-  if (!location) {
-    const names = locations.map((l) => `${l.id} (${l.name})`).join(', ');
-    return unknown(
-      context,
-      [...path, 'location'],
-      `'${record.location ?? ''}' is not a location of the provider: ${names}`,
-    );
-  }
-  const balance = Object.values(data.balances).find((b) => b.location_id === location.id) as PaymentBalance;
+  const { location, balance } = paymentLocation(scope, data, record.location, path);
   if (record.currency !== undefined && record.currency !== balance.currency) {
     failAt(
       [...path, 'currency'],
@@ -1307,8 +1478,6 @@ function paymentRecord(
   const stamp = new Date(record.payment_date).toISOString();
   const now = context.now();
   if (stamp > now) failAt([...path, 'payment_date'], `${stamp} is after the sandbox clock (${now})`);
-  const sourceId = (prefix: string, of: string) => `${prefix}_F${of.replace(/-/g, '').slice(0, 13)}`;
-  const movement = (kind: string, of: string) => uuidFrom('fixture-payment-movement', kind, of);
   const payment: PaymentPayment = {
     id,
     source_ref: { id: sourceId('py', id), model: 'payment' },
@@ -1409,6 +1578,10 @@ function applyPayment(scope: Scope, block: z.output<typeof PaymentFixture>): Ver
   const out: VerticalRecords = { payments: [], refunds: [] };
   out.payments = each(scope, 'payments', block.payments, null, (record, path) =>
     paymentRecord(scope, data, record, path, out),
+  );
+  // After the payments: a payout pays out their movements too.
+  out.payouts = each(scope, 'payouts', block.payouts, null, (record, path) =>
+    paymentPayout(scope, data, record, path),
   );
   return out;
 }

@@ -8,6 +8,7 @@ import type {
   PaymentLocation,
   PaymentPayment,
   PaymentPayout,
+  PaymentRefund,
   PaymentStatusValue,
   PaymentTransaction,
 } from './payment.records.js';
@@ -33,6 +34,62 @@ const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 
 /** The provider's fee of a card payment: 1.4% plus 0.25. */
 export const cardFee = (amount: number): number => round2(amount * 0.014 + 0.25);
+
+/** The ids of a new balance movement: its own and its source's. */
+export interface MovementIds {
+  id: string;
+  sourceId: string;
+}
+
+/** What a movement says of itself; the rest comes from its balance. */
+export type MovementFields = Omit<
+  PaymentTransaction,
+  'id' | 'source_ref' | 'balance_id' | 'location_id' | 'currency' | 'exchange_rate' | 'payout_id'
+>;
+
+/** A movement of `balance`, not paid out yet (for the seeder and for fixtures). */
+export const balanceMovement = (
+  balance: PaymentBalance,
+  ids: MovementIds,
+  fields: MovementFields,
+): PaymentTransaction => ({
+  id: ids.id,
+  source_ref: ref(ids.sourceId, 'balance_transaction'),
+  balance_id: balance.id,
+  location_id: balance.location_id,
+  currency: balance.currency,
+  exchange_rate: 1,
+  payout_id: null,
+  ...fields,
+});
+
+/** What a completed payment moves: its amount in, less the card fee. */
+export const chargeFields = (payment: PaymentPayment): MovementFields => ({
+  amount: payment.amount,
+  fee: cardFee(payment.amount),
+  create_date: payment.payment_date,
+  application_type: 'charge',
+  accounting_category: 'payment',
+  refund_id: null,
+  payment_id: payment.id,
+  description: payment.description,
+});
+
+/** What a completed refund moves: its amount out, no fee. */
+export const refundFields = (payment: PaymentPayment, refund: PaymentRefund): MovementFields => ({
+  amount: -refund.amount,
+  fee: 0,
+  create_date: refund.refund_date,
+  application_type: 'refund',
+  accounting_category: 'payment_cancel',
+  refund_id: refund.id,
+  payment_id: payment.id,
+  description: `Refund of ${payment.description}`,
+});
+
+/** How a refund of `payment` describes itself. */
+export const refundDescription = (payment: PaymentPayment, full: boolean): string =>
+  full ? `Refund of ${payment.description}` : `Partial refund of ${payment.description}`;
 
 class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   /** The first day of the recent window (for the default clock, 2025-01-02). */
@@ -76,24 +133,9 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     return { location, balance };
   }
 
-  movement(
-    balance: PaymentBalance,
-    fields: Omit<
-      PaymentTransaction,
-      'id' | 'source_ref' | 'balance_id' | 'location_id' | 'currency' | 'exchange_rate' | 'payout_id'
-    >,
-  ) {
+  movement(balance: PaymentBalance, fields: MovementFields) {
     const id = this.id('transaction');
-    this.data.transactions[id] = {
-      id,
-      source_ref: ref(this.sourceId('txn'), 'balance_transaction'),
-      balance_id: balance.id,
-      location_id: balance.location_id,
-      currency: balance.currency,
-      exchange_rate: 1,
-      payout_id: null,
-      ...fields,
-    };
+    this.data.transactions[id] = balanceMovement(balance, { id, sourceId: this.sourceId('txn') }, fields);
   }
 
   status(day: string): PaymentStatusValue {
@@ -208,16 +250,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     };
     this.data.payments[id] = payment;
     if (status !== 'completed') return payment;
-    this.movement(balance, {
-      amount,
-      fee: cardFee(amount),
-      create_date: stamp,
-      application_type: 'charge',
-      accounting_category: 'payment',
-      refund_id: null,
-      payment_id: id,
-      description: payment.description,
-    });
+    this.movement(balance, chargeFields(payment));
     if (f.datatype.boolean(online ? 0.06 : 0.03)) this.refund(payment, balance);
     return payment;
   }
@@ -249,28 +282,20 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     const id = this.id('refund');
     const stamp = at(day, f.number.int({ min: 9, max: 18 }), f.number.int({ min: 0, max: 59 }));
     const pending = day >= addDays(this.until, -2);
-    this.data.refunds[id] = {
+    const refund: PaymentRefund = {
       id,
       source_ref: ref(this.sourceId('re'), 'refund'),
       location_id: payment.location_id,
       payment_id: payment.id,
       status: pending ? 'pending' : 'completed',
-      description: full ? `Refund of ${payment.description}` : `Partial refund of ${payment.description}`,
+      description: refundDescription(payment, full),
       amount,
       currency: payment.currency,
       refund_date: stamp,
     };
+    this.data.refunds[id] = refund;
     if (pending) return;
-    this.movement(balance, {
-      amount: -amount,
-      fee: 0,
-      create_date: stamp,
-      application_type: 'refund',
-      accounting_category: 'payment_cancel',
-      refund_id: id,
-      payment_id: payment.id,
-      description: `Refund of ${payment.description}`,
-    });
+    this.movement(balance, refundFields(payment, refund));
   }
 
   /**

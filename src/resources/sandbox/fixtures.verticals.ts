@@ -52,8 +52,18 @@ import type {
   PaymentDataset,
   PaymentLocation,
   PaymentPayment,
+  PaymentRefund,
 } from '../payment/payment.records.js';
-import { cardFee, payableMovements, payOut, payoutDayOf, payoutNet } from '../payment/payment.seed.js';
+import {
+  balanceMovement,
+  chargeFields,
+  payableMovements,
+  payOut,
+  payoutDayOf,
+  payoutNet,
+  refundDescription,
+  refundFields,
+} from '../payment/payment.seed.js';
 import { pmsDatasetOf } from '../pms/pms.domain.js';
 import type { PmsDataset, PmsOrderLine } from '../pms/pms.records.js';
 import { bookStay, nextStay, stayLine } from '../pms/pms.stays.js';
@@ -1492,23 +1502,8 @@ function paymentRecord(
   data.payments[id] = payment;
   if (payment.status === 'completed') {
     const movementId = movement('payment', id);
-    data.transactions[movementId] = {
-      id: movementId,
-      source_ref: { id: sourceId('txn', movementId), model: 'balance_transaction' },
-      balance_id: balance.id,
-      location_id: location.id,
-      payout_id: null,
-      amount: payment.amount,
-      fee: cardFee(payment.amount),
-      currency: balance.currency,
-      exchange_rate: 1,
-      create_date: stamp,
-      application_type: 'charge',
-      accounting_category: 'payment',
-      refund_id: null,
-      payment_id: id,
-      description: payment.description,
-    };
+    const ids = { id: movementId, sourceId: sourceId('txn', movementId) };
+    data.transactions[movementId] = balanceMovement(balance, ids, chargeFields(payment));
   }
   let left = Math.round(payment.amount * 100);
   (record.refunds ?? []).forEach((refund, index) => {
@@ -1529,40 +1524,23 @@ function paymentRecord(
     const date = new Date(refund.refund_date).toISOString();
     if (date < stamp) failAt([...at, 'refund_date'], `${date} is before the payment (${stamp})`);
     if (date > now) failAt([...at, 'refund_date'], `${date} is after the sandbox clock (${now})`);
-    const full = amount === payment.amount;
-    data.refunds[refundId] = {
+    const made: PaymentRefund = {
       id: refundId,
       source_ref: { id: sourceId('re', refundId), model: 'refund' },
       location_id: location.id,
       payment_id: id,
       status: refund.status,
-      description:
-        refund.description ??
-        (full ? `Refund of ${payment.description}` : `Partial refund of ${payment.description}`),
+      description: refund.description ?? refundDescription(payment, amount === payment.amount),
       amount,
       currency: payment.currency,
       refund_date: date,
     };
+    data.refunds[refundId] = made;
     out.refunds?.push(refundId);
     if (refund.status !== 'completed') return;
     const movementId = movement('refund', refundId);
-    data.transactions[movementId] = {
-      id: movementId,
-      source_ref: { id: sourceId('txn', movementId), model: 'balance_transaction' },
-      balance_id: balance.id,
-      location_id: location.id,
-      payout_id: null,
-      amount: -amount,
-      fee: 0,
-      currency: balance.currency,
-      exchange_rate: 1,
-      create_date: date,
-      application_type: 'refund',
-      accounting_category: 'payment_cancel',
-      refund_id: refundId,
-      payment_id: id,
-      description: `Refund of ${payment.description}`,
-    };
+    const ids = { id: movementId, sourceId: sourceId('txn', movementId) };
+    data.transactions[movementId] = balanceMovement(balance, ids, refundFields(payment, made));
   });
   return id;
 }

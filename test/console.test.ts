@@ -70,6 +70,11 @@ describe('console pages', () => {
     const api = await call(t.app, 'GET', `/consumers/${id}`, { token: await sandboxToken(t) });
     expect(res.text).toContain(api.body.name.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
     expect(res.text).toContain(`GET /consumers/${id}/invoicing/invoices`);
+    // The link opens the operation in /docs: Swagger UI's deep link, #/<tag>/<operationId>, of the
+    // tag the served document gives it.
+    const doc = await call(t.app, 'GET', '/openapi.json');
+    const [tag] = doc.body.paths['/consumers/{consumer_id}/invoicing/invoices'].get.tags as string[];
+    expect(res.text).toContain(`href="/docs#/${tag?.replace(/\s/g, '%20')}/invoicing_get_invoices"`);
     // The first invoice the API lists is the first row of the sample.
     const invoices = await call(t.app, 'GET', `/consumers/${id}/invoicing/invoices?size=1`, {
       token: await sandboxToken(t),

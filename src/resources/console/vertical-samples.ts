@@ -5,22 +5,29 @@ import { ApiError } from '../../lib/errors.js';
 import type { ApiName } from '../../seed/catalogue.js';
 import { accountingFolders, accountingLedger } from '../accounting/accounting.context.js';
 import { listPartners, toPartnerItem } from '../accounting/partners.domain.js';
+import * as accountingRoutes from '../accounting/partners.routes.js';
 import { bankingDatasetOf, toAccountItem } from '../banking/banking.domain.js';
+import * as bankingRoutes from '../banking/banking.routes.js';
 import {
   commerceDatasetOf,
   listOrders as listCommerceOrders,
   toOrderItem as toCommerceOrderItem,
 } from '../commerce/commerce.domain.js';
+import * as commerceRoutes from '../commerce/commerce.routes.js';
 import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
 import { invoicingDatasetOf, listInvoices, toInvoiceItem } from '../invoicing/invoicing.domain.js';
+import * as invoicingRoutes from '../invoicing/invoicing.routes.js';
 import { listPayments, paymentDatasetOf, toPaymentItem } from '../payment/payment.domain.js';
+import * as paymentRoutes from '../payment/payment.routes.js';
 import {
   listOrders as listPmsOrders,
   pmsDatasetOf,
   toOrderItem as toPmsOrderItem,
 } from '../pms/pms.domain.js';
+import * as pmsRoutes from '../pms/pms.routes.js';
 import { pos } from '../pos/pos.context.js';
 import { listOrders as listPosOrders, toOrderItem as toPosOrderItem } from '../pos/pos.domain.js';
+import * as posRoutes from '../pos/pos.routes.js';
 import { code, type Html } from './layout.js';
 
 /**
@@ -37,10 +44,8 @@ type Row = Record<string, unknown>;
 interface Sample {
   api: ApiName;
   title: string;
-  /** The operation whose coverage the API checks (its operationId). */
-  operationId: string;
-  /** The API path of the same list, under /consumers/{consumer_id}. */
-  path: string;
+  /** The list operation the sample shows: its operationId (whose coverage the API checks), path and tag. */
+  route: { operationId: string; path: string; tags?: string[] | undefined };
   columns: string[];
   rows(c: Context<AppEnv>, scope: VerticalScope): Row[] | Promise<Row[]>;
 }
@@ -56,8 +61,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Accounting',
     title: 'Clients',
-    operationId: 'accounting_get_clients',
-    path: 'accounting/clients',
+    route: accountingRoutes.getClients,
     columns: ['id', 'name', 'is_company', 'email', 'vat', 'currency'],
     rows: async (c, scope) => {
       const { ledger } = await accountingLedger.open(c, scope);
@@ -69,8 +73,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Invoicing',
     title: 'Invoices',
-    operationId: 'invoicing_get_invoices',
-    path: 'invoicing/invoices',
+    route: invoicingRoutes.getInvoices,
     columns: ['id', 'invoice_number', 'invoice_type', 'invoice_date', 'status', 'currency', 'total'],
     rows: (c, { consumer, connection, integration }) => {
       const data = invoicingDatasetOf(
@@ -87,8 +90,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Banking',
     title: 'Accounts',
-    operationId: 'banking_get_accounts',
-    path: 'banking/accounts',
+    route: bankingRoutes.getAccounts,
     columns: ['id', 'description', 'reference', 'holder_name', 'currency', 'current_balance', 'active'],
     rows: (c, { connection }) => {
       const data = bankingDatasetOf(
@@ -105,8 +107,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Payment',
     title: 'Payments',
-    operationId: 'payment_get_payments',
-    path: 'payment/payments',
+    route: paymentRoutes.getPayments,
     columns: ['id', 'payment_date', 'status', 'currency', 'amount', 'description'],
     rows: (c, { consumer, connection, integration }) => {
       const data = paymentDatasetOf(
@@ -121,8 +122,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'eCommerce',
     title: 'Orders',
-    operationId: 'ecommerce_get_orders',
-    path: 'commerce/orders',
+    route: commerceRoutes.getOrders,
     columns: ['id', 'order_number', 'created_on', 'status', 'currency', 'total'],
     rows: (c, { connection }) => {
       const data = commerceDatasetOf(c.get('store'), connection);
@@ -135,8 +135,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Point of Sale',
     title: 'Orders',
-    operationId: 'pos_get_orders',
-    path: 'pos/orders',
+    route: posRoutes.getOrders,
     columns: ['id', 'order_number', 'creation_date', 'closing_date', 'total', 'currency'],
     rows: async (c, scope) => {
       // The vertical's own opening: it completes the orders due by now first, as the API does.
@@ -147,8 +146,7 @@ const SAMPLES: readonly Sample[] = [
   {
     api: 'Property Management System',
     title: 'Orders (stays)',
-    operationId: 'pms_get_orders',
-    path: 'pms/orders',
+    route: pmsRoutes.getOrders,
     columns: ['id', 'order_number', 'service_date', 'closing_date', 'total', 'currency'],
     rows: (c, { connection }) => {
       const data = pmsDatasetOf(c.get('store'), connection);
@@ -167,10 +165,13 @@ function cell(value: unknown): Html {
 }
 
 async function sampleSection(c: Context<AppEnv>, consumerid: string, sample: Sample): Promise<Html> {
-  const apiPath = `/consumers/${consumerid}/${sample.path}`;
+  const { operationId, path, tags } = sample.route;
+  const apiPath = path.replace('{consumer_id}', consumerid);
+  // Swagger UI's deep link to the operation (deepLinking is on): #/<tag>/<operationId>.
+  const docsLink = `/docs#/${(tags?.[0] ?? 'default').replace(/\s/g, '%20')}/${operationId}`;
   let content: Html;
   try {
-    const scope = requireVerticalConnection(c, sample.api, sample.operationId);
+    const scope = requireVerticalConnection(c, sample.api, operationId);
     const rows = await sample.rows(c, scope);
     content =
       rows.length === 0
@@ -185,7 +186,7 @@ async function sampleSection(c: Context<AppEnv>, consumerid: string, sample: Sam
   }
   return html`<section class="sample">
     <h3>${sample.api}: ${sample.title}</h3>
-    <p>The first rows of <code>GET ${apiPath}</code> (<a href="/docs#/">operation <code>${sample.operationId}</code> in the docs</a>).</p>
+    <p>The first rows of <code>GET ${apiPath}</code> (<a href="${docsLink}">operation <code>${operationId}</code> in the docs</a>).</p>
     ${content}
   </section>`;
 }

@@ -258,6 +258,35 @@ describe('MCP server: input bounds', () => {
     expect(deep.status).toBe(422);
     expect(s.app.services.mcp?.sessions()).toEqual([]);
   });
+
+  it('answers every tool called with malformed arguments with a result, never an internal error', async () => {
+    const s = await served();
+    const consumer = s.ids.verticalConsumers.ACCOUNTING as string;
+    const { client } = await connect(s.url, await mcpToken(s, consumer));
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    // Deleting or renaming the token's own consumer ends what the token reaches: left out here.
+    const tools = names.filter((name) => !/delete_consumer|update_consumer/.test(name));
+    expect(tools.length).toBeGreaterThan(100);
+    const junk = [
+      { body: [] },
+      { page: -1, size: 1e9, date_from: 'garbage' },
+      { folder_id: '../..', id: ['a'] },
+    ];
+    const failures: string[] = [];
+    for (const name of tools) {
+      for (const args of junk) {
+        const result = toolResult(await client.callTool({ name, arguments: args }));
+        const text = (result.content[0] as { text?: string } | undefined)?.text ?? '';
+        if (/Internal server error|"status":5\d\d/.test(text))
+          failures.push(`${name} ${JSON.stringify(args)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // The session is still there and the consumer still reachable.
+    const read = toolResult(await client.callTool({ name: 'consumers_get_consumer', arguments: {} }));
+    expect(read.structuredContent?.consumerid).toBe(consumer);
+    await client.close();
+  }, 120_000);
 });
 
 describe('MCP server: authentication', () => {

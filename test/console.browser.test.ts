@@ -149,6 +149,34 @@ describe('/console in a browser', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await deliveryToReceiver();
     await api('GET', '/consumers?search=demo');
+    // An agent's MCP session, for the MCP sessions page: an MCP token, then initialize.
+    const consumer = ids.verticalConsumers.ACCOUNTING as string;
+    const minted = await api('POST', '/mcp-token', {
+      accountId: ids.accountId,
+      ...ids.sandbox,
+      consumerId: consumer,
+      scopes: ['accounting.read'],
+    });
+    const opened = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${minted.body?.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'demo-agent', version: '1' },
+        },
+      }),
+    });
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get('mcp-session-id') as string;
     const shots: [string, string, string][] = [
       ['overview', '/console', 'Sandbox clock'],
       ['consumers', '/console/consumers', 'Internal reference'],
@@ -157,6 +185,7 @@ describe('/console in a browser', () => {
       ['webhooks', '/console/webhooks', 'account.connection.created'],
       ['requests', '/console/requests', '/consumers'],
       ['automation', '/console/automation', 'Executions'],
+      ['mcp-sessions', '/console/mcp-sessions', sessionId],
     ];
     for (const [name, path, text] of shots) {
       await open(path);

@@ -13,8 +13,9 @@ export function mcpSessionsSection(source: McpSessionSource): ConsoleSection {
   return {
     path: '/console/mcp-sessions',
     title: 'MCP sessions',
-    render: () => {
+    render: (c) => {
       const sessions = source.sessions();
+      const consumers = c.get('store').world.consumers;
       const intro = html`<p>Sessions open on the MCP server at ${code('/mcp')} (see docs/mcp.md), newest
         first. A session ends when it is closed, when its token expires on the sandbox clock, or on reset.</p>`;
       if (sessions.length === 0) return html`${intro}<p class="muted">No MCP session.</p>`;
@@ -26,7 +27,7 @@ export function mcpSessionsSection(source: McpSessionSource): ConsoleSection {
         <tbody>${newest.map(
           (s) => html`<tr>
             <td>${code(s.session_id)}</td>
-            <td><a href="/console/consumers/${s.consumer_id}">${s.consumer_id}</a></td>
+            <td><a href="/console/consumers/${s.consumer_id}">${consumers[s.consumer_id]?.name ?? s.consumer_id}</a><br><small>${code(s.consumer_id)}</small></td>
             <td>${s.oauth_client_name ?? s.oauth_client_id ?? 'MCP token'}<br><small>key ${code(s.client_id)}</small></td>
             <td>${s.scopes.join(', ')}</td>
             <td>${code(s.created_at)}</td><td>${code(s.last_used_at)}</td><td>${code(s.expires_at)}</td>

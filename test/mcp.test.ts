@@ -239,6 +239,33 @@ describe('MCP server: calls', () => {
   });
 });
 
+describe('MCP server: resources', () => {
+  it('lists the argument-free reads of the token’s scopes as resources, read as the API answers them', async () => {
+    const s = await served();
+    const consumer = s.ids.verticalConsumers.INVOICING as string;
+    const { client } = await connect(s.url, await mcpToken(s, consumer, ['invoicing.read']));
+    const { resources } = await client.listResources();
+    // Exactly the GET tools of the scope that take no argument.
+    const tools = (await client.listTools()).tools.filter(
+      (tool) => tool.annotations?.readOnlyHint === true && (tool.inputSchema.required ?? []).length === 0,
+    );
+    expect(resources.map((r) => r.name).sort()).toEqual(tools.map((t) => t.name).sort());
+    const invoices = resources.find((r) => r.name === 'invoicing_get_invoices');
+    expect(invoices?.uri).toBe('sandbox://api/invoicing/invoices');
+    const read = await client.readResource({ uri: invoices?.uri as string });
+    const api = await call(s.app, 'GET', `/consumers/${consumer}/invoicing/invoices`, {
+      token: await sandboxToken(s),
+    });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(api.body);
+    // Another scope's lists are not resources of this token.
+    expect(resources.some((r) => r.uri.startsWith('sandbox://api/accounting/'))).toBe(false);
+    await expect(client.readResource({ uri: 'sandbox://api/accounting/clients' })).rejects.toThrow(
+      messages.mcpResourceUnknown('sandbox://api/accounting/clients'),
+    );
+    await client.close();
+  });
+});
+
 describe('MCP server: input bounds', () => {
   it('refuses a body past the app’s limit or nested past its depth, before any session', async () => {
     const s = await served({ app: createApp({ seed: SEED, bodyLimit: 4096 }), ids: sandbox().ids });

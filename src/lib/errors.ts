@@ -343,6 +343,7 @@ export const messages = {
   mcpSessionNotFound: 'The MCP session does not exist or has ended: initialize a new one',
   mcpSessionRequired: 'Bad Request: an Mcp-Session-Id header is required (or an initialize request)',
   mcpToolUnknown: (name: string) => `Unknown tool: ${name}`,
+  mcpResourceUnknown: (uri: string) => `Unknown resource: ${uri}`,
   mcpToolArgument: (name: string) => `The argument '${name}' is missing or not valid`,
 
   consumerNameInvalid: 'The specified name is not valid',

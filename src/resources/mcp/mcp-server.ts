@@ -231,9 +231,36 @@ export async function callTool(
   return textResult(res.status === 204 ? '' : text, false, structured, meta);
 }
 
-/** The MCP Server of one session: tools/list and tools/call for the session's token. */
+/** The scheme of the resources: `sandbox://api/<the operation's path under the consumer>`. */
+const RESOURCE_PREFIX = 'sandbox://api/';
+
+/**
+ * The read-only lists of the token's consumer as resources: the GET operations of its tools that
+ * need no argument (no path parameter beyond the consumer, no required query parameter), each at
+ * the operation's path under the consumer.
+ */
+function resourcesOf(tools: readonly ToolDefinition[]) {
+  const byUri = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (tool.method !== 'GET' || !tool.consumerScoped || tool.pathParams.length > 0) continue;
+    if ((tool.inputSchema.required ?? []).length > 0) continue;
+    const under = tool.path.slice(tool.path.indexOf('{consumer_id}') + '{consumer_id}'.length + 1);
+    byUri.set(`${RESOURCE_PREFIX}${under}`, tool);
+  }
+  return byUri;
+}
+
+/** The MCP Server of one session: tools and resources for the session's token. */
 function sessionServer(
-  { Server, ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode }: Sdk,
+  {
+    Server,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ReadResourceRequestSchema,
+    McpError,
+    ErrorCode,
+  }: Sdk,
   app: OpenAPIHono<AppEnv>,
   services: Services,
   catalogue: ToolCatalogue,
@@ -244,13 +271,47 @@ function sessionServer(
   const server = new Server(
     { name: 'unified-api-sandbox', title: 'Unified integration API (sandbox)', version: '1.0.0' },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions:
         "Tools of the unified integration API for one consumer (the token's): every tool is an API operation, its consumer filled in.",
     },
   );
-  const granted = toolsGranted(catalogue.tools, admitted.principal.mcp.scopes).map(toMcpTool);
+  const grantedTools = toolsGranted(catalogue.tools, admitted.principal.mcp.scopes);
+  const granted = grantedTools.map(toMcpTool);
+  const resources = resourcesOf(grantedTools);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: granted }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [...resources].map(([uri, tool]) => ({
+      uri,
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      mimeType: 'application/json',
+    })),
+  }));
+  // Reading a resource is calling its operation with no argument: the same request as the tool's.
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const tool = resources.get(request.params.uri);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, messages.mcpResourceUnknown(request.params.uri));
+    const auth = extra.authInfo;
+    const result = await callTool(
+      tool,
+      {},
+      {
+        app,
+        services,
+        token: auth?.token ?? admitted.token,
+        consumerId: admitted.principal.mcp.consumerid,
+        origin: typeof auth?.extra?.origin === 'string' ? auth.extra.origin : origin,
+      },
+    );
+    const text = (result.content[0] as { text?: string } | undefined)?.text ?? '';
+    if (result.isError) throw new McpError(ErrorCode.InvalidRequest, text);
+    return {
+      contents: [{ uri: request.params.uri, mimeType: 'application/json', text }],
+      _meta: result._meta,
+    };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = catalogue.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, messages.mcpToolUnknown(request.params.name));

@@ -9,6 +9,8 @@ export {
   CallToolRequestSchema,
   ErrorCode,
   isInitializeRequest,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';

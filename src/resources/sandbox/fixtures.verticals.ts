@@ -234,6 +234,19 @@ function assertFree(context: FixtureContext, taken: boolean, id: string, what: s
   if (taken) context.fail([...path, 'id'], ID_TAKEN, `The ${what} '${id}' already exists`);
 }
 
+/** The id of a new record (given, or derived from the seed), refused when `records` holds it already. */
+function freshId(
+  context: FixtureContext,
+  given: string | undefined,
+  path: PathPart[],
+  records: Readonly<Record<string, unknown>> | undefined,
+  what: string,
+): string {
+  const id = context.idFor(given, path);
+  assertFree(context, Boolean(records?.[id]), id, what, path);
+  return id;
+}
+
 /** Reports a record the document names that does not exist. */
 function unknown(context: FixtureContext, path: PathPart[], detail: string): never {
   return context.fail(path, UNKNOWN_REFERENCE, detail);
@@ -289,11 +302,8 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     return { mint: (asked: string) => ids.next(asked), now: context.now() };
   };
   /** The id of a new journal entry (given or derived), refused when an entry holds it already. */
-  const newEntryId = (given: string | undefined, path: PathPart[]): string => {
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(ledger.entries[id]), id, 'journal entry', path);
-    return id;
-  };
+  const newEntryId = (given: string | undefined, path: PathPart[]): string =>
+    freshId(context, given, path, ledger.entries, 'journal entry');
   /** Books an entry the API's builder made (a journal entry, a payment, an expense) under `id`. */
   const bookEntry = (
     id: string,
@@ -356,8 +366,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
   );
   out.journals = each(scope, 'journals', block.journals, 'accounting_create_journal', (record, path, raw) => {
     const { id: given, ref, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(ledger.journals[id]), id, 'journal', path);
+    const id = freshId(context, given, path, ledger.journals, 'journal');
     journals.declare(ref, id, path);
     return context.at(path, raw, () => createJournal(ledger, body, posting('accounting-journal', id)).id);
   });
@@ -369,8 +378,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     'accounting_create_bank_account',
     (record, path, raw) => {
       const { id: given, ref, body } = split(record);
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(ledger.journals[id]), id, 'bank account', path);
+      const id = freshId(context, given, path, ledger.journals, 'bank account');
       journals.declare(ref, id, path);
       return context.at(path, raw, () => {
         const ctx = posting('accounting-journal', id);
@@ -388,8 +396,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     (record, path, raw) => {
       const { id: given, ref, body } = split(record);
       const { analytic_plan: plan, ...input } = body;
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(ledger.analytic_accounts[id]), id, 'analytic account', path);
+      const id = freshId(context, given, path, ledger.analytic_accounts, 'analytic account');
       analytics.declare(ref, id, path);
       // Two operations: the single-plan one (the folder's first active plan) and the plan's own.
       assertCovered(
@@ -420,8 +427,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     const kind = `${role}s` as const;
     out[kind] = each(scope, kind, block[kind], `accounting_create_${role}`, (record, path, raw) => {
       const { id: given, ref, body } = split(record);
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(ledger.partners[id]), id, role, path);
+      const id = freshId(context, given, path, ledger.partners, role);
       partners.declare(ref, id, path);
       return context.at(
         path,
@@ -432,8 +438,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
   }
   out.invoices = each(scope, 'invoices', block.invoices, 'accounting_create_invoice', (record, path) => {
     const { id: given, ref, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(ledger.invoices[id]), id, 'invoice', path);
+    const id = freshId(context, given, path, ledger.invoices, 'invoice');
     invoices.declare(ref, id, path);
     const input = {
       ...body,
@@ -546,8 +551,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
     'accounting_create_bank_transactions',
     (record, path) => {
       const { id: given, body } = split(record);
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(ledger.bank_statements?.[id]), id, 'bank statement', path);
+      const id = freshId(context, given, path, ledger.bank_statements, 'bank statement');
       const input = {
         ...body,
         bank_account_id: journalOf(body.bank_account_id),
@@ -612,15 +616,13 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   const out: VerticalRecords = {};
   out.contacts = each(scope, 'contacts', block.contacts, 'invoicing_post_contacts', (record, path, raw) => {
     const { id: given, ref, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(data.contacts[id]), id, 'contact', path);
+    const id = freshId(context, given, path, data.contacts, 'contact');
     contacts.declare(ref, id, path);
     return context.at(path, raw, () => createContact(data, body, writeContext('invoicing-contact', id)).id);
   });
   out.products = each(scope, 'products', block.products, 'invoicing_post_products', (record, path) => {
     const { id: given, ref, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(data.products[id]), id, 'product', path);
+    const id = freshId(context, given, path, data.products, 'product');
     products.declare(ref, id, path);
     const input = { ...body, tax_id: taxOf(body.tax_id) };
     return context.at(
@@ -631,8 +633,7 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   });
   out.invoices = each(scope, 'invoices', block.invoices, 'invoicing_post_invoices', (record, path) => {
     const { id: given, ref, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(data.invoices[id]), id, 'invoice', path);
+    const id = freshId(context, given, path, data.invoices, 'invoice');
     invoices.declare(ref, id, path);
     const input = {
       ...body,
@@ -657,8 +658,7 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   };
   out.payments = each(scope, 'payments', block.payments, 'invoicing_create_payment', (record, path) => {
     const { id: given, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
+    const id = freshId(context, given, path, data.payments, 'payment');
     const input = {
       ...body,
       invoice_id: invoices.resolve(body.invoice_id),
@@ -690,8 +690,7 @@ function invoicingOpportunity(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.opportunities[id]), id, 'opportunity', path);
+  const id = freshId(context, record.id, path, data.opportunities, 'opportunity');
   const partnerId = contacts.resolve(record.partner_id) ?? null;
   if (partnerId !== null && !data.contacts[partnerId]) {
     unknown(
@@ -759,8 +758,7 @@ function commerceProduct(
   const { context } = scope;
   const now = context.now();
   const failAt = failureAt(context);
-  const productId = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.products[productId]), productId, 'product', path);
+  const productId = freshId(context, record.id, path, data.products, 'product');
   refs.products.declare(record.ref, productId, path);
   const rate = record.tax_rate ?? 21;
   const tax =
@@ -893,8 +891,7 @@ function commerceCustomer(
   path: PathPart[],
 ): string {
   const { context } = scope;
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.customers[id]), id, 'customer', path);
+  const id = freshId(context, record.id, path, data.customers, 'customer');
   const email = record.email.trim();
   const owner = Object.values(data.customers).find((c) => c.email?.toLowerCase() === email.toLowerCase());
   if (owner) {
@@ -1000,8 +997,7 @@ function applyCommerce(scope: Scope, block: z.output<typeof CommerceFixture>): V
   );
   out.orders = each(scope, 'orders', block.orders, 'ecommerce_create_order', (record, path) => {
     const { id: given, body } = split(record);
-    const id = context.idFor(given, path);
-    assertFree(context, Boolean(data.orders[id]), id, 'order', path);
+    const id = freshId(context, given, path, data.orders, 'order');
     const input = {
       ...body,
       lines: body.lines.map((line) => ({ ...line, variant_id: variantOf(line.variant_id) })),
@@ -1090,8 +1086,7 @@ function posOrder(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const orderId = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
+  const orderId = freshId(context, record.id, path, data.orders, 'order');
   const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
     list.find((item) => item.id === value || item.name?.toLowerCase() === value.toLowerCase());
 
@@ -1232,8 +1227,7 @@ function applyPos(scope: Scope, block: z.output<typeof PosFixture>): VerticalRec
     'pos_create_pos_customer',
     (record, path, raw) => {
       const { id: given, ref, body } = split(record);
-      const id = context.idFor(given, path);
-      assertFree(context, Boolean(data.customers[id]), id, 'customer', path);
+      const id = freshId(context, given, path, data.customers, 'customer');
       customers.declare(ref, id, path);
       return context.at(path, raw, () => createPosCustomer(data, body, () => id, context.now()).id);
     },
@@ -1261,8 +1255,7 @@ function bankingTransaction(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.transactions[id]), id, 'transaction', path);
+  const id = freshId(context, record.id, path, data.transactions, 'transaction');
   if (record.amount === 0) failAt([...path, 'amount'], 'A transaction moves an amount: 0 is refused');
   if (record.currency !== undefined && record.currency !== account.currency) {
     failAt(
@@ -1311,8 +1304,7 @@ function bankingAccount(
   accounts: RefTable,
 ): string {
   const { context } = scope;
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.accounts[id]), id, 'account', path);
+  const id = freshId(context, record.id, path, data.accounts, 'account');
   accounts.declare(record.ref, id, path);
   const institutions = Object.values(data.institutions);
   const institution = record.institution ? byIdOrName(institutions, record.institution) : institutions[0];
@@ -1432,8 +1424,7 @@ function paymentPayout(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.payouts[id]), id, 'payout', path);
+  const id = freshId(context, record.id, path, data.payouts, 'payout');
   const { location, balance } = paymentLocation(scope, data, record.location, path);
   const now = context.now();
   const today = now.slice(0, 10);
@@ -1476,8 +1467,7 @@ function paymentRecord(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.payments[id]), id, 'payment', path);
+  const id = freshId(context, record.id, path, data.payments, 'payment');
   const { location, balance } = paymentLocation(scope, data, record.location, path);
   if (record.currency !== undefined && record.currency !== balance.currency) {
     failAt(
@@ -1511,8 +1501,7 @@ function paymentRecord(
     if (payment.status !== 'completed') {
       failAt(at, `The payment is ${payment.status}: only a completed payment is refunded`);
     }
-    const refundId = context.idFor(refund.id, at);
-    assertFree(context, Boolean(data.refunds[refundId]), refundId, 'refund', at);
+    const refundId = freshId(context, refund.id, at, data.refunds, 'refund');
     const amount = refund.amount === undefined ? left / 100 : round2(refund.amount);
     if (Math.round(amount * 100) > left || left === 0) {
       failAt(
@@ -1578,8 +1567,7 @@ function pmsOrder(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const orderId = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.orders[orderId]), orderId, 'order', path);
+  const orderId = freshId(context, record.id, path, data.orders, 'order');
   const location = record.location
     ? (byIdOrName(data.locations, record.location) ??
       data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
@@ -1713,8 +1701,7 @@ function pmsGuest(
 ): string {
   const { context } = scope;
   const failAt = failureAt(context);
-  const id = context.idFor(record.id, path);
-  assertFree(context, Boolean(data.customers[id]), id, 'guest', path);
+  const id = freshId(context, record.id, path, data.customers, 'guest');
   guests.declare(record.ref, id, path);
   const company = record.company_name ?? null;
   if (company !== null && (record.first_name || record.last_name)) {

@@ -5,7 +5,7 @@ import { clientRoute } from '../lib/client-routes.js';
 import { serviceError } from '../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent, type Scopes, secured } from '../lib/openapi.js';
 import { DEFAULT_PAGE_SIZE, pageQuery, paginate, servicePage } from '../lib/pagination.js';
-import { activeConnectionOf, connectionPreference } from '../lib/transactions.js';
+import { connectionPreference } from '../lib/transactions.js';
 import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import { cloneRecord } from '../store/unit-of-work.js';
@@ -85,29 +85,6 @@ const CustomQuery = pageQuery({
       description: 'Accounting: the folder, required when the connection holds several',
     }),
 });
-
-/**
- * The consumer and its active connection of a One API (the X-Chift-ConnectionId header picks one
- * among several): the checks of every vertical operation but the coverage one.
- */
-export function customConnection(c: Context<AppEnv>, api: ApiName): VerticalScope {
-  const world = c.get('store').world;
-  const catalogue = c.get('catalogue');
-  const consumer = requireConsumer(world, c.get('principal'), c.req.param('consumer_id') ?? '');
-  const connection = activeConnectionOf(
-    world,
-    consumer.consumerid,
-    api,
-    (id) => catalogue.get(id)?.api,
-    connectionPreference(c),
-  );
-  if (!connection) {
-    throw serviceError('noActiveConnection', `The consumer has no active connection to a ${api} integration`);
-  }
-  const integration = catalogue.get(connection.integrationid);
-  if (!integration) throw verticalFailure('The integration of the connection is unknown');
-  return { consumer, connection, integration };
-}
 
 /** A connector's name in a path: lower case, each run of other characters one dash (Sandbox Custom: sandbox-custom). */
 export const connectorSlug = (name: string) =>

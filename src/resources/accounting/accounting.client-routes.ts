@@ -4,7 +4,8 @@ import { clientRoute } from '../../lib/client-routes.js';
 import { ApiError, errors as failures, serviceError, ValidationFailure } from '../../lib/errors.js';
 import { errorResponses, itemOrNull, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
-import { CustomPathParams, collectionsOf, customConnection, registerCustomRoutes } from '../custom-routes.js';
+import { requireActiveConnection } from '../consumers/vertical-connection.js';
+import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
 import { operation } from '../vertical-operation.js';
 import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
 import type { LedgerRecord } from './accounting.records.js';
@@ -343,7 +344,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     },
     params: CustomPathParams,
     open: async (c) => {
-      const scope = customConnection(c, 'Accounting');
+      const scope = requireActiveConnection(c, 'Accounting');
       if (c.req.method !== 'GET') return { scope, collections: null };
       const { ledger } = await accountingLedger.open(c, scope);
       return { scope, collections: collectionsOf(ledger, LEDGER_COLLECTIONS) };

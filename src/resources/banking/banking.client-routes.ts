@@ -1,7 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { scopesFor } from '../../lib/openapi.js';
-import { CustomPathParams, customConnection, registerCustomRoutes } from '../custom-routes.js';
+import { requireActiveConnection } from '../consumers/vertical-connection.js';
+import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 
 /**
  * Banking routes the official clients call beyond the published document (see lib/client-routes.ts):
@@ -22,6 +23,6 @@ export function registerBankingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       area: 'banking',
     },
     params: CustomPathParams,
-    open: (c) => ({ scope: customConnection(c, 'Banking'), collections: null }),
+    open: (c) => ({ scope: requireActiveConnection(c, 'Banking'), collections: null }),
   });
 }

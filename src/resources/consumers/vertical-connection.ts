@@ -22,16 +22,14 @@ export interface VerticalScope {
 /** The generic 400 of a vertical operation, with a detail saying what was wrong. */
 export const verticalFailure = (detail: string) => new ApiError(400, messages.accountingFailure, detail);
 
-export function requireVerticalConnection(
-  c: Context<AppEnv>,
-  api: ApiName,
-  operationId: string,
-): VerticalScope {
-  const store = c.get('store');
-  const principal = c.get('principal');
+/**
+ * The consumer and its active connection of a One API, with the integration behind it: every check
+ * of a vertical operation but the coverage one (the custom pass-throughs need no more).
+ */
+export function requireActiveConnection(c: Context<AppEnv>, api: ApiName): VerticalScope {
+  const world = c.get('store').world;
   const catalogue = c.get('catalogue');
-  const world = store.world;
-  const consumer = requireConsumer(world, principal, c.req.param('consumer_id') ?? '');
+  const consumer = requireConsumer(world, c.get('principal'), c.req.param('consumer_id') ?? '');
   const connection = activeConnectionOf(
     world,
     consumer.consumerid,
@@ -44,11 +42,22 @@ export function requireVerticalConnection(
   }
   const integration = catalogue.get(connection.integrationid);
   if (!integration) throw verticalFailure('The integration of the connection is unknown');
+  return { consumer, connection, integration };
+}
+
+/** requireActiveConnection, and the integration must implement the operation (coverage SUPPORTED). */
+export function requireVerticalConnection(
+  c: Context<AppEnv>,
+  api: ApiName,
+  operationId: string,
+): VerticalScope {
+  const scope = requireActiveConnection(c, api);
+  const { integration } = scope;
   const coverage = integration.coverage.find((entry) => entry.operation === operationId)?.status;
   if (coverage !== 'SUPPORTED') {
     throw verticalFailure(
       `${integration.name} does not support ${operationId} (${coverage ?? 'NOT_SUPPORTED'})`,
     );
   }
-  return { consumer, connection, integration };
+  return scope;
 }

@@ -10,8 +10,8 @@ import {
   scopesFor,
   secured,
 } from '../../lib/openapi.js';
-import { verticalFailure } from '../consumers/vertical-connection.js';
-import { CustomPathParams, collectionsOf, customConnection, registerCustomRoutes } from '../custom-routes.js';
+import { requireActiveConnection, verticalFailure } from '../consumers/vertical-connection.js';
+import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import { invoicingDatasetOf, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
 import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
@@ -211,7 +211,7 @@ export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     },
     params: CustomPathParams,
     open: async (c) => {
-      const scope = customConnection(c, 'Invoicing');
+      const scope = requireActiveConnection(c, 'Invoicing');
       if (c.req.method !== 'GET') return { scope, collections: null };
       const data = await invoicing.open(c, scope);
       return { scope, collections: collectionsOf(data, DATASET_COLLECTIONS) };

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, SandboxConfig, Services } from './context.js';
 import { bodyGuard, isJsonRequest } from './lib/body-guard.js';
 import { type Clock, manualClock } from './lib/clock.js';
-import { type CorsOrigins, corsPolicy, corsStep } from './lib/cors.js';
+import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
 import { handleError } from './lib/handle-error.js';
 import { seededIds } from './lib/ids.js';
@@ -11,6 +11,7 @@ import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { Ticker, type TickTask } from './lib/ticker.js';
 import { TokenService } from './lib/tokens.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
+import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { registerAccounting } from './resources/accounting/index.js';
 import { registerAuth } from './resources/auth/index.js';
 import { registerBanking } from './resources/banking/index.js';
@@ -79,6 +80,18 @@ export interface CreateAppOptions {
   onRequest?: (summary: RequestSummary) => void;
   /** Longest a fault holds a request, in milliseconds (default and most 300000; tests shorten it). */
   faultHoldLimitMs?: number;
+  /**
+   * Host names (or addresses) requests may name besides loopback's and the public url's host;
+   * `.example.com` takes the domain and its subdomains; '*' takes any Host (behind a proxy that
+   * checks it). Any other Host is refused with 403 (see platform/request-policy.ts).
+   */
+  allowedHosts?: readonly string[] | '*';
+}
+
+/** Paths whose requests make their own writes instead of running in the request's write boundary. */
+function ownsItsWrites(path: string): boolean {
+  const surface = surfaceOf(path);
+  return surface === 'control' || (surface === 'pages' && path.startsWith('/console'));
 }
 
 export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
@@ -105,6 +118,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       store.world.meta.sequence = next;
     },
   };
+  const appSecret = randomBytes(32);
+  const derive = (purpose: string) => createHmac('sha256', appSecret).update(purpose).digest('base64url');
   const secret = jwtSecret(config.adminToken ? `${seed}:${config.adminToken}` : seed);
   const services: Services = {
     store,
@@ -116,13 +131,17 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     tokens: new TokenService(secret, clock, () => store),
     config,
     // Every piece of background work is a write of its own, never part of the request that kicked it.
-    ticker: new Ticker((work) => store.transactApart(work)),
+    ticker: new Ticker(
+      (work) => store.transactApart(work),
+      (work) => work(store),
+    ),
     caches: { ledgerFolders: new Map() },
     requests: new RequestJournal(options.requestJournalSize ?? DEFAULT_REQUEST_JOURNAL_SIZE, {
       onRequest: options.onRequest,
       adminToken: config.adminToken,
     }),
     faults: new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs }),
+    secrets: { selfMarker: derive('webhook delivery marker'), consoleForm: derive('console form') },
   };
 
   // The declared world, in one write through the same domain functions as the API.
@@ -143,15 +162,25 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     },
   });
 
-  // CORS before anything else: a preflight is answered at once, and every answer a page reads (a
-  // fault's included) carries the header that lets it read it.
-  const cors = corsStep(corsPolicy(options.cors));
-  if (cors) app.use('*', cors);
+  // The request policy before anything else (the Host, the sandbox's own deliveries, CORS and the
+  // origins each surface takes: see platform/request-policy.ts); a preflight is answered there.
+  const publicHost = hostOfUrl(config.publicUrl);
+  const allowedHosts = options.allowedHosts ?? [];
+  app.use(
+    '*',
+    requestPolicy({
+      allowedHosts:
+        allowedHosts === '*' ? '*' : publicHost === null ? allowedHosts : [...allowedHosts, publicHost],
+      publicUrl: config.publicUrl,
+      cors: corsPolicy(options.cors),
+      selfMarker: services.secrets.selfMarker,
+    }),
+  );
   // Faults and the request journal come first, before the write boundary (a faulted request never
   // reaches a route, so it writes nothing).
   installTraffic(app, services);
   // One middleware in front of every route (each step of hono's chain costs on every request): the
-  // services, then the body checks of requests that carry one.
+  // services, then the body checks of requests that carry one, then the write boundary.
   const guard = bodyGuard(/^\/(?:link|console)\//);
   app.use('*', (c, next) => {
     c.set('store', services.store);
@@ -162,20 +191,27 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('config', services.config);
     c.set('ticker', services.ticker);
     c.set('caches', services.caches);
+    c.set('secrets', services.secrets);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     // The MCP server and its OAuth endpoints write nothing themselves: a tool call's operation takes
     // this boundary as its own request (held around it, that write would nest in this one).
     if (isMcpPath(c.req.path)) return next();
-    // The write boundary: what the request changes is kept, and journaled, only when it answers
-    // without an error; otherwise memory is rolled back and nothing is persisted.
-    return store.transact(
-      (scope) => {
-        c.set('store', scope);
-        return guard(c, next);
-      },
-      () => c.error === undefined && c.res.status < 400,
-    );
+    // The control surfaces (endpoints and console forms) make their own writes, each in its turn,
+    // and wait for background work that writes too: held around them, that work would wait for them.
+    if (ownsItsWrites(c.req.path)) return guard(c, next);
+    // The body is read before the write boundary, so a slow upload holds no one's turn. Within it,
+    // what the request changes is kept, and journaled, only when it answers without an error;
+    // otherwise memory is rolled back and nothing is persisted.
+    return guard(c, async () => {
+      await store.transact(
+        (scope) => {
+          c.set('store', scope);
+          return next();
+        },
+        () => c.error === undefined && c.res.status < 400,
+      );
+    });
   });
   // Writes that published events (deliveries in the outbox) have the worker send them at once.
   store.onCommit((collections) => {

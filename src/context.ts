@@ -29,6 +29,18 @@ export interface AppCaches {
   ledgerFolders: Map<string, LedgerFolder[]>;
 }
 
+/**
+ * Values only this app knows, drawn at random when it is created and never stored or logged: what
+ * proves that a request comes from the app itself (its webhook deliveries' marker) or from one of
+ * its own console pages (the token of its forms).
+ */
+export interface AppSecrets {
+  /** Sent by every webhook delivery (platform/request-policy.ts refuses a request carrying it). */
+  selfMarker: string;
+  /** The hidden field of every console form, checked on each console POST. */
+  consoleForm: string;
+}
+
 /** The services every handler reaches through `c.var`: nothing is imported as a global. */
 export interface Services {
   store: WorldStore;
@@ -45,6 +57,7 @@ export interface Services {
   requests: RequestJournal;
   /** The armed faults (see resources/sandbox/faults.ts). */
   faults: FaultBook;
+  secrets: AppSecrets;
   /** The MCP server's sessions (`mcp.sessions()`), once registerMcp ran (see resources/mcp). */
   mcp?: McpService;
   /**

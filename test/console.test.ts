@@ -11,18 +11,35 @@ import { call, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 const FORM = 'application/x-www-form-urlencoded';
 const ADMIN = 'console-admin-token';
 
-/** A console request as a browser sends it: HTML pages, form posts from the sandbox's own origin. */
+/** The form token the console's pages put in their forms, read as a browser gets it: from a page. */
+async function formToken(app: SandboxApp, headers: Record<string, string> = {}): Promise<string> {
+  const { cookie, authorization } = headers;
+  const res = await app.request('/console', {
+    headers: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+  });
+  const token = /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1];
+  expect(token).toBeDefined();
+  return token as string;
+}
+
+/**
+ * A console request as a browser sends it: HTML pages, and form posts from the console's own pages
+ * (with the form token, unless `withoutToken`).
+ */
 async function consoleRequest(
   app: SandboxApp,
   method: 'GET' | 'POST',
   path: string,
-  options: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+  options: { form?: Record<string, string>; headers?: Record<string, string>; withoutToken?: boolean } = {},
 ) {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
-  if (options.form) {
+  if (method === 'POST') {
+    const form = options.withoutToken
+      ? { ...options.form }
+      : { _csrf: await formToken(app, options.headers), ...options.form };
     headers['content-type'] = FORM;
-    body = new URLSearchParams(options.form).toString();
+    body = new URLSearchParams(form).toString();
   }
   const res = await app.request(path, { method, headers, body, redirect: 'manual' });
   return { status: res.status, headers: res.headers, text: await res.text() };

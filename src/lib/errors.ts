@@ -4,7 +4,7 @@
  * drifts from the specification fails in one place.
  */
 
-export type ErrorStatus = 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500;
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
 
@@ -414,10 +414,24 @@ export const messages = {
   internal: 'Internal server error',
   changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
+  hostNotAllowed: (host: string) =>
+    `The Host '${host}' is not a name of this sandbox: add it with --allowed-hosts (or SANDBOX_ALLOWED_HOSTS)`,
+  crossSiteRefused:
+    'This request comes from a page of another site: the control surfaces take changes only from the sandbox itself or from clients that are not browsers',
+  originNotAllowed: 'The Origin of this request is not allowed to use the MCP server',
+  selfCallRefused:
+    'This request comes from the sandbox itself (a webhook delivery): the sandbox never calls itself',
   clockOutOfRange: 'The sandbox clock must stay between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
   requestNotFound: 'The request is not in the request journal',
+  pathPatternInvalid: 'A path pattern starts with / (or is *), {name} names one segment',
+  pathPatternTooLong: (max: number) => `A path pattern has at most ${max} segments`,
   faultNotFound: 'The fault does not exist',
   faultInjected: (faultId: string) => `Injected by the sandbox fault ${faultId}`,
+  mcpSessionsFull: (max: number) =>
+    `The MCP server holds its maximum of ${max} sessions: end one (DELETE /mcp) or try again once one has expired`,
+  mcpToolArgumentsNotObject: (kind: string) =>
+    `Invalid params: the arguments of tools/call must be an object (the tool's arguments by name), not ${kind}`,
+  mcpToolCallInvalid: 'Invalid params: tools/call takes {"name": <the tool\'s name>, "arguments": <an object>}',
 } as const;
 
 const authError = (message: string, detail = '') => new ApiError(401, message, detail, AUTH_ERROR_CODE);
@@ -523,6 +537,14 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
   adminTokenRequired: () => authError(messages.adminTokenRequired),
+  /** The request policy (platform/request-policy.ts): a Host that names no server of this sandbox. */
+  hostNotAllowed: (host: string) => new ApiError(403, messages.hostNotAllowed(host)),
+  /** A state change on a control surface that a browser says comes from another site. */
+  crossSiteRefused: () => new ApiError(403, messages.crossSiteRefused),
+  /** An MCP request from a browser page whose origin is not let in. */
+  originNotAllowed: () => new ApiError(403, messages.originNotAllowed),
+  /** A request that carries this sandbox's own delivery marker. */
+  selfCallRefused: () => new ApiError(403, messages.selfCallRefused),
   /** A move of the sandbox clock to `target` (null: beyond any valid date), refused: see lib/clock.ts. */
   clockOutOfRange: (target: Date | null) =>
     new ApiError(

@@ -9,6 +9,8 @@
  * A task must not wait for the network: one that talks to the outside (the webhook delivery worker)
  * starts that work with `spawn()` and returns. Runs never wait for spawned work, so a receiver that
  * never answers cannot hold back the clock endpoint, the other tasks or the requests that kick a run.
+ * Spawned work holds no write while it waits: it is handed the store itself, and makes each of its
+ * changes in a write of its own (`store.transact`), so the world is never held across a network call.
  * `idle()` is how a test waits for all of it instead of sleeping.
  */
 import type { WorldStore } from '../store/store.js';
@@ -22,6 +24,9 @@ export type TickTask = (store: WorldStore) => Promise<void> | void;
 /** How one piece of background work is run: the app gives each its own write (store.transactApart). */
 export type Boundary = (work: TickTask) => Promise<void>;
 
+/** How spawned work is run: handed the store, outside any write (it makes its own). */
+export type Direct = (work: TickTask) => Promise<void> | void;
+
 export class Ticker {
   readonly #tasks: { name: string; task: TickTask }[] = [];
   #running: Promise<void> | null = null;
@@ -29,9 +34,11 @@ export class Ticker {
   /** Work started by tasks and still going, by key. */
   readonly #spawned = new Map<string, Promise<void>>();
   readonly #boundary: Boundary;
+  readonly #direct: Direct;
 
-  constructor(boundary: Boundary) {
+  constructor(boundary: Boundary, direct: Direct) {
     this.#boundary = boundary;
+    this.#direct = direct;
   }
 
   register(name: string, task: TickTask): void {
@@ -58,7 +65,7 @@ export class Ticker {
     if (this.#spawned.has(key)) return false;
     // Started on the next microtask, so the key is registered before the work can look at it.
     const going = Promise.resolve()
-      .then(() => this.#boundary(work))
+      .then(() => this.#direct(work))
       .catch((error: unknown) => {
         console.error(`[unified-api-sandbox] background work ${key} failed:`, error);
       })

@@ -151,12 +151,17 @@ export async function withClientRequestId(
     response_body: responseBody,
   };
   // The service records the answer whatever it was. A refused write is rolled back as a whole, so
-  // its record is written apart from it; a done one is recorded with it, in the same change.
+  // its record is a write of its own, right after the rollback (not awaited: it runs once this write
+  // ends); a done one is recorded with it, in the same change.
   if (c.res.status < 400) c.get('store').world.transactions[key] = record;
   else
-    await c.get('store').transactApart((apart) => {
-      apart.world.transactions[key] = record;
-    });
+    c.get('store')
+      .transactApart((apart) => {
+        apart.world.transactions[key] = record;
+      })
+      .catch((error: unknown) => {
+        console.error('[unified-api-sandbox] a refused write could not be recorded:', error);
+      });
 }
 
 /**

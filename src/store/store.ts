@@ -32,7 +32,11 @@ export interface WorldStore {
   readonly file: string | null;
   /** Runs a write; inside a write under way, `work` joins it. See Store.transact. */
   transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T>;
-  /** Runs a write of its own, apart from any write under way. */
+  /**
+   * Runs a write of its own, apart from any write under way: outside a write it waits for its turn;
+   * inside one it runs right after that write ends (kept or refused), before the next write starts.
+   * Never await it inside a write: the write it follows would wait for it.
+   */
   transactApart<T>(work: Write<T>): Promise<T>;
   /** The dataset at `collection[key]`, built on first use. See Store.materialize. */
   materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R;
@@ -46,6 +50,8 @@ export interface WorldStore {
 class WriteScope implements WorldStore {
   readonly #root: Store;
   readonly #unit: UnitOfWork<World>;
+  /** Writes of their own asked for during this one: they run once it ends, still in its turn. */
+  readonly afterwards: (() => Promise<void>)[] = [];
 
   constructor(root: Store, unit: UnitOfWork<World>) {
     this.#root = root;
@@ -67,7 +73,10 @@ class WriteScope implements WorldStore {
   }
 
   transactApart<T>(work: Write<T>): Promise<T> {
-    return this.#root.transact(work);
+    if (!this.#unit.active) return this.#root.transact(work);
+    return new Promise<T>((resolve, reject) => {
+      this.afterwards.push(() => this.#root.runWrite(work).then(resolve, reject));
+    });
   }
 
   materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
@@ -101,6 +110,9 @@ export class Store implements WorldStore {
   #made: Materialized[] = [];
   readonly #listeners: CommitListener[] = [];
   readonly file: string | null;
+  /** Whether a write holds the world, and the writes waiting for their turn, in order. */
+  #busy = false;
+  readonly #waiting: (() => void)[] = [];
 
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
@@ -174,22 +186,18 @@ export class Store implements WorldStore {
    * Runs a write: `work` is handed the store as the write sees it, and changes the world through
    * it. `keep` decides from the result whether the write stands (a request answered with an error
    * does not).
+   *
+   * One writer at a time: a write holds the world from its first line to its commit (or rollback),
+   * its awaits included, and the next waits for its turn. So a refused write restores exactly what
+   * it found (no other write built on its changes meanwhile), and a write never sees another's half.
+   * When no write is under way, `work` starts at once, synchronously.
    */
-  async transact<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
-    const unit = new UnitOfWork(this.#world);
-    let result: T;
-    try {
-      result = await work(new WriteScope(this, unit));
-    } catch (error) {
-      unit.rollback();
-      throw error;
+  transact<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return this.#turn(work, keep);
     }
-    if (!keep(result)) {
-      unit.rollback();
-      return result;
-    }
-    await this.#persist(unit);
-    return result;
+    return new Promise<void>((resolve) => this.#waiting.push(resolve)).then(() => this.#turn(work, keep));
   }
 
   /**
@@ -198,6 +206,40 @@ export class Store implements WorldStore {
    */
   transactApart<T>(work: Write<T>): Promise<T> {
     return this.transact(work);
+  }
+
+  /** The writer's turn: the write, then the writes it asked to follow it, then the next in line. */
+  async #turn<T>(work: Write<T>, keep: (result: T) => boolean): Promise<T> {
+    try {
+      return await this.runWrite(work, keep);
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#busy = false;
+    }
+  }
+
+  /** One write within the current turn (never call it outside one: see transact). */
+  async runWrite<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+    const unit = new UnitOfWork(this.#world);
+    const scope = new WriteScope(this, unit);
+    try {
+      let result: T;
+      try {
+        result = await work(scope);
+      } catch (error) {
+        unit.rollback();
+        throw error;
+      }
+      if (!keep(result)) {
+        unit.rollback();
+        return result;
+      }
+      await this.#persist(unit);
+      return result;
+    } finally {
+      for (const after of scope.afterwards) await after();
+    }
   }
 
   async #persist(unit: UnitOfWork<World>): Promise<void> {

@@ -145,11 +145,8 @@ export async function armFailureForm(c: Context<AppEnv>): Promise<string> {
     return `error=${encodeURIComponent(parsed.error.issues.map((i) => i.message).join('; '))}`;
   }
   try {
-    const plan = armFailurePlan(
-      c.get('store').world,
-      { ids: c.get('ids'), clock: c.get('clock') },
-      parsed.data,
-    );
+    const deps = { ids: c.get('ids'), clock: c.get('clock') };
+    const plan = await c.get('store').transact((write) => armFailurePlan(write.world, deps, parsed.data));
     return `notice=${encodeURIComponent(`Armed ${plan.failureid}: the next ${plan.remaining} execution(s) fail with ${plan.error_code}`)}`;
   } catch (error) {
     if (error instanceof ApiError) return `error=${encodeURIComponent(error.detail || error.message)}`;
@@ -161,7 +158,7 @@ export async function armFailureForm(c: Context<AppEnv>): Promise<string> {
 }
 
 /** The disarm button: what DELETE /__sandbox/failures does. */
-export function disarmFailures(c: Context<AppEnv>): string {
-  const removed = clearFailurePlans(c.get('store').world);
+export async function disarmFailures(c: Context<AppEnv>): Promise<string> {
+  const removed = await c.get('store').transact((write) => clearFailurePlans(write.world));
   return `notice=${encodeURIComponent(`Disarmed ${removed} failure(s)`)}`;
 }

@@ -5,6 +5,7 @@ import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
 import { isAdmin, sameSecret } from '../../lib/access.js';
 import { type Html, page } from './layout.js';
+import { formOf } from './scope.js';
 
 /**
  * The console is a control surface: it obeys the admin token as the /__sandbox endpoints do (open
@@ -27,29 +28,35 @@ export function hasConsoleAccess(c: Context<AppEnv>): boolean {
   return cookie !== undefined && sameSecret(cookie, sessionValue(expected));
 }
 
-/** The origins the sandbox answers on for this request: its own, and the configured public one. */
-function ownOrigins(c: Context<AppEnv>): string[] {
-  const origins = [new URL(c.req.url).origin];
-  const publicUrl = c.get('config').publicUrl;
-  if (publicUrl) {
-    try {
-      origins.push(new URL(publicUrl).origin);
-    } catch {
-      // not a url: only the request's own origin counts
-    }
-  }
-  return origins;
-}
+/** The name of the hidden field that carries the console's form token. */
+export const FORM_TOKEN_FIELD = '_csrf';
 
 /**
- * A POST from another site is refused: a present Origin must be one of the sandbox's own, and a
- * browser that says the request is cross-site (Sec-Fetch-Site) is believed. Clients that send
- * neither (curl, tests) are let through: they hold the admin token when one is needed.
+ * Whether a console POST carries the form token of this app: a value drawn at random when the app
+ * was created, that only the console's own pages hold. Origin and Sec-Fetch-Site are checked before
+ * routing (platform/request-policy.ts); the token is what a POST without them (a webhook delivery,
+ * a script, an old browser) cannot forge, whatever its headers say.
  */
-export function isCrossSite(c: Context<AppEnv>): boolean {
-  const origin = c.req.header('origin');
-  if (origin !== undefined && !ownOrigins(c).includes(origin)) return true;
-  return c.req.header('sec-fetch-site') === 'cross-site';
+async function carriesFormToken(c: Context<AppEnv>): Promise<boolean> {
+  const form = await formOf(c);
+  const given = form[FORM_TOKEN_FIELD];
+  return typeof given === 'string' && sameSecret(given, c.get('secrets').consoleForm);
+}
+
+const POST_FORM = /<form method="post"[^>]*>/g;
+
+/** Every POST form of a console page gets the token, in one place, whatever built the form. */
+async function withFormToken(c: Context<AppEnv>): Promise<void> {
+  const type = c.res.headers.get('content-type') ?? '';
+  if (!type.startsWith('text/html')) return;
+  const text = await c.res.text();
+  const field = `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${c.get('secrets').consoleForm}">`;
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  c.res = new Response(
+    text.replace(POST_FORM, (tag) => `${tag}${field}`),
+    { status: c.res.status, headers },
+  );
 }
 
 /** Only a path of the console itself is a place to go back to after logging in. */
@@ -75,25 +82,28 @@ export function loginPage(next: string, error?: string): Html {
 }
 
 /**
- * In front of every console route but its assets and the login form: cross-site POSTs are refused
- * (403), and a request without the admin token gets the login form (401).
+ * In front of every console route but its assets: a POST without the form token is refused (403),
+ * a request without the admin token gets the login form (401), and every page's forms carry the token.
  */
 export const consoleGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
   if (path.startsWith('/console/assets/')) return next();
-  if (c.req.method === 'POST' && isCrossSite(c)) {
-    return c.html(
+  if (c.req.method === 'POST' && !(await carriesFormToken(c))) {
+    c.res = await c.html(
       page(
         { title: 'Refused' },
-        html`<p>This change came from another site: the console takes changes only from its own pages.</p>`,
+        html`<p>This change did not come from a page of this console (its form token is missing or
+          stale): go back to the console, reload the page and try again.</p>`,
       ),
       403,
     );
+    return;
   }
-  if (path === '/console/login') return next();
-  if (!hasConsoleAccess(c)) {
+  if (path !== '/console/login' && !hasConsoleAccess(c)) {
     const wanted = c.req.method === 'GET' ? `${path}${new URL(c.req.url).search}` : '/console';
-    return c.html(loginPage(safeNext(wanted)), 401);
+    c.res = await c.html(loginPage(safeNext(wanted)), 401);
+  } else {
+    await next();
   }
-  return next();
+  await withFormToken(c);
 };

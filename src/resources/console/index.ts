@@ -152,7 +152,9 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
   app.post('/console/automation/failures', async (c) =>
     back(c, '/console/automation', await armFailureForm(c)),
   );
-  app.post('/console/automation/failures/clear', (c) => back(c, '/console/automation', disarmFailures(c)));
+  app.post('/console/automation/failures/clear', async (c) =>
+    back(c, '/console/automation', await disarmFailures(c)),
+  );
 
   for (const section of sections) {
     app.get(section.path, (c) => render(c, section.path, section.title, section.render(c)));

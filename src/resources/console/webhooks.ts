@@ -104,8 +104,11 @@ export async function redeliver(c: Context<AppEnv>): Promise<string> {
   const store = c.get('store');
   const ticker = c.get('ticker');
   try {
-    const original = requireDelivery(store.world, c.req.param('deliveryid') ?? '');
-    const record = queueRedelivery(store.world, { ids: c.get('ids'), now: c.get('clock').now() }, original);
+    const deps = { ids: c.get('ids'), now: c.get('clock').now() };
+    const deliveryid = c.req.param('deliveryid') ?? '';
+    const record = await store.transact((write) =>
+      queueRedelivery(write.world, deps, requireDelivery(write.world, deliveryid)),
+    );
     await ticker.run();
     await ticker.settled(deliveryWorkKey(record.deliveryid));
     const current = store.world.webhook_deliveries[record.deliveryid] ?? record;

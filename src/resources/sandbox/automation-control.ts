@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
+import { own } from '../../lib/own.js';
 import { statusOf } from '../../simulation/engine.js';
 import type { ExecutionRecord, FailurePlanRecord, World } from '../../store/world.js';
 import { admin } from './sandbox.routes.js';
@@ -189,13 +190,13 @@ function toExecution(execution: ExecutionRecord, now: Date) {
 function ownerOf(world: World, flowid: string | undefined, consumerid: string | undefined) {
   let owner: { accountid: string; envid: string } | undefined;
   if (flowid !== undefined) {
-    const flow = world.flows[flowid.toLowerCase()];
-    const sync = flow ? world.syncs[flow.syncid] : undefined;
+    const flow = own(world.flows, flowid.toLowerCase());
+    const sync = flow ? own(world.syncs, flow.syncid) : undefined;
     if (!sync) throw errors.flowNotFound();
     owner = { accountid: sync.accountid, envid: sync.envid };
   }
   if (consumerid !== undefined) {
-    const consumer = world.consumers[consumerid.toLowerCase()];
+    const consumer = own(world.consumers, consumerid.toLowerCase());
     if (!consumer) throw errors.consumerNotFound();
     if (owner && (owner.accountid !== consumer.accountid || owner.envid !== consumer.envid)) {
       throw new ValidationFailure([
@@ -243,7 +244,8 @@ export function clearFailurePlans(world: World): number {
 export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(armFailure, async (c) => {
     const deps = { ids: c.get('ids'), clock: c.get('clock') };
-    const plan = armFailurePlan(c.get('store').world, deps, c.req.valid('json'));
+    const input = c.req.valid('json');
+    const plan = await c.get('store').transact((write) => armFailurePlan(write.world, deps, input));
     return c.json(toFailurePlan(plan), 200);
   });
 
@@ -251,7 +253,9 @@ export function registerAutomationControl(app: OpenAPIHono<AppEnv>): void {
     c.json(Object.values(c.get('store').world.failure_plans).map(toFailurePlan), 200),
   );
 
-  app.openapi(clearFailures, async (c) => c.json({ removed: clearFailurePlans(c.get('store').world) }, 200));
+  app.openapi(clearFailures, async (c) =>
+    c.json({ removed: await c.get('store').transact((write) => clearFailurePlans(write.world)) }, 200),
+  );
 
   app.openapi(listExecutions, (c) => {
     const store = c.get('store');

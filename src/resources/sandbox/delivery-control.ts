@@ -3,6 +3,7 @@ import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { errorResponses, jsonContent } from '../../lib/openapi.js';
+import { own } from '../../lib/own.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
 import { deliveryWorkKey } from '../webhooks/delivery.js';
 import { admin } from './sandbox.routes.js';
@@ -162,7 +163,7 @@ export function toDelivery(world: World, record: WebhookDeliveryRecord): Deliver
 }
 
 export function requireDelivery(world: World, deliveryid: string): WebhookDeliveryRecord {
-  const record = world.webhook_deliveries[deliveryid.toLowerCase()];
+  const record = own(world.webhook_deliveries, deliveryid.toLowerCase());
   if (!record) throw errors.webhookDeliveryNotFound();
   return record;
 }
@@ -221,14 +222,16 @@ export function registerDeliveryControl(app: OpenAPIHono<AppEnv>): void {
     const ids = c.get('ids');
     const clock = c.get('clock');
     const ticker = c.get('ticker');
-    const original = requireDelivery(store.world, c.req.valid('param').deliveryid);
-    const record = queueRedelivery(store.world, { ids, now: clock.now() }, original);
+    const { deliveryid } = c.req.valid('param');
+    const record = await store.transact((write) =>
+      queueRedelivery(write.world, { ids, now: clock.now() }, requireDelivery(write.world, deliveryid)),
+    );
     // The run starts the attempt when there is room for it; this request alone then waits for its
     // outcome (at most the delivery time-out away), while the run and every other request go on.
     await ticker.run();
     await ticker.settled(deliveryWorkKey(record.deliveryid));
     const world = store.world;
-    const current = world.webhook_deliveries[record.deliveryid] ?? record;
+    const current = own(world.webhook_deliveries, record.deliveryid) ?? record;
     return c.json(toDelivery(world, current), 200);
   });
 }

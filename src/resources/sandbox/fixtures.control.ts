@@ -74,10 +74,14 @@ function requestServices(c: Context<AppEnv>): FixtureServices {
 
 export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(loadFixturesRoute, async (c) => {
-    // The request's write (src/app.ts) is the fixture's: a refusal rolls everything back.
-    const store = c.get('store');
-    const { result, replaceWith } = buildFixture(store, requestServices(c), c.req.valid('json'));
-    if (replaceWith) await store.replace(replaceWith);
+    // One write of its own (control endpoints make their own): a refusal rolls everything back.
+    const input = c.req.valid('json');
+    const services = requestServices(c);
+    const result = await c.get('store').transact(async (store) => {
+      const { result, replaceWith } = buildFixture(store, services, input);
+      if (replaceWith) await store.replace(replaceWith);
+      return result;
+    });
     return c.json(result, 200);
   });
   app.openapi(fixtureSchemaRoute, (c) => {

@@ -32,7 +32,8 @@ export async function resetSandbox(
   services: Pick<Services, 'store' | 'config' | 'requests' | 'faults'>,
 ): Promise<void> {
   const { store, config } = services;
-  await store.replace(seedWorld(config.seed, store.world.meta.size));
+  // In its turn, as every write: a write under way ends before the world is replaced.
+  await store.transact((write) => write.replace(seedWorld(config.seed, write.world.meta.size)));
   // The request journal and the faults are the app's, not the world's: a reset empties them too.
   services.requests.clear();
   services.faults.clear();

@@ -4,7 +4,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Services } from '../../context.js';
+import { SELF_CALL_HEADER } from '../../platform/request-policy.js';
 import type { WorldStore } from '../../store/store.js';
+import { rawOf } from '../../store/unit-of-work.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
 import { OwnEndpoints } from './own-origins.js';
 import { receivesEventsOf } from './webhooks.domain.js';
@@ -58,7 +60,7 @@ export const GIVE_UP_REASONS = {
   deleted: 'The webhook instance was deleted',
   outOfScope: 'The event is about a consumer the API key that created the webhook instance cannot reach',
   ownControlEndpoint:
-    'The url points at a control endpoint (/__sandbox) of the sandbox itself, which webhooks never call',
+    'The url points at a control surface (/__sandbox, /console) of the sandbox itself, which webhooks never call',
 } as const;
 
 export const signBody = (secret: string, body: string): string =>
@@ -279,7 +281,10 @@ export interface DeliveryOptions {
   timeoutMs?: number | undefined;
 }
 
-type DeliveryServices = Pick<Services, 'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins'>;
+type DeliveryServices = Pick<
+  Services,
+  'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins' | 'secrets'
+>;
 
 /** The ticker key of the attempt of a delivery: `ticker.settled(key)` waits for it. */
 export const deliveryWorkKey = (deliveryid: string) => `webhook-delivery:${deliveryid}`;
@@ -340,44 +345,58 @@ export class DeliveryWorker {
     return null;
   }
 
-  /** One attempt of one delivery: send, then record the outcome in whatever world is current then. */
+  /**
+   * One attempt of one delivery, in three steps so that no write is held while the receiver is
+   * out: a write that checks the delivery may go (or gives it up), the request, then a write that
+   * records the outcome in whatever world is current then.
+   */
   async #attempt(store: WorldStore, deliveryid: string): Promise<void> {
-    const { clock, ids, config, selfOrigins } = this.#services;
-    const world = store.world;
-    const delivery = world.webhook_deliveries[deliveryid];
-    if (delivery?.state !== 'pending') return;
-    const webhook = world.webhooks[delivery.webhookid];
+    const { clock, ids, config, selfOrigins, secrets } = this.#services;
     // Checked at every attempt, not only when the url was stored: a world file or a fixture may
     // hold a url written before the sandbox listened where it does now.
     const own = new OwnEndpoints([...(selfOrigins ?? []), config.publicUrl]);
-    const refusal = this.#refusal(webhook, delivery, own);
-    if (refusal !== null || !webhook) {
-      abandonDelivery(delivery, refusal ?? GIVE_UP_REASONS.deleted);
-      return;
-    }
-    // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
-    const url = webhook.url;
+    const planned = await store.transact((write) => {
+      const world = write.world;
+      const delivery = world.webhook_deliveries[deliveryid];
+      if (delivery?.state !== 'pending') return null;
+      const webhook = world.webhooks[delivery.webhookid];
+      const refusal = this.#refusal(webhook, delivery, own);
+      if (refusal !== null || !webhook) {
+        abandonDelivery(delivery, refusal ?? GIVE_UP_REASONS.deleted);
+        return null;
+      }
+      // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
+      return {
+        delivery: rawOf(delivery),
+        webhook: rawOf(webhook),
+        url: webhook.url,
+        body: delivery.body,
+        headers: deliveryHeaders(delivery.body, webhook.signingsecret),
+      };
+    });
+    if (planned === null) return;
+    const { url } = planned;
     const startedAt = clock.now();
-    const guard = own.addressGuard(url);
-    const result = await postWebhook(
-      url,
-      delivery.body,
-      deliveryHeaders(delivery.body, webhook.signingsecret),
-      this.#timeoutMs,
-      guard,
-    );
-    // The world may have been reset, or the instance deleted, while the request was out.
-    const now = store.world;
-    if (now.webhook_deliveries[deliveryid] !== delivery || now.webhooks[webhook.webhookid] !== webhook)
-      return;
-    if (result.ownEndpoint) {
-      abandonDelivery(delivery, GIVE_UP_REASONS.ownControlEndpoint);
-    } else {
-      recordAttempt(delivery, url, startedAt, result);
-      const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
-      now.webhook_logs[log.webhooklogid] = log;
-      pruneWebhookLogs(now);
-    }
-    pruneDeliveries(now);
+    // The marker that only this app knows: a request bearing it is refused before routing, so a
+    // delivery can never reach the sandbox itself, whatever its url says.
+    const headers = { ...planned.headers, [SELF_CALL_HEADER]: secrets.selfMarker };
+    const result = await postWebhook(url, planned.body, headers, this.#timeoutMs, own.addressGuard(url));
+    await store.transact((write) => {
+      // The world may have been reset, or the instance deleted, while the request was out.
+      const now = write.world;
+      const delivery = now.webhook_deliveries[deliveryid];
+      const webhook = now.webhooks[planned.webhook.webhookid];
+      if (!delivery || !webhook || rawOf(delivery) !== planned.delivery || rawOf(webhook) !== planned.webhook)
+        return;
+      if (result.ownEndpoint) {
+        abandonDelivery(delivery, GIVE_UP_REASONS.ownControlEndpoint);
+      } else {
+        recordAttempt(delivery, url, startedAt, result);
+        const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
+        now.webhook_logs[log.webhooklogid] = log;
+        pruneWebhookLogs(now);
+      }
+      pruneDeliveries(now);
+    });
   }
 }

@@ -1,5 +1,7 @@
-import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { canonicalHost } from '../../lib/hosts.js';
+
+export { canonicalHost };
 
 /**
  * The sandbox's own control endpoints as a webhook target. A delivery is a POST without any token;
@@ -19,13 +21,17 @@ import { networkInterfaces } from 'node:os';
 /** The first path segment of every control endpoint. */
 export const CONTROL_SEGMENT = '__sandbox';
 
+/** The first path segments of the control surfaces: the control endpoints and the console. */
+const CONTROL_SEGMENTS = new Set([CONTROL_SEGMENT, 'console']);
+
 /**
- * Whether a url path reaches a control endpoint as the router would see it: percent-decoded (hono
- * decodes the path before routing), empty segments dropped, any case.
+ * Whether a url path reaches a control surface (an endpoint under /__sandbox, a console page) as
+ * the router would see it: percent-decoded (hono decodes the path before routing), empty segments
+ * dropped, any case.
  */
 export function isControlPath(pathname: string): boolean {
   const first = pathname.split('/').find((segment) => segment.length > 0) ?? '';
-  return decodePercent(first).toLowerCase() === CONTROL_SEGMENT;
+  return CONTROL_SEGMENTS.has(decodePercent(first).toLowerCase());
 }
 
 /** Decodes each %XX on its own, so one malformed escape cannot hide the others. */
@@ -33,44 +39,6 @@ function decodePercent(segment: string): string {
   return segment.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
-}
-
-const LOOPBACK = 'loopback';
-
-/**
- * The host as the network sees it: every loopback or unspecified address (and the names of
- * loopback) is LOOPBACK, an IPv4-mapped IPv6 address is its IPv4 address, anything else is its
- * lowercase form without brackets or a trailing dot.
- */
-export function canonicalHost(hostname: string): string {
-  let host = hostname.toLowerCase();
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  if (host.endsWith('.')) host = host.slice(0, -1);
-  if (host === 'localhost' || host.endsWith('.localhost')) return LOOPBACK;
-  const version = isIP(host);
-  if (version === 4) {
-    const first = Number(host.split('.')[0]);
-    return first === 127 || first === 0 ? LOOPBACK : host;
-  }
-  if (version === 6) {
-    const mapped = mappedIPv4(host);
-    if (mapped !== null) return canonicalHost(mapped);
-    return host === '::1' || host === '::' || host === '0:0:0:0:0:0:0:1' || host === '0:0:0:0:0:0:0:0'
-      ? LOOPBACK
-      : host;
-  }
-  return host;
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:7f00:1 or ::ffff:127.0.0.1), or null. */
-function mappedIPv4(host: string): string | null {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (!hex?.[1] || !hex[2]) return null;
-  const high = Number.parseInt(hex[1], 16);
-  const low = Number.parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 const portOf = (url: URL): number =>

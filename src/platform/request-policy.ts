@@ -1,0 +1,195 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context.js';
+import { sameSecret } from '../lib/access.js';
+import { type CorsPolicy, corsStep } from '../lib/cors.js';
+import { type ApiError, errors } from '../lib/errors.js';
+import { canonicalHost, hostOfHeader, LOOPBACK } from '../lib/hosts.js';
+
+/**
+ * The request policy of the whole process, applied to every request before routing: the one place
+ * that says which requests reach the sandbox at all, and from which origin a browser may use each
+ * surface. Every surface a new route joins is named here by its path, so a new page or endpoint
+ * inherits the rules of its surface instead of bringing its own.
+ *
+ * 1. The sandbox never calls itself: a request carrying this app's delivery marker (every webhook
+ *    delivery sends it) is refused, whatever its path or the spelling of its host.
+ * 2. The Host must name this server (DNS rebinding): loopback names, the listening address, the
+ *    public url's host and the names given with --allowed-hosts.
+ * 3. CORS answers only on the service's API (and the OAuth endpoints a browser-based MCP client
+ *    calls); the control endpoints, the console, /docs, the sign-in pages and the link pages answer
+ *    no CORS header, so no other site's page can read them.
+ * 4. On those surfaces a request that a browser marks as coming from another site (Origin or
+ *    Sec-Fetch-Site) never changes state, simple requests included. /mcp checks Origin as the MCP
+ *    transport requires.
+ */
+
+/** The surfaces of the sandbox, by what they are for and who uses them. */
+export type Surface =
+  /** The service's API: any origin the CORS setting lets in. */
+  | 'api'
+  /** OAuth metadata, registration and token endpoints: called by browser-based MCP clients too. */
+  | 'oauth-api'
+  /** The MCP server. */
+  | 'mcp'
+  /** Control endpoints (/__sandbox). */
+  | 'control'
+  /** Pages for a person: the console, /docs and the home page, the OAuth sign-in, the link pages. */
+  | 'pages';
+
+const OAUTH_API = new Set(['/oauth/token', '/oauth/register']);
+
+/** The surface of a path, as the router sees it (hono routes the decoded path, case-sensitively). */
+export function surfaceOf(path: string): Surface {
+  const second = path.indexOf('/', 1);
+  const first = second === -1 ? path : path.slice(0, second);
+  switch (first) {
+    case '/__sandbox':
+      return 'control';
+    case '/mcp':
+      return 'mcp';
+    case '/.well-known':
+      return 'oauth-api';
+    case '/oauth':
+      return OAUTH_API.has(path) ? 'oauth-api' : 'pages';
+    case '/':
+    case '/console':
+    case '/docs':
+    case '/link':
+      return 'pages';
+    default:
+      return 'api';
+  }
+}
+
+/** Whether a surface answers CORS (a page of another origin may read its answers). */
+const SHARED_WITH_OTHER_ORIGINS: ReadonlySet<Surface> = new Set(['api', 'oauth-api', 'mcp']);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The header every webhook delivery of this app carries, with the app's marker as its value. */
+export const SELF_CALL_HEADER = 'x-sandbox-delivery';
+
+export interface RequestPolicyOptions {
+  /** Names the Host may give besides loopback's; '*' lets any Host in (see allowedHostsOf). */
+  allowedHosts: readonly string[] | '*';
+  /** The public url, whose origin counts as the sandbox's own. */
+  publicUrl: string | null;
+  cors: CorsPolicy;
+  /** The app's delivery marker (SELF_CALL_HEADER). */
+  selfMarker: string;
+}
+
+/**
+ * Whether a Host header names this server: a name of loopback, or one of `allowed` (an exact
+ * name or address, or `.example.com` for the domain and its subdomains).
+ */
+export function hostAllowed(header: string | undefined, allowed: readonly string[] | '*'): boolean {
+  if (allowed === '*' || header === undefined) return true;
+  const host = hostOfHeader(header);
+  if (host === null) return false;
+  const canonical = canonicalHost(host);
+  if (canonical === LOOPBACK) return true;
+  for (const name of allowed) {
+    if (name.startsWith('.')) {
+      if (canonical === name.slice(1) || canonical.endsWith(name)) return true;
+    } else if (canonical === name) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The allowed names of a setting: each lowercased, without port or brackets, in canonical form; a
+ * `*` anywhere lets every Host in.
+ */
+export function allowedHostsOf(names: readonly string[] | '*'): readonly string[] | '*' {
+  if (names === '*' || names.includes('*')) return '*';
+  const out = new Set<string>();
+  for (const name of names) {
+    const trimmed = name.trim().toLowerCase();
+    if (trimmed === '') continue;
+    if (trimmed.startsWith('.')) out.add(trimmed);
+    else {
+      const host = hostOfHeader(trimmed);
+      if (host) out.add(canonicalHost(host));
+    }
+  }
+  return [...out];
+}
+
+/** The host of a url, for the allowed list (null when it is not a url). */
+export function hostOfUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** The origins that are the sandbox's own for a request: the one its Host names, and the public url's. */
+function ownOrigins(requestUrl: string, publicUrl: string | null): string[] {
+  const origins = [new URL(requestUrl).origin];
+  if (publicUrl) {
+    try {
+      origins.push(new URL(publicUrl).origin);
+    } catch {
+      // not a url: only the request's own origin counts
+    }
+  }
+  return origins;
+}
+
+/**
+ * Whether a browser says the request comes from a page of another site: an Origin that is not one
+ * of the sandbox's own (`null` included), or Sec-Fetch-Site other than same-origin or none (a
+ * person typing the url). Clients that are not browsers send neither and are not concerned.
+ */
+export function fromAnotherSite(headers: Headers, requestUrl: string, publicUrl: string | null): boolean {
+  const origin = headers.get('origin');
+  if (origin !== null && !ownOrigins(requestUrl, publicUrl).includes(origin)) return true;
+  const site = headers.get('sec-fetch-site');
+  return site !== null && site !== 'same-origin' && site !== 'none';
+}
+
+/** Whether an Origin may use the MCP server: its own, or one the CORS setting lets in. */
+function mcpOriginAllowed(origin: string, cors: CorsPolicy, own: string[]): boolean {
+  if (own.includes(origin)) return true;
+  if (cors === '*') return origin !== 'null';
+  return cors?.includes(origin) ?? false;
+}
+
+/** The policy as one middleware, to be installed before any other step of the app. */
+export function requestPolicy(options: RequestPolicyOptions): MiddlewareHandler<AppEnv> {
+  const allowed = allowedHostsOf(options.allowedHosts);
+  const cors = corsStep(options.cors);
+  const refuse = (error: ApiError) => {
+    throw error;
+  };
+  return async (c, next) => {
+    const headers = c.req.raw.headers;
+    const marker = headers.get(SELF_CALL_HEADER);
+    if (marker !== null && sameSecret(marker, options.selfMarker)) refuse(errors.selfCallRefused());
+    const host = headers.get('host') ?? undefined;
+    if (!hostAllowed(host, allowed)) refuse(errors.hostNotAllowed(host ?? ''));
+    const surface = surfaceOf(c.req.path);
+    if (surface === 'mcp') {
+      const origin = headers.get('origin');
+      if (
+        origin !== null &&
+        !mcpOriginAllowed(origin, options.cors, ownOrigins(c.req.url, options.publicUrl))
+      ) {
+        refuse(errors.originNotAllowed());
+      }
+    } else if (
+      !SHARED_WITH_OTHER_ORIGINS.has(surface) &&
+      !SAFE_METHODS.has(c.req.method) &&
+      fromAnotherSite(headers, c.req.url, options.publicUrl)
+    ) {
+      refuse(errors.crossSiteRefused());
+    }
+    if (cors && SHARED_WITH_OTHER_ORIGINS.has(surface)) return cors(c, next);
+    return next();
+  };
+}

@@ -42,6 +42,10 @@ Options:
                       * (every one), origins separated by commas, or none
                       (default: * on a loopback host, none beyond)
   --public-url URL    base url to put in links and logo urls         (default: the request's origin)
+  --allowed-hosts H   Host names requests may use besides loopback's, the listening
+                      address and the public url's host: names separated by commas,
+                      .example.com for a domain and its subdomains, * for any
+                      (any other Host is refused: DNS rebinding)    (env SANDBOX_ALLOWED_HOSTS)
   --fixtures FILE     add the world declared in a JSON or YAML file  (env SANDBOX_FIXTURES)
                       (docs/fixtures.md); with --db, only when the file is created
   --request-journal N requests the journal keeps for GET /__sandbox/requests,
@@ -85,6 +89,7 @@ const OPTIONS = {
   'admin-token': { type: 'string' },
   cors: { type: 'string' },
   'public-url': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   'journal-limit': { type: 'string' },
   fixtures: { type: 'string' },
   'request-journal': { type: 'string' },
@@ -92,6 +97,16 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** --allowed-hosts: names separated by commas, or '*'. */
+function hostsOption(value: string | undefined): string[] | '*' | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names.includes('*') ? '*' : names;
+}
 
 /** --cors: '*', origins separated by commas, or none; undefined leaves the default to the host. */
 function corsOption(value: string | undefined): CorsPolicy | undefined {
@@ -138,6 +153,7 @@ function parse(argv: string[]) {
     adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN ?? null,
     cors: corsOption(values.cors ?? env.SANDBOX_CORS),
     publicUrl: values['public-url'] ?? null,
+    allowedHosts: hostsOption(values['allowed-hosts'] ?? env.SANDBOX_ALLOWED_HOSTS),
     journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
@@ -179,6 +195,7 @@ async function serveCommand(args: ReturnType<typeof parse>) {
     adminToken: args.adminToken,
     ...(args.cors !== undefined ? { cors: args.cors } : {}),
     publicUrl: args.publicUrl,
+    ...(args.allowedHosts !== undefined ? { allowedHosts: args.allowedHosts } : {}),
     journalLimit: args.journalLimit,
     ...(args.fixtures ? { fixtures: args.fixtures } : {}),
     requestJournalSize: args.requestJournal,

@@ -49,6 +49,12 @@ export interface StartOptions {
    */
   cors?: CorsOrigins;
   /**
+   * Host names requests may name besides loopback's, the listening address (every address of the
+   * machine on 0.0.0.0 or ::) and the public url's host: `.example.com` takes the domain and its
+   * subdomains, '*' any Host. Any other Host is refused with 403 (DNS rebinding).
+   */
+  allowedHosts?: readonly string[] | '*';
+  /**
    * A fixture document, or the path of a JSON or YAML file holding one, applied before the server
    * listens (docs/fixtures.md); with db, only when the file is created. A refusal rejects with a
    * StartError naming the file, path and rule.
@@ -144,6 +150,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     ...(options.requestJournalSize !== undefined ? { requestJournalSize: options.requestJournalSize } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     cors: options.cors !== undefined ? options.cors : exposed ? null : '*',
+    allowedHosts: allowedHostsFor(host, options.allowedHosts),
   });
   let loaded: FixtureResult | null = null;
   if (options.fixtures !== undefined && fresh) {
@@ -196,6 +203,13 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       await store.close();
     },
   };
+}
+
+/** The Host names of a server listening on `host`, with those given (see StartOptions.allowedHosts). */
+function allowedHostsFor(host: string, given: readonly string[] | '*' | undefined): readonly string[] | '*' {
+  if (given === '*') return '*';
+  const listening = listeningOrigins(host, 0).map((origin) => new URL(origin).hostname);
+  return [...listening, ...(given ?? [])];
 }
 
 function listen(app: SandboxApp, port: number, hostname: string): Promise<ServerType> {

@@ -167,12 +167,13 @@ describe('the console takes changes only from its own pages', () => {
     const t = sandbox();
     const token = await sandboxToken(t);
     const created = await call(t.app, 'POST', '/consumers', { token, body: { name: 'Kept' } });
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       {},
       { origin: 'http://localhost' },
       { 'sec-fetch-site': 'same-origin' },
       { 'content-type': 'application/x-www-form-urlencoded' },
-    ]) {
+    ];
+    for (const headers of variants) {
       const res = await t.app.request('/console/reset', { method: 'POST', headers, body: '' });
       expect(res.status).toBe(403);
     }

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { McpSessionInfo } from '../mcp/index.js';
+import { MAX_SESSIONS, MAX_SESSIONS_PER_ACCOUNT } from '../mcp/sessions.js';
 import { code } from './layout.js';
 import type { ConsoleSection } from './sections.js';
 
@@ -17,7 +18,9 @@ export function mcpSessionsSection(source: McpSessionSource): ConsoleSection {
       const sessions = source.sessions();
       const consumers = c.get('store').world.consumers;
       const intro = html`<p>Sessions open on the MCP server at ${code('/mcp')} (see docs/mcp.md), newest
-        first. A session ends when it is closed, when its token expires on the sandbox clock, or on reset.</p>`;
+        first. A session ends when it is closed, when its token expires on the sandbox clock, on reset, or when
+        its account opens more than ${String(MAX_SESSIONS_PER_ACCOUNT)} (its least recently used one). Past
+        ${String(MAX_SESSIONS)} sessions in all, a new one is refused.</p>`;
       if (sessions.length === 0) return html`${intro}<p class="muted">No MCP session.</p>`;
       const newest = [...sessions].sort((a, b) => b.created_at.localeCompare(a.created_at));
       return html`${intro}<table>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import { decodeJwt } from 'jose';
 import type { AppEnv, Services } from '../../context.js';
@@ -99,8 +99,63 @@ async function admit(c: McpContext, services: Services): Promise<Admitted | Resp
 }
 
 /** A JSON-RPC error answer of the transport layer (no request id: it concerns the HTTP request). */
-const rpcError = (c: McpContext, status: 400 | 404, code: number, message: string) =>
-  c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+const rpcError = (
+  c: McpContext,
+  status: 400 | 404 | 503,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) => c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, headers);
+
+/** JSON-RPC's code of an implementation-defined server error: here, the app holds all the sessions it may. */
+const SERVER_FULL = -32000;
+/** How long a client refused for a full server is told to wait: sessions end as their tokens expire. */
+const FULL_RETRY_SECONDS = 60;
+
+const describeJson = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Why a tools/call request cannot be run (its id, and the message), or null for a well-formed one. */
+function malformedToolCall(sdk: Sdk, message: JSONRPCMessage): { id: RequestId; message: string } | null {
+  if (!sdk.isJSONRPCRequest(message) || message.method !== 'tools/call') return null;
+  if (sdk.CallToolRequestSchema.safeParse(message).success) return null;
+  const args = isRecord(message.params) ? message.params.arguments : undefined;
+  if (args !== undefined && !isRecord(args)) {
+    return { id: message.id, message: messages.mcpToolArgumentsNotObject(describeJson(args)) };
+  }
+  return { id: message.id, message: messages.mcpToolCallInvalid };
+}
+
+/**
+ * The SDK checks a request against its method's schema before any handler runs, and answers a
+ * failed check as an internal error (-32603): a tools/call whose arguments are a string, an array or
+ * null would read as the server's fault. Such a call is the caller's, and is answered here as
+ * invalid params (-32602), each request of a batch on its own; the others reach the SDK as sent.
+ */
+function answerMalformedToolCalls(
+  sdk: Sdk,
+  transport: InstanceType<Sdk['WebStandardStreamableHTTPServerTransport']>,
+): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const malformed = malformedToolCall(sdk, message);
+    if (malformed === null) return deliver(message, extra);
+    const answer = {
+      jsonrpc: '2.0' as const,
+      id: malformed.id,
+      error: { code: sdk.ErrorCode.InvalidParams, message: malformed.message },
+    };
+    // A failed send is the client gone: nothing is left to answer.
+    transport.send(answer).catch(() => undefined);
+  };
+}
 
 function toMcpTool(tool: ToolDefinition): Tool {
   const read = tool.method === 'GET';
@@ -380,7 +435,21 @@ export function mcpEndpoint(
     if (c.req.method !== 'POST' || !sdk.isInitializeRequest(parsedBody)) {
       return rpcError(c, 400, sdk.ErrorCode.ConnectionClosed, messages.mcpSessionRequired);
     }
-    return openSession(sdk, app, services, sessions, oauth, admitted, request, options);
+    // The account's place is held while the initialize runs, so that concurrent ones cannot pass the cap.
+    const account = admitted.principal.accountid;
+    if (!sessions.reserve(account)) {
+      return rpcError(c, 503, SERVER_FULL, messages.mcpSessionsFull(sessions.cap), {
+        'retry-after': String(FULL_RETRY_SECONDS),
+      });
+    }
+    let kept = false;
+    try {
+      return await openSession(sdk, app, services, sessions, oauth, admitted, request, options, () => {
+        kept = true;
+      });
+    } finally {
+      if (!kept) sessions.release(account);
+    }
   };
 }
 
@@ -393,6 +462,7 @@ async function openSession(
   admitted: Admitted,
   request: Request,
   options: { authInfo: AuthInfo; parsedBody?: unknown },
+  onKept: () => void,
 ): Promise<Response> {
   const catalogue = await toolCatalogue(app);
   const now = services.clock.now().toISOString();
@@ -431,10 +501,12 @@ async function openSession(
           expiresAt: admitted.expiresAt,
         };
         sessions.add(session);
+        onKept();
       },
       onsessionclosed: (id) => sessions.forget(id),
     });
   await server.connect(transport);
+  answerMalformedToolCalls(sdk, transport);
   const response = await transport.handleRequest(request, options);
   // An initialize the transport refused leaves no session: nothing to keep.
   if (transport.sessionId === undefined) await server.close();

@@ -8,6 +8,11 @@ import type { Clock } from '../../lib/clock.js';
  * the app, in memory and bounded, never part of the world: a restart forgets it, and a client
  * registers again (as MCP clients do when their client id is refused).
  *
+ * Registered clients are kept in pools, each bounded on its own: the anonymous registrations of one
+ * address, and the clients of one account (registered with its token, or signed in through). A pool
+ * makes room among its own clients only, and never by forgetting a client in use (used recently, or
+ * holding live codes or tokens): anonymous churn cannot push out a client someone signed in with.
+ *
  * Errors are the OAuth protocol's own ({error, error_description}, RFC 6749 section 5.2): MCP clients
  * read those fields, not the service's envelope.
  */
@@ -23,7 +28,9 @@ export type OAuthErrorCode =
   | 'invalid_target'
   | 'access_denied'
   | 'invalid_redirect_uri'
-  | 'invalid_client_metadata';
+  | 'invalid_client_metadata'
+  | 'invalid_token'
+  | 'temporarily_unavailable';
 
 /** The descriptions of the OAuth refusals, each once. */
 export const oauthMessages = {
@@ -50,13 +57,23 @@ export const oauthMessages = {
   verifierMismatch: 'code_verifier does not match the code_challenge',
   refreshInvalid: 'The refresh token is invalid, expired or already used',
   grantRevoked: (detail: string) => `The grant no longer holds: ${detail}`,
+  redirectUriRequired: 'redirect_uri is required: one of the client’s registered redirect uris, exactly',
+  parameterRepeated: (name: string) => `The parameter '${name}' is given more than once`,
+  tooManyRegistrations: (max: number) =>
+    `The ${max} clients registered from this address are all in use: try again later, or register with an API token of the account (Authorization: Bearer)`,
+  accountClientsFull: (max: number) =>
+    `The ${max} clients registered for this account are all in use: try again later`,
+  anonymousRegistrationsFull: (max: number) =>
+    `The sandbox holds ${max} anonymous registrations: try again later, or register with an API token of the account (Authorization: Bearer)`,
 } as const;
 
 export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     message: string,
-    readonly status: 400 | 401 = code === 'invalid_client' ? 401 : 400,
+    readonly status: 400 | 401 | 429 = code === 'invalid_client' || code === 'invalid_token' ? 401 : 400,
+    /** For a refusal that passes with time: the seconds to wait. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.name = 'OAuthError';
@@ -120,8 +137,51 @@ export const SIGN_IN_LIFETIME_SECONDS = 10 * 60;
 export const CODE_LIFETIME_SECONDS = 5 * 60;
 export const REFRESH_LIFETIME_SECONDS = 24 * 60 * 60;
 
+/** Anonymous registrations one address holds: past it, its least recently used client not in use goes. */
+export const MAX_ANONYMOUS_CLIENTS_PER_ADDRESS = 100;
+/** Anonymous registrations of every address together: past it, the long idle ones are forgotten, if any. */
+export const MAX_ANONYMOUS_CLIENTS = 10_000;
+/** Clients one account holds: past it, its least recently used client not in use goes. */
+export const MAX_CLIENTS_PER_ACCOUNT = 1000;
+/** A client used this recently (an authorization request, a sign-in, a token exchange) is in use. */
+export const RECENT_USE_SECONDS = SIGN_IN_LIFETIME_SECONDS;
+/** An anonymous registration unused this long may be forgotten once the anonymous registrations are full. */
+export const ANONYMOUS_IDLE_SECONDS = 24 * 60 * 60;
+
+/** Who registers a client: an address (an anonymous registration), or an account (with its token). */
+export type Registrant = { address: string } | { accountId: string };
+
+/** A registered client and what its pool needs to know of it. */
+interface ClientEntry {
+  client: RegisteredClient;
+  /** `address:<ip>` for an anonymous registration, `account:<id>` for a client of an account. */
+  pool: string;
+  /** When it was registered or last used (sandbox ms). */
+  touchedAt: number;
+  /** When it was last used (sandbox ms; 0: never). */
+  usedAt: number;
+  /** Until when codes and tokens issued to it live (sandbox ms). */
+  liveUntil: number;
+}
+
+const ANONYMOUS = 'address:';
+const addressPool = (address: string) => `${ANONYMOUS}${address}`;
+const accountPool = (accountId: string) => `account:${accountId}`;
+const isAnonymous = (pool: string) => pool.startsWith(ANONYMOUS);
+
+/** The parameters of an authorization request: each may be given once (RFC 6749 section 3.1). */
+export const AUTHORIZATION_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+  'resource',
+] as const;
+
 /** How many of each the app keeps: past it, the oldest goes. */
-const MAX_CLIENTS = 1000;
 const MAX_PENDING = 1000;
 const MAX_CODES = 1000;
 const MAX_REFRESH = 10_000;
@@ -152,8 +212,10 @@ const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'b
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * A redirect uri a client may register: https, http on a loopback host (RFC 8252), or a private-use
- * scheme of a native app (`cursor://...`); absolute, without a fragment.
+ * A redirect uri a client may register and be sent to: https, http on a loopback host only (RFC 8252,
+ * and the MCP authorization rules), or a private-use scheme of a native app (`cursor://...`);
+ * absolute, without a fragment or user information, and written as the parser reads it (`https:/x`
+ * or `https:x` would be read as another host by some agents).
  */
 export function isAllowedRedirectUri(value: string): boolean {
   if (value.length === 0 || value.length > MAX_FIELD_LENGTH || /\s/.test(value)) return false;
@@ -164,8 +226,11 @@ export function isAllowedRedirectUri(value: string): boolean {
     return false;
   }
   if (url.hash !== '' || value.includes('#')) return false;
-  if (url.protocol === 'https:') return url.hostname.length > 0;
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  if (url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:' || url.protocol === 'http:') {
+    if (!value.startsWith(`${url.protocol}//`)) return false;
+    return url.protocol === 'https:' ? url.hostname.length > 0 : LOOPBACK_HOSTS.has(url.hostname);
+  }
   return !UNSAFE_SCHEMES.has(url.protocol) && /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol);
 }
 
@@ -186,7 +251,10 @@ const sameText = (a: string, b: string) =>
 const PKCE_TEXT = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 export class OAuthState {
-  readonly clients = new BoundedMap<string, RegisteredClient>(MAX_CLIENTS);
+  readonly #clients = new Map<string, ClientEntry>();
+  /** Each pool's clients, least recently used first. */
+  readonly #pools = new Map<string, Map<string, ClientEntry>>();
+  #anonymousCount = 0;
   readonly #pending = new BoundedMap<string, PendingAuthorization>(MAX_PENDING);
   readonly #codes = new BoundedMap<string, AuthorizationCode>(MAX_CODES);
   readonly #refresh = new BoundedMap<string, RefreshGrant>(MAX_REFRESH);
@@ -199,8 +267,108 @@ export class OAuthState {
     return this.clock.now().getTime();
   }
 
-  /** RFC 7591: registers a public client (PKCE, no secret) with the redirect uris it gives. */
-  register(metadata: unknown): RegisteredClient {
+  /** The registered client of this id. */
+  client(clientId: string | undefined): RegisteredClient | undefined {
+    return clientId === undefined ? undefined : this.#clients.get(clientId)?.client;
+  }
+
+  /** Until when nothing may take the client's place: recent use, live codes and tokens. */
+  #inUseUntil(entry: ClientEntry): number {
+    return Math.max(entry.usedAt === 0 ? 0 : entry.usedAt + RECENT_USE_SECONDS * 1000, entry.liveUntil);
+  }
+
+  #put(entry: ClientEntry): void {
+    let members = this.#pools.get(entry.pool);
+    if (!members) {
+      members = new Map();
+      this.#pools.set(entry.pool, members);
+    }
+    members.set(entry.client.client_id, entry);
+    this.#clients.set(entry.client.client_id, entry);
+    if (isAnonymous(entry.pool)) this.#anonymousCount += 1;
+  }
+
+  #forget(entry: ClientEntry): void {
+    const members = this.#pools.get(entry.pool);
+    members?.delete(entry.client.client_id);
+    if (members?.size === 0) this.#pools.delete(entry.pool);
+    this.#clients.delete(entry.client.client_id);
+    if (isAnonymous(entry.pool)) this.#anonymousCount -= 1;
+  }
+
+  /** A use of the client: it is in use for a while, and the most recently used of its pool. */
+  #use(clientId: string, liveUntil = 0): void {
+    const entry = this.#clients.get(clientId);
+    if (!entry) return;
+    const now = this.#now();
+    entry.usedAt = now;
+    entry.touchedAt = now;
+    entry.liveUntil = Math.max(entry.liveUntil, liveUntil);
+    const members = this.#pools.get(entry.pool);
+    members?.delete(clientId);
+    members?.set(clientId, entry);
+  }
+
+  /**
+   * Room for one more client in the pool, taken from the pool itself: its least recently used client
+   * that is not in use goes. With none, a registration is refused (`force`: a client that signed in
+   * joins its account even so, in place of the account's least recently used).
+   */
+  #makeRoom(pool: string, force: boolean): void {
+    const anonymous = isAnonymous(pool);
+    const limit = anonymous ? MAX_ANONYMOUS_CLIENTS_PER_ADDRESS : MAX_CLIENTS_PER_ACCOUNT;
+    const now = this.#now();
+    if (anonymous && this.#anonymousCount >= MAX_ANONYMOUS_CLIENTS) this.#forgetIdleAnonymous(now);
+    const size = () => this.#pools.get(pool)?.size ?? 0;
+    const full = () => size() >= limit || (anonymous && this.#anonymousCount >= MAX_ANONYMOUS_CLIENTS);
+    if (!full()) return;
+    const entries = [...(this.#pools.get(pool)?.values() ?? [])];
+    const spare = entries.find((entry) => this.#inUseUntil(entry) <= now) ?? (force ? entries[0] : undefined);
+    if (spare) this.#forget(spare);
+    if (!full()) return;
+    if (size() < limit) {
+      throw new OAuthError(
+        'temporarily_unavailable',
+        oauthMessages.anonymousRegistrationsFull(MAX_ANONYMOUS_CLIENTS),
+        429,
+        RECENT_USE_SECONDS,
+      );
+    }
+    const freed = Math.min(...entries.map((entry) => this.#inUseUntil(entry)));
+    const message = anonymous
+      ? oauthMessages.tooManyRegistrations(limit)
+      : oauthMessages.accountClientsFull(limit);
+    throw new OAuthError(
+      'temporarily_unavailable',
+      message,
+      429,
+      Math.max(1, Math.ceil((freed - now) / 1000)),
+    );
+  }
+
+  /** Forgets the anonymous registrations not in use and untouched for ANONYMOUS_IDLE_SECONDS. */
+  #forgetIdleAnonymous(now: number): void {
+    for (const entry of [...this.#clients.values()]) {
+      if (!isAnonymous(entry.pool) || this.#inUseUntil(entry) > now) continue;
+      if (entry.touchedAt + ANONYMOUS_IDLE_SECONDS * 1000 <= now) this.#forget(entry);
+    }
+  }
+
+  /** The client joins the account's pool (an account signed in through it), if not there yet. */
+  #joinAccount(clientId: string, accountId: string): void {
+    const entry = this.#clients.get(clientId);
+    const pool = accountPool(accountId);
+    if (!entry || entry.pool === pool) return;
+    this.#forget(entry);
+    this.#makeRoom(pool, true);
+    this.#put({ ...entry, pool });
+  }
+
+  /**
+   * RFC 7591: registers a public client (PKCE, no secret) with the redirect uris it gives, in the
+   * registrant's pool (refused with `temporarily_unavailable` when every client there is in use).
+   */
+  register(metadata: unknown, registrant: Registrant): RegisteredClient {
     const input = (metadata ?? {}) as Record<string, unknown>;
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
       throw new OAuthError('invalid_client_metadata', oauthMessages.bodyNotReadable);
@@ -238,23 +406,40 @@ export class OAuthState {
       client_id_issued_at: Math.floor(this.#now() / 1000),
       ...(scope === undefined ? {} : { scope }),
     };
-    this.clients.set(client.client_id, client);
+    const pool =
+      'accountId' in registrant ? accountPool(registrant.accountId) : addressPool(registrant.address);
+    this.#makeRoom(pool, false);
+    this.#put({ client, pool, touchedAt: this.#now(), usedAt: 0, liveUntil: 0 });
     return client;
   }
 
-  /** The registered client and redirect uri of a request; the errors that must not redirect. */
-  clientAndRedirect(params: Record<string, string | undefined>): {
+  /**
+   * The registered client and redirect uri of a request; the errors that must not redirect (RFC 6749
+   * section 4.1.2.1): a client id missing, repeated or unknown, a redirect uri missing, repeated, or
+   * not exactly one the client registered (and still allowed). None is assumed, even for a client of
+   * one redirect uri. `repeated`: the parameters given more than once.
+   */
+  clientAndRedirect(
+    params: Record<string, string | undefined>,
+    repeated: ReadonlySet<string> = new Set(),
+  ): {
     client: RegisteredClient;
     redirect_uri: string;
   } {
-    const client = params.client_id ? this.clients.get(params.client_id) : undefined;
+    if (repeated.has('client_id')) {
+      throw new OAuthError('invalid_request', oauthMessages.parameterRepeated('client_id'));
+    }
+    const client = this.client(params.client_id || undefined);
     if (!client) throw new OAuthError('invalid_client', oauthMessages.clientUnknown);
-    const requested = params.redirect_uri;
-    const redirect_uri =
-      requested ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-    if (!redirect_uri || !client.redirect_uris.includes(redirect_uri)) {
+    if (repeated.has('redirect_uri')) {
+      throw new OAuthError('invalid_request', oauthMessages.parameterRepeated('redirect_uri'));
+    }
+    const redirect_uri = params.redirect_uri;
+    if (!redirect_uri) throw new OAuthError('invalid_request', oauthMessages.redirectUriRequired);
+    if (!client.redirect_uris.includes(redirect_uri) || !isAllowedRedirectUri(redirect_uri)) {
       throw new OAuthError('invalid_request', oauthMessages.redirectUriUnregistered);
     }
+    this.#use(client.client_id);
     return { client, redirect_uri };
   }
 
@@ -266,7 +451,10 @@ export class OAuthState {
     params: Record<string, string | undefined>,
     redirect_uri: string,
     resourceUrl: string,
+    repeated: ReadonlySet<string> = new Set(),
   ): AuthorizationRequest {
+    const twice = AUTHORIZATION_PARAMETERS.find((name) => repeated.has(name));
+    if (twice) throw new OAuthError('invalid_request', oauthMessages.parameterRepeated(twice));
     if (params.response_type !== 'code') {
       throw new OAuthError('unsupported_response_type', oauthMessages.responseTypeUnsupported);
     }
@@ -295,6 +483,7 @@ export class OAuthState {
       keyClientId,
       expiresAt: this.#now() + SIGN_IN_LIFETIME_SECONDS * 1000,
     };
+    this.#use(request.client_id);
     this.#pending.set(pending.id, pending);
     return pending;
   }
@@ -308,9 +497,15 @@ export class OAuthState {
     return pending;
   }
 
-  /** Ends a sign-in with a code for the client (single use, short-lived). */
-  issueCode(pending: PendingAuthorization, consumerid: string, scopes: string[]): string {
+  /**
+   * Ends a sign-in with a code for the client (single use, short-lived); the client is now one of the
+   * account's, out of the anonymous registrations' reach.
+   */
+  issueCode(pending: PendingAuthorization, consumerid: string, scopes: string[], accountId: string): string {
     this.#pending.delete(pending.id);
+    const expiresAt = this.#now() + CODE_LIFETIME_SECONDS * 1000;
+    this.#joinAccount(pending.request.client_id, accountId);
+    this.#use(pending.request.client_id, expiresAt);
     const code = secret();
     this.#codes.set(code, {
       client_id: pending.request.client_id,
@@ -319,7 +514,7 @@ export class OAuthState {
       scopes,
       redirect_uri: pending.request.redirect_uri,
       code_challenge: pending.request.code_challenge,
-      expiresAt: this.#now() + CODE_LIFETIME_SECONDS * 1000,
+      expiresAt,
     });
     return code;
   }
@@ -338,7 +533,7 @@ export class OAuthState {
     this.#codes.delete(code);
     if (!found || found.expiresAt <= this.#now())
       throw new OAuthError('invalid_grant', oauthMessages.codeInvalid);
-    if (!this.clients.has(found.client_id))
+    if (!this.#clients.has(found.client_id))
       throw new OAuthError('invalid_client', oauthMessages.clientUnknown);
     if (found.client_id !== params.client_id)
       throw new OAuthError('invalid_grant', oauthMessages.clientMismatch);
@@ -349,6 +544,7 @@ export class OAuthState {
     if (!PKCE_TEXT.test(verifier) || !sameText(pkceChallenge(verifier), found.code_challenge)) {
       throw new OAuthError('invalid_grant', oauthMessages.verifierMismatch);
     }
+    this.#use(found.client_id);
     const { client_id, keyClientId, consumerid, scopes } = found;
     return { client_id, keyClientId, consumerid, scopes };
   }
@@ -365,16 +561,19 @@ export class OAuthState {
       throw new OAuthError('invalid_grant', oauthMessages.refreshInvalid);
     if (found.client_id !== params.client_id)
       throw new OAuthError('invalid_grant', oauthMessages.clientMismatch);
+    this.#use(found.client_id);
     const { client_id, keyClientId, consumerid, scopes } = found;
     return { client_id, keyClientId, consumerid, scopes };
   }
 
   /** A new refresh token for the grant, and the access token remembered as the client's. */
   issued(grant: Grant, accessToken: string): string {
-    const client = this.clients.get(grant.client_id);
+    const client = this.client(grant.client_id);
     this.#issued.set(accessToken, { client_id: grant.client_id, client_name: client?.client_name ?? null });
     const token = secret();
-    this.#refresh.set(token, { ...grant, expiresAt: this.#now() + REFRESH_LIFETIME_SECONDS * 1000 });
+    const expiresAt = this.#now() + REFRESH_LIFETIME_SECONDS * 1000;
+    this.#refresh.set(token, { ...grant, expiresAt });
+    this.#use(grant.client_id, expiresAt);
     return token;
   }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,6 +17,7 @@ import {
 } from '../auth/auth.domain.js';
 import { searchConsumers } from '../consumers/consumer-search.js';
 import {
+  AUTHORIZATION_PARAMETERS,
   type AuthorizationRequest,
   type Grant,
   OAuthError,
@@ -23,6 +25,7 @@ import {
   oauthMessages,
   type PendingAuthorization,
   type RegisteredClient,
+  type Registrant,
 } from './oauth.domain.js';
 import { consentPage, errorPage, signInPage } from './oauth.pages.js';
 
@@ -83,13 +86,33 @@ const single = (params: URLSearchParams): Record<string, string | undefined> => 
   return out;
 };
 
+/** The parameters of the authorization request given more than once. */
+const repeatedParameters = (params: URLSearchParams): Set<string> =>
+  new Set(AUTHORIZATION_PARAMETERS.filter((name) => params.getAll(name).length > 1));
+
+/**
+ * Where a registration comes from: the peer's address when served by the node server, 'local' for a
+ * request made in-process (`app.request`). Forwarding headers are not trusted: anyone can write them.
+ */
+function remoteAddress(c: Context<AppEnv>): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'local';
+}
+
 /** JSON written as text, not with c.json: the journal records c.json answers, and these hold tokens. */
-const oauthJson = (c: Context<AppEnv>, body: unknown, status: 200 | 201 | 400 | 401 = 200) =>
-  c.body(JSON.stringify(body), status, { 'content-type': 'application/json', ...noStore });
+const oauthJson = (
+  c: Context<AppEnv>,
+  body: unknown,
+  status: 200 | 201 | 400 | 401 | 429 = 200,
+  headers: Record<string, string> = {},
+) => c.body(JSON.stringify(body), status, { 'content-type': 'application/json', ...noStore, ...headers });
 
 const oauthFailure = (c: Context<AppEnv>, error: unknown) => {
-  if (error instanceof OAuthError) return oauthJson(c, error.toBody(), error.status);
-  throw error;
+  if (!(error instanceof OAuthError)) throw error;
+  const headers: Record<string, string> = {};
+  if (error.retryAfter !== null) headers['retry-after'] = String(error.retryAfter);
+  if (error.code === 'invalid_token') headers['www-authenticate'] = 'Bearer error="invalid_token"';
+  return oauthJson(c, error.toBody(), error.status, headers);
 };
 
 /** The redirect back to the client, with the code or the error (and the state, and the issuer). */
@@ -132,7 +155,7 @@ function renderConsent(
   const pages = Math.max(1, Math.ceil(matching.length / CONSENT_PAGE_SIZE));
   const pageNumber = Math.min(Math.max(1, form.page), pages);
   const { items } = paginate(matching, pageNumber, CONSENT_PAGE_SIZE);
-  const client = state.clients.get(pending.request.client_id);
+  const client = state.client(pending.request.client_id);
   if (!client) throw new OAuthError('invalid_client', oauthMessages.clientUnknown);
   return c.html(
     consentPage({
@@ -218,35 +241,62 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
     }),
   );
 
+  /**
+   * Who registers: an account, when the request carries one of its tokens (RFC 7591's initial access
+   * token: an API or MCP token of the service), else the address it comes from.
+   */
+  const registrant = async (c: Context<AppEnv>): Promise<Registrant> => {
+    const header = c.req.header('authorization');
+    if (header === undefined) return { address: remoteAddress(c) };
+    try {
+      const pending = services.tokens.authenticate(header);
+      const principal = pending instanceof Promise ? await pending : pending;
+      return { accountId: principal.accountid };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        throw new OAuthError('invalid_token', error.detail || error.message);
+      }
+      throw error;
+    }
+  };
+
   // RFC 7591.
   app.post('/oauth/register', limit, async (c) => {
     try {
+      const by = await registrant(c);
       let metadata: unknown;
       try {
         metadata = JSON.parse(await c.req.raw.text());
       } catch {
         throw new OAuthError('invalid_client_metadata', oauthMessages.bodyNotReadable);
       }
-      return oauthJson(c, state.register(metadata), 201);
+      return oauthJson(c, state.register(metadata, by), 201);
     } catch (error) {
       return oauthFailure(c, error);
     }
   });
 
-  /** The client and redirect of a request; an error page when they cannot be trusted. */
+  /**
+   * The client and redirect of a request, checked first: while either cannot be trusted, an error
+   * page (never a redirect, RFC 6749 section 4.1.2.1); after, any other error goes back to the
+   * client's redirect uri with the state.
+   */
   const checkedRequest = (
     c: Context<AppEnv>,
-    params: Record<string, string | undefined>,
+    all: URLSearchParams,
   ): { answer: Response } | { answer: null; client: RegisteredClient; request: AuthorizationRequest } => {
+    const params = single(all);
+    const repeated = repeatedParameters(all);
     let found: ReturnType<OAuthState['clientAndRedirect']>;
     try {
-      found = state.clientAndRedirect(params);
+      found = state.clientAndRedirect(params, repeated);
     } catch (error) {
       if (error instanceof OAuthError) return { answer: c.html(errorPage(error.message), 400, noStore) };
       throw error;
     }
     try {
-      const request = state.authorizationRequest(params, found.redirect_uri, mcpResource(origin(c)));
+      const resource = mcpResource(origin(c));
+      const request = state.authorizationRequest(params, found.redirect_uri, resource, repeated);
       return { answer: null, client: found.client, request };
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
@@ -255,7 +305,7 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
   };
 
   app.get('/oauth/authorize', (c) => {
-    const checked = checkedRequest(c, c.req.query());
+    const checked = checkedRequest(c, new URL(c.req.url).searchParams);
     if (checked.answer) return checked.answer;
     return c.html(signInPage(checked.client, checked.request), 200, noStore);
   });
@@ -271,7 +321,7 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
     const fields = single(form);
     // Step 1: the sign-in, which carries the authorization request.
     if (!fields.pending) {
-      const checked = checkedRequest(c, fields);
+      const checked = checkedRequest(c, form);
       if (checked.answer) return checked.answer;
       let key: ApiKeyRecord;
       try {
@@ -340,7 +390,7 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
       if (error instanceof ApiError) return again(error.message);
       throw error;
     }
-    const code = state.issueCode(pending, consumerid, [...ticked]);
+    const code = state.issueCode(pending, consumerid, [...ticked], key.accountid);
     return redirectBack(c, request.redirect_uri, request.state, { code });
   });
 

@@ -9,6 +9,7 @@ export {
   CallToolRequestSchema,
   ErrorCode,
   isInitializeRequest,
+  isJSONRPCRequest,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,

@@ -5,10 +5,12 @@ import type { World } from '../../store/world.js';
 
 /**
  * The MCP sessions of one app: each is an MCP Server and its Streamable HTTP transport, bound to the
- * identity of the token that opened it (key, consumer, scopes). They live in memory, at most
- * `limit` of them (past it, the least recently used is closed), and are closed on DELETE /mcp, when
- * the token they run on has expired, and when the world is replaced (reset, a fixture with
- * `replace: true`): the last two are noticed at the next look (any /mcp request, `sessions()`).
+ * identity of the token that opened it (key, consumer, scopes). They live in memory, bounded per
+ * account (past `limit`, the account's own least recently used session is closed: one tenant never
+ * closes another's) and in all (at `cap`, a new session is refused rather than taken from someone).
+ * They are closed on DELETE /mcp, when the token they run on has expired, and when the world is
+ * replaced (reset, a fixture with `replace: true`): the last two are noticed at the next look (any
+ * /mcp request, `sessions()`).
  */
 
 /** A session as `services.mcp.sessions()` lists it (for a console): read-only copies. */
@@ -39,7 +41,10 @@ export interface McpService {
   closeAll(): Promise<void>;
 }
 
-export const DEFAULT_MAX_SESSIONS = 100;
+/** Sessions one account may hold at once: past it, its own least recently used one is closed. */
+export const MAX_SESSIONS_PER_ACCOUNT = 100;
+/** Sessions the app holds at once, every account together: past it, a new session is refused. */
+export const MAX_SESSIONS = 1000;
 
 export interface Session {
   readonly id: string;
@@ -52,23 +57,65 @@ export interface Session {
   expiresAt: number;
 }
 
-export class McpSessions implements McpService {
-  readonly #sessions = new Map<string, Session>();
+const accountOf = (session: Session): string => session.info.account_id;
 
+export class McpSessions implements McpService {
+  /** Least recently used first. */
+  readonly #sessions = new Map<string, Session>();
+  /** Sessions of each account whose initialize is under way: they hold their place against the bounds. */
+  readonly #opening = new Map<string, number>();
+
+  /**
+   * `limit`: sessions per account; `cap`: sessions in all. Plain fields, so that a test can lower
+   * them on a running app.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly currentWorld: () => World,
-    readonly limit = DEFAULT_MAX_SESSIONS,
+    public limit = MAX_SESSIONS_PER_ACCOUNT,
+    public cap = MAX_SESSIONS,
   ) {}
 
-  /** Keeps a new session, closing the least recently used one past the limit. */
+  /**
+   * Room for a new session of the account, before its initialize runs: the account's own least
+   * recently used sessions are closed down to its limit; false when the app holds its cap of
+   * sessions even so (no other account's session is closed to make room). A true must be followed by
+   * `add` or `release`.
+   */
+  reserve(accountId: string): boolean {
+    this.sweep();
+    this.#makeRoom(accountId);
+    let opening = 0;
+    for (const count of this.#opening.values()) opening += count;
+    if (this.#sessions.size + opening >= this.cap) return false;
+    this.#opening.set(accountId, (this.#opening.get(accountId) ?? 0) + 1);
+    return true;
+  }
+
+  /** Gives back the place of a session whose initialize did not open it. */
+  release(accountId: string): void {
+    const opening = (this.#opening.get(accountId) ?? 0) - 1;
+    if (opening > 0) this.#opening.set(accountId, opening);
+    else this.#opening.delete(accountId);
+  }
+
+  /** Keeps a new session (its reservation, if any, is spent), within its account's limit. */
   add(session: Session): void {
-    while (this.#sessions.size >= this.limit) {
-      const oldest = this.#sessions.keys().next();
-      if (oldest.done) break;
-      void this.close(oldest.value);
-    }
+    const account = accountOf(session);
+    if (this.#opening.has(account)) this.release(account);
+    this.#makeRoom(account);
     this.#sessions.set(session.id, session);
+  }
+
+  /** Closes the account's least recently used sessions until one more fits within its limit. */
+  #makeRoom(accountId: string): void {
+    const own = [...this.#sessions.values()].filter((session) => accountOf(session) === accountId);
+    let held = own.length + (this.#opening.get(accountId) ?? 0);
+    for (const session of own) {
+      if (held < this.limit) break;
+      held -= 1;
+      void this.close(session.id);
+    }
   }
 
   /** The open session of this id, after closing those that ended. */

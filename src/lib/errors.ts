@@ -431,7 +431,8 @@ export const messages = {
     `The MCP server holds its maximum of ${max} sessions: end one (DELETE /mcp) or try again once one has expired`,
   mcpToolArgumentsNotObject: (kind: string) =>
     `Invalid params: the arguments of tools/call must be an object (the tool's arguments by name), not ${kind}`,
-  mcpToolCallInvalid: 'Invalid params: tools/call takes {"name": <the tool\'s name>, "arguments": <an object>}',
+  mcpToolCallInvalid:
+    'Invalid params: tools/call takes {"name": <the tool\'s name>, "arguments": <an object>}',
 } as const;
 
 const authError = (message: string, detail = '') => new ApiError(401, message, detail, AUTH_ERROR_CODE);

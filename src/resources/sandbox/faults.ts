@@ -6,7 +6,12 @@ import type { AppEnv } from '../../context.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, errors, messages, ValidationFailure } from '../../lib/errors.js';
 import { emptyResponse, errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
-import { compilePathPattern, isPathPattern, type PathMatcher } from './requests.js';
+import {
+  checkPathPattern,
+  compilePathPattern,
+  MAX_PATTERN_SEGMENTS,
+  type PathMatcher,
+} from '../../lib/path-pattern.js';
 import { admin } from './sandbox.routes.js';
 
 /**
@@ -36,10 +41,9 @@ const FaultMatchSchema = z
       .string()
       .min(1)
       .max(500)
-      .refine(isPathPattern, 'A path pattern starts with / (or is *), {name} names one segment')
+      .superRefine(checkPathPattern)
       .openapi({
-        description:
-          'A path pattern: {name} matches one segment, * one or more segments, * alone every path (e.g. /consumers/{consumer_id}/accounting/*)',
+        description: `A path pattern: {name} matches one segment, * one or more segments, * alone every path (e.g. /consumers/{consumer_id}/accounting/*); at most ${MAX_PATTERN_SEGMENTS} segments`,
         example: '/consumers/{consumer_id}/accounting/invoices',
       }),
     consumer_id: z

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../../context.js';
 import { errors } from '../../lib/errors.js';
 import { emptyResponse, errorResponses, jsonContent } from '../../lib/openapi.js';
-import { pageQuery, paginate, servicePage } from '../../lib/pagination.js';
+import { type Page, pageQuery, paginate, servicePage } from '../../lib/pagination.js';
+import { checkPathPattern, compilePathPattern, MAX_PATTERN_SEGMENTS } from '../../lib/path-pattern.js';
 import type { Principal } from '../../lib/tokens.js';
 import {
   activeConnectionOf,
@@ -31,69 +33,37 @@ export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024;
 
 const tags = ['Sandbox control'];
 
-// ---------------------------------------------------------------------------------------------------
-// Path patterns, shared by the journal's filter and the faults' match.
+// The journal's filter and the faults' match share the path patterns (lib/path-pattern.ts).
+export { compilePathPattern, isPathPattern, type PathMatcher } from '../../lib/path-pattern.js';
 
-type Token = { kind: 'literal'; text: string } | { kind: 'one' } | { kind: 'many' };
+// ---------------------------------------------------------------------------------------------------
+// Paths.
+
+/** The first segment of the authentication routes: POST /token, POST /mcp-token and the OAuth flow. */
+const AUTHENTICATION_SEGMENTS = new Set(['token', 'mcp-token', 'oauth']);
 
 /**
- * A path pattern: `*` alone matches every path; otherwise the pattern is split on `/`, a segment
- * `{name}` matches exactly one segment, a segment `*` one or more segments, any other segment itself
- * (case-insensitively). Matching walks the segments once with one backtracking point (the last `*`
- * seen), so it runs in time bounded by the product of two small counts, never exponential.
+ * Whether a path is one of the authentication routes, whose bodies the journal never keeps: asked
+ * and answered, they hold credentials (a client secret, access and refresh tokens, an authorization
+ * code, the id of a sign-in in progress, in its HTML page). Decided on the first segment as a client
+ * may spell it, whatever the router makes of it: percent-escapes decoded one by one, any case, empty
+ * segments dropped, anything after it, so that `/TOKEN`, `//token`, `/token/` and `/%74oken/x` (all
+ * 404s, their bodies still full of secrets) count as well. The OAuth metadata under /.well-known/ is
+ * public and stays recorded.
  */
-export type PathMatcher = (path: string) => boolean;
-
-export function compilePathPattern(pattern: string): PathMatcher {
-  if (pattern === '*') return () => true;
-  const tokens: Token[] = [];
-  for (const segment of pattern.split('/')) {
-    if (segment === '*') {
-      tokens.push({ kind: 'one' }, { kind: 'many' });
-    } else if (segment.length > 2 && segment.startsWith('{') && segment.endsWith('}')) {
-      tokens.push({ kind: 'one' });
-    } else {
-      tokens.push({ kind: 'literal', text: segment.toLowerCase() });
-    }
-  }
-  return (path) => matchSegments(tokens, path.toLowerCase().split('/'));
+export function isAuthenticationPath(path: string): boolean {
+  const decoded = path.includes('%') ? decodePercent(path) : path;
+  let start = 0;
+  while (start < decoded.length && decoded.charCodeAt(start) === SLASH) start += 1;
+  const end = decoded.indexOf('/', start);
+  return AUTHENTICATION_SEGMENTS.has(decoded.slice(start, end === -1 ? undefined : end).toLowerCase());
 }
 
-/** Whether a pattern is well formed: it starts with `/` (or is `*`), with no empty placeholder. */
-export function isPathPattern(pattern: string): boolean {
-  if (pattern === '*') return true;
-  if (!pattern.startsWith('/')) return false;
-  return pattern.split('/').every((segment) => {
-    const inner = segment.startsWith('{') && segment.endsWith('}') ? segment.slice(1, -1) : segment;
-    return inner.length > 0 || segment.length === 0 ? !/[{}]/.test(inner) : false;
-  });
-}
+const SLASH = 0x2f;
 
-function matchSegments(tokens: Token[], segments: string[]): boolean {
-  let t = 0;
-  let s = 0;
-  let star = -1;
-  let resume = 0;
-  while (s < segments.length) {
-    const token = tokens[t];
-    if (token?.kind === 'many') {
-      star = t;
-      resume = s;
-      t += 1;
-      continue;
-    }
-    if (token && (token.kind === 'one' || token.text === segments[s])) {
-      t += 1;
-      s += 1;
-      continue;
-    }
-    if (star < 0) return false;
-    t = star + 1;
-    resume += 1;
-    s = resume;
-  }
-  while (tokens[t]?.kind === 'many') t += 1;
-  return t === tokens.length;
+/** Decodes each %XX on its own, so one malformed escape cannot hide the others. */
+function decodePercent(text: string): string {
+  return text.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** The consumer a path concerns: the segment after `/consumers/`, lower-cased. */
@@ -130,6 +100,8 @@ interface JournalRecord {
   responseTruncated: boolean;
   durationMs: number;
   fault: string | null;
+  /** Whether the bodies were left out, as for every authentication route (absent: false). */
+  redacted?: boolean;
 }
 
 /** A recorded request, as GET /__sandbox/requests and `sandbox.requests()` give it. */
@@ -152,6 +124,11 @@ export interface RequestEntry {
   /** 0 when no answer was sent (a dropped connection, a client that gave up). */
   status: number;
   response: { body: unknown; truncated: boolean };
+  /**
+   * Whether both bodies were left out (null, whatever was sent and answered), as they are for every
+   * authentication route: their bodies carry credentials (see isAuthenticationPath).
+   */
+  redacted: boolean;
   duration_ms: number;
   /** The fault that fired on this request, if any. */
   fault: string | null;
@@ -244,6 +221,14 @@ export class RequestJournal {
     const seq = this.#next;
     this.#next += 1;
     input.seq = seq;
+    // The one place every record goes through: an authentication route's bodies are never kept.
+    if (input.redacted || isAuthenticationPath(input.path)) {
+      input.redacted = true;
+      input.requestBody = null;
+      input.responseBody = null;
+      input.requestTruncated = false;
+      input.responseTruncated = false;
+    }
     if (this.capacity > 0) {
       if (seq - this.#first >= this.capacity) this.#evict();
       const chars = (input.requestBody?.length ?? 0) + (input.responseBody?.length ?? 0);
@@ -294,7 +279,31 @@ export class RequestJournal {
 
   /** One page of the requests that pass `filter`, newest first. */
   page(filter: RequestFilter, page: number, size: number) {
-    const matching = paginate(this.#matching(filter), page, size);
+    return this.#entries(paginate(this.#matching(filter), page, size));
+  }
+
+  /**
+   * As page(), for the endpoint: the filter runs in slices of a few milliseconds, giving the event
+   * loop back between them, so that a costly filter over a full journal (10,000 paths of thousands of
+   * segments take up to a second) never holds the other requests up for long. The requests
+   * recorded meanwhile are not in the page; those that left the ring meanwhile are left out.
+   */
+  async pageInSlices(filter: RequestFilter, page: number, size: number) {
+    const test = compileFilter(filter);
+    const out: JournalRecord[] = [];
+    let sliceStart = performance.now();
+    for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
+      if (seq % RECORDS_PER_CLOCK_READ === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      const record = this.#at(seq);
+      if (record && test(record)) out.push(record);
+    }
+    return this.#entries(paginate(out, page, size));
+  }
+
+  #entries(matching: Page<JournalRecord>): Page<RequestEntry> {
     return { ...matching, items: matching.items.map((record) => toEntry(record, this.#adminToken)) };
   }
 
@@ -341,6 +350,11 @@ export class RequestJournal {
     }
   }
 }
+
+/** Longest a listing runs before it lets other requests in, in milliseconds. */
+const SLICE_MS = 8;
+/** Records between two readings of the clock: a few milliseconds at most, with the longest paths. */
+const RECORDS_PER_CLOCK_READ = 32;
 
 const STATUS_CLASS = /^[1-5]xx$/i;
 
@@ -400,25 +414,18 @@ function redactedAuthorization(
   return 'redacted';
 }
 
-/** The token exchanges carry credentials in their bodies: the journal shows them redacted. */
-const SECRET_FIELDS: Record<string, { request: string[]; response: string[] }> = {
-  '/token': { request: ['clientSecret'], response: ['access_token'] },
-  '/mcp-token': { request: ['clientSecret'], response: ['access_token'] },
-};
-
-function redactFields(body: unknown, fields: string[] | undefined): unknown {
-  if (!fields || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const copy = { ...(body as Record<string, unknown>) };
-  for (const field of fields) if (Object.hasOwn(copy, field)) copy[field] = 'redacted';
-  return copy;
-}
+/**
+ * Request headers that carry credentials besides Authorization: a browser's cookies (the console's
+ * session cookie rides along on every request to the sandbox's origin) and a proxy's credentials.
+ */
+const SECRET_HEADERS = ['cookie', 'proxy-authorization'];
 
 function toEntry(record: JournalRecord, adminToken: string | null): RequestEntry {
   const headers = headerRecord(record.headers);
   if (headers.authorization !== undefined) {
     headers.authorization = redactedAuthorization(headers.authorization, record.principal, adminToken);
   }
-  const secrets = Object.hasOwn(SECRET_FIELDS, record.path) ? SECRET_FIELDS[record.path] : undefined;
+  for (const name of SECRET_HEADERS) if (headers[name] !== undefined) headers[name] = 'redacted';
   const query: Record<string, string | string[]> = {};
   const at = record.url.indexOf('?');
   if (at !== -1) {
@@ -440,17 +447,15 @@ function toEntry(record: JournalRecord, adminToken: string | null): RequestEntry
     client_request_id: headers[CLIENT_REQUEST_ID_HEADER] ?? null,
     request: {
       headers,
-      body: redactFields(
-        parseBody(record.requestBody, record.requestTruncated, requestJson),
-        secrets?.request,
-      ),
+      body: parseBody(record.requestBody, record.requestTruncated, requestJson),
       truncated: record.requestTruncated,
     },
     status: record.status,
     response: {
-      body: redactFields(parseBody(record.responseBody, record.responseTruncated, true), secrets?.response),
+      body: parseBody(record.responseBody, record.responseTruncated, true),
       truncated: record.responseTruncated,
     },
+    redacted: record.redacted === true,
     duration_ms: record.durationMs,
     fault: record.fault,
   };
@@ -687,12 +692,14 @@ async function recordRequest(services: Services, c: Context<AppEnv>, capture: Ca
       if (authorization) record.principal = await principalOf(services, authorization);
     }
     if (consumerId !== null) record.connectionId = connectionOfRequest(services, c, path, consumerId);
-    if (!BODYLESS.has(method)) {
+    // An authentication route's bodies are not even read: record() would drop them anyway.
+    const secret = isAuthenticationPath(path);
+    if (!secret && !BODYLESS.has(method)) {
       const request = await requestBody(c, original, answered);
       record.requestBody = request.text;
       record.requestTruncated = request.truncated;
     }
-    if (responseText !== null && record.status !== 204 && method !== 'HEAD') {
+    if (!secret && responseText !== null && record.status !== 204 && method !== 'HEAD') {
       const response = bounded(responseText);
       record.responseBody = response.text;
       record.responseTruncated = response.truncated;
@@ -740,7 +747,7 @@ const RequestEntrySchema = z
     request: z.object({
       headers: Headers_.openapi({
         description:
-          'The request headers; Authorization shows the clientId of an API token, or mcp, admin or redacted',
+          'The request headers; Authorization shows the clientId of an API token, or mcp, admin or redacted; Cookie and Proxy-Authorization show redacted',
       }),
       body: z.unknown().openapi({ description: 'Parsed JSON when whole, else text; null when none' }),
       truncated: z
@@ -752,6 +759,10 @@ const RequestEntrySchema = z
       body: z.unknown().openapi({ description: 'The JSON answer, parsed when whole, else its text' }),
       truncated: z.boolean(),
     }),
+    redacted: z.boolean().openapi({
+      description:
+        'Whether both bodies were left out (null): always for the authentication routes (/token, /mcp-token, /oauth/...), whose bodies carry credentials',
+    }),
     duration_ms: z.number().openapi({ description: 'Wall time spent answering, in milliseconds' }),
     fault: z.string().nullable().openapi({ description: 'The id of the fault that fired, if any' }),
   })
@@ -762,9 +773,11 @@ const RequestsQuery = pageQuery({
   path: z
     .string()
     .max(500)
-    .refine(isPathPattern, 'A path pattern starts with / (or is *), {name} names one segment')
+    .superRefine(checkPathPattern)
     .optional()
-    .openapi({ description: 'A path pattern: {name} matches one segment, * one or more; * alone: all' }),
+    .openapi({
+      description: `A path pattern: {name} matches one segment, * one or more; * alone: all; at most ${MAX_PATTERN_SEGMENTS} segments`,
+    }),
   consumer_id: z.string().max(100).optional().openapi({ description: 'Only requests under this consumer' }),
   status: z
     .string()
@@ -822,9 +835,9 @@ export const clearRequests = createRoute({
 });
 
 export function registerRequestControl(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRequests, (c) => {
+  app.openapi(listRequests, async (c) => {
     const { page, size, ...filter } = c.req.valid('query');
-    return c.json(c.get('requests').page(filter, page, size), 200);
+    return c.json(await c.get('requests').pageInSlices(filter, page, size), 200);
   });
 
   app.openapi(getRequest, (c) => {

@@ -348,7 +348,7 @@ describe('lock', () => {
     }
     // The holder is gone: its lock is stale.
     const store = await openFile(file);
-    expect(readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    expect(Number.parseInt(readFileSync(`${file}.lock`, 'utf8'), 10)).toBe(process.pid);
     await store.close();
     expect(existsSync(`${file}.lock`)).toBe(false);
   });

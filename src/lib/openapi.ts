@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import { errors, ValidationFailure } from './errors.js';
@@ -106,7 +106,58 @@ export function grantsScope(granted: readonly string[], accepted: Scopes): boole
   return accepted !== null && (granted.includes('*') || granted.some((s) => accepted.includes(s)));
 }
 
-const requireAuth = (scopes: Scopes, area: string | null): MiddlewareHandler<AppEnv> =>
+/**
+ * Who may call an operation, as each route declares it:
+ * - `public`: anyone, without a token (getting a token, the pages of a connection link...);
+ * - `account`: any API token of the account's environment; a key restricted to consumers sees only
+ *   what is kept for them, an MCP token only what its scopes and its consumer reach;
+ * - `account-wide`: the operation changes the account as a whole (its consumers list, its syncs and
+ *   their flows), which reaches consumers a restricted key does not see and is not one consumer's
+ *   business: refused to keys restricted to consumers and to MCP tokens, before any input is read;
+ * - `consumer`: the operation acts on the consumer of its path, which must be one the caller may see
+ *   (canSee in lib/access.ts, checked where the consumer is looked up);
+ * - `admin`: a control endpoint, under the admin rule (isAdmin in lib/access.ts).
+ */
+export type AccessPolicy = 'public' | 'account' | 'account-wide' | 'consumer' | 'admin';
+
+/** The policies of the operations that take an API or MCP token. */
+export type TokenPolicy = Extract<AccessPolicy, 'account' | 'account-wide' | 'consumer'>;
+
+/**
+ * The policy of each declaration, keyed by the route's security list: that list is the one piece of
+ * the declaration the OpenAPI registry keeps as is (it drops the middleware), and the served document
+ * shows only its content, so keying by it leaves the document unchanged.
+ */
+const policies = new WeakMap<object, AccessPolicy>();
+
+type Security = Record<string, string[]>[];
+
+function declare(security: Security, policy: AccessPolicy): Security {
+  policies.set(security, policy);
+  return security;
+}
+
+/** The policy a route declares, if it declares one. */
+export function policyOf(route: { security?: unknown }): AccessPolicy | undefined {
+  const { security } = route;
+  return typeof security === 'object' && security !== null ? policies.get(security) : undefined;
+}
+
+/**
+ * The declared policy of every documented operation of an app, by "METHOD /path" (the method in
+ * capitals, the path as documented); an operation that declares none is left out.
+ */
+export function accessPolicies(app: Pick<OpenAPIHono<AppEnv>, 'openAPIRegistry'>): Map<string, AccessPolicy> {
+  const out = new Map<string, AccessPolicy>();
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== 'route') continue;
+    const policy = policyOf(definition.route);
+    if (policy) out.set(`${definition.route.method.toUpperCase()} ${definition.route.path}`, policy);
+  }
+  return out;
+}
+
+const requireAuth = (policy: TokenPolicy, scopes: Scopes, area: string | null): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     // c.get, not c.var: this runs on every request, and c.var builds a new object each time.
     const pending = c.get('tokens').authenticate(c.req.header('authorization'));
@@ -118,6 +169,12 @@ const requireAuth = (scopes: Scopes, area: string | null): MiddlewareHandler<App
         throw errors.mcpConsumerDenied();
       }
     }
+    if (policy === 'account-wide') {
+      // A token bound to one consumer, or a key restricted to some, may not change what every
+      // consumer of the account shares.
+      if (principal.mcp) throw errors.mcpConsumerDenied();
+      if (principal.consumers) throw errors.restrictedKey();
+    }
     c.set('principal', principal);
     // Client request ids only concern writes.
     if (c.req.method === 'GET') return next();
@@ -126,14 +183,38 @@ const requireAuth = (scopes: Scopes, area: string | null): MiddlewareHandler<App
 
 /**
  * What a route needs to require the bearer token: the OpenAPI security requirement (with the MCP
- * scopes it accepts) and the middleware that enforces it before any input is read. `area` is the
- * One API or path group the operation belongs to (the first of its scopes, by default): a write's
- * client request id is recorded against the consumer's active connection of that One API.
+ * scopes it accepts), the middleware that enforces it before any input is read, and the route's
+ * access policy (see AccessPolicy), which that middleware applies. `area` is the One API or path
+ * group the operation belongs to (the first of its scopes, by default): a write's client request id
+ * is recorded against the consumer's active connection of that One API.
  */
-export function secured(scopes: Scopes = null, area: string | null = scopes?.[0] ?? null) {
-  const security: Record<string, string[]>[] = [{ bearerAuth: [] }];
+export function secured(
+  policy: TokenPolicy,
+  scopes: Scopes = null,
+  area: string | null = scopes?.[0] ?? null,
+) {
+  const security: Security = [{ bearerAuth: [] }];
   if (scopes) security.push({ mcp_auth: [...scopes] });
-  return { security, middleware: [requireAuth(scopes, area)] as [MiddlewareHandler<AppEnv>] };
+  return {
+    security: declare(security, policy),
+    middleware: [requireAuth(policy, scopes, area)] as [MiddlewareHandler<AppEnv>],
+  };
+}
+
+/** What a route open to anyone declares (spread into createRoute): no token, and no middleware of ours. */
+export function publicRoute() {
+  return { security: declare([], 'public') };
+}
+
+/**
+ * What a control endpoint declares (spread into createRoute): the admin security scheme, and the
+ * middleware that applies the admin rule.
+ */
+export function adminRoute(guard: MiddlewareHandler<AppEnv>) {
+  return {
+    security: declare([{ sandboxAdmin: [] }], 'admin'),
+    middleware: [guard] as [MiddlewareHandler<AppEnv>],
+  };
 }
 
 /**

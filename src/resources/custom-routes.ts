@@ -208,7 +208,7 @@ function makeCustomRoute(spec: CustomRoutesSpec, method: Method) {
         ? "A pass-through to a route the connector adds. The sandbox simulates no connector's own API: a GET of {collection} or {collection}/{id} answers the records it keeps for the connection (a page, or one record, as stored); any other path is refused with 400."
         : "A pass-through to a route the connector adds. The sandbox simulates no connector's own API: it refuses the write with 400, saying the connector has no such custom route, once the consumer and its connection are found.",
     ),
-    ...secured(read ? spec.scopes.read : spec.scopes.write, spec.scopes.area),
+    ...secured('consumer', read ? spec.scopes.read : spec.scopes.write, spec.scopes.area),
     request: read
       ? { params: spec.params, query: CustomQuery }
       : method === 'delete'

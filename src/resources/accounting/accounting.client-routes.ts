@@ -3,6 +3,7 @@ import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
 import { ApiError, errors as failures, serviceError, ValidationFailure } from '../../lib/errors.js';
 import { errorResponses, itemOrNull, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
+import { own } from '../../lib/own.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import { requireActiveConnection } from '../consumers/vertical-connection.js';
 import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
@@ -54,7 +55,7 @@ export const getLedgerAccount = createRoute({
   ...clientRoute(
     'The account as the chart of accounts lists it. A number the folder does not hold answers 404 ERROR_ACCOUNT_NUMBER_NOT_FOUND.',
   ),
-  ...secured(scopesFor('accounting', 'ledger_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'ledger_accounts', 'read')),
   request: {
     params: ConsumerIdParam.extend({
       number: z
@@ -75,7 +76,7 @@ export const getJournal = createRoute({
   ...clientRoute(
     'The journal as the list of journals shows it. A journal the folder does not hold answers 404 ERROR_JOURNAL_NOT_FOUND.',
   ),
-  ...secured(scopesFor('accounting', 'journals', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'journals', 'read')),
   request: {
     params: ConsumerIdParam.extend({
       journal_id: z
@@ -133,7 +134,7 @@ export const addDocumentAttachment = createRoute({
   ...clientRoute(
     "Books the PDF as POST .../invoices/pdf/{invoice_id} does for an invoice (refused when the invoice has one, unless overwrite_existing=true); an entry's documents are added to. The document is named in the body (type and document_id, or invoice_id) or in the query.",
   ),
-  ...secured(scopesFor('accounting', 'attachments', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'attachments', 'write')),
   request: {
     params: ConsumerIdParam,
     query: AttachDocumentQuery,
@@ -160,7 +161,7 @@ export const createInvoicesBatch = createRoute({
   ...clientRoute(
     'Each invoice is booked as POST .../invoices books one, in the order given. All or nothing: the first refused invoice refuses the batch (its detail names the invoice by its index) and nothing is booked.',
   ),
-  ...secured(scopesFor('accounting', 'invoices', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: InvoiceCreateQuery,
@@ -222,7 +223,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       coveredAs(getLedgerAccount, referenceRoutes.getChartOfAccounts),
       (c, { data: { ledger } }) => {
         const { number } = c.req.valid('param');
-        const account = Object.hasOwn(ledger.accounts, number) ? ledger.accounts[number] : undefined;
+        const account = own(ledger.accounts, number);
         if (!account) {
           throw serviceError(
             'accountNumberNotFound',
@@ -241,7 +242,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       coveredAs(getJournal, referenceRoutes.getJournals),
       (c, { data: { ledger } }) => {
         const { journal_id } = c.req.valid('param');
-        const journal = Object.hasOwn(ledger.journals, journal_id) ? ledger.journals[journal_id] : undefined;
+        const journal = own(ledger.journals, journal_id);
         if (!journal)
           throw serviceError('journalNotFound', `The folder has no journal with the id '${journal_id}'`);
         return c.json(toJournalItem(ledger, journal), 200);

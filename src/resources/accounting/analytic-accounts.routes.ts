@@ -26,7 +26,7 @@ export const getAnalyticAccounts = createRoute({
   operationId: 'accounting_get_analytic_accounts',
   tags,
   summary: 'List the analytic accounts with their figures',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: ConsumerIdParam, query: AnalyticAccountsQuery },
   responses: { 200: jsonContent(ServicePage_AnalyticAccountItemOut_, 'The analytic accounts'), ...errors },
 });
@@ -37,7 +37,7 @@ export const createAnalyticAccount = createRoute({
   operationId: 'accounting_create_analytic_account',
   tags,
   summary: 'Create an analytic account in the main analytic plan',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -52,7 +52,7 @@ export const getAnalyticAccountsMultiPlans = createRoute({
   operationId: 'accounting_get_analytic_accounts_multi_plans',
   tags,
   summary: 'List the analytic accounts of every plan, with their plan and figures',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: ConsumerIdParam, query: AnalyticAccountsQuery },
   responses: {
     200: jsonContent(ServicePage_AnalyticAccountItemOutMultiAnalyticPlans_, 'The analytic accounts'),
@@ -66,7 +66,7 @@ export const createAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_create_analytic_account_multi_plans',
   tags,
   summary: 'Create an analytic account in a plan',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticPlanParam,
     query: FolderQuery,
@@ -84,7 +84,7 @@ export const getAnalyticAccount = createRoute({
   operationId: 'accounting_get_analytic_account',
   tags,
   summary: 'Get one analytic account with its figures',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: AnalyticAccountIdParam, query: FolderQuery },
   responses: { 200: jsonContent(AnalyticAccountItemOut, 'The analytic account'), ...errors },
 });
@@ -95,7 +95,7 @@ export const updateAnalyticAccount = createRoute({
   operationId: 'accounting_update_analytic_account',
   tags,
   summary: 'Update an analytic account',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticAccountIdParam,
     query: FolderQuery,
@@ -110,7 +110,7 @@ export const getAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_get_analytic_account_multi_plans',
   tags,
   summary: 'Get one analytic account of a plan with its figures',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'read')),
   request: { params: AnalyticAccountInPlanParam, query: FolderQuery },
   responses: {
     200: jsonContent(AnalyticAccountItemOutMultiAnalyticPlans, 'The analytic account'),
@@ -124,7 +124,7 @@ export const updateAnalyticAccountMultiPlans = createRoute({
   operationId: 'accounting_update_analytic_account_multi_plans',
   tags,
   summary: 'Update an analytic account of a plan',
-  ...secured(scopesFor('accounting', 'analytic_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'analytic_accounts', 'write')),
   request: {
     params: AnalyticAccountInPlanParam,
     query: FolderQuery,

@@ -26,7 +26,7 @@ export const getAttachments = createRoute({
   operationId: 'accounting_get_attachments',
   tags,
   summary: 'List the documents attached to an invoice or a journal entry',
-  ...secured(scopesFor('accounting', 'attachments', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'attachments', 'read')),
   request: { params: ConsumerIdParam, query: AttachmentsQuery },
   responses: { 200: jsonContent(ServicePage_AttachmentItemOut_, 'The documents, oldest first'), ...errors },
 });
@@ -37,7 +37,7 @@ export const addAttachment = createRoute({
   operationId: 'accounting_add_attachment',
   tags,
   summary: 'Attach a PDF to an invoice',
-  ...secured(scopesFor('accounting', 'attachments', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'attachments', 'write')),
   request: { params: InvoiceIdParam, query: AttachQuery, body: jsonBody(AttachmentItem, 'The PDF') },
   responses: { 204: emptyResponse('The PDF is attached'), ...errors },
 });

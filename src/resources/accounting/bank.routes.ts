@@ -20,7 +20,7 @@ export const getBankAccounts = createRoute({
   operationId: 'accounting_get_bank_accounts',
   tags,
   summary: 'List the bank accounts of the folder',
-  ...secured(scopesFor('accounting', 'bank_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'bank_accounts', 'read')),
   request: { params: ConsumerIdParam, query: BankAccountsQuery },
   responses: { 200: jsonContent(ServicePage_BankAccountItemOut_, 'The bank accounts, by code'), ...errors },
 });
@@ -31,7 +31,7 @@ export const createBankAccount = createRoute({
   operationId: 'accounting_create_bank_account',
   tags,
   summary: 'Open a bank account: a bank journal with its ledger account',
-  ...secured(scopesFor('accounting', 'bank_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'bank_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -50,7 +50,7 @@ export const createBankTransactions = createRoute({
   operationId: 'accounting_create_bank_transactions',
   tags,
   summary: 'Import a bank statement: one entry per transaction',
-  ...secured(scopesFor('accounting', 'bank_transactions', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'bank_transactions', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

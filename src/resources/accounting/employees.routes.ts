@@ -9,7 +9,7 @@ export const getEmployees = createRoute({
   operationId: 'accounting_get_employees',
   tags: ['Accounting'],
   summary: 'List the employees',
-  ...secured(scopesFor('accounting', 'employees', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'employees', 'read')),
   request: { params: ConsumerIdParam, query: EmployeesQuery },
   responses: {
     200: jsonContent(ServicePage_EmployeeItem_, 'The employees, by name'),

@@ -30,7 +30,7 @@ export const getJournalEntries = createRoute({
   operationId: 'accounting_get_journal_entries',
   tags,
   summary: 'List journal entries',
-  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: ConsumerIdParam, query: EntriesQuery },
   responses: {
     200: jsonContent(ServicePage_JournalEntryMonoAnalyticPlan_, 'The entries, by date and number'),
@@ -44,7 +44,7 @@ export const getJournalEntriesMultiPlan = createRoute({
   operationId: 'accounting_get_journal_entries_multi_plan',
   tags,
   summary: 'List journal entries, with analytic distributions',
-  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: ConsumerIdParam, query: EntriesQuery },
   responses: {
     200: jsonContent(ServicePage_JournalEntryMultiAnalyticPlan_, 'The entries, by date and number'),
@@ -58,7 +58,7 @@ export const getJournalEntry = createRoute({
   operationId: 'accounting_get_journal_entry',
   tags,
   summary: 'Get one journal entry',
-  ...secured(scopesFor('accounting', 'journal_entries', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'read')),
   request: { params: EntryIdParam, query: FolderQuery },
   responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The entry'), ...errors },
 });
@@ -69,7 +69,7 @@ export const createGenericJournalEntry = createRoute({
   operationId: 'accounting_create_generic_journal_entry',
   tags,
   summary: 'Book a journal entry given line by line',
-  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: EntryCreateQuery,
@@ -86,7 +86,7 @@ export const createJournalEntry = createRoute({
   tags,
   summary: 'Book a journal entry given line by line (deprecated shape)',
   deprecated: true,
-  ...secured(null, 'accounting'),
+  ...secured('consumer', null, 'accounting'),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalEntryIn, 'The entry') },
   responses: { 200: jsonContent(JournalEntryMultiAnalyticPlan, 'The booked entry'), ...entryWriteErrors },
 });
@@ -97,7 +97,7 @@ export const getOutstandings = createRoute({
   operationId: 'accounting_get_outstandings',
   tags: ['Accounting'],
   summary: 'List the open items of clients or suppliers',
-  ...secured(scopesFor('accounting', 'outstandings', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'outstandings', 'read')),
   request: { params: ConsumerIdParam, query: OutstandingsQuery },
   responses: { 200: jsonContent(ServicePage_OutstandingItem_, 'The open items, oldest first'), ...errors },
 });
@@ -108,7 +108,7 @@ export const matchEntries = createRoute({
   operationId: 'accounting_match_entries',
   tags,
   summary: 'Match open items of a client or supplier against each other',
-  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(MatchingIn, 'The items to match') },
   responses: { 200: jsonContent(MatchingOut, 'The matching'), ...errors },
 });
@@ -120,7 +120,7 @@ export const matchEntriesMultiple = createRoute({
   tags,
   summary: 'Make several matchings, each on its own',
   deprecated: true,
-  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

@@ -9,7 +9,7 @@ export const createExpense = createRoute({
   operationId: 'accounting_create_expense',
   tags: ['Accounting'],
   summary: "Book an employee's expense note",
-  ...secured(scopesFor('accounting', 'expenses', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'expenses', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(ExpenseItemIn, 'The expense note') },
   responses: {
     200: jsonContent(ExpenseItemOut, 'The booked expense note'),

@@ -9,7 +9,7 @@ export const exportFec = createRoute({
   operationId: 'accounting_export_fec',
   tags: ['Accounting'],
   summary: 'Export the posted entries of a period in the FEC format',
-  ...secured(scopesFor('accounting', 'exports', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'exports', 'read')),
   request: { params: ConsumerIdParam, query: FecQuery },
   responses: {
     200: jsonContent(z.array(FECItemOut), 'One row per line, by date, journal and number'),

@@ -20,7 +20,7 @@ export const createFinancialEntries = createRoute({
   operationId: 'accounting_create_financial_entries',
   tags,
   summary: 'Book a receipt or payment in a bank or cash journal',
-  ...secured(scopesFor('accounting', 'journal_entries', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'journal_entries', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FinancialEntryQuery,
@@ -37,7 +37,7 @@ export const createFinancialEntryOld = createRoute({
   tags,
   summary: 'Book a receipt or payment in a bank or cash journal (deprecated shape)',
   deprecated: true,
-  ...secured(null, 'accounting'),
+  ...secured('consumer', null, 'accounting'),
   request: {
     params: ConsumerIdParam,
     query: FinancialEntryOldQuery,

@@ -37,7 +37,7 @@ export const createInvoice = createRoute({
   operationId: 'accounting_create_invoice',
   tags,
   summary: 'Book a sale or purchase invoice (one analytic account per line)',
-  ...secured(scopesFor('accounting', 'invoices', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: InvoiceCreateQuery,
@@ -55,7 +55,7 @@ export const createInvoiceMultiplePlans = createRoute({
   operationId: 'accounting_create_invoice_multiple_plans',
   tags,
   summary: 'Book a sale or purchase invoice (analytic distributions over several plans)',
-  ...secured(scopesFor('accounting', 'invoices', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: InvoiceCreateQuery,
@@ -73,7 +73,7 @@ export const getInvoicesByType = createRoute({
   operationId: 'accounting_get_invoices_by_type',
   tags,
   summary: 'List the invoices of a type',
-  ...secured(scopesFor('accounting', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceTypeParam, query: InvoicesQuery },
   responses: {
     200: jsonContent(ServicePage_InvoiceItemOutMonoAnalyticPlan_, 'The invoices, oldest first'),
@@ -87,7 +87,7 @@ export const getInvoicesByTypeMultiPlans = createRoute({
   operationId: 'accounting_get_invoices_by_type_multi_analytic_plans',
   tags,
   summary: 'List the invoices of a type, with analytic distributions',
-  ...secured(scopesFor('accounting', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceTypeParam, query: InvoicesQuery },
   responses: {
     200: jsonContent(ServicePage_InvoiceItemOutMultiAnalyticPlans_, 'The invoices, oldest first'),
@@ -101,7 +101,7 @@ export const getInvoice = createRoute({
   operationId: 'accounting_get_invoice',
   tags,
   summary: 'Get one invoice',
-  ...secured(scopesFor('accounting', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutMonoAnalyticPlan, 'The invoice'), ...errors },
 });
@@ -112,7 +112,7 @@ export const getInvoiceMultiPlans = createRoute({
   operationId: 'accounting_get_invoice_multi_analytic_plans',
   tags,
   summary: 'Get one invoice, with analytic distributions',
-  ...secured(scopesFor('accounting', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutMultiAnalyticPlans, 'The invoice'), ...errors },
 });
@@ -123,7 +123,7 @@ export const createInvoicePayment = createRoute({
   operationId: 'accounting_create_invoice_payment',
   tags,
   summary: 'Record a payment of one or more invoices',
-  ...secured(scopesFor('accounting', 'invoices', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -139,7 +139,7 @@ export const getPaymentsByInvoice = createRoute({
   tags,
   summary: 'List the payments of an invoice',
   deprecated: true,
-  ...secured(scopesFor('accounting', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: PaymentsPageQuery },
   responses: { 200: jsonContent(ServicePage_Payment_, 'The payments, oldest first'), ...errors },
 });

@@ -20,7 +20,7 @@ export const getMiscellaneousOperations = createRoute({
   tags,
   summary: 'List the miscellaneous operations',
   deprecated: true,
-  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'miscellaneous_operations', 'read')),
   request: { params: ConsumerIdParam, query: MiscellaneousOperationsQuery },
   responses: {
     200: jsonContent(ServicePage_MiscellaneousOperationOut_, 'The operations, by date and number'),
@@ -35,7 +35,7 @@ export const createMiscellaneousOperation = createRoute({
   tags,
   summary: 'Book a miscellaneous operation',
   deprecated: true,
-  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'miscellaneous_operations', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,
@@ -51,7 +51,7 @@ export const getMiscellaneousOperation = createRoute({
   tags,
   summary: 'Get one miscellaneous operation',
   deprecated: true,
-  ...secured(scopesFor('accounting', 'miscellaneous_operations', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'miscellaneous_operations', 'read')),
   request: { params: OperationIdParam, query: FolderQuery },
   responses: { 200: jsonContent(MiscellaneousOperationOut, 'The operation'), ...errors },
 });

@@ -27,7 +27,7 @@ export const getClients = createRoute({
   operationId: 'accounting_get_clients',
   tags: ['Accounting'],
   summary: 'List the clients of the folder',
-  ...secured(scopesFor('accounting', 'clients', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'clients', 'read')),
   request: { params: ConsumerIdParam, query: PartnersQuery },
   responses: { 200: jsonContent(ServicePage_ClientItemOut_, 'The clients, by code'), ...errors },
 });
@@ -38,7 +38,7 @@ export const createClient = createRoute({
   operationId: 'accounting_create_client',
   tags: ['Accounting'],
   summary: 'Create a client',
-  ...secured(scopesFor('accounting', 'clients', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'clients', 'write')),
   request: {
     params: ConsumerIdParam,
     query: PartnerCreateQuery,
@@ -53,7 +53,7 @@ export const getClient = createRoute({
   operationId: 'accounting_get_client',
   tags: ['Accounting'],
   summary: 'Get one client',
-  ...secured(scopesFor('accounting', 'clients', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'clients', 'read')),
   request: { params: ClientIdParam, query: FolderQuery },
   responses: { 200: jsonContent(ClientItemOut, 'The client'), ...errors },
 });
@@ -64,7 +64,7 @@ export const updateClient = createRoute({
   operationId: 'accounting_update_client',
   tags: ['Accounting'],
   summary: 'Update one client',
-  ...secured(scopesFor('accounting', 'clients', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'clients', 'write')),
   request: {
     params: ClientIdParam,
     query: FolderQuery,
@@ -79,7 +79,7 @@ export const getSuppliers = createRoute({
   operationId: 'accounting_get_suppliers',
   tags: ['Accounting'],
   summary: 'List the suppliers of the folder',
-  ...secured(scopesFor('accounting', 'suppliers', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'suppliers', 'read')),
   request: { params: ConsumerIdParam, query: PartnersQuery },
   responses: { 200: jsonContent(ServicePage_SupplierItemOut_, 'The suppliers, by code'), ...errors },
 });
@@ -90,7 +90,7 @@ export const createSupplier = createRoute({
   operationId: 'accounting_create_supplier',
   tags: ['Accounting'],
   summary: 'Create a supplier',
-  ...secured(scopesFor('accounting', 'suppliers', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'suppliers', 'write')),
   request: {
     params: ConsumerIdParam,
     query: PartnerCreateQuery,
@@ -105,7 +105,7 @@ export const getSupplier = createRoute({
   operationId: 'accounting_get_supplier',
   tags: ['Accounting'],
   summary: 'Get one supplier',
-  ...secured(scopesFor('accounting', 'suppliers', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'suppliers', 'read')),
   request: { params: SupplierIdParam, query: FolderQuery },
   responses: { 200: jsonContent(SupplierItemOut, 'The supplier'), ...errors },
 });
@@ -116,7 +116,7 @@ export const updateSupplier = createRoute({
   operationId: 'accounting_update_supplier',
   tags: ['Accounting'],
   summary: 'Update one supplier',
-  ...secured(scopesFor('accounting', 'suppliers', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'suppliers', 'write')),
   request: {
     params: SupplierIdParam,
     query: FolderQuery,
@@ -131,7 +131,7 @@ export const getPartnerContacts = createRoute({
   operationId: 'accounting_get_partner_contacts',
   tags: ['Accounting'],
   summary: 'List the contact persons of a client or supplier',
-  ...secured(scopesFor('accounting', 'contacts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'contacts', 'read')),
   request: { params: ConsumerIdParam, query: ContactsQuery },
   responses: { 200: jsonContent(ServicePage_ContactItem_, 'The contacts, by name'), ...errors },
 });

@@ -38,7 +38,7 @@ const pagedList = <T extends z.ZodType>(
     operationId,
     tags: ['Accounting'],
     summary,
-    ...secured(scopes),
+    ...secured('consumer', scopes),
     request: { params: ConsumerIdParam, query: ReferencePageQuery },
     responses: { 200: jsonContent(page, summary), ...errors },
   });
@@ -49,7 +49,7 @@ export const getFolders = createRoute({
   operationId: 'accounting_get_folders',
   tags: ['Accounting'],
   summary: 'List the folders (companies) the accounting connection reaches',
-  ...secured(scopesFor('accounting', 'folders', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'folders', 'read')),
   request: { params: ConsumerIdParam },
   responses: { 200: jsonContent(z.array(FolderItem), 'The folders'), ...errors },
 });
@@ -60,7 +60,7 @@ export const getFolder = createRoute({
   operationId: 'accounting_get_folder',
   tags: ['Accounting'],
   summary: 'Get one folder',
-  ...secured(scopesFor('accounting', 'folders', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'folders', 'read')),
   request: { params: FolderIdParam },
   responses: { 200: jsonContent(FolderItem, 'The folder'), ...errors },
 });
@@ -127,7 +127,7 @@ export const createJournal = createRoute({
   operationId: 'accounting_create_journal',
   tags: ['Accounting'],
   summary: 'Create a journal',
-  ...secured(scopesFor('accounting', 'journals', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'journals', 'write')),
   request: { params: ConsumerIdParam, query: FolderQuery, body: jsonBody(JournalIn, 'The new journal') },
   responses: { 200: jsonContent(Journal, 'The created journal'), ...errors },
 });
@@ -138,7 +138,7 @@ export const getChartOfAccounts = createRoute({
   operationId: 'accounting_get_chart_of_accounts',
   tags: ['Accounting'],
   summary: 'List the chart of accounts, by class or type',
-  ...secured(scopesFor('accounting', 'ledger_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'ledger_accounts', 'read')),
   request: { params: ConsumerIdParam, query: ChartQuery },
   responses: { 200: jsonContent(ServicePage_AccountItem_, 'The accounts, by number'), ...errors },
 });
@@ -149,7 +149,7 @@ export const getAccountsBalances = createRoute({
   operationId: 'accounting_get_accounts_balances',
   tags: ['Accounting'],
   summary: 'Get the balances of accounts at the end of a month',
-  ...secured(scopesFor('accounting', 'ledger_accounts', 'read')),
+  ...secured('consumer', scopesFor('accounting', 'ledger_accounts', 'read')),
   request: {
     params: ConsumerIdParam,
     query: ReferencePageQuery,
@@ -164,7 +164,7 @@ export const createLedgerAccount = createRoute({
   operationId: 'accounting_create_ledger_account',
   tags: ['Accounting'],
   summary: 'Add an account to the chart of accounts',
-  ...secured(scopesFor('accounting', 'ledger_accounts', 'write')),
+  ...secured('consumer', scopesFor('accounting', 'ledger_accounts', 'write')),
   request: {
     params: ConsumerIdParam,
     query: FolderQuery,

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, publicRoute, secured } from '../../lib/openapi.js';
 import { AuthItem, MCPAuthItem, Token } from './auth.schemas.js';
 
 export const generateToken = createRoute({
@@ -8,7 +8,7 @@ export const generateToken = createRoute({
   operationId: 'generate_access_token_token_post',
   tags: ['General'],
   summary: 'Exchange API key credentials for an access token (valid 30 minutes)',
-  security: [],
+  ...publicRoute(),
   request: { body: jsonBody(AuthItem, 'The credentials of an API key') },
   responses: {
     200: jsonContent(Token, 'A bearer token'),
@@ -22,7 +22,7 @@ export const generateMcpToken = createRoute({
   operationId: 'generate_mcp_token_mcp_token_post',
   tags: ['MCP'],
   summary: 'Get a token bound to one consumer and to MCP scopes',
-  ...secured(),
+  ...secured('account'),
   request: { body: jsonBody(MCPAuthItem, 'The credentials of an API key and the consumer') },
   responses: {
     200: jsonContent(Token, 'A bearer token bound to the consumer and scopes'),

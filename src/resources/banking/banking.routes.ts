@@ -27,7 +27,7 @@ export const getFinancialInstitutions = createRoute({
   operationId: 'banking_get_financial_institutions',
   tags: [TAG, 'Financial institutions'],
   summary: 'List the banks the end user gave access to',
-  ...secured(scopesFor('banking', 'financial_institutions', 'read')),
+  ...secured('consumer', scopesFor('banking', 'financial_institutions', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_BankingFinancialInstitutionItem_, 'The banks'), ...errors },
 });
@@ -38,7 +38,7 @@ export const getAccounts = createRoute({
   operationId: 'banking_get_accounts',
   tags: [TAG, 'Banking accounts'],
   summary: 'List the bank accounts',
-  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
+  ...secured('consumer', scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: {
     200: jsonContent(ServicePage_BankingAccountItem_, 'The accounts with their balances'),
@@ -52,7 +52,7 @@ export const getAccountTransactions = createRoute({
   operationId: 'banking_get_account_transactions',
   tags: [TAG, 'Transactions'],
   summary: 'List the transactions of an account',
-  ...secured(scopesFor('banking', 'transactions', 'read')),
+  ...secured('consumer', scopesFor('banking', 'transactions', 'read')),
   request: { params: ConsumerIdParam, query: TransactionsQuery },
   responses: {
     200: jsonContent(ServicePage_BankingTransactionItem_, 'The transactions, newest first'),
@@ -66,7 +66,7 @@ export const getAccountCounterparts = createRoute({
   operationId: 'banking_get_account_counterparts',
   tags: [TAG, 'Banking accounts'],
   summary: 'List the counterparts found in the transactions',
-  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
+  ...secured('consumer', scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: CounterpartsQuery },
   responses: {
     200: jsonContent(ServicePage_BankingCounterPartItem_, 'The counterparts, by name'),
@@ -80,7 +80,7 @@ export const getAttachments = createRoute({
   operationId: 'banking_get_attachments',
   tags: [TAG, 'Attachments'],
   summary: 'List the documents attached to a transaction',
-  ...secured(scopesFor('banking', 'attachments', 'read')),
+  ...secured('consumer', scopesFor('banking', 'attachments', 'read')),
   request: { params: ConsumerIdParam, query: AttachmentsQuery },
   responses: { 200: jsonContent(ServicePage_AttachmentItemOut_, 'The documents, base64'), ...errors },
 });
@@ -91,7 +91,7 @@ export const getOpeningBalance = createRoute({
   operationId: 'banking_get_opening_balance',
   tags: [TAG, 'Banking accounts'],
   summary: 'Get the balance of an account at the start of a day',
-  ...secured(scopesFor('banking', 'banking_accounts', 'read')),
+  ...secured('consumer', scopesFor('banking', 'banking_accounts', 'read')),
   request: { params: ConsumerIdParam, query: OpeningBalanceQuery },
   responses: { 200: jsonContent(BankingOpeningBalanceItem, 'The opening balance'), ...errors },
 });

@@ -22,7 +22,7 @@ export const getVariants = createRoute({
   ...clientRoute(
     "Each variant as GET .../variants/{variant_id} answers it, product by product in the order of the products list, then in the product's order. updated_after filters on the product, sku on the variant. Covered as listing the products.",
   ),
-  ...secured(scopesFor('commerce', 'products_variants', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'products_variants', 'read')),
   request: { params: ConsumerIdParam, query: ProductsQuery },
   responses: {
     200: jsonContent(ServicePage_VariantItem_, 'The variants'),

@@ -38,7 +38,7 @@ export const getCustomers = createRoute({
   operationId: 'ecommerce_get_customers',
   tags: tags('Customers'),
   summary: 'List the customers of the shop',
-  ...secured(scopesFor('commerce', 'customers', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'customers', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: {
     200: jsonContent(ServicePage_CommerceCustomerItem_, 'The customers, oldest first'),
@@ -52,7 +52,7 @@ export const getCustomer = createRoute({
   operationId: 'ecommerce_get_customer',
   tags: tags('Customers'),
   summary: 'Get one customer',
-  ...secured(scopesFor('commerce', 'customers', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'customers', 'read')),
   request: { params: CustomerIdParam },
   responses: { 200: jsonContent(CommerceCustomerItem, 'The customer'), ...errors },
 });
@@ -63,7 +63,7 @@ export const getProducts = createRoute({
   operationId: 'ecommerce_get_products',
   tags: tags('Products and variants'),
   summary: 'List the products and their variants',
-  ...secured(scopesFor('commerce', 'products_variants', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'products_variants', 'read')),
   request: { params: ConsumerIdParam, query: ProductsQuery },
   responses: { 200: jsonContent(ServicePage_CommerceProductItem_, 'The products, oldest first'), ...errors },
 });
@@ -74,7 +74,7 @@ export const getProduct = createRoute({
   operationId: 'ecommerce_get_product',
   tags: tags('Products and variants'),
   summary: 'Get one product and its variants',
-  ...secured(scopesFor('commerce', 'products_variants', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'products_variants', 'read')),
   request: { params: ProductIdParam },
   responses: { 200: jsonContent(CommerceProductItem, 'The product'), ...errors },
 });
@@ -85,7 +85,7 @@ export const getVariant = createRoute({
   operationId: 'ecommerce_get_variant',
   tags: tags('Products and variants'),
   summary: 'Get one variant and its stock per location',
-  ...secured(scopesFor('commerce', 'products_variants', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'products_variants', 'read')),
   request: { params: VariantIdParam },
   responses: { 200: jsonContent(VariantItem, 'The variant'), ...errors },
 });
@@ -96,7 +96,7 @@ export const updateVariantQuantity = createRoute({
   operationId: 'ecommerce_update_variant_quantity',
   tags: tags('Products and variants'),
   summary: 'Set the stock of a variant at one location',
-  ...secured(scopesFor('commerce', 'products_variants', 'write')),
+  ...secured('consumer', scopesFor('commerce', 'products_variants', 'write')),
   request: {
     params: VariantIdParam,
     body: jsonBody(InventoryDetailsUpdate, 'The location and its new stock'),
@@ -110,7 +110,7 @@ export const getLocations = createRoute({
   operationId: 'ecommerce_get_locations',
   tags: tags('Locations'),
   summary: 'List the stock locations',
-  ...secured(scopesFor('commerce', 'locations', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'locations', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_CommerceLocationItemOut_, 'The locations'), ...errors },
 });
@@ -121,7 +121,7 @@ export const getOrders = createRoute({
   operationId: 'ecommerce_get_orders',
   tags: tags('Orders'),
   summary: 'List the orders, oldest first',
-  ...secured(scopesFor('commerce', 'orders', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'orders', 'read')),
   request: { params: ConsumerIdParam, query: OrdersQuery },
   responses: { 200: jsonContent(ServicePage_OrderItemOut_, 'The orders'), ...errors },
 });
@@ -132,7 +132,7 @@ export const createOrder = createRoute({
   operationId: 'ecommerce_create_order',
   tags: tags('Orders'),
   summary: 'Create an order',
-  ...secured(scopesFor('commerce', 'orders', 'write')),
+  ...secured('consumer', scopesFor('commerce', 'orders', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(OrderItemIn, 'The new order') },
   responses: {
     200: jsonContent(OrderItemOut, 'The created order'),
@@ -146,7 +146,7 @@ export const getOrder = createRoute({
   operationId: 'ecommerce_get_order',
   tags: tags('Orders'),
   summary: 'Get one order',
-  ...secured(scopesFor('commerce', 'orders', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'orders', 'read')),
   request: { params: OrderIdParam, query: OrderQuery },
   responses: { 200: jsonContent(OrderItemOut, 'The order'), ...errors },
 });
@@ -157,7 +157,7 @@ export const getPaymentMethods = createRoute({
   operationId: 'ecommerce_get_payments_methods',
   tags: tags('Payment methods'),
   summary: 'List the payment methods',
-  ...secured(scopesFor('commerce', 'payment_methods', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'payment_methods', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_PaymentMethodItem_, 'The payment methods'), ...errors },
 });
@@ -168,7 +168,7 @@ export const getProductCategories = createRoute({
   operationId: 'ecommerce_get_product_categories',
   tags: tags('Categories'),
   summary: 'List the product categories',
-  ...secured(scopesFor('commerce', 'categories', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'categories', 'read')),
   request: { params: ConsumerIdParam, query: CategoriesQuery },
   responses: { 200: jsonContent(ServicePage_CategoryItem_, 'The categories'), ...errors },
 });
@@ -179,7 +179,7 @@ export const getTaxes = createRoute({
   operationId: 'ecommerce_get_taxes',
   tags: tags('Taxes'),
   summary: 'List the tax rates',
-  ...secured(scopesFor('commerce', 'taxes', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'taxes', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_TaxRateItem_, 'The tax rates'), ...errors },
 });
@@ -190,7 +190,7 @@ export const getCountries = createRoute({
   operationId: 'ecommerce_get_countries',
   tags: tags('Countries'),
   summary: 'List the countries the shop ships to',
-  ...secured(scopesFor('commerce', 'countries', 'read')),
+  ...secured('consumer', scopesFor('commerce', 'countries', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_CountryItem_, 'The countries'), ...errors },
 });

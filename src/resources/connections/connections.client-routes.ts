@@ -17,7 +17,7 @@ export const getConnection = createRoute({
   ...clientRoute(
     "The connection as the list of the consumer's connections shows it. A connectionid that is not a uuid answers 400, a connection that is not the consumer's 404.",
   ),
-  ...secured(scopesFor('connections', null, 'read')),
+  ...secured('consumer', scopesFor('connections', null, 'read')),
   request: { params: ConnectionIdParams },
   responses: {
     200: jsonContent(ConnectionItem, 'The connection'),

@@ -5,6 +5,7 @@ import {
   itemOrNull,
   jsonBody,
   jsonContent,
+  publicRoute,
   scopesFor,
   secured,
 } from '../../lib/openapi.js';
@@ -33,7 +34,7 @@ export const listConnections = createRoute({
   operationId: 'connections_get_connections',
   tags,
   summary: 'List the connections of a consumer (active and inactive)',
-  ...secured(scopesFor('connections', null, 'read')),
+  ...secured('consumer', scopesFor('connections', null, 'read')),
   request: { params: ConsumerIdParam },
   responses: {
     200: jsonContent(z.array(ConnectionItem), 'The connections of the consumer'),
@@ -47,7 +48,7 @@ export const createConnection = createRoute({
   operationId: 'connections_create_connection',
   tags,
   summary: 'Add a connection and get the link where the end user completes it',
-  ...secured(scopesFor('connections', null, 'write')),
+  ...secured('consumer', scopesFor('connections', null, 'write')),
   request: {
     params: ConsumerIdParam,
     body: jsonBody(itemOrNull(PostConnectionItem), 'What to connect (optional)', false),
@@ -64,7 +65,7 @@ export const updateConnection = createRoute({
   operationId: 'connections_update_connection',
   tags,
   summary: 'Update a connection and get the link where the end user changes it',
-  ...secured(scopesFor('connections', null, 'write')),
+  ...secured('consumer', scopesFor('connections', null, 'write')),
   request: {
     params: ConnectionIdParams,
     body: jsonBody(itemOrNull(PatchConnectionItem), 'What to change (optional)', false),
@@ -81,7 +82,7 @@ export const deleteConnection = createRoute({
   operationId: 'connections_delete_connection',
   tags,
   summary: 'Delete a connection',
-  ...secured(scopesFor('connections', null, 'write')),
+  ...secured('consumer', scopesFor('connections', null, 'write')),
   request: { params: ConnectionIdParams },
   responses: {
     204: emptyResponse('The connection was deleted'),
@@ -96,7 +97,7 @@ export const getTransaction = createRoute({
     'get_transaction_by_client_request_id_consumers__consumer_id__connections__connection_id__transactions_get',
   tags,
   summary: 'Find a request of a connection by its client request id',
-  ...secured(scopesFor('connections', null, 'read')),
+  ...secured('consumer', scopesFor('connections', null, 'read')),
   request: { params: TransactionParams, query: TransactionQuery },
   responses: {
     200: jsonContent(ApiTransactionLookupOut, 'The recorded request'),
@@ -131,7 +132,7 @@ export const getLinkPage = createRoute({
   operationId: 'sandbox_get_connection_link_page',
   tags,
   summary: "Sandbox page: the end user's form behind a connection link (HTML, no token)",
-  security: [],
+  ...publicRoute(),
   middleware: [refusalPageForBrowsers] as const,
   request: { params: LinkParams },
   responses: {
@@ -149,7 +150,7 @@ export const completeLink = createRoute({
   tags,
   summary:
     'Sandbox page: submit the credentials and post connections of a connection link, which makes the connection active',
-  security: [],
+  ...publicRoute(),
   middleware: [refusalPageForBrowsers] as const,
   request: {
     params: LinkParams,

@@ -23,7 +23,7 @@ export const listConsumers = createRoute({
   operationId: 'consumers_get_consumers',
   tags,
   summary: 'List the consumers of the environment',
-  ...secured(scopesFor('consumers', null, 'read')),
+  ...secured('account', scopesFor('consumers', null, 'read')),
   request: { query: ConsumersQuery },
   responses: {
     200: jsonContent(z.array(ConsumerItem), 'The consumers that match the filters'),
@@ -37,7 +37,7 @@ export const createConsumer = createRoute({
   operationId: 'consumers_create_consumer',
   tags,
   summary: 'Create a consumer',
-  ...secured(scopesFor('consumers', null, 'write')),
+  ...secured('account-wide', scopesFor('consumers', null, 'write')),
   request: { body: jsonBody(PostConsumerItem, 'The new consumer') },
   responses: {
     200: jsonContent(ConsumerItem, 'The created consumer'),
@@ -51,7 +51,7 @@ export const getConsumer = createRoute({
   operationId: 'consumers_get_consumer',
   tags,
   summary: 'Get one consumer',
-  ...secured(scopesFor('consumers', null, 'read')),
+  ...secured('consumer', scopesFor('consumers', null, 'read')),
   request: { params: ConsumerIdParam },
   responses: {
     200: jsonContent(ConsumerItem, 'The consumer'),
@@ -65,7 +65,7 @@ export const updateConsumer = createRoute({
   operationId: 'consumers_update_consumer',
   tags,
   summary: 'Update one consumer',
-  ...secured(scopesFor('consumers', null, 'write')),
+  ...secured('consumer', scopesFor('consumers', null, 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(UpdateConsumerItem, 'The fields to change') },
   responses: {
     200: jsonContent(ConsumerItem, 'The updated consumer'),
@@ -79,7 +79,7 @@ export const deleteConsumer = createRoute({
   operationId: 'consumers_delete_consumer',
   tags,
   summary: 'Delete one consumer and everything that belongs to it',
-  ...secured(scopesFor('consumers', null, 'write')),
+  ...secured('consumer', scopesFor('consumers', null, 'write')),
   request: { params: ConsumerIdParam },
   responses: {
     204: emptyResponse('The consumer was deleted'),

@@ -25,7 +25,7 @@ export const getCubeSchemas = createRoute({
   operationId: 'datalab_get_cube_schemas',
   tags: ['Datalab'],
   summary: 'List the cubes the Datalab can query',
-  ...secured(DATALAB_SCOPES),
+  ...secured('account', DATALAB_SCOPES),
   responses: {
     200: jsonContent(z.array(PublicCubeMetaCube), 'The cubes, their measures and dimensions'),
     ...errorResponses([401]),
@@ -38,7 +38,7 @@ export const queryDb = createRoute({
   operationId: 'datalab_query_db',
   tags: ['Datalab'],
   summary: 'Run a query over one cube',
-  ...secured(DATALAB_SCOPES),
+  ...secured('account', DATALAB_SCOPES),
   request: { body: jsonBody(CubeLoadQuery, 'What to measure, by what, over which rows') },
   responses: {
     200: jsonContent(QueryResponse, 'The answer, column by column'),
@@ -72,7 +72,7 @@ export const queryGroupsJoin = createRoute({
     '2026-08-21',
     'Each query runs as POST /datalab/query-db runs it (a refusal names the query: queries[i]); the answers are full-outer joined on the dimensions each entry of align names, one per query (null where a query lacks the axis), which share one alignAxis (GET /datalab/cube-schemas) that names the joined column. Axis columns first, ascending; then the other columns of each answer, a name already taken suffixed with the index of its query.',
   ),
-  ...secured(DATALAB_JOIN_SCOPES),
+  ...secured('account', DATALAB_JOIN_SCOPES),
   request: { body: jsonBody(CubeJoinQuery, 'The queries, and the dimensions to join them on') },
   responses: {
     200: jsonContent(QueryResponse, 'The joined answer, column by column'),

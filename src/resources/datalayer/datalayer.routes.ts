@@ -11,7 +11,7 @@ export const enableDatalayer = createRoute({
   operationId: 'datalayer_enable',
   tags,
   summary: 'Enable the datalayer sync of a connection (it refreshes daily, and once at once)',
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: DatalayerParams,
     body: jsonBody(itemOrNull(DatalayerEnableBody), 'From when to sync (optional)', false),
@@ -28,7 +28,7 @@ export const refreshDatalayer = createRoute({
   operationId: 'datalayer_refresh',
   tags,
   summary: 'Run the datalayer sync of a connection now',
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: DatalayerParams,
     body: jsonBody(itemOrNull(DatalayerRefreshBody), 'Options of the run (optional)', false),
@@ -45,7 +45,7 @@ export const disableDatalayer = createRoute({
   operationId: 'datalayer_disable',
   tags,
   summary: 'Disable the datalayer sync of a connection',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: DatalayerParams },
   responses: {
     200: jsonContent(EmptyObject, 'The datalayer sync is disabled'),

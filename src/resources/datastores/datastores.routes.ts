@@ -18,7 +18,7 @@ export const listDatastores = createRoute({
   operationId: 'datastores_get_datastores',
   tags,
   summary: "List the account's datastores (active and inactive)",
-  ...secured(),
+  ...secured('account'),
   request: { query: DatastoresQuery },
   responses: {
     200: jsonContent(z.array(DataStoreItem), 'The datastores'),
@@ -32,7 +32,7 @@ export const listData = createRoute({
   operationId: 'datastores_get_consumer_and_datastoredata',
   tags,
   summary: "List a consumer's rows of a datastore, oldest first",
-  ...secured(),
+  ...secured('consumer'),
   request: { params: DatastoreDataParams, query: DatastoreDataQuery },
   responses: {
     200: jsonContent(z.array(DataItemOut), 'The rows that match the filters'),
@@ -46,7 +46,7 @@ export const createData = createRoute({
   operationId: 'datastores_create_consumer_datastoredata',
   tags,
   summary: 'Add rows to a datastore for a consumer (all or none)',
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: DatastoreDataParams,
     body: jsonBody(z.array(DataItem), 'The rows to add, each matching the definition'),
@@ -63,7 +63,7 @@ export const updateData = createRoute({
   operationId: 'datastores_update_consumer_datastoredata',
   tags,
   summary: 'Change columns of one row of a datastore',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: DatastoreRowParams, body: jsonBody(DataItem, 'The columns to change') },
   responses: {
     200: jsonContent(DataItemOut, 'The changed row'),
@@ -77,7 +77,7 @@ export const deleteData = createRoute({
   operationId: 'datastores_delete_consumer_datastoredata',
   tags,
   summary: 'Delete one row of a datastore',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: DatastoreRowParams },
   responses: {
     200: jsonContent(z.object({}), 'The row was deleted (an empty object)'),

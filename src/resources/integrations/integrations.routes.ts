@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, publicRoute, secured } from '../../lib/openapi.js';
 import {
   ImageParams,
   IntegrationItem,
@@ -16,7 +16,7 @@ export const listIntegrations = createRoute({
   operationId: 'integrations_get_integrations',
   tags,
   summary: 'List the integrations of the catalogue (active and inactive)',
-  ...secured(),
+  ...secured('account'),
   request: { query: IntegrationsQuery },
   responses: {
     200: jsonContent(z.array(IntegrationItem), 'The integrations that match the filters'),
@@ -30,7 +30,7 @@ export const getImage = createRoute({
   operationId: 'integrations_get_integration_logo_json',
   tags,
   summary: 'Get the logo or icon of an integration, base64-encoded',
-  ...secured(),
+  ...secured('account'),
   request: { params: ImageParams },
   responses: {
     200: jsonContent(LogoImage, 'The image'),
@@ -44,7 +44,7 @@ export const getRawImage = createRoute({
   operationId: 'sandbox_integrations_get_integration_image_png',
   tags,
   summary: 'Sandbox extension: the logo or icon as image/png bytes, for <img src> (no token needed)',
-  security: [],
+  ...publicRoute(),
   request: { params: RawImageParams },
   responses: {
     200: {

@@ -10,6 +10,7 @@ import {
   scopesFor,
   secured,
 } from '../../lib/openapi.js';
+import { own } from '../../lib/own.js';
 import { requireActiveConnection, verticalFailure } from '../consumers/vertical-connection.js';
 import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
 import { operation, type Vertical } from '../vertical-operation.js';
@@ -68,7 +69,7 @@ export const createOpportunity = createRoute({
   ...clientRoute(
     'The opportunity as GET .../opportunities/{opportunity_id} answers it. Covered as listing the opportunities.',
   ),
-  ...secured(scopesFor('invoicing', 'opportunities', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'opportunities', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(OpportunityItemIn, 'The new opportunity') },
   responses: { 200: jsonContent(OpportunityItem, 'The created opportunity'), ...errors },
 });
@@ -82,7 +83,7 @@ export const deletePayment = createRoute({
   ...clientRoute(
     'The invoice it paid is open again by its amount. A payment that does not exist is refused with 400, as its update is. Covered as updating a payment.',
   ),
-  ...secured(scopesFor('invoicing', 'payments', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'payments', 'write')),
   request: { params: PaymentIdParam },
   responses: { 204: emptyResponse('The payment was deleted'), ...errors },
 });
@@ -118,7 +119,7 @@ export function createOpportunityRecord(
     throw fail(`probability ${probability} must be a percentage, from 0 to 100`);
   }
   const created = input.created_date ?? ctx.now.slice(0, 10);
-  const partner = input.partner_id ? data.contacts[input.partner_id] : undefined;
+  const partner = input.partner_id ? own(data.contacts, input.partner_id) : undefined;
   const id = ctx.mint('invoicing-opportunity');
   const opportunity: InvoicingOpportunity = {
     id,
@@ -187,11 +188,11 @@ export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       { ...deletePayment, operationId: routes.updatePayment.operationId },
       async (c, { data }) => {
         const paymentId = c.req.valid('param').payment_id;
-        const payment = Object.hasOwn(data.payments, paymentId) ? data.payments[paymentId] : undefined;
+        const payment = own(data.payments, paymentId);
         if (!payment) {
           throw fail(`The payment '${paymentId}' does not exist (GET .../invoicing/payments lists them)`);
         }
-        const invoice = data.invoices[payment.invoice_id];
+        const invoice = own(data.invoices, payment.invoice_id);
         delete data.payments[paymentId];
         if (invoice) invoice.last_updated_on = c.get('clock').now().toISOString();
         return c.body(null, 204);

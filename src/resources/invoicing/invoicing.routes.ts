@@ -54,7 +54,7 @@ export const getContacts = createRoute({
   operationId: 'invoicing_get_contacts',
   tags: [TAG, 'Contacts'],
   summary: 'List the contacts',
-  ...secured(scopesFor('invoicing', 'contacts', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'contacts', 'read')),
   request: { params: ConsumerIdParam, query: ContactsQuery },
   responses: { 200: jsonContent(ServicePage_ContactItemOut_, 'The contacts, oldest first'), ...errors },
 });
@@ -65,7 +65,7 @@ export const createContact = createRoute({
   operationId: 'invoicing_post_contacts',
   tags: [TAG, 'Contacts'],
   summary: 'Create a contact',
-  ...secured(scopesFor('invoicing', 'contacts', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'contacts', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(ContactItemIn, 'The new contact') },
   responses: { 200: jsonContent(ContactItemOut, 'The created contact'), ...errors },
 });
@@ -76,7 +76,7 @@ export const getContact = createRoute({
   operationId: 'invoicing_get_contact',
   tags: [TAG, 'Contacts'],
   summary: 'Get one contact',
-  ...secured(scopesFor('invoicing', 'contacts', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'contacts', 'read')),
   request: { params: ContactIdParam },
   responses: { 200: jsonContent(ContactItemOut, 'The contact'), ...errors },
 });
@@ -87,7 +87,7 @@ export const getProducts = createRoute({
   operationId: 'invoicing_get_products',
   tags: [TAG, 'Products'],
   summary: 'List the products',
-  ...secured(scopesFor('invoicing', 'products', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'products', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_ProductItemOut_, 'The products, oldest first'), ...errors },
 });
@@ -98,7 +98,7 @@ export const createProduct = createRoute({
   operationId: 'invoicing_post_products',
   tags: [TAG, 'Products'],
   summary: 'Create a product',
-  ...secured(scopesFor('invoicing', 'products', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'products', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(ProductItem, 'The new product') },
   responses: { 200: jsonContent(ProductItemOut, 'The created product'), ...errors },
 });
@@ -109,7 +109,7 @@ export const getProduct = createRoute({
   operationId: 'invoicing_get_product',
   tags: [TAG, 'Products'],
   summary: 'Get one product',
-  ...secured(scopesFor('invoicing', 'products', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'products', 'read')),
   request: { params: ProductIdParam },
   responses: { 200: jsonContent(ProductItemOut, 'The product'), ...errors },
 });
@@ -120,7 +120,7 @@ export const getTaxes = createRoute({
   operationId: 'invoicing_get_taxes',
   tags: [TAG, 'Taxes'],
   summary: 'List the taxes',
-  ...secured(scopesFor('invoicing', 'taxes', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'taxes', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingVatCode_, 'The taxes'), ...errors },
 });
@@ -131,7 +131,7 @@ export const getTax = createRoute({
   operationId: 'invoicing_get_tax',
   tags: [TAG, 'Taxes'],
   summary: 'Get one tax',
-  ...secured(scopesFor('invoicing', 'taxes', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'taxes', 'read')),
   request: { params: TaxIdParam },
   responses: { 200: jsonContent(InvoicingVatCode, 'The tax'), ...errors },
 });
@@ -142,7 +142,7 @@ export const getInvoices = createRoute({
   operationId: 'invoicing_get_invoices',
   tags: [TAG, 'Invoices'],
   summary: 'List the invoices and credit notes',
-  ...secured(scopesFor('invoicing', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'invoices', 'read')),
   request: { params: ConsumerIdParam, query: InvoicesQuery },
   responses: { 200: jsonContent(ServicePage_InvoiceItemOut_, 'The invoices, newest first'), ...errors },
 });
@@ -153,7 +153,7 @@ export const createInvoice = createRoute({
   operationId: 'invoicing_post_invoices',
   tags: [TAG, 'Invoices'],
   summary: 'Create an invoice or credit note',
-  ...secured(scopesFor('invoicing', 'invoices', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'invoices', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(InvoiceItemIn, 'The new invoice') },
   responses: { 200: jsonContent(InvoiceItemOut, 'The created invoice'), ...errors },
 });
@@ -164,7 +164,7 @@ export const getInvoice = createRoute({
   operationId: 'invoicing_get_invoice',
   tags: [TAG, 'Invoices'],
   summary: 'Get one invoice',
-  ...secured(scopesFor('invoicing', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'invoices', 'read')),
   request: { params: InvoiceIdParam, query: InvoiceQuery },
   responses: { 200: jsonContent(InvoiceItemOutSingle, 'The invoice'), ...errors },
 });
@@ -175,7 +175,7 @@ export const uploadDocument = createRoute({
   operationId: 'invoicing_upload_document',
   tags: [TAG],
   summary: 'Hand a PDF to the software',
-  ...secured(scopesFor('invoicing', null, 'write')),
+  ...secured('consumer', scopesFor('invoicing', null, 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(AttachmentItemIn, 'The PDF and what it is') },
   responses: { 201: jsonContent(UploadDocumentItemOut, 'The document received'), ...errors },
 });
@@ -186,7 +186,7 @@ export const getOpportunities = createRoute({
   operationId: 'invoicing_get_opportunities',
   tags: [TAG, 'Opportunities'],
   summary: 'List the sales opportunities',
-  ...secured(scopesFor('invoicing', 'opportunities', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'opportunities', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_OpportunityItem_, 'The opportunities, newest first'), ...errors },
 });
@@ -197,7 +197,7 @@ export const getOpportunity = createRoute({
   operationId: 'invoicing_get_opportunity',
   tags: [TAG, 'Opportunities'],
   summary: 'Get one sales opportunity',
-  ...secured(scopesFor('invoicing', 'opportunities', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'opportunities', 'read')),
   request: { params: OpportunityIdParam },
   responses: { 200: jsonContent(OpportunityItem, 'The opportunity'), ...errors },
 });
@@ -208,7 +208,7 @@ export const getPayments = createRoute({
   operationId: 'invoicing_get_payments',
   tags: [TAG, 'Payments'],
   summary: 'List the payments of invoices',
-  ...secured(scopesFor('invoicing', 'payments', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PaymentsQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingPaymentItem_, 'The payments, newest first'), ...errors },
 });
@@ -219,7 +219,7 @@ export const createPayment = createRoute({
   operationId: 'invoicing_create_payment',
   tags: [TAG, 'Payments'],
   summary: 'Register a payment of an invoice',
-  ...secured(scopesFor('invoicing', 'payments', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'payments', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(InvoicingPaymentItemIn, 'The payment') },
   responses: { 201: jsonContent(InvoicingPaymentItem, 'The registered payment'), ...errors },
 });
@@ -230,7 +230,7 @@ export const updatePayment = createRoute({
   operationId: 'invoicing_update_payment',
   tags: [TAG, 'Payments'],
   summary: 'Change a payment',
-  ...secured(scopesFor('invoicing', 'payments', 'write')),
+  ...secured('consumer', scopesFor('invoicing', 'payments', 'write')),
   request: { params: PaymentIdParam, body: jsonBody(InvoicingPaymentItemUpdate, 'The fields to change') },
   responses: { 200: jsonContent(InvoicingPaymentItem, 'The changed payment'), ...errors },
 });
@@ -241,7 +241,7 @@ export const getPaymentMethods = createRoute({
   operationId: 'invoicing_get_payments_methods',
   tags: [TAG, 'Payment methods'],
   summary: 'List the payment methods',
-  ...secured(scopesFor('invoicing', 'payment_methods', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'payment_methods', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingPaymentMethodItem_, 'The payment methods'), ...errors },
 });
@@ -252,7 +252,7 @@ export const getBankAccounts = createRoute({
   operationId: 'invoicing_get_bank_accounts',
   tags: [TAG, 'Bank accounts'],
   summary: 'List the bank accounts',
-  ...secured(scopesFor('invoicing', 'bank_accounts', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'bank_accounts', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_InvoicingBankAccountItem_, 'The bank accounts'), ...errors },
 });
@@ -263,7 +263,7 @@ export const getBankTransactions = createRoute({
   operationId: 'invoicing_get_bank_transactions',
   tags: [TAG, 'Bank transactions'],
   summary: 'List the statement lines of a bank account',
-  ...secured(scopesFor('invoicing', 'bank_transactions', 'read')),
+  ...secured('consumer', scopesFor('invoicing', 'bank_transactions', 'read')),
   request: { params: ConsumerIdParam, query: BankTransactionsQuery },
   responses: {
     200: jsonContent(ServicePage_InvoicingBankTransactionItem_, 'The statement lines, newest first'),

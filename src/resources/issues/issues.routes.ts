@@ -17,7 +17,7 @@ export const listIssues = createRoute({
   operationId: 'issues_get_issues',
   tags,
   summary: 'List the issues of the environment (filters combine: each one given must match)',
-  ...secured(),
+  ...secured('account'),
   request: { query: IssuesQuery },
   responses: {
     200: jsonContent(z.array(IssueItem), 'The issues, most recently seen first'),
@@ -31,7 +31,7 @@ export const listConsumerIssues = createRoute({
   operationId: 'issues_get_issues_by_consumer_id',
   tags,
   summary: 'List the issues of one consumer (same filters)',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerIssuesParams, query: IssuesQuery },
   responses: {
     200: jsonContent(z.array(IssueItem), 'The issues, most recently seen first'),
@@ -45,7 +45,7 @@ export const getIssue = createRoute({
   operationId: 'issues_get_issue',
   tags,
   summary: 'Get one issue with its events',
-  ...secured(),
+  ...secured('account'),
   request: { params: IssueParams, query: IssueQuery },
   responses: {
     200: jsonContent(ExtendedIssueItem, 'The issue'),

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, publicRoute } from '../../lib/openapi.js';
 import { ReleaseItem, ReleasesQuery } from './local-agents.schemas.js';
 
 /** Public, as in the service: the installer of the agent asks without a token. */
@@ -9,7 +9,7 @@ export const getReleases = createRoute({
   operationId: 'get_releases_local_agents_releases_get',
   tags: ['Connectors', 'Local Agents'],
   summary: 'List the releases of the local agent of a connector, newest first',
-  security: [],
+  ...publicRoute(),
   request: { query: ReleasesQuery },
   responses: {
     200: jsonContent(z.array(ReleaseItem), 'The releases; none for a connector without a local agent'),

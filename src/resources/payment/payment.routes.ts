@@ -29,7 +29,7 @@ export const getLocations = createRoute({
   operationId: 'payment_get_locations',
   tags: [TAG, 'Locations'],
   summary: 'List the locations',
-  ...secured(scopesFor('payment', 'locations', 'read')),
+  ...secured('consumer', scopesFor('payment', 'locations', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_PaymentLocationItem_, 'The locations'), ...errors },
 });
@@ -40,7 +40,7 @@ export const getBalances = createRoute({
   operationId: 'payment_get_balances',
   tags: [TAG, 'Balances'],
   summary: 'List the balances',
-  ...secured(scopesFor('payment', 'balances', 'read')),
+  ...secured('consumer', scopesFor('payment', 'balances', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_BalanceItemOut_, 'The balances and what they hold'), ...errors },
 });
@@ -51,7 +51,7 @@ export const getTransactions = createRoute({
   operationId: 'payment_get_transactions',
   tags: [TAG, 'Transactions'],
   summary: 'List the movements of the balances',
-  ...secured(scopesFor('payment', 'transactions', 'read')),
+  ...secured('consumer', scopesFor('payment', 'transactions', 'read')),
   request: { params: ConsumerIdParam, query: TransactionsQuery },
   responses: { 200: jsonContent(ServicePage_TransactionItemOut_, 'The movements, newest first'), ...errors },
 });
@@ -62,7 +62,7 @@ export const getPayments = createRoute({
   operationId: 'payment_get_payments',
   tags: [TAG, 'Payments'],
   summary: 'List the payments',
-  ...secured(scopesFor('payment', 'payments', 'read')),
+  ...secured('consumer', scopesFor('payment', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PaymentsQuery },
   responses: { 200: jsonContent(ServicePage_PaymentItemOut_, 'The payments, newest first'), ...errors },
 });
@@ -73,7 +73,7 @@ export const getPayment = createRoute({
   operationId: 'payment_get_payment',
   tags: [TAG, 'Payments'],
   summary: 'Get one payment',
-  ...secured(scopesFor('payment', 'payments', 'read')),
+  ...secured('consumer', scopesFor('payment', 'payments', 'read')),
   request: { params: PaymentIdParam },
   responses: { 200: jsonContent(PaymentItemOut, 'The payment'), ...errors },
 });
@@ -84,7 +84,7 @@ export const getRefunds = createRoute({
   operationId: 'payment_get_refunds',
   tags: [TAG, 'Refunds'],
   summary: 'List the refunds',
-  ...secured(scopesFor('payment', 'refunds', 'read')),
+  ...secured('consumer', scopesFor('payment', 'refunds', 'read')),
   request: { params: ConsumerIdParam, query: RefundsQuery },
   responses: { 200: jsonContent(ServicePage_RefundItemOut_, 'The refunds, newest first'), ...errors },
 });
@@ -95,7 +95,7 @@ export const getPayouts = createRoute({
   operationId: 'payment_get_payouts',
   tags: [TAG, 'Payouts'],
   summary: 'List the payouts to the bank',
-  ...secured(scopesFor('payment', 'payouts', 'read')),
+  ...secured('consumer', scopesFor('payment', 'payouts', 'read')),
   request: { params: ConsumerIdParam, query: PayoutsQuery },
   responses: { 200: jsonContent(ServicePage_PayoutItemOut_, 'The payouts, newest first'), ...errors },
 });

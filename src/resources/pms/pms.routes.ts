@@ -34,7 +34,7 @@ export const getOrders = createRoute({
   operationId: 'pms_get_orders',
   tags: [API, 'Orders'],
   summary: 'List the stays of a period',
-  ...secured(scopesFor('pms', 'orders', 'read')),
+  ...secured('consumer', scopesFor('pms', 'orders', 'read')),
   request: { params: ConsumerIdParam, query: OrdersQuery },
   responses: { 200: jsonContent(ServicePage_PMSOrderItem_, 'The stays, oldest check-in first'), ...errors },
 });
@@ -45,7 +45,7 @@ export const getInvoices = createRoute({
   operationId: 'pms_get_invoices',
   tags: [API, 'Invoices'],
   summary: 'List the invoices of a period',
-  ...secured(scopesFor('pms', 'invoices', 'read')),
+  ...secured('consumer', scopesFor('pms', 'invoices', 'read')),
   request: { params: ConsumerIdParam, query: PeriodLocationQuery },
   responses: { 200: jsonContent(ServicePage_PMSInvoiceFullItem_, 'The invoices, oldest first'), ...errors },
 });
@@ -56,7 +56,7 @@ export const getCustomers = createRoute({
   operationId: 'pms_get_customers',
   tags: [API, 'Customers'],
   summary: 'List the guests and companies',
-  ...secured(scopesFor('pms', 'customers', 'read')),
+  ...secured('consumer', scopesFor('pms', 'customers', 'read')),
   request: { params: ConsumerIdParam, query: CustomersQuery },
   responses: { 200: jsonContent(ServicePage_PMSCustomerItem_, 'The customers, by name'), ...errors },
 });
@@ -67,7 +67,7 @@ export const getCustomer = createRoute({
   operationId: 'pms_get_customer',
   tags: [API, 'customers', 'Customers'],
   summary: 'Get one guest or company',
-  ...secured(scopesFor('pms', 'customers', 'read')),
+  ...secured('consumer', scopesFor('pms', 'customers', 'read')),
   request: { params: CustomerIdParam },
   responses: { 200: jsonContent(PMSCustomerItem, 'The customer'), ...errors },
 });
@@ -78,7 +78,7 @@ export const getLocations = createRoute({
   operationId: 'pms_get_locations',
   tags: [API, 'Locations'],
   summary: 'List the hotels',
-  ...secured(scopesFor('pms', 'locations', 'read')),
+  ...secured('consumer', scopesFor('pms', 'locations', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_PMSLocationItem_, 'The hotels'), ...errors },
 });
@@ -89,7 +89,7 @@ export const getPayments = createRoute({
   operationId: 'pms_get_payments',
   tags: [API, 'Payments'],
   summary: 'List the payments of a period',
-  ...secured(scopesFor('pms', 'payments', 'read')),
+  ...secured('consumer', scopesFor('pms', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PeriodQuery },
   responses: { 200: jsonContent(ServicePage_PMSPaymentItem_, 'The payments, oldest first'), ...errors },
 });
@@ -100,7 +100,7 @@ export const getPaymentMethods = createRoute({
   operationId: 'pms_get_payments_methods',
   tags: [API, 'Payment methods'],
   summary: 'List the payment methods',
-  ...secured(scopesFor('pms', 'payment_methods', 'read')),
+  ...secured('consumer', scopesFor('pms', 'payment_methods', 'read')),
   request: { params: ConsumerIdParam, query: LocationPageQuery },
   responses: { 200: jsonContent(ServicePage_PMSPaymentMethods_, 'The payment methods'), ...errors },
 });
@@ -111,7 +111,7 @@ export const getAccountingCategories = createRoute({
   operationId: 'pms_get_accounting_categories',
   tags: [API, 'Categories'],
   summary: 'List the accounting categories (revenue groups)',
-  ...secured(scopesFor('pms', 'categories', 'read')),
+  ...secured('consumer', scopesFor('pms', 'categories', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: {
     200: jsonContent(ServicePage_PMSAccountingCategoryItem_, 'The accounting categories'),
@@ -125,7 +125,7 @@ export const getClosure = createRoute({
   operationId: 'pms_get_closure',
   tags: [API, 'Closures'],
   summary: 'Get the closure of a day',
-  ...secured(scopesFor('pms', 'closure_info', 'read')),
+  ...secured('consumer', scopesFor('pms', 'closure_info', 'read')),
   request: { params: ClosureDateParam, query: ClosureQuery },
   responses: { 200: jsonContent(PMSClosureItem, 'The status of the day and its closures'), ...errors },
 });
@@ -136,7 +136,7 @@ export const getTaxes = createRoute({
   operationId: 'pms_get_taxes',
   tags: [API, 'Taxes'],
   summary: 'List the tax rates',
-  ...secured(scopesFor('pms', 'taxes', 'read')),
+  ...secured('consumer', scopesFor('pms', 'taxes', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_PMSTaxRateItem_, 'The tax rates'), ...errors },
 });
@@ -147,7 +147,7 @@ export const getAccountingTransactions = createRoute({
   operationId: 'pms_get_accounting_transactions',
   tags: [API, 'Accounting transactions'],
   summary: 'List the accounting transactions of a period',
-  ...secured(scopesFor('pms', 'accounting_transactions', 'read')),
+  ...secured('consumer', scopesFor('pms', 'accounting_transactions', 'read')),
   request: { params: ConsumerIdParam, query: PeriodLocationQuery },
   responses: {
     200: jsonContent(ServicePage_PMSAccountingTransactionItem_, 'The transactions, by date and group'),

@@ -45,7 +45,7 @@ export const getModifiers = createRoute({
   operationId: 'pos_get_modifiers',
   tags: tags('Modifiers'),
   summary: 'List the modifier groups (options products can take)',
-  ...secured(scopesFor('pos', 'modifiers', 'read')),
+  ...secured('consumer', scopesFor('pos', 'modifiers', 'read')),
   request: { params: ConsumerIdParam, query: LocationPageQuery },
   responses: { 200: jsonContent(ServicePage_ModifiersItem_, 'The modifier groups'), ...errors },
 });
@@ -56,7 +56,7 @@ export const getOrders = createRoute({
   operationId: 'pos_get_orders',
   tags: tags('Orders'),
   summary: 'List the orders, oldest first',
-  ...secured(scopesFor('pos', 'orders', 'read')),
+  ...secured('consumer', scopesFor('pos', 'orders', 'read')),
   request: { params: ConsumerIdParam, query: OrdersQuery },
   responses: { 200: jsonContent(ServicePage_POSOrderItem_, 'The orders'), ...errors },
 });
@@ -67,7 +67,7 @@ export const getOrder = createRoute({
   operationId: 'pos_get_order',
   tags: tags('Orders'),
   summary: 'Get one order',
-  ...secured(scopesFor('pos', 'orders', 'read')),
+  ...secured('consumer', scopesFor('pos', 'orders', 'read')),
   request: { params: OrderIdParam },
   responses: { 200: jsonContent(POSOrderItem, 'The order'), ...errors },
 });
@@ -78,7 +78,7 @@ export const updateOrder = createRoute({
   operationId: 'pos_update_pos_customer',
   tags: tags('Orders'),
   summary: 'Link an order to a customer',
-  ...secured(scopesFor('pos', 'orders', 'write')),
+  ...secured('consumer', scopesFor('pos', 'orders', 'write')),
   request: { params: OrderIdParam, body: jsonBody(UpdateOrderItem, 'The customer of the order') },
   responses: { 200: jsonContent(POSOrderItem, 'The updated order'), ...errors },
 });
@@ -89,7 +89,7 @@ export const getLocations = createRoute({
   operationId: 'pos_get_locations',
   tags: tags('Locations'),
   summary: 'List the locations (shops, restaurants)',
-  ...secured(scopesFor('pos', 'locations', 'read')),
+  ...secured('consumer', scopesFor('pos', 'locations', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_POSLocationItem_, 'The locations'), ...errors },
 });
@@ -100,7 +100,7 @@ export const getPayments = createRoute({
   operationId: 'pos_get_payments',
   tags: tags('Payments'),
   summary: 'List the payments of a period',
-  ...secured(scopesFor('pos', 'payments', 'read')),
+  ...secured('consumer', scopesFor('pos', 'payments', 'read')),
   request: { params: ConsumerIdParam, query: PeriodPageQuery },
   responses: { 200: jsonContent(ServicePage_POSPaymentItem_, 'The payments, oldest first'), ...errors },
 });
@@ -111,7 +111,7 @@ export const getSales = createRoute({
   operationId: 'pos_get_sales',
   tags: tags('Orders'),
   summary: 'Sum the sales of a period',
-  ...secured(scopesFor('pos', 'orders', 'read')),
+  ...secured('consumer', scopesFor('pos', 'orders', 'read')),
   request: { params: ConsumerIdParam, query: SalesQuery },
   responses: { 200: jsonContent(SalesItem, 'The sales of the orders closed in the period'), ...errors },
 });
@@ -122,7 +122,7 @@ export const getPaymentMethods = createRoute({
   operationId: 'pos_get_payments_methods',
   tags: tags('Payment methods'),
   summary: 'List the payment methods',
-  ...secured(scopesFor('pos', 'payment_methods', 'read')),
+  ...secured('consumer', scopesFor('pos', 'payment_methods', 'read')),
   request: { params: ConsumerIdParam, query: LocationPageQuery },
   responses: { 200: jsonContent(ServicePage_PaymentMethods_, 'The payment methods'), ...errors },
 });
@@ -133,7 +133,7 @@ export const getCustomers = createRoute({
   operationId: 'pos_get_customers',
   tags: ['Point of Sale', 'customers', 'Customers'],
   summary: 'List the customers',
-  ...secured(scopesFor('pos', 'customers', 'read')),
+  ...secured('consumer', scopesFor('pos', 'customers', 'read')),
   request: { params: ConsumerIdParam, query: CustomersQuery },
   responses: { 200: jsonContent(ServicePage_POSCustomerItem_, 'The customers, by name'), ...errors },
 });
@@ -144,7 +144,7 @@ export const createCustomer = createRoute({
   operationId: 'pos_create_pos_customer',
   tags: tags('Customers'),
   summary: 'Create a customer',
-  ...secured(scopesFor('pos', 'customers', 'write')),
+  ...secured('consumer', scopesFor('pos', 'customers', 'write')),
   request: { params: ConsumerIdParam, body: jsonBody(POSCreateCustomerItem, 'The new customer') },
   responses: { 200: jsonContent(POSCustomerItem, 'The created customer'), ...errors },
 });
@@ -155,7 +155,7 @@ export const getCustomer = createRoute({
   operationId: 'pos_get_customer',
   tags: ['Point of Sale', 'customers', 'Customers'],
   summary: 'Get one customer',
-  ...secured(scopesFor('pos', 'customers', 'read')),
+  ...secured('consumer', scopesFor('pos', 'customers', 'read')),
   request: { params: CustomerIdParam },
   responses: { 200: jsonContent(POSCustomerItem, 'The customer'), ...errors },
 });
@@ -166,7 +166,7 @@ export const getProductCategories = createRoute({
   operationId: 'pos_get_product_categories',
   tags: tags('Categories'),
   summary: 'List the product categories',
-  ...secured(scopesFor('pos', 'categories', 'read')),
+  ...secured('consumer', scopesFor('pos', 'categories', 'read')),
   request: { params: ConsumerIdParam, query: CategoriesQuery },
   responses: { 200: jsonContent(ServicePage_ProductCategoryItem_, 'The categories'), ...errors },
 });
@@ -177,7 +177,7 @@ export const getProducts = createRoute({
   operationId: 'pos_get_products',
   tags: tags('Products'),
   summary: 'List the products',
-  ...secured(scopesFor('pos', 'products', 'read')),
+  ...secured('consumer', scopesFor('pos', 'products', 'read')),
   request: { params: ConsumerIdParam, query: LocationPageQuery },
   responses: { 200: jsonContent(ServicePage_POSProductItem_, 'The products'), ...errors },
 });
@@ -188,7 +188,7 @@ export const getAccountingCategories = createRoute({
   operationId: 'pos_get_accounting_categories',
   tags: tags('Categories'),
   summary: 'List the accounting categories',
-  ...secured(scopesFor('pos', 'categories', 'read')),
+  ...secured('consumer', scopesFor('pos', 'categories', 'read')),
   request: { params: ConsumerIdParam, query: LocationPageQuery },
   responses: {
     200: jsonContent(ServicePage_AccountingCategoryItem_, 'The accounting categories'),
@@ -202,7 +202,7 @@ export const getTaxes = createRoute({
   operationId: 'pos_get_taxes',
   tags: tags('Taxes'),
   summary: 'List the tax rates',
-  ...secured(scopesFor('pos', 'taxes', 'read')),
+  ...secured('consumer', scopesFor('pos', 'taxes', 'read')),
   request: { params: ConsumerIdParam, query: PageOnlyQuery },
   responses: { 200: jsonContent(ServicePage_POSTaxRateItem_, 'The tax rates'), ...errors },
 });
@@ -213,7 +213,7 @@ export const getClosure = createRoute({
   operationId: 'pos_get_closure',
   tags: tags('Closures'),
   summary: 'Get the closure of a day',
-  ...secured(scopesFor('pos', 'closure', 'read')),
+  ...secured('consumer', scopesFor('pos', 'closure', 'read')),
   request: { params: ClosureDateParam, query: ClosureQuery },
   responses: { 200: jsonContent(ClosureItem, 'The status of the day and its closures'), ...errors },
 });
@@ -224,7 +224,7 @@ export const getObjectives = createRoute({
   operationId: 'pos_get_objectives',
   tags: tags('Objectives'),
   summary: 'List the daily sales objectives of a period',
-  ...secured(scopesFor('pos', 'objectives', 'read')),
+  ...secured('consumer', scopesFor('pos', 'objectives', 'read')),
   request: { params: ConsumerIdParam, query: ObjectivesQuery },
   responses: { 200: jsonContent(ServicePage_ObjectivesItem_, 'One objective per day'), ...errors },
 });
@@ -235,7 +235,7 @@ export const getReport = createRoute({
   operationId: 'pos_get_report',
   tags: tags('Closures'),
   summary: 'Get the e-reporting summary of a day',
-  ...secured(scopesFor('pos', 'closure', 'read')),
+  ...secured('consumer', scopesFor('pos', 'closure', 'read')),
   request: { params: ConsumerIdParam, query: ReportQuery },
   responses: { 200: jsonContent(ReportItem, 'The summary of the day'), ...errors },
 });

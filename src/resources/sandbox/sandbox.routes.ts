@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { isAdmin } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
-import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
+import { adminRoute, errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
 import { ClockChange, ClockState, ResetResult } from './sandbox.schemas.js';
 
 const tags = ['Sandbox control'];
@@ -14,11 +14,8 @@ const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** The guard of every control endpoint (spread into createRoute). */
-export const admin = {
-  security: [{ sandboxAdmin: [] }],
-  middleware: [requireAdmin] as [MiddlewareHandler<AppEnv>],
-};
+/** The guard of every control endpoint, and its `admin` access policy (spread into createRoute). */
+export const admin = adminRoute(requireAdmin);
 
 export const getClock = createRoute({
   method: 'get',

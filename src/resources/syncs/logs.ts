@@ -3,6 +3,7 @@ import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
 import { errors } from '../../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { own } from '../../lib/own.js';
 import type { ExecutionLogRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
@@ -47,7 +48,7 @@ export const postLogs = createRoute({
   tags: ['Syncs'],
   summary: 'Record log lines of a consumer, linked to the related chain execution if one is named',
   ...clientRoute('GET on the same path lists them.'),
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: ConsumerIdParam,
     body: jsonBody(z.array(ConsumerLog).max(1000), 'The log lines'),
@@ -78,7 +79,7 @@ export const listLogs = createRoute({
 function relatedExecution(world: World, consumerid: string, header: string | undefined): string | null {
   if (!header) return null;
   const id = header.trim().toLowerCase();
-  const run = world.executions[id];
+  const run = own(world.executions, id);
   if (run?.consumerid === consumerid) return id;
   const inChain = Object.values(world.executions).some(
     (execution) => execution.parentexecutionid === id && execution.consumerid === consumerid,

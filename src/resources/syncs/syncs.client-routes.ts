@@ -24,7 +24,7 @@ export const deleteFlow = createRoute({
   ...clientRoute(
     'The flow leaves the sync, and no consumer has it enabled any more (its scheduled runs stop). Its past executions and issues stay, as history.',
   ),
-  ...secured(),
+  ...secured('account-wide'),
   request: { params: FlowEventParams },
   responses: {
     204: emptyResponse('The flow was removed'),
@@ -51,7 +51,7 @@ export const getLogs = createRoute({
   tags,
   summary: 'List the log lines recorded for a consumer, newest first',
   ...clientRoute("The lines posted to the same path (the official clients' log calls), newest first."),
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerIdParam },
   responses: {
     200: jsonContent(z.array(ConsumerLogOut), 'The log lines'),

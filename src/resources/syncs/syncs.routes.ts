@@ -40,7 +40,7 @@ export const listSyncs = createRoute({
   operationId: 'syncs_get_syncs',
   tags,
   summary: 'List the syncs of the environment',
-  ...secured(),
+  ...secured('account'),
   responses: {
     200: jsonContent(z.array(ReadSyncItem), 'The syncs, with their flows'),
     ...errorResponses([401]),
@@ -53,7 +53,7 @@ export const createSync = createRoute({
   operationId: 'syncs_post_sync',
   tags,
   summary: 'Create a sync with its flows',
-  ...secured(),
+  ...secured('account-wide'),
   request: { body: jsonBody(CreateSyncItem, 'The sync') },
   responses: {
     200: jsonContent(ReadSyncItem, 'The created sync'),
@@ -67,7 +67,7 @@ export const getSync = createRoute({
   operationId: 'syncs_get_sync',
   tags,
   summary: 'Get one sync',
-  ...secured(),
+  ...secured('account'),
   request: { params: SyncIdParam },
   responses: {
     200: jsonContent(ReadSyncItem, 'The sync'),
@@ -82,7 +82,7 @@ export const createFlow = createRoute({
   tags,
   summary: 'Add a flow to a sync, or update the flow of the same name (used by the official SDK)',
   ...clientRoute('The official clients post the definition of a flow before each run of it.'),
-  ...secured(),
+  ...secured('account-wide'),
   request: { params: SyncIdParam, body: jsonBody(CreateFlowItem, 'The flow') },
   responses: {
     200: jsonContent(ReadFlowItem, 'The flow'),
@@ -96,7 +96,7 @@ export const sendCustomEvent = createRoute({
   operationId: 'syncs_send_custom_event',
   tags,
   summary: 'Send an event that runs a flow for its consumers',
-  ...secured(),
+  ...secured('account'),
   request: {
     params: FlowEventParams,
     body: jsonBody(PostSyncFlowEvent, 'The consumers and the data of the event'),
@@ -115,7 +115,7 @@ export const reportLocalRun = createRoute({
   summary:
     'Open (START) or close (END) the executions of a flow run by the vendor (used by the official SDK)',
   ...clientRoute('The official clients report the runs of a flow they run themselves.'),
-  ...secured(),
+  ...secured('account'),
   request: { params: FlowEventParams, body: jsonBody(LocalFlowRun, 'START, or END with the outcome') },
   responses: {
     200: jsonContent(TriggerResponse, 'The executions opened or closed'),
@@ -129,7 +129,7 @@ export const listSyncExecutions = createRoute({
   operationId: 'syncs_get_sync_executions',
   tags,
   summary: 'List the executions of a sync, newest first, by pages',
-  ...secured(),
+  ...secured('account'),
   request: { params: SyncUuidParam, query: SyncExecutionsQuery },
   responses: {
     200: jsonContent(ServicePageSyncExecutionItem, 'A page of executions'),
@@ -143,7 +143,7 @@ export const getExecution = createRoute({
   operationId: 'syncs_get_execution',
   tags,
   summary: 'Get one execution (or chain execution) with its start and end',
-  ...secured(),
+  ...secured('account'),
   request: { params: ExecutionParams, query: ExecutionQuery },
   responses: {
     200: jsonContent(ChainExecutionItem, 'The execution'),
@@ -157,7 +157,7 @@ export const listConsumerExecutions = createRoute({
   operationId: 'syncs_get_consumer_executions',
   tags: consumerTags,
   summary: "List the executions of a consumer's flow, newest first",
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerFlowParams, query: DateRangeQuery },
   responses: {
     200: jsonContent(z.array(ChainExecutionItem), 'The executions'),
@@ -171,7 +171,7 @@ export const createConsumerSync = createRoute({
   operationId: 'syncs_create_synctoconsumer',
   tags: consumerTags,
   summary: 'Get the link where a consumer sets up a sync',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerIdParam, body: jsonBody(CreateConsumerSyncItem, 'The sync and its options') },
   responses: {
     200: jsonContent(LinkSyncItem, 'The link'),
@@ -185,7 +185,7 @@ export const getConsumerSync = createRoute({
   operationId: 'syncs_get_syncconsumer',
   tags: consumerTags,
   summary: "Get a consumer's setup of a sync: status, mappings, enabled flows",
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerSyncParams, query: ConsumerSyncQuery },
   responses: {
     200: jsonContent(SyncConsumerItem, 'The setup'),
@@ -199,7 +199,7 @@ export const updateConsumerSync = createRoute({
   operationId: 'syncs_update_synctoconsumer',
   tags,
   summary: "Replace a consumer's mappings of a sync",
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: ConsumerSyncParams,
     body: jsonBody(z.array(ReadSyncMappingItem), 'The new mappings (a list), replacing the current ones'),
@@ -216,7 +216,7 @@ export const enableFlow = createRoute({
   operationId: 'syncs_enable_syncconsumer',
   tags,
   summary: 'Enable a flow for a consumer, with its configuration',
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: ConsumerFlowParams,
     body: jsonBody(EnableFlowConsumer, 'Trigger, schedule and configuration'),
@@ -233,7 +233,7 @@ export const disableFlow = createRoute({
   operationId: 'syncs_disable_syncconsumer',
   tags,
   summary: 'Disable a flow for a consumer',
-  ...secured(),
+  ...secured('consumer'),
   request: { params: ConsumerFlowParams },
   responses: {
     200: jsonContent(EmptyObject, 'The flow is disabled'),
@@ -247,7 +247,7 @@ export const updateFlowConfig = createRoute({
   operationId: 'syncs_update_flowtoconsumer',
   tags,
   summary: "Merge new values into a consumer's configuration of a flow",
-  ...secured(),
+  ...secured('consumer'),
   request: {
     params: ConsumerFlowParams,
     body: jsonBody(UpdateFlowConsumer, 'Values to merge, and the trigger'),

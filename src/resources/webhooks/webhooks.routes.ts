@@ -18,7 +18,7 @@ export const listWebhookTypes = createRoute({
   operationId: 'webhooks_get_webhook_types',
   tags,
   summary: 'List the webhook types the account can subscribe to',
-  ...secured(),
+  ...secured('account'),
   responses: {
     200: jsonContent(z.array(WebhookItem), 'The webhook types'),
     ...errorResponses([401]),
@@ -31,7 +31,7 @@ export const createWebhook = createRoute({
   operationId: 'webhooks_create_webhook',
   tags,
   summary: 'Subscribe a url to a webhook type',
-  ...secured(),
+  ...secured('account'),
   request: { body: jsonBody(WebhookInstancePostItem, 'The new webhook instance') },
   responses: {
     200: jsonContent(WebhookInstanceGetItem, 'The created webhook instance'),
@@ -45,7 +45,7 @@ export const listWebhooks = createRoute({
   operationId: 'webhooks_get_webhooks',
   tags,
   summary: 'List the webhook instances of the environment',
-  ...secured(),
+  ...secured('account'),
   request: { query: WebhooksQuery },
   responses: {
     200: jsonContent(z.array(WebhookInstanceGetItem), 'The webhook instances'),
@@ -59,7 +59,7 @@ export const getWebhook = createRoute({
   operationId: 'webhooks_get_webhook',
   tags,
   summary: 'Get one webhook instance',
-  ...secured(),
+  ...secured('account'),
   request: { params: WebhookIdParam },
   responses: {
     200: jsonContent(WebhookInstanceGetItem, 'The webhook instance'),
@@ -73,7 +73,7 @@ export const updateWebhook = createRoute({
   operationId: 'webhooks_update_webhook',
   tags,
   summary: 'Change the status, url or signing secret of a webhook instance',
-  ...secured(),
+  ...secured('account'),
   request: { params: WebhookIdParam, body: jsonBody(WebhookInstancePatchItem, 'The fields to change') },
   responses: {
     200: jsonContent(WebhookInstanceGetItem, 'The updated webhook instance'),
@@ -87,7 +87,7 @@ export const deleteWebhook = createRoute({
   operationId: 'webhooks_delete_webhook',
   tags,
   summary: 'Delete a webhook instance and its delivery logs',
-  ...secured(),
+  ...secured('account'),
   request: { params: WebhookIdParam },
   responses: {
     204: emptyResponse('The webhook instance was deleted'),
@@ -101,7 +101,7 @@ export const listWebhookLogs = createRoute({
   operationId: 'webhooks_get_webhook_logs',
   tags,
   summary: 'List the deliveries of a webhook instance, newest first',
-  ...secured(),
+  ...secured('account'),
   request: { params: WebhookIdParam },
   responses: {
     200: jsonContent(z.array(WebhookLogItem), 'The delivery logs'),

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_SEED } from '../src/app.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
+import { FixtureError } from '../src/resources/sandbox/fixtures.control.js';
 import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/resources/sandbox/requests.js';
 import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
 import { seedWorld } from '../src/seed/world.js';
@@ -217,9 +218,14 @@ async function envCommand(args: ReturnType<typeof parse>) {
   if (args.db && existsSync(args.db)) {
     world = (await Store.file(args.db, () => seedWorld(args.seed, 'default'), { readOnly: true })).world;
   } else if (args.fixtures) {
-    // The world serve would start: the seeded one with the fixtures applied, by the same code.
-    world = createApp({ seed: args.seed, fixtures: args.fixtures, requestJournalSize: 0 }).services.store
-      .world;
+    // The world serve would start: the seeded one with the fixtures applied, by the same code, and
+    // refused as serve refuses it (exit code 2 and the rule, not a stack).
+    try {
+      world = createApp({ seed: args.seed, fixtures: args.fixtures, requestJournalSize: 0 }).services.store
+        .world;
+    } catch (error) {
+      throw error instanceof FixtureError ? new StartError(`Fixtures refused: ${error.message}`) : error;
+    }
   } else {
     world = seedWorld(args.seed, 'default');
   }

@@ -353,3 +353,24 @@ describe('lock', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 });
+
+describe('a key named __proto__ in the world', () => {
+  it('is an ordinary own key through a write, its rollback and a replay of the journal', async () => {
+    const { UnitOfWork, applyOp } = await import('../src/store/unit-of-work.js');
+    const world: Record<string, Record<string, unknown>> = { things: {} };
+    const unit = new UnitOfWork(world);
+    const view = unit.view as typeof world;
+    expect(view.things?.__proto__).toBeUndefined();
+    (view.things as Record<string, unknown>).__proto__ = { name: 'kept' };
+    expect(Object.getPrototypeOf(world.things)).toBe(Object.prototype);
+    expect(Object.hasOwn(world.things as object, '__proto__')).toBe(true);
+    const ops = unit.ops();
+    expect(ops).toEqual([{ p: ['things', '__proto__'], v: { name: 'kept' } }]);
+    const replayed: Record<string, unknown> = { things: {} };
+    for (const op of ops) applyOp(replayed, op);
+    expect(JSON.stringify(replayed)).toBe('{"things":{"__proto__":{"name":"kept"}}}');
+    unit.rollback();
+    expect(Object.hasOwn(world.things as object, '__proto__')).toBe(false);
+    expect(({} as Record<string, unknown>).name).toBeUndefined();
+  });
+});

@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import type { ApiKeyRecord } from '../store/world.js';
 import { type Clock, unixSeconds } from './clock.js';
 import { errors } from './errors.js';
+import { own } from './own.js';
 
 /** Tokens live 30 minutes, as the service's do. */
 export const TOKEN_LIFETIME_SECONDS = 30 * 60;
@@ -95,7 +96,7 @@ export class TokenService {
   /** What may have changed since the token was verified: the clock, and the key's existence. */
   #admit({ claims, principal }: Verified): Principal {
     if (claims.exp <= unixSeconds(this.#clock.now())) throw errors.invalidToken('The token has expired');
-    const key = this.#store().world.keys[claims.sub];
+    const key = own(this.#store().world.keys, claims.sub);
     if (!key || key.deleted_on !== null || key.accountid !== claims.acc || key.envid !== claims.env) {
       throw errors.invalidToken('The API key of this token no longer exists');
     }
@@ -119,7 +120,7 @@ export class TokenService {
     if (typeof claims.sub !== 'string' || (claims.typ !== 'api' && claims.typ !== 'mcp')) {
       throw errors.invalidToken('The token is not valid');
     }
-    const key = this.#store().world.keys[claims.sub];
+    const key = own(this.#store().world.keys, claims.sub);
     const principal: Principal = {
       kind: claims.typ,
       clientid: claims.sub,

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../lib/ids.js';
+import { own } from '../lib/own.js';
 import { connectionForFlow, QUEUE_SECONDS, runSeconds } from '../simulation/engine.js';
 import { describeError } from '../simulation/error-codes.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
@@ -155,16 +156,16 @@ class AutomationSeeder {
   ): ExecutionRecord {
     this.#counter += 1;
     const executionid = uuidFrom('execution', this.seed, 'seed', this.#counter);
-    const consumer = this.world.consumers[consumerid];
+    const consumer = own(this.world.consumers, consumerid);
     if (!consumer) throw new Error(`seed: unknown consumer ${consumerid}`);
     const connection = connectionid
-      ? this.world.connections[connectionid]
+      ? own(this.world.connections, connectionid)
       : sync
         ? connectionForFlow(
             this.world,
             consumerid,
             sync,
-            this.world.flow_consumers[`${consumerid}:${flowRecord?.flowid}`],
+            own(this.world.flow_consumers, `${consumerid}:${flowRecord?.flowid}`),
           )
         : null;
     const start = Date.parse(at) + QUEUE_SECONDS * 1000;
@@ -203,7 +204,9 @@ class AutomationSeeder {
     const last = failed.at(-1);
     if (!first?.failure || !last?.end) throw new Error('seed: an issue needs failed executions');
     const description = describeError(first.failure.error_code, first.failure.message);
-    const connection = first.used_connectionid ? this.world.connections[first.used_connectionid] : undefined;
+    const connection = first.used_connectionid
+      ? own(this.world.connections, first.used_connectionid)
+      : undefined;
     const integration = connection ? loadCatalogue().get(connection.integrationid) : undefined;
     const record: IssueRecord = {
       issue_id: issueId,

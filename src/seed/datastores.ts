@@ -1,4 +1,5 @@
 import { uuidFrom } from '../lib/ids.js';
+import { own } from '../lib/own.js';
 import type {
   DatastoreColumnRecord,
   DatastoreDataRecord,
@@ -110,7 +111,7 @@ export function seedDatastores(world: World, seed: number, dir: ReturnType<typeo
     data: Record<string, unknown>,
     executionid: string | null,
   ) => {
-    if (!world.consumers[consumerid]) return;
+    if (!own(world.consumers, consumerid)) return;
     const created = at();
     const record: DatastoreDataRecord = {
       datastoredataid: uuidFrom('datastore-data', seed, store.datastoreid, consumerid, minute),

@@ -1,3 +1,4 @@
+import { own } from '../lib/own.js';
 import type { World } from '../store/world.js';
 import { type Catalogue, loadCatalogue } from './catalogue.js';
 import { seedCredentials } from './credentials.js';
@@ -33,7 +34,7 @@ export function sandboxEnv(world: World, baseUrl: string, catalogue: Catalogue =
     activeApis.set(connection.consumerid, set);
   }
   const qualifies = (consumerid: string, api: string) => {
-    const consumer = world.consumers[consumerid];
+    const consumer = own(world.consumers, consumerid);
     return consumer?.envid === creds.sandboxEnvId && activeApis.get(consumerid)?.has(api) === true;
   };
   for (const showcase of VERTICAL_SHOWCASE) {

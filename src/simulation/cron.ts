@@ -1,3 +1,4 @@
+import { own } from '../lib/own.js';
 /**
  * A small parser for the 5-field cron form (minute hour day-of-month month day-of-week), in UTC:
  * `*`, values, ranges `a-b`, steps `* /n` and `a-b/n` (and `a/n`: from a to the end), lists `a,b`,
@@ -100,7 +101,7 @@ function parseField(text: string, spec: FieldSpec): Set<number> {
 
 export function parseCron(expression: string): CronSchedule {
   const trimmed = expression.trim();
-  const source = MACROS[trimmed.toLowerCase()] ?? trimmed;
+  const source = own(MACROS, trimmed.toLowerCase()) ?? trimmed;
   const parts = source.split(/\s+/);
   if (parts.length !== 5) {
     throw new CronError(`A cron schedule has 5 fields (minute hour day month weekday), not ${parts.length}`);

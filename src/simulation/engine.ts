@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../context.js';
+import { own } from '../lib/own.js';
 import { publishEvent } from '../resources/webhooks/events.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import type {
@@ -191,7 +192,7 @@ export function settleExecution(services: SimServices, execution: ExecutionRecor
       : closeIssuesAfter(services, execution);
   if (execution.kind === 'datalayer') {
     const datalayer = execution.used_connectionid
-      ? world.datalayer_syncs[execution.used_connectionid]
+      ? own(world.datalayer_syncs, execution.used_connectionid)
       : undefined;
     if (datalayer && execution.outcome === 'success') datalayer.last_refresh_at = execution.end;
     published += publishEvent(services, {
@@ -280,9 +281,9 @@ export function scheduleDue(services: SimServices, now: Date): { queued: number;
     }
     moved += 1;
     const schedule = scheduleOf(enabled.cronschedule);
-    const sync = world.syncs[enabled.syncid];
-    const consumer = world.consumers[enabled.consumerid];
-    if (!schedule || !sync || !consumer || !world.flows[enabled.flowid]) {
+    const sync = own(world.syncs, enabled.syncid);
+    const consumer = own(world.consumers, enabled.consumerid);
+    if (!schedule || !sync || !consumer || !own(world.flows, enabled.flowid)) {
       enabled.next_run_at = null;
       continue;
     }
@@ -311,7 +312,7 @@ export function scheduleDue(services: SimServices, now: Date): { queued: number;
     if (!datalayer.enabled || datalayer.next_run_at === null) continue;
     if (Date.parse(datalayer.next_run_at) > now.getTime()) continue;
     moved += 1;
-    const connection = world.connections[datalayer.connectionid];
+    const connection = own(world.connections, datalayer.connectionid);
     if (!connection) {
       datalayer.next_run_at = null;
       continue;

@@ -1,3 +1,4 @@
+import { own } from '../lib/own.js';
 /**
  * The error codes the simulation knows, with the title and description an issue shows for them.
  * A scripted failure may name any code: an unknown one gets a generic title and its message as
@@ -49,7 +50,7 @@ export const KNOWN_ERRORS: Record<string, ErrorDescription> = {
 };
 
 export function describeError(code: string, message: string | null): ErrorDescription {
-  const known = KNOWN_ERRORS[code];
+  const known = own(KNOWN_ERRORS, code);
   if (known) return message ? { ...known, description: message } : known;
   return { status: '500', title: `Execution failed (${code})`, description: message ?? 'The run failed.' };
 }

@@ -1,3 +1,4 @@
+import { own } from '../lib/own.js';
 import { publishEvent } from '../resources/webhooks/events.js';
 import type { ExecutionRecord, IssueRecord, World } from '../store/world.js';
 import type { SimServices } from './engine.js';
@@ -36,7 +37,9 @@ function publishIssue(services: SimServices, issue: IssueRecord, event: 'created
 }
 
 function integrationOf(services: SimServices, world: World, execution: ExecutionRecord) {
-  const connection = execution.used_connectionid ? world.connections[execution.used_connectionid] : undefined;
+  const connection = execution.used_connectionid
+    ? own(world.connections, execution.used_connectionid)
+    : undefined;
   const integrationid = connection?.integrationid ?? execution.integrationid;
   const integration = integrationid !== null ? services.catalogue.get(integrationid) : undefined;
   return {

@@ -1,3 +1,4 @@
+import { own } from '../lib/own.js';
 import { rawOf } from './unit-of-work.js';
 import type { ConnectionRecord, ConsumerRecord, World } from './world.js';
 
@@ -77,7 +78,7 @@ export function eachConsumerOfEnvironment(
   const ids = indexesOf(world).consumersByEnv.get(envKey(accountid, envid));
   if (!ids) return;
   for (const id of ids) {
-    const consumer = world.consumers[id];
+    const consumer = own(world.consumers, id);
     if (consumer) visit(consumer);
     else ids.delete(id);
   }
@@ -89,7 +90,7 @@ export function connectionsOfConsumer(world: World, consumerid: string): Connect
   const out: ConnectionRecord[] = [];
   if (!ids) return out;
   for (const id of ids) {
-    const connection = world.connections[id];
+    const connection = own(world.connections, id);
     if (connection && connection.consumerid === consumerid) out.push(connection);
     else ids.delete(id);
   }
@@ -176,7 +177,7 @@ export function searchCandidates(
       let text = '';
       block.ends = [];
       for (const id of block.ids) {
-        const consumer = world.consumers[id];
+        const consumer = own(world.consumers, id);
         if (consumer) text += searchedText(consumer);
         block.ends.push(text.length);
       }
@@ -195,7 +196,7 @@ export function searchCandidates(
         if ((ends[mid] as number) > at) high = mid;
         else low = mid + 1;
       }
-      const consumer = world.consumers[ids[low] as string];
+      const consumer = own(world.consumers, ids[low] as string);
       if (consumer) visit(consumer);
       from = ends[low] as number;
     }

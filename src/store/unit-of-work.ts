@@ -70,6 +70,8 @@ export class UnitOfWork<W extends object> {
     this.#handler = {
       get(target, key) {
         if (key === RAW) return target;
+        // A key of the world is data: `__proto__` reads its own value, never the prototype.
+        if (key === '__proto__') return Object.hasOwn(target, key) ? target[key] : undefined;
         const value = Reflect.get(target, key);
         if (!unit.#active || typeof key !== 'string' || value === null || typeof value !== 'object') {
           return value;
@@ -80,6 +82,7 @@ export class UnitOfWork<W extends object> {
       set(target, key, value) {
         const stored = unit.#unwrap(value);
         if (unit.#active && typeof key === 'string') unit.#record(target, key);
+        if (key === '__proto__') return setOwn(target, key, stored);
         return Reflect.set(target, key, stored);
       },
       deleteProperty(target, key) {
@@ -163,7 +166,7 @@ export class UnitOfWork<W extends object> {
     this.#active = false;
     for (let i = this.#undo.length - 1; i >= 0; i--) {
       const step = this.#undo[i] as UndoStep;
-      if (step.had) step.target[step.key] = step.old;
+      if (step.had) setOwn(step.target, step.key, step.old);
       else delete step.target[step.key];
     }
     this.#undo.length = 0;
@@ -173,7 +176,7 @@ export class UnitOfWork<W extends object> {
       const values = order.map((key) => target[key]);
       for (const key of order) delete target[key];
       order.forEach((key, i) => {
-        target[key] = values[i];
+        setOwn(target, key, values[i]);
       });
     }
     this.#orders.clear();
@@ -195,6 +198,16 @@ export class UnitOfWork<W extends object> {
     }
     return out;
   }
+}
+
+/** Stores a value as an own, ordinary property, whatever its key (`__proto__` included). */
+function setOwn(target: Bag, key: string, value: unknown): true {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+  return true;
 }
 
 function comparePaths(a: Path, b: Path): number {
@@ -228,16 +241,16 @@ export function applyOp(root: object, op: PathOp): void {
   let node = root as Bag;
   for (let i = 0; i < op.p.length - 1; i++) {
     const key = op.p[i] as string;
-    let next = node[key];
+    let next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === null || typeof next !== 'object') {
       if (!('v' in op)) return; // removing under something that is not there: nothing to do
       next = {};
-      node[key] = next;
+      setOwn(node, key, next);
     }
     node = next as Bag;
   }
   const last = op.p[op.p.length - 1] as string;
-  if ('v' in op) node[last] = op.v;
+  if ('v' in op) setOwn(node, last, op.v);
   else delete node[last];
 }
 

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import { LEGACY_UNTIL } from '../../seed/datasets.js';
 import { type Faker, fakerFor } from '../../seed/fakers.js';
 import { tinyPdf } from '../../seed/pdf.js';
@@ -473,12 +474,12 @@ export class LedgerSeeder {
     const id = ctx.mint('partner');
     const prefix = role === 'supplier' ? 'S' : 'C';
     const counter = `partner:${prefix}`;
-    ledger.counters[counter] = (ledger.counters[counter] ?? 0) + 1;
+    ledger.counters[counter] = (own(ledger.counters, counter) ?? 0) + 1;
     const record: LedgerPartner = {
       id,
       is_client: role !== 'supplier',
       is_supplier: role !== 'client',
-      code: `${prefix}${String(ledger.counters[counter]).padStart(5, '0')}`,
+      code: `${prefix}${String(own(ledger.counters, counter)).padStart(5, '0')}`,
       external_reference: faker.datatype.boolean(0.5) ? `EXT-${faker.string.numeric(6)}` : null,
       first_name: isCompany ? null : firstName,
       last_name: isCompany ? null : lastName,
@@ -740,7 +741,7 @@ export class LedgerSeeder {
     if (!first) return;
     const quantity = 1;
     const untaxed = round2(Math.min(first.unit_price, first.untaxed_amount));
-    const code = this.ledger.vat_codes[first.tax_code];
+    const code = own(this.ledger.vat_codes, first.tax_code);
     const tax = code?.reversed ? 0 : round2((untaxed * first.tax_rate) / 100);
     const line: LedgerInvoiceLine = {
       ...first,
@@ -752,7 +753,7 @@ export class LedgerSeeder {
       total: round2(untaxed + tax),
       description: `Credit note on ${invoice.invoice_number}`,
     };
-    const partner = this.ledger.partners[invoice.partner_id];
+    const partner = own(this.ledger.partners, invoice.partner_id);
     if (!partner) return;
     const refund = this.invoice(type, partner, date, this.term(), [line]);
     this.at(date, 15);
@@ -909,7 +910,7 @@ export class LedgerSeeder {
   /** A credit note of its own (a commercial gesture on one item), open until it is paid back. */
   gesture(type: 'customer_refund' | 'supplier_refund', partner: LedgerPartner, date: string): LedgerInvoice {
     const base = this.line(0, type);
-    const reversed = this.ledger.vat_codes[base.tax_code]?.reversed ?? false;
+    const reversed = own(this.ledger.vat_codes, base.tax_code)?.reversed ?? false;
     const tax = reversed ? 0 : round2((base.unit_price * base.tax_rate) / 100);
     const line: LedgerInvoiceLine = {
       ...base,

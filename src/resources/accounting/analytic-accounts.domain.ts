@@ -1,4 +1,5 @@
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type { LedgerAnalyticAccount, LedgerRecord } from './accounting.records.js';
 import type {
   AnalyticAccountInInput,
@@ -54,7 +55,7 @@ export function requireAnalyticAccount(
   planId?: string,
 ): LedgerAnalyticAccount {
   if (planId !== undefined) requireAnalyticPlan(ledger, planId);
-  const account = ledger.analytic_accounts[id];
+  const account = own(ledger.analytic_accounts, id);
   if (!account) {
     throw serviceError('analyticAccountNotFound', `No analytic account with the id '${id}' in the folder`);
   }

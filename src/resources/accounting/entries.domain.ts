@@ -1,4 +1,5 @@
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type { LedgerEntry, LedgerRecord } from './accounting.records.js';
 import type {
   GenericJournalEntryInput,
@@ -117,7 +118,7 @@ export function draftFromLegacy(ledger: LedgerRecord, input: JournalEntryInInput
 }
 
 export function requireEntry(ledger: LedgerRecord, id: string): LedgerEntry {
-  const entry = ledger.entries[id.toLowerCase()];
+  const entry = own(ledger.entries, id.toLowerCase());
   if (!entry) throw serviceError('entryNotFound', `No journal entry with the id '${id}' in the folder`);
   return entry;
 }
@@ -141,13 +142,13 @@ export function toJournalEntry(
   variant: 'mono' | 'multi',
   numbers = matchingNumbersByLine(ledger),
 ): JournalEntryMonoOut | JournalEntryMultiOut {
-  const journal = ledger.journals[entry.journal_id];
+  const journal = own(ledger.journals, entry.journal_id);
   const attachments = Object.values(ledger.attachments).filter(
     (a) =>
       (a.document_type === 'entry' && a.document_id === entry.id) ||
       (a.document_type === 'invoice' && a.document_id === entry.invoice_id),
   );
-  const method = entry.payment_method_id ? ledger.payment_methods[entry.payment_method_id] : undefined;
+  const method = entry.payment_method_id ? own(ledger.payment_methods, entry.payment_method_id) : undefined;
   const partnerLines = entry.lines.filter((l) => l.partner_id && partnerSideOf(ledger, l.account_number));
   const head = {
     id: entry.id,
@@ -178,9 +179,9 @@ export function toJournalEntry(
   const item = (line: LedgerEntry['lines'][number]) => ({
     id: line.id,
     account_number: line.account_number,
-    account_name: ledger.accounts[line.account_number]?.name ?? line.account_number,
+    account_name: own(ledger.accounts, line.account_number)?.name ?? line.account_number,
     partner_id: line.partner_id,
-    partner_name: line.partner_id ? (ledger.partners[line.partner_id]?.name ?? null) : null,
+    partner_name: line.partner_id ? (own(ledger.partners, line.partner_id)?.name ?? null) : null,
     description: line.description,
     debit: line.debit,
     credit: line.credit,
@@ -196,7 +197,7 @@ export function toJournalEntry(
         return {
           ...item(line),
           analytic_account: analytic ?? null,
-          analytic_account_name: analytic ? (ledger.analytic_accounts[analytic]?.name ?? null) : null,
+          analytic_account_name: analytic ? (own(ledger.analytic_accounts, analytic)?.name ?? null) : null,
         };
       }),
     };
@@ -267,9 +268,9 @@ export function toOutstandingItem(
 ): OutstandingItemOut {
   const { entry, line } = open;
   const sign = side === 'client' ? 1 : -1;
-  const journal = ledger.journals[entry.journal_id];
-  const invoice = entry.invoice_id ? ledger.invoices[entry.invoice_id] : undefined;
-  const method = entry.payment_method_id ? ledger.payment_methods[entry.payment_method_id] : undefined;
+  const journal = own(ledger.journals, entry.journal_id);
+  const invoice = entry.invoice_id ? own(ledger.invoices, entry.invoice_id) : undefined;
+  const method = entry.payment_method_id ? own(ledger.payment_methods, entry.payment_method_id) : undefined;
   const openAmount = fromCents(sign * open.openCents);
   return {
     id: line.id,

@@ -1,4 +1,5 @@
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type {
   InvoiceTypeValue,
   LedgerAnalyticDistribution,
@@ -78,7 +79,7 @@ export function draftFromMono(
   const lines = input.lines.map((line, i) => {
     let distribution: LedgerAnalyticDistribution[] = [];
     if (line.analytic_account) {
-      const account = ledger.analytic_accounts[line.analytic_account];
+      const account = own(ledger.analytic_accounts, line.analytic_account);
       if (!account) {
         throw serviceError(
           'analyticAccountNotFound',
@@ -144,7 +145,7 @@ export function draftPayment(input: InvoicePaymentInput): PaymentDraft {
 }
 
 export function requireInvoice(ledger: LedgerRecord, id: string): LedgerInvoice {
-  const invoice = ledger.invoices[id.toLowerCase()];
+  const invoice = own(ledger.invoices, id.toLowerCase());
   if (!invoice)
     throw serviceError('accountingInvoiceNotFound', `No invoice with the id '${id}' in the folder`);
   return invoice;
@@ -153,7 +154,7 @@ export function requireInvoice(ledger: LedgerRecord, id: string): LedgerInvoice 
 /** The entries that settled an invoice, as payments. */
 export function paymentsOf(ledger: LedgerRecord, invoice: LedgerInvoice): PaymentOut[] {
   return invoiceSettlements(ledger, invoice).map(({ matching, entry, line, dedicatedCents }) => {
-    const journal = ledger.journals[entry.journal_id];
+    const journal = own(ledger.journals, entry.journal_id);
     return {
       id: entry.id,
       name: entry.number,
@@ -199,12 +200,14 @@ export function toInvoiceItem(
   options: InvoiceViewOptions,
   matched = matchedCentsByLine(ledger),
 ): InvoiceMonoOut | InvoiceMultiOut {
-  const partner = ledger.partners[invoice.partner_id];
-  const method = invoice.payment_method_id ? ledger.payment_methods[invoice.payment_method_id] : undefined;
+  const partner = own(ledger.partners, invoice.partner_id);
+  const method = invoice.payment_method_id
+    ? own(ledger.payment_methods, invoice.payment_method_id)
+    : undefined;
   const attachments = Object.values(ledger.attachments).filter(
     (a) => a.document_type === 'invoice' && a.document_id === invoice.id,
   );
-  const entry = ledger.entries[invoice.entry_id];
+  const entry = own(ledger.entries, invoice.entry_id);
   const partnerLine = entry?.lines.find((l) => l.id === invoice.partner_line_id);
   const head = {
     id: invoice.id,

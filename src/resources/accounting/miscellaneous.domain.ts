@@ -1,4 +1,5 @@
 import { errors } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type { LedgerEntry, LedgerRecord } from './accounting.records.js';
 import { matchedCentsByLine, openCents, partnerSideOf } from './ledger/derived.js';
 import type { MiscellaneousOperationDraft } from './ledger/documents.js';
@@ -31,11 +32,11 @@ export function draftOf(input: MiscellaneousOperationInput): MiscellaneousOperat
 }
 
 const isOperation = (ledger: LedgerRecord, entry: LedgerEntry) =>
-  ledger.journals[entry.journal_id]?.journal_type === 'miscellaneous_operation';
+  own(ledger.journals, entry.journal_id)?.journal_type === 'miscellaneous_operation';
 
 /** The operation of a path id: an entry of a miscellaneous-operation journal, or 404. */
 export function requireOperation(ledger: LedgerRecord, id: string): LedgerEntry {
-  const entry = ledger.entries[id.toLowerCase()];
+  const entry = own(ledger.entries, id.toLowerCase());
   if (!entry || !isOperation(ledger, entry)) {
     throw errors.accountingOperationNotFound(`No miscellaneous operation with the id '${id}' in the folder`);
   }

@@ -1,4 +1,5 @@
 import { errors, serviceError } from '../../lib/errors.js';
+import { isStorableKey, own } from '../../lib/own.js';
 import type { Integration } from '../../seed/catalogue.js';
 import type { LedgerAddress, LedgerContact, LedgerPartner, LedgerRecord } from './accounting.records.js';
 import { instantOf } from './ledger/derived.js';
@@ -50,7 +51,7 @@ export function toPartnerItem(partner: LedgerPartner, role: PartnerRole): Partne
 
 /** A client (or supplier) of the folder, 404 otherwise. */
 export function requirePartnerOfRole(ledger: LedgerRecord, role: PartnerRole, id: string): LedgerPartner {
-  const partner = ledger.partners[id.toLowerCase()];
+  const partner = own(ledger.partners, id.toLowerCase());
   if (!partner || !hasRole(partner, role)) {
     throw serviceError('partnerNotFound', `No ${role} with the id '${id}' in the folder`);
   }
@@ -118,8 +119,10 @@ function partnerAccount(
 ): { number: string; create: boolean } {
   const collective = role === 'client' ? ledger.defaults.receivable_account : ledger.defaults.payable_account;
   if (!accountNumber) return { number: collective, create: false };
+  if (!isStorableKey(accountNumber))
+    throw fail(`account_number: '${accountNumber}' cannot number an account`);
   const type = role === 'client' ? 'receivable' : 'payable';
-  const existing = ledger.accounts[accountNumber];
+  const existing = own(ledger.accounts, accountNumber);
   if (existing) {
     if (existing.type !== type) throw fail(`account_number: '${accountNumber}' is not a ${type} account`);
     return { number: accountNumber, create: false };
@@ -177,7 +180,7 @@ export function createPartner(
   let merged: LedgerPartner | undefined;
   if (forceMerge && unified) {
     const other: PartnerRole = role === 'client' ? 'supplier' : 'client';
-    merged = ledger.partners[forceMerge.toLowerCase()];
+    merged = own(ledger.partners, forceMerge.toLowerCase());
     if (!merged || !hasRole(merged, other)) {
       throw serviceError('partnerNotFound', `force_merge: no ${other} with the id '${forceMerge}'`);
     }
@@ -254,12 +257,12 @@ export function createPartner(
     return merged;
   }
   const counter = `partner:${prefix}`;
-  ledger.counters[counter] = (ledger.counters[counter] ?? 0) + 1;
+  ledger.counters[counter] = (own(ledger.counters, counter) ?? 0) + 1;
   const partner: LedgerPartner = {
     id: ctx.mint('accounting-partner'),
     is_client: role === 'client',
     is_supplier: role === 'supplier',
-    code: `${prefix}${String(ledger.counters[counter]).padStart(5, '0')}`,
+    code: `${prefix}${String(own(ledger.counters, counter)).padStart(5, '0')}`,
     ...fields,
     client_account: role === 'client' ? account.number : null,
     supplier_account: role === 'supplier' ? account.number : null,

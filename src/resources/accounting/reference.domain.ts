@@ -1,4 +1,5 @@
 import { errors, serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type {
   AccountItemTypeValue,
   LedgerAccount,
@@ -101,7 +102,7 @@ export function createLedgerAccount(ledger: LedgerRecord, input: LedgerAccountIn
   if (!ACCOUNT_NUMBER.test(input.number)) {
     throw fail(`The account number '${input.number}' must be digits only, as the chart of accounts takes`);
   }
-  if (ledger.accounts[input.number]) {
+  if (own(ledger.accounts, input.number)) {
     throw serviceError(
       'ledgerAccountAlreadyExists',
       `A ledger account already exists with the number '${input.number}'`,
@@ -147,7 +148,7 @@ export function createJournal(
     throw fail(`counterpart_account is required for a ${input.journal_type} journal`);
   }
   if (input.counterpart_account) {
-    if (!ledger.accounts[input.counterpart_account]) {
+    if (!own(ledger.accounts, input.counterpart_account)) {
       throw serviceError(
         'counterpartAccountNotFound',
         `The account number '${input.counterpart_account}' does not exist in the chart of accounts`,

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errors } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import { readFixture } from '../../seed/catalogue.js';
 import { sha256 } from '../../seed/credentials.js';
@@ -18,7 +19,7 @@ const sameHex = (a: string, b: string) =>
 
 /** The key these credentials name, if the combination is right and the key is not deleted. */
 export function checkKeyCredentials(world: World, input: KeyCredentialsInput): ApiKeyRecord {
-  const key = Object.hasOwn(world.keys, input.clientId) ? world.keys[input.clientId] : undefined;
+  const key = own(world.keys, input.clientId);
   const valid =
     key !== undefined &&
     key.deleted_on === null &&
@@ -53,7 +54,7 @@ export function mcpScopeLimit(world: World, key: ApiKeyRecord): ReadonlySet<stri
 }
 
 const environmentScopes = (world: World, key: ApiKeyRecord): readonly string[] =>
-  world.environments[key.envid]?.mcp_scopes ?? ['*'];
+  own(world.environments, key.envid)?.mcp_scopes ?? ['*'];
 
 /** The scopes the key may hand out, in the service's order (what the OAuth consent page offers). */
 export function grantableScopes(world: World, key: ApiKeyRecord): string[] {

@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { tinyPdf } from '../../seed/pdf.js';
 import type { WorldStore } from '../../store/store.js';
@@ -32,14 +33,14 @@ const chronological = (a: BankingTransaction, b: BankingTransaction) =>
   a.id.localeCompare(b.id);
 
 export function requireAccount(data: BankingDataset, id: string): BankingAccount {
-  const account = data.accounts[id];
+  const account = own(data.accounts, id);
   if (!account)
     throw verticalFailure(`The account '${id}' does not exist (GET .../banking/accounts lists them)`);
   return account;
 }
 
 export function requireTransaction(data: BankingDataset, id: string): BankingTransaction {
-  const transaction = data.transactions[id];
+  const transaction = own(data.transactions, id);
   if (!transaction) throw verticalFailure(`The transaction '${id}' does not exist`);
   return transaction;
 }

@@ -1,5 +1,6 @@
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
@@ -75,7 +76,7 @@ export function toVariantItem(
     ...variantFields(dataset, product, variant),
     inventory_details: dataset.locations.map((location) => ({
       location: { id: location.id, name: location.name },
-      available_quantity: variant.stock[location.id] ?? 0,
+      available_quantity: own(variant.stock, location.id) ?? 0,
     })),
     common_attributes: product.common_attributes,
     common_images: product.common_images,
@@ -106,7 +107,7 @@ export function listProducts(
 }
 
 export function requireProduct(dataset: CommerceDataset, productId: string): CommerceProduct {
-  const product = dataset.products[productId];
+  const product = own(dataset.products, productId);
   if (!product) throw serviceError('commerceProductNotFound', `No product has the id '${productId}'`);
   return product;
 }
@@ -115,7 +116,7 @@ export function findVariant(
   dataset: CommerceDataset,
   variantId: string,
 ): { product: CommerceProduct; variant: CommerceVariant } | undefined {
-  const product = dataset.products[dataset.variant_index[variantId] ?? ''];
+  const product = own(dataset.products, own(dataset.variant_index, variantId));
   const variant = product?.variants.find((v) => v.id === variantId);
   return product && variant ? { product, variant } : undefined;
 }
@@ -154,7 +155,7 @@ export const listCustomers = (dataset: CommerceDataset): CommerceCustomer[] =>
   );
 
 export function requireCustomer(dataset: CommerceDataset, customerId: string): CommerceCustomer {
-  const customer = dataset.customers[customerId];
+  const customer = own(dataset.customers, customerId);
   if (!customer) throw serviceError('commerceCustomerNotFound', `No customer has the id '${customerId}'`);
   return customer;
 }
@@ -184,7 +185,7 @@ export function toOrderItem(
       categories: withCategories ? categoriesOf(dataset, found.product) : [],
     };
   };
-  const customer = order.customer_id ? dataset.customers[order.customer_id] : undefined;
+  const customer = own(dataset.customers, order.customer_id);
   const location = order.fulfilled_from
     ? dataset.locations.find((l) => l.id === order.fulfilled_from)
     : undefined;
@@ -314,7 +315,7 @@ export function listOrders(dataset: CommerceDataset, filters: OrderFilters): Com
 }
 
 export function requireOrder(dataset: CommerceDataset, orderId: string): CommerceOrder {
-  const order = dataset.orders[orderId];
+  const order = own(dataset.orders, orderId);
   if (!order) throw serviceError('commerceOrderNotFound', `No order has the id '${orderId}'`);
   return order;
 }
@@ -400,13 +401,13 @@ function planOrder(dataset: CommerceDataset, input: OrderItemInInput) {
 function takeFromStock(dataset: CommerceDataset, variant: CommerceVariant, quantity: number): void {
   let left = quantity;
   for (const location of dataset.locations) {
-    const here = variant.stock[location.id] ?? 0;
+    const here = own(variant.stock, location.id) ?? 0;
     const taken = Math.max(0, Math.min(here, left));
     variant.stock[location.id] = here - taken;
     left -= taken;
   }
   const first = dataset.locations[0];
-  if (left > 0 && first) variant.stock[first.id] = (variant.stock[first.id] ?? 0) - left;
+  if (left > 0 && first) variant.stock[first.id] = (own(variant.stock, first.id) ?? 0) - left;
 }
 
 const toAddress = (

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors } from '../../lib/errors.js';
 import { type IdSource, isUuid } from '../../lib/ids.js';
+import { own, putOwn } from '../../lib/own.js';
 import {
   type Catalogue,
   type Integration,
@@ -63,7 +64,7 @@ export function checkDatetimes(list: KeyValue[] | null | undefined): Record<stri
   const out: Record<string, string> = {};
   for (const { key, value } of list ?? []) {
     if (!DATETIME.safeParse(value).success) throw errors.invalidDatetime(key);
-    out[key] = value;
+    putOwn(out, key, value);
   }
   return out;
 }
@@ -167,7 +168,7 @@ export function requireConnection(
   connectionid: string,
 ): ConnectionRecord {
   if (!isUuid(connectionid)) throw errors.connectionIdInvalid();
-  const connection = world.connections[connectionid.toLowerCase()];
+  const connection = own(world.connections, connectionid.toLowerCase());
   if (!connection || connection.consumerid !== consumer.consumerid) throw errors.connectionNotFound();
   return connection;
 }
@@ -351,10 +352,10 @@ export function findTransaction(
   connectionid: string,
   clientRequestId: string,
 ): TransactionRecord {
-  const connection = world.connections[connectionid.toLowerCase()];
+  const connection = own(world.connections, connectionid.toLowerCase());
   const transaction =
     connection && connection.consumerid === consumer.consumerid
-      ? world.transactions[transactionKey(connection.connectionid, clientRequestId)]
+      ? own(world.transactions, transactionKey(connection.connectionid, clientRequestId))
       : undefined;
   if (!transaction) throw errors.transactionNotFound();
   return transaction;
@@ -369,10 +370,10 @@ export function requireOpenLink(
   linkid: string,
 ): { link: LinkRecord; consumer: ConsumerRecord } {
   const key = linkid.toLowerCase();
-  const link = Object.hasOwn(world.links, key) ? world.links[key] : undefined;
-  const consumer = link ? world.consumers[link.consumerid] : undefined;
+  const link = own(world.links, key);
+  const consumer = link ? own(world.consumers, link.consumerid) : undefined;
   if (!link || link.completed_on !== null || !consumer) throw errors.linkNotFound();
-  if (link.connectionid !== null && !world.connections[link.connectionid]) throw errors.linkNotFound();
+  if (link.connectionid !== null && !own(world.connections, link.connectionid)) throw errors.linkNotFound();
   return { link, consumer };
 }
 
@@ -474,7 +475,7 @@ export function completeLink(
   link: LinkRecord,
   submission: LinkSubmission,
 ): ConnectionRecord {
-  const existing = link.connectionid !== null ? world.connections[link.connectionid] : undefined;
+  const existing = link.connectionid !== null ? own(world.connections, link.connectionid) : undefined;
   let integration: Integration;
   if (existing) {
     if (submission.integrationid !== null && submission.integrationid !== existing.integrationid) {

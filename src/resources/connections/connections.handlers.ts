@@ -2,6 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { ApiError, errors } from '../../lib/errors.js';
+import { own, putOwn } from '../../lib/own.js';
 import { publicOrigin } from '../../lib/urls.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
@@ -74,7 +75,7 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
   const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
-  const connection = store.world.connections[link.connectionid ?? ''];
+  const connection = own(store.world.connections, link.connectionid ?? '');
   if (connection) publishEvent(c.var, connectionEvent('updated', consumer, connection));
   return c.json({ url: linkUrl(c, link) }, 200);
 };
@@ -135,7 +136,7 @@ function offeredIntegrations(
 }
 
 const linkConnection = (world: World, link: LinkRecord) =>
-  link.connectionid !== null ? (world.connections[link.connectionid] ?? null) : null;
+  link.connectionid !== null ? (own(world.connections, link.connectionid) ?? null) : null;
 
 export const getLinkPage: Handler<'getLinkPage'> = (c) => {
   const world = c.get('store').world;
@@ -158,7 +159,7 @@ const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/
 function fieldsOf(form: Record<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [field, value] of Object.entries(form)) {
-    if (field.startsWith(prefix)) out[field.slice(prefix.length)] = value;
+    if (field.startsWith(prefix)) putOwn(out, field.slice(prefix.length), value);
   }
   return out;
 }

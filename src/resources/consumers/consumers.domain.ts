@@ -2,6 +2,7 @@ import { canSee } from '../../lib/access.js';
 import type { Clock } from '../../lib/clock.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import { isHttpUrl } from '../../lib/urls.js';
 import { removeConsumerData } from '../../store/cascade.js';
@@ -43,7 +44,7 @@ export function requireConsumer(
   consumerId: string,
   notFound: () => ApiError = errors.consumerNotFound,
 ): ConsumerRecord {
-  const consumer = world.consumers[consumerId.toLowerCase()];
+  const consumer = own(world.consumers, consumerId.toLowerCase());
   if (!consumer || consumer.accountid !== principal.accountid) throw notFound();
   if (consumer.envid !== principal.envid) throw errors.wrongEnvironment();
   if (!canSee(principal, consumer)) throw notFound();

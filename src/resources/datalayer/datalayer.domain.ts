@@ -1,4 +1,5 @@
 import { errors } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { Catalogue, Integration } from '../../seed/catalogue.js';
 import { nextRun, parseCron } from '../../simulation/cron.js';
@@ -34,7 +35,7 @@ export function requireDatalayerTarget(
 ): DatalayerTarget {
   const consumer = requireConsumer(world, principal, consumerId, errors.datalayerTargetNotFound);
   const key = connectionId.toLowerCase();
-  const connection = Object.hasOwn(world.connections, key) ? world.connections[key] : undefined;
+  const connection = own(world.connections, key);
   if (!connection || connection.consumerid !== consumer.consumerid) throw errors.datalayerTargetNotFound();
   return { consumer, connection };
 }
@@ -43,7 +44,7 @@ export function requireDatalayerTarget(
 export function assertConfigured(world: World, catalogue: Catalogue, target: DatalayerTarget): Integration {
   const integration = catalogue.get(target.connection.integrationid);
   if (!integration) throw errors.datalayerNotConfigured('The integration of this connection is unknown');
-  const apis = world.datalayer_settings[target.consumer.accountid]?.apis ?? [];
+  const apis = own(world.datalayer_settings, target.consumer.accountid)?.apis ?? [];
   if (!apis.includes(integration.api)) {
     const configured = apis.length ? apis.join(', ') : 'none';
     throw errors.datalayerNotConfigured(
@@ -96,7 +97,7 @@ export function enableDatalayer(
   assertConfigured(world, services.catalogue, target);
   assertActive(target.connection);
   const now = services.clock.now();
-  const previous = world.datalayer_syncs[target.connection.connectionid];
+  const previous = own(world.datalayer_syncs, target.connection.connectionid);
   const record: DatalayerRecord = {
     connectionid: target.connection.connectionid,
     consumerid: target.consumer.consumerid,
@@ -125,7 +126,7 @@ export function refreshDatalayer(
 ): ExecutionRecord {
   const world = services.store.world;
   assertConfigured(world, services.catalogue, target);
-  if (!world.datalayer_syncs[target.connection.connectionid]?.enabled) {
+  if (!own(world.datalayer_syncs, target.connection.connectionid)?.enabled) {
     throw errors.datalayerNotConfigured('The datalayer sync of this connection is not enabled');
   }
   assertActive(target.connection);
@@ -140,7 +141,7 @@ export function refreshDatalayer(
 export function disableDatalayer(services: SimServices, target: DatalayerTarget): void {
   const world = services.store.world;
   assertConfigured(world, services.catalogue, target);
-  const record = world.datalayer_syncs[target.connection.connectionid];
+  const record = own(world.datalayer_syncs, target.connection.connectionid);
   if (!record?.enabled) return;
   record.enabled = false;
   record.disabled_on = services.clock.now().toISOString();

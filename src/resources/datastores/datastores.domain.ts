@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type {
   ConsumerRecord,
@@ -58,7 +59,7 @@ export function listDatastores(
 
 /** A datastore of the caller's account; another account's does not exist for the caller. */
 export function requireDatastore(world: World, principal: Principal, datastoreid: string): DatastoreRecord {
-  const record = world.datastores[datastoreid.toLowerCase()];
+  const record = own(world.datastores, datastoreid.toLowerCase());
   if (!record || record.accountid !== principal.accountid) throw errors.datastoreNotFound();
   return record;
 }
@@ -70,7 +71,7 @@ export function requireRow(
   datastore: DatastoreRecord,
   datastoredataid: string,
 ): DatastoreDataRecord {
-  const row = world.datastore_data[datastoredataid.toLowerCase()];
+  const row = own(world.datastore_data, datastoredataid.toLowerCase());
   if (!row || row.consumerid !== consumer.consumerid || row.datastoreid !== datastore.datastoreid) {
     throw errors.datastoreDataNotFound();
   }

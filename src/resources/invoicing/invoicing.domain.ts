@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
 import { tinyPdf } from '../../seed/pdf.js';
@@ -204,7 +205,7 @@ export function toInvoiceSingle(
 
 /** The invoice as a one-page PDF (base64), drawn from its number, partner and total. */
 export function invoicePdf(data: InvoicingDataset, invoice: InvoicingInvoice): string {
-  const partner = invoice.partner_id ? data.contacts[invoice.partner_id] : undefined;
+  const partner = invoice.partner_id ? own(data.contacts, invoice.partner_id) : undefined;
   const name = partner ? displayName(partner) : 'no partner';
   return tinyPdf(
     `${invoice.invoice_number} - ${invoice.invoice_date} - ${name} - ${invoice.total.toFixed(2)} ${invoice.currency}`,
@@ -215,8 +216,8 @@ export const displayName = (contact: InvoicingContact): string =>
   contact.company_name ?? ([contact.first_name, contact.last_name].filter(Boolean).join(' ') || contact.id);
 
 export function toPaymentItem(data: InvoicingDataset, payment: InvoicingPayment) {
-  const invoice = data.invoices[payment.invoice_id];
-  const method = payment.payment_method_id ? data.payment_methods[payment.payment_method_id] : undefined;
+  const invoice = own(data.invoices, payment.invoice_id);
+  const method = payment.payment_method_id ? own(data.payment_methods, payment.payment_method_id) : undefined;
   return {
     id: payment.id,
     source_ref: { ...payment.source_ref },
@@ -258,19 +259,19 @@ export function listContacts(data: InvoicingDataset, type: ContactTypeFilter = '
 }
 
 export function requireContact(data: InvoicingDataset, id: string): InvoicingContact {
-  const contact = data.contacts[id];
+  const contact = own(data.contacts, id);
   if (!contact) throw serviceError('invoicingContactNotFound', `No contact has the id '${id}'`);
   return contact;
 }
 
 export function requireProduct(data: InvoicingDataset, id: string): InvoicingProduct {
-  const product = data.products[id];
+  const product = own(data.products, id);
   if (!product) throw serviceError('invoicingProductNotFound', `No product has the id '${id}'`);
   return product;
 }
 
 export function requireTax(data: InvoicingDataset, id: string): InvoicingTax {
-  const tax = data.taxes[id];
+  const tax = own(data.taxes, id);
   if (!tax) throw serviceError('invoicingTaxNotFound', `No tax has the id '${id}'`);
   return tax;
 }
@@ -278,13 +279,13 @@ export function requireTax(data: InvoicingDataset, id: string): InvoicingTax {
 /** An invoice by id: a malformed id is refused (400) before a missing one (404). */
 export function requireInvoice(data: InvoicingDataset, id: string): InvoicingInvoice {
   if (!isUuid(id)) throw serviceError('invoicingInvoiceIdFormat', `'${id}' is not an invoice id (a uuid)`);
-  const invoice = data.invoices[id.toLowerCase()];
+  const invoice = own(data.invoices, id.toLowerCase());
   if (!invoice) throw serviceError('invoicingInvoiceNotFound', `No invoice has the id '${id}'`);
   return invoice;
 }
 
 export function requireOpportunity(data: InvoicingDataset, id: string): InvoicingOpportunity {
-  const opportunity = data.opportunities[id];
+  const opportunity = own(data.opportunities, id);
   if (!opportunity) throw serviceError('invoicingOpportunityNotFound', `No opportunity has the id '${id}'`);
   return opportunity;
 }
@@ -458,7 +459,7 @@ export function createContact(
 
 /** A tax of the software (an archived one too). */
 function usableTax(data: InvoicingDataset, id: string, where: string): InvoicingTax {
-  const tax = data.taxes[id];
+  const tax = own(data.taxes, id);
   if (!tax) throw fail(`${where} '${id}' is not a tax of the software (GET .../invoicing/taxes lists them)`);
   return tax;
 }
@@ -509,7 +510,7 @@ function checkLine(
     [`${where}.tax_amount`]: line.tax_amount,
     [`${where}.total`]: line.total,
   });
-  const product = line.product_id ? data.products[line.product_id] : undefined;
+  const product = line.product_id ? own(data.products, line.product_id) : undefined;
   if (line.product_id && !product) {
     throw fail(`${where}.product_id '${line.product_id}' is not a product of the software`);
   }
@@ -554,7 +555,7 @@ export function createInvoice(
   const named = input.partner_id !== null && input.partner_id !== undefined;
   const partner =
     named && Object.hasOwn(data.contacts, input.partner_id as string)
-      ? data.contacts[input.partner_id as string]
+      ? own(data.contacts, input.partner_id as string)
       : undefined;
   if (named && !partner) {
     throw fail(`partner_id '${input.partner_id}' is not a contact of the software`);
@@ -584,7 +585,7 @@ export function createInvoice(
     invoice_type: input.invoice_type,
     status: input.status === 'paid' ? 'posted' : input.status,
     currency: input.currency,
-    currency_exchange_rate: EXCHANGE_RATES[input.currency] ?? 1,
+    currency_exchange_rate: own(EXCHANGE_RATES, input.currency) ?? 1,
     invoice_date: input.invoice_date,
     due_date: input.due_date ?? null,
     accounting_date: input.invoice_date,
@@ -633,7 +634,7 @@ export function createInvoice(
 
 function usableMethod(data: InvoicingDataset, id: string | null | undefined): string | null {
   if (id === null || id === undefined) return null;
-  if (!data.payment_methods[id]) {
+  if (!own(data.payment_methods, id)) {
     throw fail(`payment_method_id '${id}' is not a payment method of the software`);
   }
   return id;
@@ -650,7 +651,7 @@ export function createPayment(
   input: PaymentInInput,
   ctx: WriteContext,
 ): InvoicingPayment {
-  const invoice = data.invoices[input.invoice_id];
+  const invoice = own(data.invoices, input.invoice_id);
   if (!invoice) throw fail(`invoice_id '${input.invoice_id}' is not an invoice of the software`);
   if (invoice.status !== 'posted') {
     throw fail(
@@ -691,10 +692,10 @@ export function updatePayment(
   input: PaymentUpdateInput,
   ctx: WriteContext,
 ): InvoicingPayment {
-  const payment = data.payments[paymentId];
+  const payment = own(data.payments, paymentId);
   if (!payment)
     throw fail(`The payment '${paymentId}' does not exist (GET .../invoicing/payments lists them)`);
-  const invoice = data.invoices[payment.invoice_id];
+  const invoice = own(data.invoices, payment.invoice_id);
   if (!invoice) throw fail(`The invoice of the payment '${paymentId}' no longer exists`);
   if (input.amount !== null && input.amount !== undefined && input.amount < 0) {
     throw fail('amount must not be negative');

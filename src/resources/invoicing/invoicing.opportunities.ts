@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import { addDays } from '../../seed/vertical-data.js';
 import type { FieldRefValue } from '../../store/world.js';
 import type { InvoicingOpportunity } from './invoicing.records.js';
@@ -44,7 +45,8 @@ export function opportunityRecord(fields: OpportunityFields): InvoicingOpportuni
     source_ref: fields.source_ref,
     name: fields.name,
     total: fields.total,
-    probability: fields.probability ?? closedProbability(fields.status) ?? STAGE_PROBABILITY[stage] ?? 50,
+    probability:
+      fields.probability ?? closedProbability(fields.status) ?? own(STAGE_PROBABILITY, stage) ?? 50,
     status: fields.status,
     partner_id: fields.partner_id,
     comment: fields.comment ?? null,

@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import { DatasetSeeder, type SeedInput } from '../../seed/dataset-seeder.js';
 import {
   addDays,
@@ -54,8 +55,9 @@ const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 /** The software's own number of a new record (its source_ref id): C1001, C1002... per prefix. */
 export function nextSourceId(data: InvoicingDataset, prefix: string): string {
   const key = `source:${prefix}`;
-  data.counters[key] = (data.counters[key] ?? 0) + 1;
-  return `${prefix}${1000 + data.counters[key]}`;
+  const next = (own(data.counters, key) ?? 0) + 1;
+  data.counters[key] = next;
+  return `${prefix}${1000 + next}`;
 }
 
 const NUMBER_PREFIXES: Record<InvoicingInvoiceTypeValue, string> = {
@@ -72,8 +74,8 @@ export function nextInvoiceNumber(
   day: string,
 ): string {
   const key = `${NUMBER_PREFIXES[type]}-${day.slice(0, 4)}`;
-  data.counters[key] = (data.counters[key] ?? 0) + 1;
-  return `${key}-${String(data.counters[key]).padStart(4, '0')}`;
+  data.counters[key] = (own(data.counters, key) ?? 0) + 1;
+  return `${key}-${String(own(data.counters, key)).padStart(4, '0')}`;
 }
 
 /** Rate, label, code, type, scope, active. */
@@ -340,7 +342,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
 
   line(type: InvoicingInvoiceTypeValue, product: InvoicingProduct, quantity: number): InvoicingInvoiceLine {
     const f = this.faker;
-    const tax = product.tax_id ? this.data.taxes[product.tax_id] : undefined;
+    const tax = product.tax_id ? own(this.data.taxes, product.tax_id) : undefined;
     const sale = type.startsWith('customer');
     const unitPrice = sale ? (product.unit_price ?? 0) : (product.cost ?? 0);
     const gross = round2(unitPrice * quantity);
@@ -477,7 +479,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       ? this.method('Credit card')
       : (invoice.payment_method_id ?? this.method('Bank transfer'));
     const id = this.id('payment');
-    const partner = invoice.partner_id ? this.data.contacts[invoice.partner_id] : undefined;
+    const partner = invoice.partner_id ? own(this.data.contacts, invoice.partner_id) : undefined;
     const partnerName =
       partner?.company_name ??
       ([partner?.first_name, partner?.last_name].filter(Boolean).join(' ') || 'unknown');
@@ -573,7 +575,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
             i.currency === 'EUR',
         ),
       );
-      const partner = source.partner_id ? this.data.contacts[source.partner_id] : undefined;
+      const partner = source.partner_id ? own(this.data.contacts, source.partner_id) : undefined;
       if (!partner) continue;
       const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
       if (day > this.last) continue;
@@ -693,7 +695,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       const candidates = posted.filter((i) => i.invoice_type === of && i.currency === 'EUR');
       if (!candidates.length) return;
       const source = candidates.at(-1 - f.number.int({ min: 0, max: Math.min(2, candidates.length - 1) }));
-      const partner = source?.partner_id ? this.data.contacts[source.partner_id] : undefined;
+      const partner = source?.partner_id ? own(this.data.contacts, source.partner_id) : undefined;
       if (!source || !partner) return;
       const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
       if (day >= monthStart(this.first)) return;

@@ -1,6 +1,7 @@
 import { canSee } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { IssueRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
@@ -79,7 +80,7 @@ export function requireIssueConsumer(world: World, principal: Principal, consume
 
 export function requireIssue(world: World, principal: Principal, issueId: string): IssueRecord {
   const key = issueId.toLowerCase();
-  const issue = Object.hasOwn(world.issues, key) ? world.issues[key] : undefined;
+  const issue = own(world.issues, key);
   if (!issue || !canSee(principal, issue)) throw errors.issueNotFound();
   return issue;
 }

@@ -1,4 +1,5 @@
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord } from '../../store/unit-of-work.js';
@@ -74,18 +75,18 @@ export function toPaymentItem(payment: PaymentPayment) {
 
 /** Movements matching every filter, newest first. */
 export function listTransactions(data: PaymentDataset, q: TransactionsQueryInput): PaymentTransaction[] {
-  if (q.balance_id !== undefined && !data.balances[q.balance_id]) {
+  if (q.balance_id !== undefined && !own(data.balances, q.balance_id)) {
     throw verticalFailure(
       `The balance '${q.balance_id}' does not exist (GET .../payment/balances lists them)`,
     );
   }
-  if (q.payout_id !== undefined && !data.payouts[q.payout_id]) {
+  if (q.payout_id !== undefined && !own(data.payouts, q.payout_id)) {
     throw verticalFailure(`The payout '${q.payout_id}' does not exist (GET .../payment/payouts lists them)`);
   }
   const order = newestFirst<PaymentTransaction>((t) => t.create_date);
   let after: PaymentTransaction | undefined;
   if (q.starting_from !== undefined) {
-    after = data.transactions[q.starting_from];
+    after = own(data.transactions, q.starting_from);
     if (!after) throw verticalFailure(`starting_from: the transaction '${q.starting_from}' does not exist`);
   }
   const category = q.accounting_category ?? 'all';
@@ -111,13 +112,13 @@ export function listPayments(data: PaymentDataset, q: DateFilters): PaymentPayme
 }
 
 export function requirePayment(data: PaymentDataset, id: string): PaymentPayment {
-  const payment = data.payments[id];
+  const payment = own(data.payments, id);
   if (!payment) throw serviceError('paymentNotFound', `No payment has the id '${id}'`);
   return payment;
 }
 
 export function listRefunds(data: PaymentDataset, q: DateFilters & { payment_id?: string | undefined }) {
-  if (q.payment_id !== undefined && !data.payments[q.payment_id]) {
+  if (q.payment_id !== undefined && !own(data.payments, q.payment_id)) {
     throw verticalFailure(
       `The payment '${q.payment_id}' does not exist (GET .../payment/payments lists them)`,
     );

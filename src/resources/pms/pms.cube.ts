@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import {
   type CubeDef,
   connectionRows,
@@ -47,7 +48,7 @@ export const pmsInvoicesCube: CubeDef = {
       return Object.values(dataset.invoices).map((invoice) => ({
         invoice,
         location: locations.get(invoice.location_id) ?? null,
-        guests: dataset.orders[invoice.order_id]?.guests ?? null,
+        guests: own(dataset.orders, invoice.order_id)?.guests ?? null,
       }));
     }),
 };

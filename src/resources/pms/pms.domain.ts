@@ -1,5 +1,6 @@
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { serviceError } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
@@ -42,12 +43,12 @@ const inPeriod = (day: string | null, from: string, to: string) => day !== null 
  */
 
 const customerRef = (dataset: PmsDataset, customerId: string | null) => {
-  const customer = customerId ? dataset.customers[customerId] : undefined;
+  const customer = customerId ? own(dataset.customers, customerId) : undefined;
   return customer ? { id: customer.id, source_ref: customer.source_ref } : null;
 };
 
 function partnerOf(dataset: PmsDataset, customerId: string) {
-  const customer = dataset.customers[customerId];
+  const customer = own(dataset.customers, customerId);
   if (!customer) return [];
   return [
     {
@@ -72,7 +73,7 @@ export function toOrderItem(dataset: PmsDataset, order: PmsOrder): PMSOrderOut {
   return {
     ...wire,
     bills: invoice_ids.flatMap((id) => {
-      const invoice = dataset.invoices[id];
+      const invoice = own(dataset.invoices, id);
       return invoice
         ? [
             {
@@ -90,7 +91,7 @@ export function toOrderItem(dataset: PmsDataset, order: PmsOrder): PMSOrderOut {
 }
 
 export function toInvoiceItem(dataset: PmsDataset, invoice: PmsInvoice): PMSInvoiceOut {
-  const order = dataset.orders[invoice.order_id];
+  const order = own(dataset.orders, invoice.order_id);
   return {
     id: invoice.id,
     source_ref: invoice.source_ref,
@@ -168,7 +169,7 @@ export function listCustomers(dataset: PmsDataset, filters: CustomerFilters): Pm
 }
 
 export function requireCustomer(dataset: PmsDataset, customerId: string): PmsCustomer {
-  const customer = dataset.customers[customerId];
+  const customer = own(dataset.customers, customerId);
   if (!customer) throw serviceError('posCustomerNotFound', `No customer has the id '${customerId}'`);
   return customer;
 }
@@ -211,7 +212,7 @@ export function closureOf(
               total: sum2(mine.map((p) => p.total)),
             };
           }),
-          taxes: mergeTaxTotals(invoices.flatMap((i) => dataset.orders[i.order_id]?.taxes ?? [])),
+          taxes: mergeTaxTotals(invoices.flatMap((i) => own(dataset.orders, i.order_id)?.taxes ?? [])),
         };
       }),
   };
@@ -237,7 +238,7 @@ export function accountingTransactions(
 ): PMSAccountingTransactionOut[] {
   const out: PMSAccountingTransactionOut[] = [];
   for (const invoice of listInvoices(dataset, filters)) {
-    const order = dataset.orders[invoice.order_id];
+    const order = own(dataset.orders, invoice.order_id);
     if (!order) continue;
     const partner = customerRef(dataset, invoice.customer_id);
     const origin = { id: invoice.id, type: 'invoice' as const };

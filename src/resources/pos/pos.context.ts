@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
 import type { Vertical } from '../vertical-operation.js';
 import { type EventServices, publishEvent } from '../webhooks/events.js';
@@ -34,7 +35,7 @@ export function orderCompletedEvent(consumer: ConsumerRecord, dataset: PosDatase
 export function settleDataset(services: EventServices, world: World, dataset: PosDataset): number {
   if (dataset.open_orders.length === 0) return 0;
   const completed = completeDueOrders(dataset, services.clock.now());
-  const consumer = world.consumers[dataset.consumerid];
+  const consumer = own(world.consumers, dataset.consumerid);
   if (consumer) {
     for (const order of completed) publishEvent(services, orderCompletedEvent(consumer, dataset, order));
   }

@@ -2,6 +2,7 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { addDays, mergeTaxTotals, round2, sum2, taxTotals } from '../../seed/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
@@ -37,7 +38,7 @@ export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
   const completed: PosOrder[] = [];
   const instant = now.toISOString();
   dataset.open_orders = dataset.open_orders.filter((id) => {
-    const order = dataset.orders[id];
+    const order = own(dataset.orders, id);
     if (!order) return false;
     if (order.closes_at === null || order.closes_at > instant) return true;
     const plan = order.planned_payment;
@@ -46,7 +47,7 @@ export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
     order.closing_date = order.closes_at;
     order.payments = [payment];
     order.total_tip = payment.tip;
-    const customer = order.customer_id ? dataset.customers[order.customer_id] : undefined;
+    const customer = order.customer_id ? own(dataset.customers, order.customer_id) : undefined;
     if (customer) {
       order.loyalty = Math.floor(order.total);
       customer.loyalty = (customer.loyalty ?? 0) + order.loyalty;
@@ -123,7 +124,7 @@ export function listOrders(dataset: PosDataset, filters: OrderFilters): PosOrder
 }
 
 export function requireOrder(dataset: PosDataset, orderId: string): PosOrder {
-  const order = dataset.orders[orderId];
+  const order = own(dataset.orders, orderId);
   if (!order) throw serviceError('posOrderNotFound', `No order has the id '${orderId}'`);
   return order;
 }
@@ -220,7 +221,9 @@ export function objectivesOf(
   const items = days.map((day) => {
     const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
     const total = sum2(
-      locations.map((l) => round2((dataset.daily_objectives[l.id] ?? 0) * (WEEKDAY_FACTOR[weekday] ?? 1))),
+      locations.map((l) =>
+        round2((own(dataset.daily_objectives, l.id) ?? 0) * (WEEKDAY_FACTOR[weekday] ?? 1)),
+      ),
     );
     return { total, tax_amount: round2(total - total / (1 + averageRate / 100)), date: day };
   });
@@ -329,7 +332,7 @@ export function listCustomers(dataset: PosDataset, filters: CustomerFilters): Po
 }
 
 export function requireCustomer(dataset: PosDataset, customerId: string): PosCustomer {
-  const customer = dataset.customers[customerId];
+  const customer = own(dataset.customers, customerId);
   if (!customer) throw serviceError('posCustomerNotFound', `No customer has the id '${customerId}'`);
   return customer;
 }
@@ -394,14 +397,14 @@ export function updateOrderCustomer(
   orderId: string,
   customerId: string | null | undefined,
 ): PosOrder {
-  const order = dataset.orders[orderId];
+  const order = own(dataset.orders, orderId);
   // The order by its id, as GET .../orders/{order_id} reads it: the same documented 404.
   if (!order) throw serviceError('posOrderNotFound', `No order has the id '${orderId}'`);
   if (customerId === undefined || customerId === order.customer_id) return order;
-  const next = customerId === null ? null : dataset.customers[customerId];
+  const next = customerId === null ? null : own(dataset.customers, customerId);
   if (next === undefined) throw verticalFailure(`The customer '${customerId}' does not exist`);
   const points = order.closing_date !== null ? Math.floor(order.total) : 0;
-  const previous = order.customer_id ? dataset.customers[order.customer_id] : undefined;
+  const previous = order.customer_id ? own(dataset.customers, order.customer_id) : undefined;
   if (previous && previous.loyalty !== null) previous.loyalty = Math.max(0, previous.loyalty - points);
   if (next) next.loyalty = (next.loyalty ?? 0) + points;
   order.customer_id = next ? next.id : null;

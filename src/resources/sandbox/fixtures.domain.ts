@@ -1,5 +1,6 @@
 import { type ApiError, errors, messages } from '../../lib/errors.js';
 import { type IdSource, uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { Integration } from '../../seed/catalogue.js';
 import { seedCredentials } from '../../seed/credentials.js';
@@ -124,7 +125,7 @@ class Loader implements FixtureContext {
     const credentials = seedCredentials(this.#seed);
     const production = doc.environment === 'production';
     const envid = production ? credentials.productionEnvId : credentials.sandboxEnvId;
-    if (!store.world.environments[envid]) {
+    if (!own(store.world.environments, envid)) {
       this.fail(['environment'], UNKNOWN_REFERENCE, `The world holds no ${doc.environment} environment`);
     }
     this.#principal = {
@@ -190,7 +191,8 @@ class Loader implements FixtureContext {
       const path = ['webhooks', index];
       const { id: given, ...input } = webhook;
       const id = this.idFor(given, path);
-      if (this.world.webhooks[id]) this.fail([...path, 'id'], ID_TAKEN, `The webhook '${id}' already exists`);
+      if (own(this.world.webhooks, id))
+        this.fail([...path, 'id'], ID_TAKEN, `The webhook '${id}' already exists`);
       const ownOrigins = [...(this.services.selfOrigins ?? []), this.services.config.publicUrl];
       const record = this.#pinned('webhook', id, path, this.#rawAt(...path), (ids) =>
         createWebhook(
@@ -212,7 +214,7 @@ class Loader implements FixtureContext {
       const path = ['syncs', index];
       const { id: given, consumers: setups = [], ...input } = sync;
       const id = this.idFor(given, path);
-      if (this.world.syncs[id]) this.fail([...path, 'id'], ID_TAKEN, `The sync '${id}' already exists`);
+      if (own(this.world.syncs, id)) this.fail([...path, 'id'], ID_TAKEN, `The sync '${id}' already exists`);
       const record = this.#pinned('sync', id, path, this.#rawAt(...path), (ids) =>
         createSync(
           this.world,
@@ -275,14 +277,15 @@ class Loader implements FixtureContext {
         this.fail(['mcp_scopes', index], messages.mcpScopesUnknown, `Unknown scope '${scope}'`);
       }
     });
-    const environment = this.world.environments[this.#principal.envid];
+    const environment = own(this.world.environments, this.#principal.envid);
     if (environment) environment.mcp_scopes = [...new Set(scopes)];
   }
 
   #consumer(fixture: ConsumerFixtureValue, path: PathPart[]) {
     const { id: given, ref, connections = [], ...input } = fixture;
     const id = this.idFor(given, path);
-    if (this.world.consumers[id]) this.fail([...path, 'id'], ID_TAKEN, `The consumer '${id}' already exists`);
+    if (own(this.world.consumers, id))
+      this.fail([...path, 'id'], ID_TAKEN, `The consumer '${id}' already exists`);
     this.#consumers.declare(ref, id, path);
     const consumer = this.#pinned('consumer', id, path, this.#rawAt(...path), (ids) =>
       createConsumer(this.world, { ids, clock: this.services.clock }, this.#principal, input),
@@ -324,7 +327,7 @@ class Loader implements FixtureContext {
     const raw = this.#rawAt(...path);
     const integration = this.#integration(fixture.integration, [...path, 'integration']);
     const id = this.idFor(fixture.id, path);
-    if (this.world.connections[id])
+    if (own(this.world.connections, id))
       this.fail([...path, 'id'], ID_TAKEN, `The connection '${id}' already exists`);
     if (fixture.status === 'inactive' && fixture.credentials) {
       this.fail(
@@ -380,7 +383,7 @@ class Loader implements FixtureContext {
   #datastore(fixture: FixtureDocumentValue['datastores'][number], path: PathPart[]) {
     const { accountid } = this.#principal;
     const id = this.idFor(fixture.id, path);
-    if (this.world.datastores[id])
+    if (own(this.world.datastores, id))
       this.fail([...path, 'id'], ID_TAKEN, `The datastore '${id}' already exists`);
     const definitionError = 'The datastore definition is not valid';
     const clash = Object.values(this.world.datastores).find(
@@ -428,7 +431,7 @@ class Loader implements FixtureContext {
     const rows = (fixture.rows ?? []).map((row, index) => {
       const at = [...path, 'rows', index];
       const consumerid = this.#consumers.resolve(row.consumer).toLowerCase();
-      const consumer = this.world.consumers[consumerid];
+      const consumer = own(this.world.consumers, consumerid);
       if (!consumer || consumer.accountid !== accountid) {
         ruleError(errors.consumerNotFound(), null, [...at, 'consumer'], this.file);
       }

@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { errors, serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import { at, belgianIban, fakerFor } from '../../seed/finance-fakes.js';
 import { plusMinutes, round2 } from '../../seed/vertical-data.js';
@@ -320,20 +321,20 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
   /** A journal by ref, id or code. */
   const journalOf = (value: string) => {
     const byRef = journals.get(value);
-    if (byRef || ledger.journals[value]) return byRef ?? value;
+    if (byRef || own(ledger.journals, value)) return byRef ?? value;
     const code = value.toUpperCase();
     return Object.values(ledger.journals).find((j) => j.code.toUpperCase() === code)?.id ?? value;
   };
   /** A VAT code by id or code. */
   const vatOf = (value: string) => {
-    if (ledger.vat_codes[value]) return value;
+    if (own(ledger.vat_codes, value)) return value;
     const code = value.toUpperCase();
     return Object.values(ledger.vat_codes).find((v) => v.code.toUpperCase() === code)?.id ?? value;
   };
   const analytics = new RefTable(context);
   /** An analytic account by ref, id or code (a code of one account only: codes are unique per plan). */
   const analyticOf = <T extends string | null | undefined>(value: T): T | string => {
-    if (value === null || value === undefined || ledger.analytic_accounts[value]) return value;
+    if (value === null || value === undefined || own(ledger.analytic_accounts, value)) return value;
     const byRef = analytics.get(value);
     if (byRef) return byRef;
     const code = value.toUpperCase();
@@ -489,7 +490,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
   );
   /** A payment method by id or name (Bank transfer). */
   const methodOf = (value: string) => {
-    if (ledger.payment_methods[value]) return value;
+    if (own(ledger.payment_methods, value)) return value;
     const name = value.toLowerCase();
     return Object.values(ledger.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
   };
@@ -513,7 +514,7 @@ function applyAccounting(scope: Scope, block: z.output<typeof AccountingFixture>
   );
   /** An employee by id, reference (EMP-001) or name. */
   const employeeOf = (value: string) => {
-    if (ledger.employees[value]) return value;
+    if (own(ledger.employees, value)) return value;
     const key = value.toLowerCase();
     return (
       Object.values(ledger.employees).find(
@@ -608,7 +609,7 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   };
   /** A tax by id or code. */
   const taxOf = (value: string | null | undefined) => {
-    if (value === null || value === undefined || data.taxes[value]) return value;
+    if (value === null || value === undefined || own(data.taxes, value)) return value;
     const code = value.toUpperCase();
     return Object.values(data.taxes).find((t) => t.code?.toUpperCase() === code)?.id ?? value;
   };
@@ -652,7 +653,7 @@ function applyInvoicing(scope: Scope, block: z.output<typeof InvoicingFixture>):
   });
   /** A payment method by id or name. */
   const methodOf = (value: string | null | undefined) => {
-    if (value === null || value === undefined || data.payment_methods[value]) return value;
+    if (value === null || value === undefined || own(data.payment_methods, value)) return value;
     const name = value.toLowerCase();
     return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
   };
@@ -692,7 +693,7 @@ function invoicingOpportunity(
   const failAt = failureAt(context);
   const id = freshId(context, record.id, path, data.opportunities, 'opportunity');
   const partnerId = contacts.resolve(record.partner_id) ?? null;
-  if (partnerId !== null && !data.contacts[partnerId]) {
+  if (partnerId !== null && !own(data.contacts, partnerId)) {
     unknown(
       context,
       [...path, 'partner_id'],
@@ -798,7 +799,7 @@ function commerceProduct(
     const variantId = record.variants
       ? context.idFor((spec as { id?: string }).id, at)
       : uuidFrom('fixture-variant', productId, 0);
-    if (data.variant_index[variantId]) assertFree(context, true, variantId, 'variant', at);
+    if (own(data.variant_index, variantId)) assertFree(context, true, variantId, 'variant', at);
     refs.variants.declare((spec as { ref?: string }).ref, variantId, at);
     const sku = spec.sku ?? null;
     if (sku !== null) {
@@ -977,10 +978,10 @@ function applyCommerce(scope: Scope, block: z.output<typeof CommerceFixture>): V
   const variantOf = (value: string) => {
     const variant = refs.variants.get(value);
     if (variant) return variant;
-    const productId = refs.products.get(value) ?? (data.products[value] ? value : undefined);
-    const product = productId ? data.products[productId] : undefined;
+    const productId = refs.products.get(value) ?? (own(data.products, value) ? value : undefined);
+    const product = productId ? own(data.products, productId) : undefined;
     if (product && product.variants.length === 1) return product.variants[0]?.id ?? value;
-    if (data.variant_index[value]) return value;
+    if (own(data.variant_index, value)) return value;
     const sku = value.toLowerCase();
     for (const candidate of Object.values(data.products)) {
       const found = candidate.variants.find((v) => v.sku?.toLowerCase() === sku);
@@ -1105,7 +1106,7 @@ function posOrder(
   let customerId: string | null = null;
   if (record.customer_id !== null && record.customer_id !== undefined) {
     customerId = customers.resolve(record.customer_id);
-    if (!data.customers[customerId]) {
+    if (!own(data.customers, customerId)) {
       unknown(
         context,
         [...path, 'customer_id'],
@@ -1210,7 +1211,7 @@ function posOrder(
   };
   data.orders[orderId] = order;
   if (!closed) data.open_orders.push(orderId);
-  const customer = customerId ? data.customers[customerId] : undefined;
+  const customer = customerId ? own(data.customers, customerId) : undefined;
   if (customer && closed) customer.loyalty = (customer.loyalty ?? 0) + Math.floor(total);
   return orderId;
 }
@@ -1356,7 +1357,7 @@ function applyBanking(scope: Scope, block: z.output<typeof BankingFixture>): Ver
   const out: VerticalRecords = { accounts: [], transactions: [] };
   out.accounts = each(scope, 'accounts', block.accounts, null, (record, path) => {
     const id = bankingAccount(scope, data, record, path, accounts);
-    const account = data.accounts[id] as BankingAccount;
+    const account = own(data.accounts, id) as BankingAccount;
     (record.transactions ?? []).forEach((transaction, index) => {
       out.transactions?.push(
         bankingTransaction(scope, data, account, transaction, [...path, 'transactions', index]),
@@ -1366,7 +1367,7 @@ function applyBanking(scope: Scope, block: z.output<typeof BankingFixture>): Ver
   });
   const loose = each(scope, 'transactions', block.transactions, null, (record, path) => {
     const { account: named, ...transaction } = record;
-    const account = data.accounts[accounts.resolve(named)];
+    const account = own(data.accounts, accounts.resolve(named));
     if (!account) {
       return unknown(
         context,

@@ -1,5 +1,6 @@
 import { canSee } from '../../lib/access.js';
 import { errors } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import { type Page, paginate } from '../../lib/pagination.js';
 import type { Principal } from '../../lib/tokens.js';
 import {
@@ -140,7 +141,7 @@ export function findExecution(
   const key = executionid.toLowerCase();
   const consumer = consumerid?.toLowerCase();
   const visible = (e: ExecutionRecord) => e.flowid === flow.flowid && canSee(principal, e);
-  const direct = Object.hasOwn(world.executions, key) ? world.executions[key] : undefined;
+  const direct = own(world.executions, key);
   if (direct && visible(direct)) {
     if (consumer !== undefined && direct.consumerid !== consumer) throw errors.executionNotFound();
     return toChainExecutionItem(direct, now);
@@ -159,7 +160,7 @@ export function findExecution(
 function enabledConsumers(world: World, principal: Principal, flow: FlowRecord): string[] {
   return Object.values(world.flow_consumers)
     .filter((r) => {
-      const consumer = world.consumers[r.consumerid];
+      const consumer = own(world.consumers, r.consumerid);
       return r.flowid === flow.flowid && r.enabled && consumer !== undefined && canSee(principal, consumer);
     })
     .map((r) => r.consumerid);
@@ -210,8 +211,8 @@ export function sendCustomEvent(
   const now = services.clock.now();
   const chainid = services.ids.next('chain-execution');
   const executions = targets.map((consumerid) => {
-    const consumer = world.consumers[consumerid];
-    const enabledRecord = world.flow_consumers[`${consumerid}:${flow.flowid}`];
+    const consumer = own(world.consumers, consumerid);
+    const enabledRecord = own(world.flow_consumers, `${consumerid}:${flow.flowid}`);
     const execution = queueExecution(services, {
       accountid: sync.accountid,
       envid: sync.envid,
@@ -270,7 +271,7 @@ export function reportLocalRun(
           world,
           consumerid,
           sync,
-          world.flow_consumers[`${consumerid}:${flow.flowid}`],
+          own(world.flow_consumers, `${consumerid}:${flow.flowid}`),
         ),
         parentexecutionid: chainid,
         at: now,
@@ -289,7 +290,9 @@ export function reportLocalRun(
   }
   const chainid = (
     input.chainexecutionid ??
-    (input.executionid ? world.executions[input.executionid.toLowerCase()]?.parentexecutionid : undefined) ??
+    (input.executionid
+      ? own(world.executions, input.executionid.toLowerCase())?.parentexecutionid
+      : undefined) ??
     ''
   ).toLowerCase();
   const run = Object.values(world.executions).filter(

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
+import { own, putOwn } from '../../lib/own.js';
 
 /**
  * The configuration fields of a flow (config.definitionFields and the trigger's definitionFields):
@@ -73,7 +74,7 @@ export function fieldDefinitions(
 export function fitsType(type: string | null, value: unknown): boolean {
   if (type === null) return true;
   const key = type.toLowerCase();
-  const check = TYPE_CHECKS[ALIASES[key] ?? key];
+  const check = own(TYPE_CHECKS, own(ALIASES, key) ?? key);
   return check ? check(value) : true;
 }
 
@@ -88,9 +89,9 @@ export function checkFieldValues(
   values: Record<string, unknown>,
   options: { requireAll: boolean },
 ): void {
-  const missing = options.requireAll ? fields.filter((f) => f.required && isUnset(values[f.name])) : [];
+  const missing = options.requireAll ? fields.filter((f) => f.required && isUnset(own(values, f.name))) : [];
   for (const field of fields) {
-    const value = values[field.name];
+    const value = own(values, field.name);
     if (isUnset(value)) {
       if (options.requireAll && field.required)
         throw errors.flowRequiresConfiguration(missing.map((f) => f.name));
@@ -104,7 +105,8 @@ export function checkFieldValues(
 export function withDefaults(fields: readonly FieldDefinition[], values: Record<string, unknown>) {
   const out: Record<string, unknown> = { ...values };
   for (const field of fields) {
-    if (field.default !== undefined && isUnset(values[field.name])) out[field.name] = field.default;
+    if (field.default !== undefined && isUnset(own(values, field.name)))
+      putOwn(out, field.name, field.default);
   }
   return out;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { type ApiError, errors, ValidationFailure } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { ApiName, Catalogue, Integration } from '../../seed/catalogue.js';
 import { nextRun, parseCron } from '../../simulation/cron.js';
@@ -57,7 +58,7 @@ export function requireSync(
   notFound: () => ApiError = errors.syncNotFound,
 ): SyncRecord {
   const key = syncid.toLowerCase();
-  const sync = Object.hasOwn(world.syncs, key) ? world.syncs[key] : undefined;
+  const sync = own(world.syncs, key);
   if (!sync || sync.accountid !== principal.accountid) throw notFound();
   if (sync.envid !== principal.envid) throw errors.wrongEnvironment();
   return sync;
@@ -70,7 +71,7 @@ export function requireFlow(
   notFound: () => ApiError = errors.flowNotFound,
 ): FlowRecord {
   const key = flowid.toLowerCase();
-  const flow = Object.hasOwn(world.flows, key) ? world.flows[key] : undefined;
+  const flow = own(world.flows, key);
   if (!flow || flow.syncid !== sync.syncid) throw notFound();
   return flow;
 }
@@ -113,7 +114,7 @@ export function toReadFlowItem(flow: FlowRecord): ReadFlowOut {
 export function consumersOfSync(world: World, principal: Principal, syncid: string): string[] {
   return Object.values(world.consumer_syncs)
     .filter((r) => {
-      const consumer = world.consumers[r.consumerid];
+      const consumer = own(world.consumers, r.consumerid);
       return r.syncid === syncid && consumer !== undefined && canSee(principal, consumer);
     })
     .map((r) => r.consumerid);
@@ -273,7 +274,7 @@ export function consumerSyncStatus(
 }
 
 export function requireConsumerSync(world: World, consumerid: string, sync: SyncRecord): ConsumerSyncRecord {
-  const record = world.consumer_syncs[consumerSyncKey(consumerid, sync.syncid)];
+  const record = own(world.consumer_syncs, consumerSyncKey(consumerid, sync.syncid));
   if (!record) throw errors.consumerNotInSync();
   return record;
 }
@@ -309,7 +310,7 @@ export function toSyncConsumerItem(
 ): SyncConsumerOut {
   const { status, details } = consumerSyncStatus(world, catalogue, sync, record.consumerid);
   const flows = enabledFlowsOf(world, record.consumerid, sync.syncid).flatMap((enabled) => {
-    const flow = world.flows[enabled.flowid];
+    const flow = own(world.flows, enabled.flowid);
     if (!flow) return [];
     const trigger = flow.triggers.find((t) => t.id === enabled.triggerid);
     return [
@@ -517,7 +518,7 @@ export function enableFlow(
 
   const now = deps.clock.now();
   const key = flowConsumerKey(consumer.consumerid, flow.flowid);
-  const previous = world.flow_consumers[key];
+  const previous = own(world.flow_consumers, key);
   const newlyEnabled = !previous?.enabled;
   const record: FlowConsumerRecord = {
     consumerid: consumer.consumerid,
@@ -544,7 +545,7 @@ export function disableFlow(
   consumer: ConsumerRecord,
   flow: FlowRecord,
 ): boolean {
-  const record = world.flow_consumers[flowConsumerKey(consumer.consumerid, flow.flowid)];
+  const record = own(world.flow_consumers, flowConsumerKey(consumer.consumerid, flow.flowid));
   if (!record?.enabled) return false;
   record.enabled = false;
   record.disabled_on = deps.clock.now().toISOString();
@@ -564,7 +565,7 @@ export function updateFlowConfig(
   flow: FlowRecord,
   input: UpdateFlowInput,
 ): FlowConsumerRecord {
-  const record = world.flow_consumers[flowConsumerKey(consumer.consumerid, flow.flowid)];
+  const record = own(world.flow_consumers, flowConsumerKey(consumer.consumerid, flow.flowid));
   if (!record?.enabled) throw errors.flowNotActivated();
   const trigger =
     input.triggerid !== null && input.triggerid !== undefined && input.triggerid !== record.triggerid

@@ -2,6 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
+import { own } from '../../lib/own.js';
 import { publicOrigin } from '../../lib/urls.js';
 import type { ConsumerRecord, FlowRecord } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
@@ -178,7 +179,7 @@ export const getConsumerSyncHandler: Handler<'getConsumerSync'> = (c) => {
   const record = requireConsumerSync(store.world, consumer.consumerid, sync);
   const { preview_executionid } = c.req.valid('query');
   if (preview_executionid !== undefined) {
-    const preview = store.world.executions[preview_executionid.toLowerCase()];
+    const preview = own(store.world.executions, preview_executionid.toLowerCase());
     if (preview?.consumerid !== consumer.consumerid || preview.syncid !== sync.syncid) {
       throw errors.executionNotFound();
     }

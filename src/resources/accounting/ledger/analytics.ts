@@ -1,4 +1,5 @@
 import { errors, serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
 import type { LedgerAnalyticAccount, LedgerAnalyticPlan, LedgerRecord } from '../accounting.records.js';
 import { fromCents, inMainCurrency, toCents } from './money.js';
 import type { LedgerChange, PostingContext } from './posting.js';
@@ -79,7 +80,7 @@ function assertCodeFree(
     (a) => a.plan_id === planId && a.id !== selfId && a.code.toUpperCase() === code.toUpperCase(),
   );
   if (taken) {
-    const plan = ledger.analytic_plans[planId];
+    const plan = own(ledger.analytic_plans, planId);
     throw serviceError(
       'analyticAccountAlreadyExists',
       `An analytic account already exists with the code '${code}' in the plan '${plan?.name ?? planId}'`,

@@ -1,3 +1,4 @@
+import { own } from '../../../lib/own.js';
 import type {
   LedgerEntry,
   LedgerEntryLine,
@@ -56,7 +57,7 @@ export function openCents(line: LedgerEntryLine, matched: Map<string, number>): 
 
 /** The side of a partner account: receivable accounts hold clients, payable accounts suppliers. */
 export function partnerSideOf(ledger: LedgerRecord, accountNumber: string): 'client' | 'supplier' | null {
-  const type = ledger.accounts[accountNumber]?.type;
+  const type = own(ledger.accounts, accountNumber)?.type;
   if (type === 'receivable') return 'client';
   if (type === 'payable') return 'supplier';
   return null;
@@ -77,7 +78,7 @@ export function entryLine(
   entryId: string,
   lineId: string,
 ): LedgerEntryLine | undefined {
-  return ledger.entries[entryId]?.lines.find((line) => line.id === lineId);
+  return own(ledger.entries, entryId)?.lines.find((line) => line.id === lineId);
 }
 
 /** Open amount of an invoice (positive, in the invoice's currency): what is still to be paid. */
@@ -115,18 +116,18 @@ export interface InvoiceSettlement {
 export function invoiceSettlements(ledger: LedgerRecord, invoice: LedgerInvoice): InvoiceSettlement[] {
   const out: InvoiceSettlement[] = [];
   for (const matching of Object.values(ledger.matchings)) {
-    const own = matching.allocations.find((a) => a.line_id === invoice.partner_line_id);
-    if (!own) continue;
+    const settling = matching.allocations.find((a) => a.line_id === invoice.partner_line_id);
+    if (!settling) continue;
     for (const allocation of matching.allocations) {
       if (allocation.entry_id === invoice.entry_id) continue;
-      const entry = ledger.entries[allocation.entry_id];
+      const entry = own(ledger.entries, allocation.entry_id);
       const line = entry?.lines.find((l) => l.id === allocation.line_id);
       if (!entry || !line) continue;
       out.push({
         matching,
         entry,
         line,
-        dedicatedCents: Math.min(toCents(allocation.amount), toCents(own.amount)),
+        dedicatedCents: Math.min(toCents(allocation.amount), toCents(settling.amount)),
       });
     }
   }
@@ -250,6 +251,6 @@ export function nextDocumentNumber(
   journal: LedgerJournal,
   bookYearName: string,
 ): string {
-  const next = (ledger.counters[documentCounterKey(journal.id, bookYearName)] ?? 0) + 1;
+  const next = (own(ledger.counters, documentCounterKey(journal.id, bookYearName)) ?? 0) + 1;
   return `${journal.code}/${bookYearName}/${String(next).padStart(4, '0')}`;
 }

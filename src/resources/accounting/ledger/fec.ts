@@ -1,3 +1,4 @@
+import { own } from '../../../lib/own.js';
 import type { LedgerRecord } from '../accounting.records.js';
 import { inMainCurrency } from './money.js';
 
@@ -42,18 +43,18 @@ export function fecRows(ledger: LedgerRecord, from: string, to: string): FecRow[
   const entries = Object.values(ledger.entries)
     .filter((e) => e.posted && e.date >= from && e.date <= to)
     .sort((a, b) => {
-      const ja = ledger.journals[a.journal_id]?.code ?? '';
-      const jb = ledger.journals[b.journal_id]?.code ?? '';
+      const ja = own(ledger.journals, a.journal_id)?.code ?? '';
+      const jb = own(ledger.journals, b.journal_id)?.code ?? '';
       return a.date.localeCompare(b.date) || ja.localeCompare(jb) || a.number.localeCompare(b.number);
     });
   const main = ledger.folder.main_currency;
   return entries.flatMap((entry) => {
-    const journal = ledger.journals[entry.journal_id];
-    const invoice = entry.invoice_id ? ledger.invoices[entry.invoice_id] : undefined;
+    const journal = own(ledger.journals, entry.journal_id);
+    const invoice = entry.invoice_id ? own(ledger.invoices, entry.invoice_id) : undefined;
     const foreign = entry.currency !== main;
     return entry.lines.map((line): FecRow => {
-      const partner = line.partner_id ? ledger.partners[line.partner_id] : undefined;
-      const employee = line.employee_id ? ledger.employees[line.employee_id] : undefined;
+      const partner = line.partner_id ? own(ledger.partners, line.partner_id) : undefined;
+      const employee = line.employee_id ? own(ledger.employees, line.employee_id) : undefined;
       const matched = matchings.get(line.id);
       return {
         JournalCode: journal?.code ?? '',
@@ -61,7 +62,7 @@ export function fecRows(ledger: LedgerRecord, from: string, to: string): FecRow[
         EcritureNum: entry.number,
         EcritureDate: entry.date,
         CompteNum: line.account_number,
-        CompteLib: ledger.accounts[line.account_number]?.name ?? '',
+        CompteLib: own(ledger.accounts, line.account_number)?.name ?? '',
         CompAuxNum: partner?.code ?? employee?.reference ?? employee?.id ?? '',
         CompAuxLib: partner?.name ?? employee?.name ?? '',
         PieceRef: invoice?.invoice_number ?? entry.reference ?? entry.number,

@@ -6,6 +6,7 @@ import {
   serviceError,
 } from '../../../lib/errors.js';
 import { uuidFrom } from '../../../lib/ids.js';
+import { isStorableKey, own } from '../../../lib/own.js';
 import type {
   LedgerAccount,
   LedgerAnalyticAccount,
@@ -104,10 +105,10 @@ export function applyChange(ledger: LedgerRecord, change: LedgerChange, now: str
   Object.assign(ledger.counters, change.counters ?? {});
   const touched = new Set((change.matchings ?? []).flatMap((m) => m.allocations.map((a) => a.entry_id)));
   for (const id of touched) {
-    const entry = ledger.entries[id];
+    const entry = own(ledger.entries, id);
     if (!entry) continue;
     entry.last_updated_on = now;
-    const invoice = entry.invoice_id ? ledger.invoices[entry.invoice_id] : undefined;
+    const invoice = entry.invoice_id ? own(ledger.invoices, entry.invoice_id) : undefined;
     if (invoice) invoice.last_updated_on = now;
   }
 }
@@ -165,7 +166,7 @@ export function mintDocumentNumber(
 ): { number: string; counters: Record<string, number> } {
   const key = documentCounterKey(journal.id, bookYearName);
   const taken = numbersOf(ledger, journal.id);
-  let next = ledger.counters[key] ?? 0;
+  let next = own(ledger.counters, key) ?? 0;
   let number: string;
   do {
     next += 1;
@@ -385,7 +386,7 @@ export function buildInvoice(
   const vat = new Map<string, number>();
   const reversedVat = new Map<string, number>();
   for (const line of draft.lines) {
-    const code = ledger.vat_codes[line.tax_code];
+    const code = own(ledger.vat_codes, line.tax_code);
     if (!code) continue;
     if (code.reversed) {
       const due = toCents(round2((line.untaxed_amount * code.rate) / 100));
@@ -396,7 +397,7 @@ export function buildInvoice(
   }
   for (const [codeId, cents] of vat) {
     if (cents === 0) continue;
-    const code = ledger.vat_codes[codeId];
+    const code = own(ledger.vat_codes, codeId);
     const account = customer ? code?.payable_account : code?.deductible_account;
     if (!code || !account) throw fail(`The VAT code '${code?.code ?? codeId}' has no VAT account`);
     requireAccount(ledger, account);
@@ -412,7 +413,7 @@ export function buildInvoice(
   }
   for (const [codeId, cents] of reversedVat) {
     if (cents === 0) continue;
-    const code = ledger.vat_codes[codeId];
+    const code = own(ledger.vat_codes, codeId);
     if (!code?.deductible_account || !code.payable_account) {
       throw fail(`The reverse-charge VAT code '${code?.code ?? codeId}' needs both VAT accounts`);
     }
@@ -553,7 +554,7 @@ export function buildInvoicePayment(
   let side: boolean | undefined;
   const paid = draft.items.map((item, i) => {
     const where = `items[${i}]`;
-    const invoice = ledger.invoices[item.invoice_id];
+    const invoice = own(ledger.invoices, item.invoice_id);
     if (!invoice) {
       throw serviceError(
         'accountingInvoiceNotFound',
@@ -794,7 +795,10 @@ export function buildJournalEntry(
     } else {
       accountNumber = item.account ?? item.account_info?.account_number ?? '';
       if (!accountNumber) throw fail(`${where}: account must hold a general account number`);
-      if (!ledger.accounts[accountNumber] && !created.has(accountNumber)) {
+      if (!own(ledger.accounts, accountNumber) && !created.has(accountNumber)) {
+        if (!isStorableKey(accountNumber)) {
+          throw fail(`${where}: '${accountNumber}' cannot number an account`);
+        }
         if (!item.account_info || item.account_info.account_number !== accountNumber) {
           throw serviceError(
             'accountNumberNotFound',
@@ -809,7 +813,7 @@ export function buildJournalEntry(
           scheme_ids: null,
           accounting_category: null,
         });
-      } else if (ledger.accounts[accountNumber]) {
+      } else if (own(ledger.accounts, accountNumber)) {
         requireAccount(ledger, accountNumber);
       }
       if (partnerSideOf(ledger, accountNumber)) {
@@ -902,7 +906,7 @@ export function buildMatching(
   const picked: { entry: LedgerEntry; line: LedgerEntryLine; open: number }[] = [];
   const seen = new Set<string>();
   for (const id of ids) {
-    const entry = ledger.entries[id] ?? ledger.entries[ledger.invoices[id]?.entry_id ?? ''];
+    const entry = own(ledger.entries, id) ?? own(ledger.entries, own(ledger.invoices, id)?.entry_id ?? '');
     const found: { entry: LedgerEntry; line: LedgerEntryLine }[] = [];
     if (entry) {
       const receivable = entry.lines.filter((l) => partnerSideOf(ledger, l.account_number));

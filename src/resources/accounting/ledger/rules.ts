@@ -1,5 +1,6 @@
 import { errors, type ServiceErrorName, serviceError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
 import type {
   LedgerAccount,
   LedgerAnalyticAccount,
@@ -48,14 +49,14 @@ export function requireOpenBookYear(
 }
 
 export function requireJournal(ledger: LedgerRecord, journalId: string): LedgerJournal {
-  const journal = ledger.journals[journalId];
+  const journal = own(ledger.journals, journalId);
   if (!journal) throw serviceError('journalNotFound', `The journal '${journalId}' does not exist`);
   if (journal.blocked) throw fail(`The journal '${journal.code}' is blocked`);
   return journal;
 }
 
 export function requireAccount(ledger: LedgerRecord, number: string): LedgerAccount {
-  const account = ledger.accounts[number];
+  const account = own(ledger.accounts, number);
   if (!account) {
     throw serviceError(
       'accountNumberNotFound',
@@ -67,7 +68,7 @@ export function requireAccount(ledger: LedgerRecord, number: string): LedgerAcco
 }
 
 export function requireVatCode(ledger: LedgerRecord, id: string, side?: 'sale' | 'purchase'): LedgerVatCode {
-  const code = ledger.vat_codes[id];
+  const code = own(ledger.vat_codes, id);
   if (!code) throw serviceError('taxCodeNotFound', `The VAT code '${id}' does not exist`);
   if (!code.active) throw fail(`The VAT code '${code.code}' is not active`);
   if (side && code.type !== side && code.type !== 'both') {
@@ -79,7 +80,7 @@ export function requireVatCode(ledger: LedgerRecord, id: string, side?: 'sale' |
 export type PartnerRole = 'client' | 'supplier';
 
 export function requirePartner(ledger: LedgerRecord, id: string, role?: PartnerRole): LedgerPartner {
-  const partner = ledger.partners[id];
+  const partner = own(ledger.partners, id);
   if (!partner) throw serviceError('partnerNotFound', `The partner '${id}' does not exist`);
   if (role === 'client' && !partner.is_client) {
     throw serviceError('partnerNotFound', `The partner '${id}' is not a client`);
@@ -91,19 +92,19 @@ export function requirePartner(ledger: LedgerRecord, id: string, role?: PartnerR
 }
 
 export function requireEmployee(ledger: LedgerRecord, id: string): LedgerEmployee {
-  const employee = ledger.employees[id];
+  const employee = own(ledger.employees, id);
   if (!employee) throw serviceError('employeeNotFound', `The employee '${id}' does not exist`);
   return employee;
 }
 
 export function requirePaymentMethod(ledger: LedgerRecord, id: string): LedgerPaymentMethod {
-  const method = ledger.payment_methods[id];
+  const method = own(ledger.payment_methods, id);
   if (!method) throw fail(`The payment method '${id}' does not exist`);
   return method;
 }
 
 export function requirePaymentTerm(ledger: LedgerRecord, id: string): LedgerPaymentTerm {
-  const term = ledger.payment_terms[id];
+  const term = own(ledger.payment_terms, id);
   if (!term) throw fail(`The payment term '${id}' does not exist`);
   return term;
 }
@@ -119,7 +120,7 @@ export function assertAnalyticDistribution(
 ): void {
   const seen = new Set<string>();
   for (const distribution of distributions) {
-    const plan = ledger.analytic_plans[distribution.analytic_plan];
+    const plan = own(ledger.analytic_plans, distribution.analytic_plan);
     if (!plan) {
       throw serviceError(
         'analyticPlanNotFound',
@@ -133,7 +134,7 @@ export function assertAnalyticDistribution(
     }
     let total = 0;
     for (const part of distribution.analytic_accounts) {
-      const account = ledger.analytic_accounts[part.analytic_account];
+      const account = own(ledger.analytic_accounts, part.analytic_account);
       if (!account || account.plan_id !== plan.id) {
         throw serviceError(
           'analyticAccountNotFound',
@@ -213,7 +214,7 @@ export function assertCompanyId(
   if (!isUuid(companyId)) {
     throw errors.accountingCompanyIdInvalid(`'${companyId}' is not a partner id (a uuid) of this folder`);
   }
-  const company = ledger.partners[companyId.toLowerCase()];
+  const company = own(ledger.partners, companyId.toLowerCase());
   if (!company || companyId.toLowerCase() === selfId) {
     throw fail(`company_id: no company with the id '${companyId}' exists in the folder`);
   }
@@ -245,7 +246,7 @@ export function monthOf(value: string, field: string): string {
 }
 
 export function requireAnalyticPlan(ledger: LedgerRecord, id: string): LedgerAnalyticPlan {
-  const plan = ledger.analytic_plans[id];
+  const plan = own(ledger.analytic_plans, id);
   if (!plan) throw serviceError('analyticPlanNotFound', `The analytic plan '${id}' does not exist`);
   return plan;
 }
@@ -256,7 +257,7 @@ export function requireActiveAnalyticAccount(
   id: string,
   where: string,
 ): LedgerAnalyticAccount {
-  const account = ledger.analytic_accounts[id];
+  const account = own(ledger.analytic_accounts, id);
   if (!account) {
     throw serviceError('analyticAccountNotFound', `${where}: the analytic account '${id}' does not exist`);
   }

@@ -1,4 +1,5 @@
 import { errors, serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
 import type {
   LedgerAccount,
   LedgerBankStatement,
@@ -64,7 +65,7 @@ const item = (
 /** A bank account is a financial journal whose ledger account is a bank account. */
 export function isBankAccount(ledger: LedgerRecord, journal: LedgerJournal): boolean {
   if (journal.journal_type !== 'financial_operation' || !journal.counterpart_account) return false;
-  return ledger.accounts[journal.counterpart_account]?.type === 'bank';
+  return own(ledger.accounts, journal.counterpart_account)?.type === 'bank';
 }
 
 const FINANCIAL_ACCOUNT_TYPES = new Set<LedgerAccount['type']>(['bank', 'cash', 'other_financial']);
@@ -176,7 +177,7 @@ function matchTargets(
   const out: { entry: LedgerEntry; line: LedgerEntryLine; open: number }[] = [];
   for (const entry of Object.values(ledger.entries)) {
     if (!entry.posted) continue;
-    const invoice = entry.invoice_id ? ledger.invoices[entry.invoice_id] : undefined;
+    const invoice = entry.invoice_id ? own(ledger.invoices, entry.invoice_id) : undefined;
     if (![invoice?.invoice_number, entry.number, entry.reference].includes(number)) continue;
     for (const candidate of entry.lines) {
       if (candidate.partner_id !== line.partner_id || candidate.account_number !== line.account_number)
@@ -211,7 +212,7 @@ function bookFinancialEntry(
   draft: FinancialEntryDraft,
   ctx: PostingContext,
 ): { entry: LedgerEntry; counterpartAccount: string; change: LedgerChange } {
-  const journal = ledger.journals[draft.journal_id];
+  const journal = own(ledger.journals, draft.journal_id);
   if (!journal) throw serviceError('journalNotFound', `The journal '${draft.journal_id}' does not exist`);
   if (journal.journal_type !== 'financial_operation') {
     throw serviceError(
@@ -322,7 +323,7 @@ export interface BankAccountDraft {
 /** The first free account number 5500xx..5599xx (in steps of 100) for a new bank account. */
 function freeBankAccountNumber(ledger: LedgerRecord): string {
   for (let n = 550000; n <= 559900; n += 100) {
-    if (!ledger.accounts[String(n)]) return String(n);
+    if (!own(ledger.accounts, String(n))) return String(n);
   }
   throw fail('The chart of accounts has no free bank account number left (550000 to 559900)');
 }
@@ -413,7 +414,7 @@ export interface BankStatementDraft {
 
 /** A bank account (bank journal) of the folder that can take entries. */
 export function requireBankAccount(ledger: LedgerRecord, id: string): LedgerJournal {
-  const journal = ledger.journals[id];
+  const journal = own(ledger.journals, id);
   if (!journal || !isBankAccount(ledger, journal)) {
     throw serviceError(
       'journalNotFound',

@@ -5,6 +5,9 @@
  *
  *   npx tsx scripts/reference-facts.ts <folder holding openapi.json | path of the file>
  *
+ * It also writes fixtures/published-operations.json: the operations of the published document in its
+ * order, with their names (operationId, tags, summary), which the served /openapi.json follows.
+ *
  * With --newer-than, it writes test/reference/facts-newer.json instead: the facts of the operations
  * that a newer published version (its date in its file name) adds to the reference version, which
  * the sandbox serves marked as that version's (NEWER_REFERENCE_MARKER, src/lib/client-routes.ts).
@@ -20,6 +23,7 @@ import { type NewerReferenceFacts, referenceFacts } from '../test/reference/open
 
 const OUT = fileURLToPath(new URL('../test/reference/facts.json', import.meta.url));
 const OUT_NEWER = fileURLToPath(new URL('../test/reference/facts-newer.json', import.meta.url));
+const OUT_PUBLISHED = fileURLToPath(new URL('../fixtures/published-operations.json', import.meta.url));
 
 /** A value on one line, spaced as the project's JSON formatter spaces it. */
 function inline(value: unknown): string {
@@ -89,9 +93,27 @@ if (olderInput) {
 }
 facts.reference.operations = facts.operations.length;
 writeFileSync(out, `${compact(written, '')}\n`);
+const outputs = [out];
+if (!olderInput) {
+  const published = {
+    reference: facts.reference,
+    operations: facts.operations.map(({ method, path, operationId, tags, summary, parameters }) => ({
+      method,
+      path,
+      operationId,
+      tags,
+      summary,
+      parameters: parameters.map((p) => `${p.in}:${p.name}`),
+    })),
+  };
+  writeFileSync(OUT_PUBLISHED, `${compact(published, '')}\n`);
+  outputs.push(OUT_PUBLISHED);
+}
 // In the project's JSON style, so that `npm run lint` holds.
 const BIOME = fileURLToPath(new URL('../node_modules/@biomejs/biome/bin/biome', import.meta.url));
-const formatted = spawnSync(process.execPath, [BIOME, 'format', '--write', out], { encoding: 'utf8' });
+const formatted = spawnSync(process.execPath, [BIOME, 'format', '--write', ...outputs], {
+  encoding: 'utf8',
+});
 if (formatted.status !== 0) {
   console.error(formatted.stdout, formatted.stderr);
   process.exit(formatted.status ?? 1);

@@ -3,7 +3,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
 import { type AccessPolicy, accessPolicies, grantsScope, type Scopes } from '../src/lib/openapi.js';
 import { automationDirectory } from '../src/seed/automation.js';
-import { call, expectError, SEED, sandbox, sandboxToken, type TestSandbox, tokenFor } from './helpers.js';
+import {
+  call,
+  everyOperationDocument,
+  expectError,
+  SEED,
+  sandbox,
+  sandboxToken,
+  type TestSandbox,
+  tokenFor,
+} from './helpers.js';
 
 const auto = automationDirectory(SEED);
 
@@ -136,7 +145,7 @@ const keyOf = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
 /** A fresh app's served document, its operations, and the policies its routes declare. */
 async function served() {
   const s = sandbox();
-  const doc: Json = await (await s.app.request('/openapi.json')).json();
+  const doc: Json = await everyOperationDocument(s.app);
   return { doc, operations: operationsOf(doc), policies: accessPolicies(s.app) };
 }
 

@@ -24,7 +24,7 @@ import {
   referenceOf,
   TINY_PDF,
 } from './accounting-helpers.js';
-import { call, expectError, expectValidation } from './helpers.js';
+import { call, everyOperationDocument, expectError, expectValidation } from './helpers.js';
 
 /**
  * Money through the bank and cash accounts (bank accounts, bank statements, financial entries in the
@@ -915,7 +915,7 @@ describe('accounting: what each integration covers (catalogue coverage)', () => 
 
 describe('accounting: the served document', () => {
   it('marks the deprecated operations deprecated, without MCP scopes', async () => {
-    const doc = (await call(a.app, 'GET', '/openapi.json')).body;
+    const doc = await everyOperationDocument(a.app);
     const base = '/consumers/{consumer_id}/accounting';
     const journal = doc.paths[`${base}/journal/entries`].post;
     const financial = doc.paths[`${base}/financial-entry`].post;

@@ -13,7 +13,12 @@ describe('/docs prefilled with the seeded sandbox key', () => {
   it('without an admin token: the page reads the key and the consumers from its JSON', async () => {
     const s = sandbox();
     const page = await call(s.app, 'GET', '/docs');
-    expect(page.text).toContain(`<div id="docs" data-prefill="${PREFILL}"></div>`);
+    expect(page.text).toContain(`<div id="docs" data-url="/openapi.json" data-prefill="${PREFILL}"></div>`);
+    // The page of what the sandbox adds reads its own document, prefilled the same way.
+    const added = await call(s.app, 'GET', '/docs/sandbox');
+    expect(added.text).toContain(
+      `<div id="docs" data-url="/__sandbox/openapi.json" data-prefill="${PREFILL}"></div>`,
+    );
     expect(page.text).toContain('Authorized with the seeded sandbox key');
     const res = await call(s.app, 'GET', PREFILL);
     expect(res.status).toBe(200);
@@ -77,7 +82,7 @@ describe('/docs prefilled with the seeded sandbox key', () => {
     expectError(await call(s.app, 'GET', PREFILL), errors.notFound());
     const page = await call(s.app, 'GET', '/docs');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<div id="docs"></div>');
+    expect(page.text).toContain('<div id="docs" data-url="/openapi.json"></div>');
     expect(page.text).toContain('This sandbox has an admin token: nothing is prefilled.');
     for (const path of ['/docs', '/docs/init.js', '/openapi.json']) {
       const text = (await call(s.app, 'GET', path)).text;

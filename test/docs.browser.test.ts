@@ -52,7 +52,7 @@ describe('/docs in a browser', () => {
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
     expect(await page.locator('.opblock').count()).toBeGreaterThan(3);
-    await expect(page.locator('.info .title').textContent()).resolves.toContain('sandbox');
+    await expect(page.locator('.info .title').textContent()).resolves.toContain('Unified Integration API');
 
     await page.screenshot({ path: SCREENSHOT });
 

@@ -116,3 +116,21 @@ export function expectValidation(res: CallResult, loc: (string | number)[], type
   expect(match, `no validation entry at ${JSON.stringify(loc)} in ${res.text}`).toBeDefined();
   if (type) expect(match?.type).toBe(type);
 }
+
+/**
+ * Every operation the app serves, documented: /openapi.json (the published operations) and
+ * /__sandbox/openapi.json (what the sandbox adds) merged into one document, paths and components.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the documents are walked as plain JSON
+export async function everyOperationDocument(app: Pick<SandboxApp, 'request'>): Promise<any> {
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const service: any = await (await app.request('/openapi.json')).json();
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const sandbox: any = await (await app.request('/__sandbox/openapi.json')).json();
+  const paths = { ...service.paths };
+  for (const [path, item] of Object.entries(sandbox.paths as Record<string, object>)) {
+    paths[path] = { ...paths[path], ...item };
+  }
+  const schemas = { ...service.components.schemas, ...sandbox.components.schemas };
+  return { ...service, paths, components: { ...service.components, schemas } };
+}

@@ -2,7 +2,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
 import { IntegrationItem, LogoImage } from '../src/resources/integrations/integrations.schemas.js';
 import { loadCatalogue } from '../src/seed/catalogue.js';
-import { call, expectError, expectValidation, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
+import {
+  call,
+  everyOperationDocument,
+  expectError,
+  expectValidation,
+  sandbox,
+  sandboxToken,
+  type TestSandbox,
+} from './helpers.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const catalogue = loadCatalogue();
@@ -218,7 +226,7 @@ describe('GET /integrations/{integrationid}/{image_type}.json and .png', () => {
   });
 
   it('the OpenAPI document lists the image route under its real path', async () => {
-    const doc = (await call(s.app, 'GET', '/openapi.json')).body;
+    const doc = await everyOperationDocument(s.app);
     const op = doc.paths['/integrations/{integrationid}/{image_type}.json']?.get;
     expect(op?.operationId).toBe('integrations_get_integration_logo_json');
     expect(doc.paths['/integrations']?.get?.operationId).toBe('integrations_get_integrations');

@@ -8,6 +8,7 @@ import {
   type CallOptions,
   type CallResult,
   call,
+  everyOperationDocument,
   expectError,
   SEED,
   sandbox,
@@ -461,7 +462,7 @@ describe('the page of a connection link', () => {
 
   it('the OpenAPI document declares the pages beside the JSON refusals', async () => {
     const { s } = await fixture();
-    const doc = (await call(s.app, 'GET', '/openapi.json')).body;
+    const doc = await everyOperationDocument(s.app);
     const link = doc.paths['/link/{linkid}'];
     const types = (response: { content?: object }) => Object.keys(response.content ?? {}).sort();
     expect(types(link.get.responses['200'])).toEqual(['text/html']);

@@ -31,7 +31,15 @@ import {
   referenceOf,
 } from './accounting-helpers.js';
 import { all as allVertical, verticalSandbox } from './finance-verticals-helpers.js';
-import { type CallResult, call, expectValidation, SEED, sandbox, sandboxToken } from './helpers.js';
+import {
+  type CallResult,
+  call,
+  everyOperationDocument,
+  expectValidation,
+  SEED,
+  sandbox,
+  sandboxToken,
+} from './helpers.js';
 import {
   deref,
   type Json,
@@ -52,7 +60,7 @@ import {
 
 const documents = new WeakMap<SandboxApp, Json>();
 async function documentOf(app: SandboxApp): Promise<Json> {
-  if (!documents.has(app)) documents.set(app, await (await app.request('/openapi.json')).json());
+  if (!documents.has(app)) documents.set(app, await everyOperationDocument(app));
   return documents.get(app);
 }
 

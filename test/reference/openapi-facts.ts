@@ -191,6 +191,10 @@ export interface OperationFacts {
   method: string;
   path: string;
   operationId: string;
+  /** The tags, in order (an OpenAPI-driven client names its command group after the first). */
+  tags: string[];
+  /** The summary (a client names the command after it). */
+  summary: string;
   /** Path and query parameters, in the reference's order. */
   parameters: ({ in: ParameterPlace; name: string; required: boolean } & EnumFact)[];
   /** Absent: the operation takes no JSON body. */
@@ -233,6 +237,8 @@ export function operationFacts(doc: Json, { method, path, op }: Operation): Oper
     method,
     path,
     operationId: op.operationId as string,
+    tags: (op.tags ?? []) as string[],
+    summary: (op.summary ?? '') as string,
     parameters,
     ...(body
       ? {

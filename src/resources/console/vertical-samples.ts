@@ -15,6 +15,7 @@ import {
 } from '../commerce/commerce.domain.js';
 import * as commerceRoutes from '../commerce/commerce.routes.js';
 import { requireVerticalConnection, type VerticalScope } from '../consumers/vertical-connection.js';
+import { publishedTags } from '../docs/published.js';
 import { invoicingDatasetOf, listInvoices, toInvoiceItem } from '../invoicing/invoicing.domain.js';
 import * as invoicingRoutes from '../invoicing/invoicing.routes.js';
 import { listPayments, paymentDatasetOf, toPaymentItem } from '../payment/payment.domain.js';
@@ -167,8 +168,11 @@ function cell(value: unknown): Html {
 async function sampleSection(c: Context<AppEnv>, consumerid: string, sample: Sample): Promise<Html> {
   const { operationId, path, tags } = sample.route;
   const apiPath = path.replace('{consumer_id}', consumerid);
-  // Swagger UI's deep link to the operation (deepLinking is on): #/<tag>/<operationId>.
-  const docsLink = `/docs#/${(tags?.[0] ?? 'default').replace(/\s/g, '%20')}/${operationId}`;
+  // Swagger UI's deep link to the operation (deepLinking is on): #/<tag>/<operationId>, under the
+  // tag the served document gives it (the published one), on the page of the document it is in.
+  const published = publishedTags(operationId);
+  const tag = published?.[0] ?? tags?.[0] ?? 'default';
+  const docsLink = `${published ? '/docs' : '/docs/sandbox'}#/${tag.replace(/\s/g, '%20')}/${operationId}`;
   let content: Html;
   try {
     const scope = requireVerticalConnection(c, sample.api, operationId);

@@ -10,6 +10,7 @@ import { publicOrigin } from '../../lib/urls.js';
 import type { Catalogue } from '../../seed/catalogue.js';
 import { sandboxEnv } from '../../seed/env.js';
 import type { World } from '../../store/world.js';
+import { splitDocument } from './published.js';
 
 /**
  * The served documentation: /openapi.json generated from the route schemas, and /docs, a Swagger UI
@@ -31,10 +32,16 @@ const assetCache = new Map<string, Buffer>();
  * then exchanges the seeded sandbox key for a token itself, so that "Authorize" and "Try it out"
  * work at once. With one, the page stays as Swagger UI has it and says why.
  */
-function docsPage(prefilled: boolean): string {
-  const note = prefilled
+function docsPage(prefilled: boolean, which: 'service' | 'sandbox'): string {
+  const auth = prefilled
     ? `Authorized with the seeded sandbox key: the page exchanged it for a token (POST /token) and renews it; the consumer_id fields start with a consumer of the seeded world.`
     : 'This sandbox has an admin token: nothing is prefilled. Exchange your key at POST /token, then paste the access token in "Authorize".';
+  const other =
+    which === 'service'
+      ? ' The operations the sandbox adds (control endpoints, routes beyond the published document): <a href="/docs/sandbox">/docs/sandbox</a>.'
+      : ' These are the operations the sandbox adds (/__sandbox/openapi.json); the published API is at <a href="/docs">/docs</a>.';
+  const note = `${auth}${other}`;
+  const url = which === 'service' ? SERVICE_DOCUMENT_PATH : SANDBOX_DOCUMENT_PATH;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,7 +53,7 @@ function docsPage(prefilled: boolean): string {
 </head>
 <body>
   <p class="sandbox-note" id="sandbox-note">${note}</p>
-  <div id="docs"${prefilled ? ` data-prefill="${PREFILL_PATH}"` : ''}></div>
+  <div id="docs" data-url="${url}"${prefilled ? ` data-prefill="${PREFILL_PATH}"` : ''}></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
 </body>
@@ -55,6 +62,10 @@ function docsPage(prefilled: boolean): string {
 
 /** Where the page reads the seeded key and the well-known consumers (only without an admin token). */
 const PREFILL_PATH = '/docs/prefill.json';
+
+/** The two served documents (see published.ts). */
+export const SERVICE_DOCUMENT_PATH = '/openapi.json';
+export const SANDBOX_DOCUMENT_PATH = '/__sandbox/openapi.json';
 
 /**
  * The page's script, the same for every sandbox: what is per app comes from data-prefill's JSON.
@@ -66,6 +77,7 @@ const PREFILL_PATH = '/docs/prefill.json';
  */
 const DOCS_INIT = `(function () {
   var root = document.getElementById('docs');
+  var url = root.getAttribute('data-url') || '/openapi.json';
   var options = {
     dom_id: '#docs',
     deepLinking: true,
@@ -76,7 +88,7 @@ const DOCS_INIT = `(function () {
   };
   var prefill = root.getAttribute('data-prefill');
   if (!prefill) {
-    options.url = '/openapi.json';
+    options.url = url;
     window.ui = SwaggerUIBundle(options);
     return;
   }
@@ -158,7 +170,7 @@ const DOCS_INIT = `(function () {
   options.onComplete = function () {
     if (token) window.ui.preauthorizeApiKey('bearerAuth', token);
   };
-  Promise.all([fetch(prefill).then(json), fetch('/openapi.json').then(json)]).then(function (loaded) {
+  Promise.all([fetch(prefill).then(json), fetch(url).then(json)]).then(function (loaded) {
     key = loaded[0];
     options.spec = withExamples(loaded[1], key.consumer_ids);
     return exchange().catch(function (error) {
@@ -254,7 +266,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   const documentConfig: Parameters<typeof app.getOpenAPI31Document>[0] = {
     openapi: '3.1.0',
     info: {
-      title: 'Unified integration API (sandbox)',
+      title: 'Unified Integration API',
       version: '1.0.0',
       description:
         'An offline, stateful sandbox of the unified integration API. Every operation answers as the service does; the Sandbox control operations move the clock and reset the seeded world.',
@@ -263,15 +275,25 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   };
   // Generating the document walks every route schema (~200 ms): it is a function of the routes
   // alone, so it is made once per process (or read as the build wrote it), on the first request,
-  // when every route is registered.
-  let document: string | undefined;
-  app.get('/openapi.json', (c) => {
-    document ??= openApiDocument(app, () => JSON.stringify(app.getOpenAPI31Document(documentConfig)));
-    return c.body(document, 200, { 'content-type': 'application/json' });
-  });
+  // when every route is registered; then split into the two served documents (published.ts).
+  let documents: { service: string; sandbox: string } | undefined;
+  const served = () => {
+    if (documents === undefined) {
+      const full = openApiDocument(app, () => JSON.stringify(app.getOpenAPI31Document(documentConfig)));
+      documents = servedDocuments(full);
+    }
+    return documents;
+  };
+  app.get(SERVICE_DOCUMENT_PATH, (c) =>
+    c.body(served().service, 200, { 'content-type': 'application/json' }),
+  );
+  app.get(SANDBOX_DOCUMENT_PATH, (c) =>
+    c.body(served().sandbox, 200, { 'content-type': 'application/json' }),
+  );
 
   app.get('/', (c) => c.html(HOME_PAGE));
-  app.get('/docs', (c) => c.html(docsPage(c.get('config').adminToken === null)));
+  app.get('/docs', (c) => c.html(docsPage(c.get('config').adminToken === null, 'service')));
+  app.get('/docs/sandbox', (c) => c.html(docsPage(c.get('config').adminToken === null, 'sandbox')));
   app.get(PREFILL_PATH, (c) => {
     // With an admin token the sandbox may be reachable by others: its key is never handed out.
     if (c.get('config').adminToken !== null) return c.json(errors.notFound().toBody(), 404);
@@ -349,6 +371,19 @@ function prebuiltDocument(fingerprint: string): string | undefined {
     if (newline > 0 && text.slice(0, newline) === fingerprint) return text.slice(newline + 1);
   }
   return undefined;
+}
+
+/** The two served documents of the document of every route, split once per process and document. */
+const splitDocuments = new Map<string, { service: string; sandbox: string }>();
+
+function servedDocuments(full: string): { service: string; sandbox: string } {
+  let split = splitDocuments.get(full);
+  if (split === undefined) {
+    const { service, sandbox } = splitDocument(JSON.parse(full));
+    split = { service: JSON.stringify(service), sandbox: JSON.stringify(sandbox) };
+    splitDocuments.set(full, split);
+  }
+  return split;
 }
 
 /** The served document of `app`: made by `generate` once per process and set of routes. */

@@ -237,7 +237,7 @@ const HOME_PAGE = `<!doctype html>
     <li><a href="/__sandbox/fixtures/schema">Fixtures document schema</a> (JSON Schema)</li>
   </ul>
   <p>Start with <code>POST /token</code> and the credentials the command line printed
-  (<code>unified-api-sandbox env</code> prints them again); the control endpoints are under
+  (<code>npx unified-api-sandbox env</code> where the package is installed, <code>node dist/cli.mjs env</code> in a clone, prints them again); the control endpoints are under
   <code>/__sandbox/</code> (clock, reset). AI agents connect to the MCP server at <code>/mcp</code>
   (<a href="/.well-known/oauth-protected-resource/mcp">its OAuth metadata</a>).</p>
 </body>

@@ -25,6 +25,10 @@ describe('/docs prefilled with the seeded sandbox key', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const consumers = s.ids.verticalConsumers;
     expect(res.body).toEqual({
+      examples: {
+        generate_access_token_token_post: expect.any(Object),
+        generate_mcp_token_mcp_token_post: expect.any(Object),
+      },
       accountId: s.ids.accountId,
       clientId: s.ids.sandbox.clientId,
       clientSecret: s.ids.sandbox.clientSecret,
@@ -37,6 +41,7 @@ describe('/docs prefilled with the seeded sandbox key', () => {
         banking: consumers.BANKING,
         payment: consumers.PAYMENT,
         pms: consumers.PMS,
+        custom: s.ids.customConsumerId,
         syncs: s.ids.syncConsumerId,
       },
     });
@@ -84,24 +89,38 @@ describe('/docs prefilled with the seeded sandbox key', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<div id="docs" data-url="/openapi.json"></div>');
     expect(page.text).toContain('This sandbox has an admin token: nothing is prefilled.');
-    for (const path of ['/docs', '/docs/init.js', '/openapi.json']) {
+    for (const path of ['/docs', '/docs/init.js', '/openapi.json', '/__sandbox/openapi.json']) {
       const text = (await call(s.app, 'GET', path)).text;
       expect(text, path).not.toContain(s.ids.sandbox.clientSecret);
       expect(text, path).not.toContain(s.ids.sandbox.clientId);
     }
   });
 
-  it('the script and the OpenAPI document are the same for every sandbox, and hold no key', async () => {
+  it('the script is the same for every sandbox; the documents hold no key, their examples ids of their own world', async () => {
     const a = sandbox();
     const b = sandbox({ seed: 11 });
-    for (const path of ['/docs/init.js', '/openapi.json']) {
-      const first = await call(a.app, 'GET', path);
+    const first = await call(a.app, 'GET', '/docs/init.js');
+    expect((await call(b.app, 'GET', '/docs/init.js')).text).toBe(first.text);
+    for (const path of ['/openapi.json', '/__sandbox/openapi.json']) {
+      const served = await call(a.app, 'GET', path);
       await call(a.app, 'GET', PREFILL);
-      expect((await call(a.app, 'GET', path)).text, path).toBe(first.text);
-      expect((await call(b.app, 'GET', path)).text, path).toBe(first.text);
-      expect(first.text, path).not.toContain(a.ids.sandbox.clientSecret);
-      expect(first.text, path).not.toContain(a.ids.verticalConsumers.ACCOUNTING);
+      // The same for an app whatever it was asked meanwhile, and for another app of the same seed.
+      expect((await call(a.app, 'GET', path)).text, path).toBe(served.text);
+      expect((await call(sandbox().app, 'GET', path)).text, path).toBe(served.text);
+      expect(served.text, path).not.toContain(a.ids.sandbox.clientSecret);
+      expect(served.text, path).not.toContain(a.ids.sandbox.clientId);
+      // The examples name records of the app's own world: another seed, other ids.
+      const other = (await call(b.app, 'GET', path)).text;
+      expect(other, path).not.toContain(a.ids.verticalConsumers.ACCOUNTING);
+      expect(other, path).not.toContain(b.ids.sandbox.clientSecret);
     }
+    // The examples of the token exchanges, which hold the key, come with the prefill.
+    const prefill = (await call(a.app, 'GET', PREFILL)).body;
+    expect(prefill.examples.generate_access_token_token_post).toEqual({
+      accountId: a.ids.accountId,
+      clientId: a.ids.sandbox.clientId,
+      clientSecret: a.ids.sandbox.clientSecret,
+    });
     const script = await call(a.app, 'GET', '/docs/init.js');
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(script.text).toContain("getAttribute('data-prefill')");

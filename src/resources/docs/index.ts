@@ -4,12 +4,12 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../context.js';
+import type { Context } from 'hono';
+import type { AppEnv, Services } from '../../context.js';
 import { errors } from '../../lib/errors.js';
 import { publicOrigin } from '../../lib/urls.js';
-import type { Catalogue } from '../../seed/catalogue.js';
-import { sandboxEnv } from '../../seed/env.js';
-import type { World } from '../../store/world.js';
+import { requestBodyExamples, withRequestExamples } from './examples.js';
+import { docsPrefill } from './prefill.js';
 import { splitDocument } from './published.js';
 
 /**
@@ -62,6 +62,9 @@ function docsPage(prefilled: boolean, which: 'service' | 'sandbox'): string {
 
 /** Where the page reads the seeded key and the well-known consumers (only without an admin token). */
 const PREFILL_PATH = '/docs/prefill.json';
+
+/** Operations whose example holds the seeded key: set by the /docs page from its prefill. */
+const KEY_EXAMPLES = ['generate_access_token_token_post', 'generate_mcp_token_mcp_token_post'];
 
 /** The two served documents (see published.ts). */
 export const SERVICE_DOCUMENT_PATH = '/openapi.json';
@@ -129,7 +132,7 @@ const DOCS_INIT = `(function () {
     }
     return null;
   }
-  function withExamples(spec, consumers) {
+  function withExamples(spec, consumers, bodies) {
     Object.keys(spec.paths || {}).forEach(function (path) {
       var at = path.indexOf('{consumer_id}');
       if (at < 0) return;
@@ -144,6 +147,15 @@ const DOCS_INIT = `(function () {
         parameters.forEach(function (parameter) {
           if (parameter.name === 'consumer_id' && parameter.in === 'path' && id) parameter.example = id;
         });
+      });
+    });
+    Object.keys(spec.paths || {}).forEach(function (path) {
+      var item = spec.paths[path];
+      Object.keys(item).forEach(function (method) {
+        var operation = item[method];
+        var body = operation && bodies && bodies[operation.operationId];
+        var media = operation && operation.requestBody && operation.requestBody.content && operation.requestBody.content['application/json'];
+        if (body && media) media.example = body;
       });
     });
     return spec;
@@ -172,7 +184,7 @@ const DOCS_INIT = `(function () {
   };
   Promise.all([fetch(prefill).then(json), fetch(url).then(json)]).then(function (loaded) {
     key = loaded[0];
-    options.spec = withExamples(loaded[1], key.consumer_ids);
+    options.spec = withExamples(loaded[1], key.consumer_ids, key.examples);
     return exchange().catch(function (error) {
       console.warn('The page could not exchange the sandbox key: ' + error.message);
     });
@@ -180,40 +192,6 @@ const DOCS_INIT = `(function () {
     window.ui = SwaggerUIBundle(options);
   });
 })();`;
-
-/** Path segment after /consumers/{consumer_id} of each vertical, by its env name (seed/env.ts). */
-const VERTICAL_SEGMENTS: Record<string, string> = {
-  ACCOUNTING: 'accounting',
-  POS: 'pos',
-  ECOMMERCE: 'commerce',
-  INVOICING: 'invoicing',
-  BANKING: 'banking',
-  PAYMENT: 'payment',
-  PMS: 'pms',
-};
-
-/**
- * What the page prefills with: the seeded sandbox key, and a consumer id per path segment after
- * /consumers/{consumer_id} ('' for the others: the accounting consumer), those `env` prints.
- */
-export function docsPrefill(world: World, origin: string, catalogue: Catalogue) {
-  const env = new Map(sandboxEnv(world, origin, catalogue));
-  const consumerIds: Record<string, string> = {};
-  for (const [name, segment] of Object.entries(VERTICAL_SEGMENTS)) {
-    const id = env.get(`SANDBOX_CONSUMER_ID_${name}`);
-    if (id) consumerIds[segment] = id;
-  }
-  const fallback = consumerIds.accounting ?? Object.values(consumerIds)[0];
-  if (fallback) consumerIds[''] = fallback;
-  const syncConsumer = env.get('SANDBOX_SYNC_CONSUMER_ID');
-  if (syncConsumer && world.consumers[syncConsumer]) consumerIds.syncs = syncConsumer;
-  return {
-    accountId: env.get('SANDBOX_ACCOUNT_ID') ?? '',
-    clientId: env.get('SANDBOX_CLIENT_ID') ?? '',
-    clientSecret: env.get('SANDBOX_CLIENT_SECRET') ?? '',
-    consumer_ids: consumerIds,
-  };
-}
 
 /** The root page: where to go from a browser (never a 404). */
 const HOME_PAGE = `<!doctype html>
@@ -284,11 +262,28 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     }
     return documents;
   };
+  // Without an admin token, every request body carries an example the seeded world accepts as it
+  // is (examples.ts): read from the world once per app, at its first request for a document. The
+  // examples of the token exchanges hold the seeded key: a document any origin may read does not
+  // carry them; /docs sets them from its prefill (like the consumer ids).
+  let exampled: { service: string; sandbox: string } | undefined;
+  const document = (c: Context<AppEnv>, which: 'service' | 'sandbox'): string => {
+    const config = c.get('config');
+    if (config.adminToken !== null) return served()[which];
+    if (exampled === undefined) {
+      const services = (app as unknown as { services: Services }).services;
+      const examples = requestBodyExamples(services, publicOrigin(config, c.req.url));
+      for (const operationId of KEY_EXAMPLES) delete examples[operationId];
+      const add = (text: string) => JSON.stringify(withRequestExamples(JSON.parse(text), examples));
+      exampled = { service: add(served().service), sandbox: add(served().sandbox) };
+    }
+    return exampled[which];
+  };
   app.get(SERVICE_DOCUMENT_PATH, (c) =>
-    c.body(served().service, 200, { 'content-type': 'application/json' }),
+    c.body(document(c, 'service'), 200, { 'content-type': 'application/json' }),
   );
   app.get(SANDBOX_DOCUMENT_PATH, (c) =>
-    c.body(served().sandbox, 200, { 'content-type': 'application/json' }),
+    c.body(document(c, 'sandbox'), 200, { 'content-type': 'application/json' }),
   );
 
   app.get('/', (c) => c.html(HOME_PAGE));
@@ -298,9 +293,18 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     // With an admin token the sandbox may be reachable by others: its key is never handed out.
     if (c.get('config').adminToken !== null) return c.json(errors.notFound().toBody(), 404);
     const origin = publicOrigin(c.get('config'), c.req.url);
-    return c.json(docsPrefill(c.get('store').world, origin, c.get('catalogue')), 200, {
-      'cache-control': 'no-store',
-    });
+    const services = (app as unknown as { services: Services }).services;
+    const examples = requestBodyExamples(services, origin);
+    const keyExamples = Object.fromEntries(
+      KEY_EXAMPLES.flatMap((operationId) =>
+        Object.hasOwn(examples, operationId) ? [[operationId, examples[operationId]]] : [],
+      ),
+    );
+    return c.json(
+      { ...docsPrefill(c.get('store').world, origin, c.get('catalogue')), examples: keyExamples },
+      200,
+      { 'cache-control': 'no-store' },
+    );
   });
   app.get('/docs/init.js', (c) =>
     c.body(DOCS_INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }),

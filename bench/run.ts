@@ -383,6 +383,7 @@ const FRESH = {
   createApp: 'a further createApp (median)',
   reset: 'POST /__sandbox/reset (median)',
   openapi: 'first /openapi.json of a process',
+  openapiExamples: "an app's first /openapi.json, with the examples of its world",
 } as const;
 
 /**
@@ -429,6 +430,8 @@ function freshWorlds(rows: Row[]): void {
   row(FRESH.createApp, median('furtherCreateApp'), 5, of);
   row(FRESH.reset, median('reset'), 5, of);
   row(FRESH.openapi, median('openapi'), 50, of);
+  // Reading the examples builds the datasets a first read of each vertical's consumer would build.
+  row(FRESH.openapiExamples, median('openapiExamples'), 1000, of);
 }
 
 /**
@@ -441,6 +444,7 @@ const EXPECTED_SCENARIOS = [
   FRESH.createApp,
   FRESH.reset,
   FRESH.openapi,
+  FRESH.openapiExamples,
   'cold start to first 2xx',
   'POST /token',
   'GET /consumers/{id} (authenticated)',

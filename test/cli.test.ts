@@ -26,6 +26,7 @@ const ENV_NAMES = [
   'SANDBOX_CONSUMER_ID_BANKING',
   'SANDBOX_CONSUMER_ID_PAYMENT',
   'SANDBOX_CONSUMER_ID_PMS',
+  'SANDBOX_CONSUMER_ID_CUSTOM',
   'SANDBOX_SYNC_ID',
   'SANDBOX_SYNC_CONSUMER_ID',
 ];
@@ -54,6 +55,7 @@ describe('CLI', () => {
     expect(env.SANDBOX_CLIENT_SECRET).toBe(creds.sandbox.clientSecret);
     expect(env.SANDBOX_RESTRICTED_CONSUMER_ID).toBe(creds.restricted.consumerId);
     expect(env.SANDBOX_CONSUMER_ID_PMS).toBe(dir.verticalConsumers.PMS);
+    expect(env.SANDBOX_CONSUMER_ID_CUSTOM).toBe(dir.customConsumerId);
   });
 
   it.each([['serve'], ['env'], ['help']])('%s --help prints usage and exits 0', (command) => {

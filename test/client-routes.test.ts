@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ROUTE_MARKER } from '../src/lib/client-routes.js';
-import { errors, serviceError } from '../src/lib/errors.js';
+import { ApiError, errors, messages, serviceError } from '../src/lib/errors.js';
 import { connectorSlug } from '../src/resources/custom-routes.js';
 import { automationDirectory } from '../src/seed/automation.js';
 import { type ApiName, type Integration, loadCatalogue } from '../src/seed/catalogue.js';
@@ -720,68 +720,70 @@ describe('DELETE .../invoicing/payments/{payment_id}', () => {
 });
 
 describe('custom routes of a vertical', () => {
-  it('a GET of a collection of the accounting folder answers its records, by pages; of one id, the record', async () => {
+  // The service hands a custom route to the connector's own API, whatever its path and method: the
+  // sandbox serves every custom path as a collection of the connection's records (once it refused
+  // every path but the vertical's collections, and every write).
+  it('a custom path of the accounting connection is a collection of its own: a page of records, or one', async () => {
     const w = await world();
     const a = forConsumer(w, w.token, w.ids.verticalConsumers.ACCOUNTING as string);
-    const journals = await allAccounting(a, '/journals');
+    // A path named after a unified collection is the connector's too: it starts empty.
+    expect((await a.get('/custom/journals')).body).toEqual({ items: [], total: 0, page: 1, size: 50 });
+    const created = [];
+    for (const code of ['A', 'B', 'C']) {
+      const res = await a.post('/custom/journals', { code });
+      expect(res.status, res.text).toBe(200);
+      created.push(res.body);
+    }
     const page = await a.get('/custom/journals?size=2');
     expect(page.status, page.text).toBe(200);
-    expect(page.body).toMatchObject({ total: journals.length, page: 1, size: 2 });
-    expect(page.body.items).toHaveLength(2);
-    const journal = journals[0];
-    const one = await a.get(`/custom/journals/${journal.id}`);
-    expect(one.status, one.text).toBe(200);
-    expect(one.body).toMatchObject({ id: journal.id, code: journal.code, name: journal.name });
-    expectFailure(await a.get('/custom/journals/nothing-here'), "no record 'nothing-here' in journals");
+    expect(page.body).toMatchObject({ total: 3, page: 1, size: 2, items: created.slice(0, 2) });
+    const one = await a.get(`/custom/journals/${created[0].id}`);
+    expect(one.body).toEqual({ code: 'A', id: created[0].id });
+    expectError(
+      await a.get('/custom/journals/nothing-here'),
+      new ApiError(404, messages.notFound, "'journals' holds no record 'nothing-here'"),
+    );
     expectValidation(await a.get('/custom/journals?size=0'), ['query', 'size']);
   });
 
-  it('refuses any other path and every write, naming the connector and the route', async () => {
+  it('takes any path and every method: create, read, update, delete', async () => {
     const w = await world();
     const consumer = w.ids.verticalConsumers.ACCOUNTING as string;
     const a = forConsumer(w, w.token, consumer);
-    const connector = await connectorOf(w, consumer);
-    expectFailure(
-      await a.get('/custom/erp/moves'),
-      `${connector} has no custom route 'GET accounting/custom/erp/moves'`,
-    );
-    expectFailure(await a.get('/custom/journals/a/b'), 'no custom route');
-    expectFailure(await a.get('/custom/constructor'), 'no custom route');
-    expectFailure(await a.get('/custom/attachments'), 'no custom route');
-    expectFailure(
-      await a.post('/custom/journals', { code: 'X' }),
-      "no custom route 'POST accounting/custom/journals'",
-    );
-    expectFailure(await a.patch('/custom/journals/1', { code: 'X' }), 'no custom route');
-    expectFailure(await w.api('DELETE', `${a.base}/custom/journals/1`), "no custom route 'DELETE");
+    const move = await a.post('/custom/erp/moves', { ref: 'M1' });
+    expect(move.status, move.text).toBe(200);
+    expect((await a.get('/custom/erp/moves')).body.items).toEqual([move.body]);
+    expect((await a.get('/custom/constructor')).body.total).toBe(0);
+    expect((await a.get('/custom/attachments')).body.total).toBe(0);
+    const patched = await a.patch(`/custom/erp/moves/${move.body.id}`, { ref: 'M2' });
+    expect(patched.body).toEqual({ ref: 'M2', id: move.body.id });
+    const removed = await w.api('DELETE', `${a.base}/custom/erp/moves/${move.body.id}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect((await a.get(`/custom/erp/moves/${move.body.id}`)).status).toBe(404);
+    expect((await w.api('DELETE', `${a.base}/custom/erp/moves/${move.body.id}`)).status).toBe(404);
   });
 
-  it('answers invoicing records, and refuses its writes', async () => {
+  it('invoicing custom paths take writes too', async () => {
     const w = await world();
     const v = forVertical(w, w.token, w.ids.verticalConsumers.INVOICING as string, 'invoicing');
-    const contacts = await all(v, '/contacts');
-    const contact = contacts[0];
-    const one = await v.get(`/custom/contacts/${contact.id}`);
-    expect(one.status, one.text).toBe(200);
-    expect(one.body).toMatchObject({ id: contact.id });
-    expect((await v.get('/custom/contacts')).body.total).toBe(contacts.length);
-    const connector = await connectorOf(w, v.consumerId);
-    expectFailure(await v.post('/custom/contacts', { name: 'x' }), `${connector} has no custom route 'POST`);
-    expectFailure(await v.patch(`/custom/contacts/${contact.id}`, { name: 'x' }), 'no custom route');
+    const contact = await v.post('/custom/contacts', { name: 'x' });
+    expect(contact.status, contact.text).toBe(200);
+    expect((await v.get(`/custom/contacts/${contact.body.id}`)).body).toEqual(contact.body);
+    expect((await v.get('/custom/contacts')).body.total).toBe(1);
+    const renamed = await v.patch(`/custom/contacts/${contact.body.id}`, { name: 'y' });
+    expect(renamed.body).toEqual({ ...contact.body, name: 'y' });
+    // The unified contacts are the vertical's, apart.
+    expect((await all(v, '/contacts')).some((c) => c.id === contact.body.id)).toBe(false);
   });
 
-  it('refuses the banking custom posts, wherever below banking/ they go; the reads stay', async () => {
+  it('keeps the banking custom posts, wherever below banking/ they go; the reads stay', async () => {
     const w = await world();
     const v = forVertical(w, w.token, w.ids.verticalConsumers.BANKING as string, 'banking');
-    const connector = await connectorOf(w, v.consumerId);
-    expectFailure(
-      await v.post('/custom/refresh/accounts', {}),
-      `${connector} has no custom route 'POST banking/custom/refresh/accounts'`,
-    );
-    expectFailure(
-      await v.post('/synchronize', { all: true }),
-      `${connector} has no custom route 'POST banking/synchronize'`,
-    );
+    const refresh = await v.post('/custom/refresh/accounts', {});
+    expect(refresh.status, refresh.text).toBe(200);
+    expect(Object.keys(refresh.body)).toEqual(['id']);
+    const synchronized = await v.post('/synchronize', { all: true });
+    expect(synchronized.body).toMatchObject({ all: true });
     expect((await v.get('/accounts')).status).toBe(200);
     expect((await w.api('GET', `${v.base}/custom/refresh`)).status).toBe(404);
   });
@@ -816,27 +818,25 @@ describe('custom routes of a vertical', () => {
 });
 
 describe('custom routes of a custom connector', () => {
-  it('finds the connection by the connector name or id, and refuses the route: nothing behind it is simulated', async () => {
+  it('finds the connection by the connector name or id, and serves its paths as collections of records', async () => {
     const w = await world();
     const custom = integrationOf('Custom');
     const consumerId = await connected(w, custom);
     const base = `/consumers/${consumerId}/custom`;
     const slug = connectorSlug(custom.name);
+    const created = await w.api('POST', `${base}/${slug}/contacts`, { body: { name: 'x' } });
+    expect(created.status, created.text).toBe(200);
     for (const connector of [slug, slug.toUpperCase(), String(custom.integrationid)]) {
-      expectFailure(
-        await w.api('GET', `${base}/${connector}/products`),
-        `${custom.name} has no custom route 'GET custom/${connector}/products'`,
-      );
+      expect((await w.api('GET', `${base}/${connector}/contacts`)).body.items).toEqual([created.body]);
+      expect((await w.api('GET', `${base}/${connector}/products`)).body.total).toBe(0);
     }
-    expectFailure(
-      await w.api('POST', `${base}/${slug}/contacts`, { body: { name: 'x' } }),
-      'no custom route',
-    );
-    expectFailure(
-      await w.api('PATCH', `${base}/${slug}/contacts/42`, { body: { name: 'x' } }),
-      'no custom route',
-    );
-    expectFailure(await w.api('DELETE', `${base}/${slug}/contacts/42`), "no custom route 'DELETE");
+    const patched = await w.api('PATCH', `${base}/${slug}/contacts/${created.body.id}`, {
+      body: { name: 'y' },
+    });
+    expect(patched.body).toEqual({ name: 'y', id: created.body.id });
+    expect((await w.api('PATCH', `${base}/${slug}/contacts/42`, { body: { name: 'x' } })).status).toBe(404);
+    expect((await w.api('DELETE', `${base}/${slug}/contacts/${created.body.id}`)).status).toBe(200);
+    expect((await w.api('DELETE', `${base}/${slug}/contacts/42`)).status).toBe(404);
   });
 
   it('refuses a connector the consumer is not connected to, strangers and MCP tokens', async () => {

@@ -64,7 +64,9 @@ describe('official SDK: the consumer object', () => {
     expect(((await consumer.invoicing.getContacts()) as Contact[]).map((c) => c.id)).toEqual(byIntegration);
   });
 
-  it("surfaces the service's refusal of custom routes the connector does not have", async () => {
+  // The service hands a custom route to the connector's own API: every path is served (it once
+  // refused every one the sandbox did not know).
+  it("passes custom routes to the connector: its paths keep the connection's records", async () => {
     const consumer = await client.Consumers.getConsumerById(ids.verticalConsumers.ACCOUNTING as string);
     await consumer.createConnection({
       integrationid: 90901,
@@ -75,11 +77,16 @@ describe('official SDK: the consumer object', () => {
       ],
     } as never);
     const custom = track(consumer.custom);
-    const refusal = { error: { status_code: 400, message: messages.accountingFailure } };
-    await expect(custom.get('sandbox-custom', 'orders')).rejects.toMatchObject(refusal);
-    await expect(custom.post('sandbox-custom', 'orders', { a: 1 })).rejects.toMatchObject(refusal);
-    await expect(custom.patch('sandbox-custom', 'orders/1', { a: 2 })).rejects.toMatchObject(refusal);
-    await expect(custom.delete('sandbox-custom', 'orders/1')).rejects.toMatchObject(refusal);
+    expect(await custom.get('sandbox-custom', 'orders')).toEqual([]);
+    const order = (await custom.post('sandbox-custom', 'orders', { a: 1 })) as { id: string; a: number };
+    expect(order).toMatchObject({ a: 1 });
+    expect(await custom.get('sandbox-custom', 'orders')).toEqual([order]);
+    expect(await custom.get('sandbox-custom', `orders/${order.id}`)).toEqual(order);
+    expect(await custom.patch('sandbox-custom', `orders/${order.id}`, { a: 2 })).toEqual({ ...order, a: 2 });
+    expect(await custom.delete('sandbox-custom', `orders/${order.id}`)).toEqual({ ...order, a: 2 });
+    await expect(custom.get('sandbox-custom', `orders/${order.id}`)).rejects.toMatchObject({
+      error: { status_code: 404, message: messages.notFound },
+    });
     // A connector the consumer has no connection to: no active connection.
     await expect(custom.get('another-connector', 'orders')).rejects.toMatchObject({
       error: { status_code: 400, error_code: 'ERROR_NO_ACTIVE_CONNECTION' },

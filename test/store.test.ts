@@ -373,4 +373,23 @@ describe('a key named __proto__ in the world', () => {
     expect(Object.hasOwn(world.things as object, '__proto__')).toBe(false);
     expect(({} as Record<string, unknown>).name).toBeUndefined();
   });
+
+  it('tracks the object it holds: a write under it is journaled, and undone by a rollback', async () => {
+    const { UnitOfWork, applyOp } = await import('../src/store/unit-of-work.js');
+    const kept = JSON.parse('{"things":{"__proto__":{"name":"kept"}}}') as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const unit = new UnitOfWork(kept);
+    const view = unit.view as Record<string, Record<string, Record<string, unknown>>>;
+    const inner = Reflect.get(view.things as object, '__proto__') as Record<string, unknown>;
+    inner.name = 'changed';
+    const ops = unit.ops();
+    expect(ops).toEqual([{ p: ['things', '__proto__', 'name'], v: 'changed' }]);
+    const replayed = JSON.parse('{"things":{"__proto__":{"name":"kept"}}}') as Record<string, unknown>;
+    for (const op of ops) applyOp(replayed, op);
+    expect(JSON.stringify(replayed)).toBe('{"things":{"__proto__":{"name":"changed"}}}');
+    unit.rollback();
+    expect(JSON.stringify(kept)).toBe('{"things":{"__proto__":{"name":"kept"}}}');
+  });
 });

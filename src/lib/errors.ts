@@ -405,6 +405,7 @@ export const messages = {
   accountingPartnerDuplicate:
     'A client/supplier already exist with the same code/id in the accounting system.',
   accountingOperationNotFound: "The miscellaneous operation doesn't exist in the accounting system.",
+  customRecordsFull: 'The custom routes of this connection hold as many records as the sandbox keeps',
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',

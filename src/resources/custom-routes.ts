@@ -2,61 +2,51 @@ import { createRoute, type OpenAPIHono, type RouteConfig, type RouteHandler, z }
 import type { Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { clientRoute } from '../lib/client-routes.js';
-import { serviceError } from '../lib/errors.js';
+import { ApiError, messages, serviceError } from '../lib/errors.js';
 import { errorResponses, jsonBody, jsonContent, type Scopes, secured } from '../lib/openapi.js';
 import { DEFAULT_PAGE_SIZE, pageQuery, paginate, servicePage } from '../lib/pagination.js';
 import { connectionPreference } from '../lib/transactions.js';
 import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
-import { cloneRecord } from '../store/unit-of-work.js';
 import { requireConsumer } from './consumers/consumers.domain.js';
 import { ConsumerIdParam } from './consumers/consumers.schemas.js';
-import { type VerticalScope, verticalFailure } from './consumers/vertical-connection.js';
+import type { VerticalScope } from './consumers/vertical-connection.js';
+import {
+  createCustomRecord,
+  customSegments,
+  deleteCustomRecord,
+  MAX_CUSTOM_BYTES_PER_CONNECTION,
+  MAX_CUSTOM_PATHS_PER_CONNECTION,
+  MAX_CUSTOM_RECORDS_PER_CONNECTION,
+  MAX_CUSTOM_RECORDS_PER_PATH,
+  readCustom,
+  updateCustomRecord,
+} from './custom-records.js';
 
 /**
  * The connector-specific custom routes the official clients call (`.../custom/...` under the
  * consumer, and under a vertical): pass-throughs to routes a connector adds to the unified ones.
- * The service documents none of them, and the sandbox simulates no connector's own API. What it does:
+ * The service documents none of them and hands each to the connector's own API, which the sandbox
+ * does not simulate. What it does:
  *
  * - it resolves the consumer and its active connection as any operation of the vertical does (404,
  *   401, 400 ERROR_NO_ACTIVE_CONNECTION), without a coverage check: custom routes are the
  *   connector's, not the vertical's;
- * - a GET of `{collection}` or `{collection}/{id}` answers from the records the sandbox keeps for
- *   the connection, when the vertical keeps any (a page of them, or one), in their stored form;
- * - anything else (another path, a write) is refused with the service's generic 400, whose detail
- *   says the connector has no such custom route.
+ * - it serves every custom path as a collection of records of that connection (custom-records.ts):
+ *   a GET lists them by pages (or reads `{path}/{id}`), a POST adds one, a PATCH or DELETE of
+ *   `{path}/{id}` changes or removes it; an unknown record is a 404.
+ *
+ * The records are the connection's own, apart from the records of its vertical: a connector's own
+ * routes answer in the connector's shapes, not in the unified ones.
  */
-
-/** Records the sandbox keeps for a connection, by collection and id. */
-export type RecordCollections = Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
-
-/** The named collections of a connection's data, as its record maps. */
-export function collectionsOf<T extends object>(
-  data: T,
-  names: readonly (keyof T & string)[],
-): RecordCollections {
-  const out: Record<string, Readonly<Record<string, unknown>>> = {};
-  for (const name of names) {
-    const records = data[name] as Readonly<Record<string, unknown>> | undefined;
-    if (records) out[name] = records;
-  }
-  return out;
-}
-
-/** What a custom route opens once the consumer and its connection are resolved. */
-export interface CustomTarget {
-  scope: VerticalScope;
-  /** null: the sandbox keeps no records for the connection (every custom route is refused). */
-  collections: RecordCollections | null;
-}
 
 export const CustomPayload = z.unknown().openapi('CustomPayload', {
   description: "Any JSON value: what the connector's custom route takes or answers",
 });
 
-export const CustomRecord = z
-  .record(z.string(), z.unknown())
-  .openapi('CustomRecord', { description: 'A record the sandbox keeps for the connection, as stored' });
+export const CustomRecord = z.record(z.string(), z.unknown()).openapi('CustomRecord', {
+  description: 'A record of a custom path of the connection: the body it was created with, and its id',
+});
 
 export const ServicePage_CustomRecord_ = servicePage(CustomRecord, 'CustomRecord');
 
@@ -82,7 +72,8 @@ const CustomQuery = pageQuery({
     .optional()
     .openapi({
       param: { name: 'folder_id', in: 'query' },
-      description: 'Accounting: the folder, required when the connection holds several',
+      description:
+        "Accounting: taken and not used: the records of a custom path are the connection's, whatever the folder",
     }),
 });
 
@@ -121,38 +112,35 @@ export function namedConnection(c: Context<AppEnv>, api: ApiName, connector: str
   return { consumer, connection, integration };
 }
 
-/** The answer of a custom route: a GET of records the sandbox keeps, or the refusal. */
-function answer(c: Context<AppEnv>, target: CustomTarget): Response {
-  const path = c.req.param('custom_path') ?? '';
-  // The route below the consumer (/consumers/{consumer_id}/...), as the refusal names it.
-  const route = c.req.path.split('/').slice(3).join('/');
-  const segments = path.split('/').filter(Boolean);
-  const owner = target.scope.integration.name;
-  const [name, id] = segments;
-  const records =
-    c.req.method === 'GET' &&
-    target.collections &&
-    name !== undefined &&
-    Object.hasOwn(target.collections, name)
-      ? target.collections[name]
-      : undefined;
-  if (records && segments.length === 1) {
-    // Checked by the route's query schema already.
-    const page = Number(c.req.query('page') ?? 1);
-    const size = Number(c.req.query('size') ?? DEFAULT_PAGE_SIZE);
-    const slice = paginate(Object.values(records), page, size);
-    return c.json({ ...slice, items: slice.items.map(cloneRecord) }, 200);
+/** The answer of a custom route, from the records of the connection's custom paths. */
+function answer(c: Context<AppEnv>, scope: VerticalScope): Response {
+  const segments = customSegments(c.req.param('custom_path') ?? '');
+  if (segments.length === 0) throw new ApiError(404, messages.notFound, 'The route names no custom path');
+  const world = c.get('store').world;
+  const { connection } = scope;
+  // The body, when the route takes one: checked (any JSON value) by the route's schema already.
+  const body = () => (c.req as unknown as { valid(target: 'json'): unknown }).valid('json');
+  switch (c.req.method) {
+    case 'GET': {
+      const read = readCustom(world, connection, segments);
+      if (read.kind === 'record') return c.json(read.record, 200);
+      // Checked by the route's query schema already.
+      const page = Number(c.req.query('page') ?? 1);
+      const size = Number(c.req.query('size') ?? DEFAULT_PAGE_SIZE);
+      return c.json(paginate(read.records, page, size), 200);
+    }
+    case 'POST': {
+      const record = createCustomRecord(world, connection, segments, body(), () =>
+        c.get('ids').next('custom-record'),
+      );
+      c.set('createdEntityId', String(record.id));
+      return c.json(record, 200);
+    }
+    case 'PATCH':
+      return c.json(updateCustomRecord(world, connection, segments, body()), 200);
+    default:
+      return c.json(deleteCustomRecord(world, connection, segments), 200);
   }
-  if (records && id !== undefined && segments.length === 2) {
-    if (!Object.hasOwn(records, id)) throw verticalFailure(`${owner} has no record '${id}' in ${name}`);
-    return c.json(cloneRecord(records[id]), 200);
-  }
-  throw verticalFailure(
-    `${owner} has no custom route '${c.req.method} ${route}' in the sandbox: it simulates no connector's own API` +
-      (target.collections
-        ? ` (GET reads the collections ${Object.keys(target.collections).join(', ')})`
-        : ''),
-  );
 }
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -167,9 +155,23 @@ export interface CustomRoutesSpec {
   /** MCP scopes of reads and of writes, and the area of client request ids. */
   scopes: { read: Scopes; write: Scopes; area: string };
   params: typeof CustomPathParams | typeof ConnectorCustomPathParams;
-  /** Resolves the consumer and its connection (throws the refusals), and the records kept for it. */
-  open: (c: Context<AppEnv>) => CustomTarget | Promise<CustomTarget>;
+  /** Resolves the consumer and its connection (throws the refusals). */
+  open: (c: Context<AppEnv>) => VerticalScope;
 }
+
+const BOUNDS = `The sandbox keeps at most ${MAX_CUSTOM_RECORDS_PER_PATH} records per custom path, ${MAX_CUSTOM_RECORDS_PER_CONNECTION} records and ${MAX_CUSTOM_PATHS_PER_CONNECTION} paths per connection, weighing ${MAX_CUSTOM_BYTES_PER_CONNECTION} bytes together (their JSON and paths): past them a write is refused with 400.`;
+
+/**
+ * What each method does, for the document: the service hands the route to the connector's own API;
+ * the sandbox keeps the records of each custom path of the connection instead.
+ */
+const DESCRIPTION: Record<Method, string> = {
+  get: 'A pass-through to a route the connector adds. The sandbox serves every custom path as a collection of records of the connection: a GET of a path lists its records by pages (a path that holds nothing is an empty collection); a GET of {path}/{id}, where {path} is a collection, answers one record, or 404 when the collection holds none with that id.',
+  post: `A pass-through to a route the connector adds. The sandbox adds the body as a record of the path's collection and answers it: under the body's own id (a string or a whole number; one the collection already holds is refused with 400), else under an id it gives. A body that is no object is kept as the record's value. ${BOUNDS}`,
+  patch: `A pass-through to a route the connector adds. The sandbox merges the body into the record {path}/{id} (its id stays) and answers it; 404 when the collection holds no record with that id. ${BOUNDS}`,
+  delete:
+    'A pass-through to a route the connector adds. The sandbox removes the record {path}/{id} and answers it; 404 when the collection holds no record with that id.',
+};
 
 const SUMMARY: Record<Method, string> = {
   get: 'Read through a custom route of the connector',
@@ -203,11 +205,7 @@ function makeCustomRoute(spec: CustomRoutesSpec, method: Method) {
     operationId: `${spec.operationId}_${method}`,
     tags: [spec.tag],
     summary: SUMMARY[method],
-    ...clientRoute(
-      read
-        ? "A pass-through to a route the connector adds. The sandbox simulates no connector's own API: a GET of {collection} or {collection}/{id} answers the records it keeps for the connection (a page, or one record, as stored); any other path is refused with 400."
-        : "A pass-through to a route the connector adds. The sandbox simulates no connector's own API: it refuses the write with 400, saying the connector has no such custom route, once the consumer and its connection are found.",
-    ),
+    ...clientRoute(DESCRIPTION[method]),
     ...secured('consumer', read ? spec.scopes.read : spec.scopes.write, spec.scopes.area),
     request: read
       ? { params: spec.params, query: CustomQuery }
@@ -217,7 +215,7 @@ function makeCustomRoute(spec: CustomRoutesSpec, method: Method) {
     responses: {
       200: read
         ? jsonContent(z.union([ServicePage_CustomRecord_, CustomRecord]), 'A page of records, or one record')
-        : jsonContent(CustomPayload, "What the connector's route answers"),
+        : jsonContent(CustomPayload, 'The record created, changed or removed'),
       ...errorResponses([400, 401, 404, 422]),
     },
   });
@@ -230,7 +228,7 @@ function makeCustomRoute(spec: CustomRoutesSpec, method: Method) {
 export function registerCustomRoutes(app: OpenAPIHono<AppEnv>, spec: CustomRoutesSpec): void {
   for (const method of spec.methods) {
     const route = customRoute(spec, method);
-    const handler = async (c: Context<AppEnv>) => answer(c, await spec.open(c));
+    const handler = (c: Context<AppEnv>) => answer(c, spec.open(c));
     const { middleware: _middleware, ...documented } = route;
     app.openAPIRegistry.registerPath(documented as RouteConfig);
     app.openapi(

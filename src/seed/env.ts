@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { own } from '../lib/own.js';
 import type { World } from '../store/world.js';
 import { type Catalogue, loadCatalogue } from './catalogue.js';
@@ -6,8 +9,8 @@ import { seedDirectory, VERTICAL_SHOWCASE } from './world.js';
 
 /**
  * The dotenv lines of `unified-api-sandbox env`: the url and the seeded credentials, and for each
- * vertical a sandbox consumer of the world that has an active connection of that vertical (the
- * seeded showcase consumer while it still qualifies, else the first that does).
+ * vertical, and for the Custom One API, a sandbox consumer of the world that has an active
+ * connection of it (the seeded consumer while it still qualifies, else the first that does).
  */
 export function sandboxEnv(world: World, baseUrl: string, catalogue: Catalogue = loadCatalogue()) {
   const seed = world.meta.seed;
@@ -44,9 +47,57 @@ export function sandboxEnv(world: World, baseUrl: string, catalogue: Catalogue =
       : Object.keys(world.consumers).find((consumerid) => qualifies(consumerid, showcase.api));
     if (id) lines.push([`SANDBOX_CONSUMER_ID_${showcase.envName}`, id]);
   }
+  // The consumer of a custom connector (the Custom One API), whose custom routes take any path.
+  const custom = qualifies(directory.customConsumerId, 'Custom')
+    ? directory.customConsumerId
+    : Object.keys(world.consumers).find((consumerid) => qualifies(consumerid, 'Custom'));
+  if (custom) lines.push(['SANDBOX_CONSUMER_ID_CUSTOM', custom]);
   lines.push(['SANDBOX_SYNC_ID', directory.syncId]);
   lines.push(['SANDBOX_SYNC_CONSUMER_ID', directory.syncConsumerId]);
   return lines;
 }
 
 export const formatDotenv = (lines: [string, string][]) => lines.map(([k, v]) => `${k}=${v}`).join('\n');
+
+/**
+ * Writes the dotenv lines to `path` whole or not at all: into a temporary file beside it, then
+ * renamed over it, so that a reader never sees half a file and the file's appearance means it is
+ * complete. Readable by its owner only: the lines hold the seeded keys.
+ */
+export async function writeEnvFile(path: string, lines: [string, string][]): Promise<void> {
+  const temporary = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
+  try {
+    await writeFile(temporary, `${formatDotenv(lines)}\n`, { mode: 0o600 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. */
+const shellWord = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The command that runs `env` the way this process was started, so that the banner names one that
+ * works: `npx unified-api-sandbox` from a project that depends on the package (the script lies in a
+ * node_modules folder), the bare name when it was run from the PATH (a global install), else (a
+ * clone) node and the script itself, relative to the working folder when it lies under it, with tsx
+ * for the TypeScript source. `flags` follow `env`.
+ */
+export function envCommandLine(script: string, cwd: string, flags: readonly string[]): string {
+  const segments = script.split(/[\\/]/);
+  let runner: string;
+  if (segments.includes('node_modules')) runner = 'npx unified-api-sandbox';
+  else if (segments.at(-1) === 'unified-api-sandbox') runner = 'unified-api-sandbox';
+  else {
+    const under = relative(cwd, script);
+    const shown = under && !under.startsWith('..') && !isAbsolute(under) ? under : script;
+    runner = `node ${script.endsWith('.ts') ? '--import tsx ' : ''}${shellWord(shown)}`;
+  }
+  return [runner, 'env', ...flags.map(shellWord)].join(' ');
+}

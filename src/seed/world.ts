@@ -38,6 +38,9 @@ export const VERTICAL_SHOWCASE: { envName: string; api: ApiName; integrationid: 
   { envName: 'PMS', api: 'Property Management System', integrationid: 9503 },
 ];
 
+/** The custom connector of the seeded custom consumer: the catalogue's only Custom integration. */
+export const CUSTOM_SHOWCASE_INTEGRATION = 90901;
+
 export const LARGE_WORLD_CONSUMERS = 100_000;
 
 class WorldBuilder {
@@ -277,6 +280,11 @@ function buildWorld(seed: number, size: WorldSize): World {
   const limited = b.consumer(uuidFrom('consumer', seed, 'coverage-limits'), accountId, sandboxEnvId);
   for (const integrationid of [90102, 90201, 90401])
     b.connection(limited.consumerid, integrationid, 'active');
+  // A consumer of the account's own custom connector (the Custom One API), whose custom routes
+  // (/consumers/{consumer_id}/custom/sandbox-custom/...) start with no records. Seeded last, so that
+  // the consumers before it keep the names and dates they had.
+  const custom = b.consumer(uuidFrom('consumer', seed, 'custom'), accountId, sandboxEnvId);
+  b.connection(custom.consumerid, CUSTOM_SHOWCASE_INTEGRATION, 'active');
   seedAutomation(b.world, seed, seedDirectory(seed));
   // After the automation: seeded rows are linked to seeded executions.
   seedDatastores(b.world, seed, seedDirectory(seed));
@@ -299,6 +307,7 @@ export function seedDirectory(seed: number) {
     pendingConsumerId: uuidFrom('consumer', seed, 'pending'),
     retiredConsumerId: uuidFrom('consumer', seed, 'retired'),
     syncConsumerId: uuidFrom('consumer', seed, 'sync'),
+    customConsumerId: uuidFrom('consumer', seed, 'custom'),
     productionConsumerId: uuidFrom('consumer', seed, 'production', 'ACCOUNTING'),
     otherAccountConsumerId: uuidFrom('consumer', seed, 'other', 'ACCOUNTING'),
     syncId: uuidFrom('sync', seed, 'main'),

@@ -70,8 +70,9 @@ export class UnitOfWork<W extends object> {
     this.#handler = {
       get(target, key) {
         if (key === RAW) return target;
-        // A key of the world is data: `__proto__` reads its own value, never the prototype.
-        if (key === '__proto__') return Object.hasOwn(target, key) ? target[key] : undefined;
+        // A key of the world is data: `__proto__` reads its own value, never the prototype; an
+        // object kept there is tracked like any other, so that writes under it are journaled too.
+        if (key === '__proto__' && !Object.hasOwn(target, key)) return undefined;
         const value = Reflect.get(target, key);
         if (!unit.#active || typeof key !== 'string' || value === null || typeof value !== 'object') {
           return value;

@@ -437,6 +437,21 @@ export interface VerticalLocation {
   address: VerticalAddress | null;
 }
 
+/**
+ * What the custom routes of one connection hold (/consumers/{consumer_id}/custom/{connector}/...,
+ * and .../accounting/custom/..., .../invoicing/custom/..., .../banking/...): the records of each
+ * custom path, as clients wrote them (see resources/custom-records.ts). Keyed by connectionid.
+ */
+export interface CustomRecordsRecord {
+  connectionid: string;
+  consumerid: string;
+  /** Records by custom path (its segments joined with /), then by id. */
+  collections: Record<string, Record<string, Record<string, unknown>>>;
+  /** How many records the collections hold, and their size (see custom-records.ts): the bounds. */
+  count: number;
+  bytes: number;
+}
+
 /** Key of a vertical dataset: one per consumer and connection. */
 export const datasetKey = (consumerid: string, connectionid: string) => `${consumerid}:${connectionid}`;
 
@@ -495,6 +510,8 @@ export interface World {
   commerce_datasets: Record<string, CommerceDataset>;
   /** Property Management System datasets, keyed by datasetKey(consumerid, connectionid). */
   pms_datasets: Record<string, PmsDataset>;
+  /** What the custom routes of each connection hold, keyed by connectionid; made on first write. */
+  custom_records: Record<string, CustomRecordsRecord>;
 }
 
 export const transactionKey = (connectionid: string, clientRequestId: string) =>
@@ -533,5 +550,6 @@ export function emptyWorld(seed: number, size: WorldSize): World {
     pos_datasets: {},
     commerce_datasets: {},
     pms_datasets: {},
+    custom_records: {},
   };
 }

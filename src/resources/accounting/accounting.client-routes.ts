@@ -6,10 +6,9 @@ import { errorResponses, itemOrNull, jsonBody, jsonContent, scopesFor, secured }
 import { own } from '../../lib/own.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import { requireActiveConnection } from '../consumers/vertical-connection.js';
-import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
+import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 import { operation } from '../vertical-operation.js';
 import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
-import type { LedgerRecord } from './accounting.records.js';
 import {
   BoolParam,
   ConsumerIdParam,
@@ -196,25 +195,6 @@ function batchBodyHook(result: {
   throw new ValidationFailure(toValidationIssues(error, data, locationOf(result.target)));
 }
 
-/** The record collections of a folder that a GET of its custom routes reads (PDFs left out). */
-const LEDGER_COLLECTIONS: readonly (keyof LedgerRecord & string)[] = [
-  'accounts',
-  'journals',
-  'vat_codes',
-  'analytic_plans',
-  'analytic_accounts',
-  'schemes',
-  'partners',
-  'contacts',
-  'employees',
-  'payment_methods',
-  'payment_terms',
-  'invoices',
-  'entries',
-  'matchings',
-  'bank_statements',
-];
-
 export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     getLedgerAccount,
@@ -344,11 +324,6 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       area: 'accounting',
     },
     params: CustomPathParams,
-    open: async (c) => {
-      const scope = requireActiveConnection(c, 'Accounting');
-      if (c.req.method !== 'GET') return { scope, collections: null };
-      const { ledger } = await accountingLedger.open(c, scope);
-      return { scope, collections: collectionsOf(ledger, LEDGER_COLLECTIONS) };
-    },
+    open: (c) => requireActiveConnection(c, 'Accounting'),
   });
 }

@@ -82,7 +82,7 @@ export function draftOfOld(
 
 export function toFinancialEntryOut(
   input: FinancialEntryInput,
-  booked: { id: string; number: string; counterpartAccount: string },
+  booked: { id: string; number: string; counterpartAccount: string; rate: number },
 ): FinancialEntryOut {
   return {
     id: booked.id,
@@ -90,7 +90,8 @@ export function toFinancialEntryOut(
     date: input.date,
     journal_id: input.journal_id,
     currency: input.currency,
-    currency_exchange_rate: input.currency_exchange_rate ?? 1,
+    // The rate booked: in the folder's own currency, 1 whatever was given.
+    currency_exchange_rate: booked.rate,
     reference: input.reference ?? null,
     items: input.items.map((item) => ({
       account_type: item.account_type,
@@ -106,7 +107,7 @@ export function toFinancialEntryOut(
 
 export function toFinancialEntryOldOut(
   input: FinancialEntryOldInput,
-  booked: { id: string; number: string; counterpartAccount: string },
+  booked: { id: string; number: string; counterpartAccount: string; rate: number },
 ): FinancialEntryOldOut {
   return {
     id: booked.id,
@@ -114,7 +115,7 @@ export function toFinancialEntryOldOut(
     date: input.date,
     journal_id: input.journal_id,
     currency: input.currency,
-    currency_exchange_rate: input.currency_exchange_rate ?? 1,
+    currency_exchange_rate: booked.rate,
     reference: input.reference ?? null,
     items: input.items.map((item) => ({
       type: item.type,

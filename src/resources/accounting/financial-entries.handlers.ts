@@ -21,7 +21,12 @@ export const createFinancialEntries = operation(
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);
     return c.json(
-      toFinancialEntryOut(input, { id: entry.id, number: entry.number, counterpartAccount }),
+      toFinancialEntryOut(input, {
+        id: entry.id,
+        number: entry.number,
+        counterpartAccount,
+        rate: entry.currency_exchange_rate,
+      }),
       200,
     );
   },
@@ -39,7 +44,12 @@ export const createFinancialEntryOld = operation(
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);
     return c.json(
-      toFinancialEntryOldOut(input, { id: entry.id, number: entry.number, counterpartAccount }),
+      toFinancialEntryOldOut(input, {
+        id: entry.id,
+        number: entry.number,
+        counterpartAccount,
+        rate: entry.currency_exchange_rate,
+      }),
       200,
     );
   },

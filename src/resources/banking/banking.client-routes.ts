@@ -8,8 +8,9 @@ import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
  * Banking routes the official clients call beyond the published document (see lib/client-routes.ts):
  * the connector's custom routes, which the official Python client only posts to, right below
  * banking/ (its custom path, custom/... by convention, follows the vertical's segment). Banking has no
- * other POST, so the route takes any path there. The sandbox simulates none (see ../custom-routes.ts):
- * each is refused once the consumer and its Banking connection are found.
+ * other POST, so the route takes any path there. Each post adds a record to the custom path's
+ * collection of the Banking connection (see ../custom-routes.ts); no client reads them back through
+ * banking/, whose other paths are the unified reads.
  */
 export function registerBankingClientRoutes(app: OpenAPIHono<AppEnv>): void {
   registerCustomRoutes(app, {
@@ -23,6 +24,6 @@ export function registerBankingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       area: 'banking',
     },
     params: CustomPathParams,
-    open: (c) => ({ scope: requireActiveConnection(c, 'Banking'), collections: null }),
+    open: (c) => requireActiveConnection(c, 'Banking'),
   });
 }

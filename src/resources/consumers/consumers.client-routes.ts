@@ -5,10 +5,10 @@ import { ConnectorCustomPathParams, namedConnection, registerCustomRoutes } from
 /**
  * The custom routes of a consumer's custom connector (/consumers/{consumer_id}/custom/{connector}/...,
  * the Custom One API), which the official clients call (see lib/client-routes.ts and
- * ../custom-routes.ts). The connector names one of the consumer's active Custom connections. The
- * sandbox keeps no records for a custom connector (its software is the vendor's own, behind its
- * base_url): every such route is refused once the consumer and the connection are found. The
- * Custom One API has no MCP scope of its own but the Datalab's: these routes refuse MCP tokens.
+ * ../custom-routes.ts). The connector names one of the consumer's active Custom connections. Its
+ * software is the vendor's own, behind its base_url: the sandbox serves each custom path as a
+ * collection of records of the connection, as for the verticals' custom routes. The Custom One API
+ * has no MCP scope of its own but the Datalab's: these routes refuse MCP tokens.
  */
 export function registerConsumerClientRoutes(app: OpenAPIHono<AppEnv>): void {
   registerCustomRoutes(app, {
@@ -18,6 +18,6 @@ export function registerConsumerClientRoutes(app: OpenAPIHono<AppEnv>): void {
     methods: ['get', 'post', 'patch', 'delete'],
     scopes: { read: null, write: null, area: 'custom' },
     params: ConnectorCustomPathParams,
-    open: (c) => ({ scope: namedConnection(c, 'Custom', c.req.param('connector') ?? ''), collections: null }),
+    open: (c) => namedConnection(c, 'Custom', c.req.param('connector') ?? ''),
   });
 }

@@ -12,7 +12,7 @@ import {
 } from '../../lib/openapi.js';
 import { own } from '../../lib/own.js';
 import { requireActiveConnection, verticalFailure } from '../consumers/vertical-connection.js';
-import { CustomPathParams, collectionsOf, registerCustomRoutes } from '../custom-routes.js';
+import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import { invoicingDatasetOf, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
 import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
@@ -150,19 +150,6 @@ export function createOpportunityRecord(
   return opportunity;
 }
 
-/** The record collections of a connection that a GET of its custom routes reads (PDFs left out). */
-const DATASET_COLLECTIONS: readonly (keyof InvoicingDataset & string)[] = [
-  'taxes',
-  'products',
-  'contacts',
-  'payment_methods',
-  'invoices',
-  'payments',
-  'bank_accounts',
-  'bank_transactions',
-  'opportunities',
-];
-
 export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     createOpportunity,
@@ -211,11 +198,6 @@ export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       area: 'invoicing',
     },
     params: CustomPathParams,
-    open: async (c) => {
-      const scope = requireActiveConnection(c, 'Invoicing');
-      if (c.req.method !== 'GET') return { scope, collections: null };
-      const data = await invoicing.open(c, scope);
-      return { scope, collections: collectionsOf(data, DATASET_COLLECTIONS) };
-    },
+    open: (c) => requireActiveConnection(c, 'Invoicing'),
   });
 }

@@ -33,6 +33,7 @@ import {
   RefTable,
   UNKNOWN_REFERENCE,
 } from './fixtures.context.js';
+import { applyCustom } from './fixtures.custom.js';
 import { FixtureError, formatPath, type PathPart, ruleError, schemaError } from './fixtures.errors.js';
 import {
   type ConnectionFixtureValue,
@@ -367,6 +368,8 @@ class Loader implements FixtureContext {
     );
     if (!connection) throw new Error('fixtures: a connection with an integrationid was not created');
     const records = applyVerticals(this, consumer, connection, integration, fixture, raw, path);
+    const custom = applyCustom(this, connection, integration, fixture.custom, raw.custom, path);
+    if (Object.keys(custom).length > 0) records.custom = custom;
     return {
       connectionid: connection.connectionid,
       integrationid: connection.integrationid,

@@ -529,6 +529,32 @@ export const PmsFixture = z
   .strict();
 
 // ---------------------------------------------------------------------------------------------
+// The connector's custom routes.
+
+export const CustomCollectionFixture = z
+  .object({
+    connector: z
+      .union([z.number().int(), z.string().min(1)])
+      .optional()
+      .describe(
+        "The connector the records belong to, as a consumer's custom route names it: its integration id or its name in lower case with dashes (sandbox-custom); it must be the connection's. Left out: the connection's",
+      ),
+    path: z
+      .string()
+      .min(1)
+      .describe(
+        "The custom path of the collection, below the route's prefix: products, v2/orders (.../custom/{connector}/products for a Custom connection, .../accounting/custom/products, .../invoicing/custom/products, .../banking/custom/refresh)",
+      ),
+    records: z
+      .array(z.record(z.string(), z.unknown()))
+      .default([])
+      .describe(
+        "Records as a POST to the path takes them: an `id` (a string or a whole number) is kept as the record's id, else one derived from the seed is given; none: an empty collection",
+      ),
+  })
+  .strict();
+
+// ---------------------------------------------------------------------------------------------
 // The platform.
 
 export const ConnectionFixture = z
@@ -551,6 +577,12 @@ export const ConnectionFixture = z
     banking: BankingFixture.optional(),
     payment: PaymentFixture.optional(),
     pms: PmsFixture.optional(),
+    custom: z
+      .array(CustomCollectionFixture)
+      .optional()
+      .describe(
+        "Records of the connection's custom routes (Custom, Accounting, Invoicing and Banking connections), by custom path",
+      ),
   })
   .strict();
 

@@ -19,6 +19,7 @@ import {
   assertCurrency,
   assertJournalCurrency,
   assertPdf,
+  exchangeRateOf,
   requireActiveAnalyticAccount,
   requireActiveEmployee,
   requireGeneralAccount,
@@ -97,7 +98,8 @@ export function buildMiscellaneousOperation(
     );
   }
   if (draft.lines.length === 0) throw serviceError('noOperationLine', 'The operation has no line');
-  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  assertCurrency(draft.currency, null);
+  const rate = exchangeRateOf(ledger, draft.currency, draft.currency_exchange_rate);
   const year = requireOpenBookYear(ledger, draft.operation_date, 'operation_date', draft.status === 'posted');
   const sum = sumCents(draft.lines.map((line) => line.amount));
   if (sum !== 0) {
@@ -155,7 +157,7 @@ export function buildMiscellaneousOperation(
       reference: null,
       due_date: null,
       currency: draft.currency,
-      currency_exchange_rate: draft.currency_exchange_rate,
+      currency_exchange_rate: rate,
       date: draft.operation_date,
       posted: draft.status === 'posted',
       pdf: null,

@@ -41,6 +41,7 @@ import {
   assertFinancialPeriod,
   assertJournalCurrency,
   assertPdf,
+  exchangeRateOf,
   requireAccount,
   requireEmployee,
   requireJournal,
@@ -305,7 +306,8 @@ export function buildInvoice(
 ): { invoice: LedgerInvoice; change: LedgerChange } {
   const customer = isCustomerType(draft.invoice_type);
   const role = customer ? 'client' : 'supplier';
-  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  assertCurrency(draft.currency, null);
+  const rate = exchangeRateOf(ledger, draft.currency, draft.currency_exchange_rate);
   assertFinancialPeriod(draft.force_financial_period);
   if (!draft.partner_id) throw fail('partner_id is required: the client or supplier of the invoice');
   // An inactive (archived) client or supplier still takes invoices, as in the software.
@@ -443,7 +445,7 @@ export function buildInvoice(
     reference: draft.reference,
     posted: draft.status === 'posted',
     currency: draft.currency,
-    currency_exchange_rate: draft.currency_exchange_rate,
+    currency_exchange_rate: rate,
     origin: 'invoice',
     invoice_id: invoiceId,
     payment_method_id: draft.payment_method_id,
@@ -459,7 +461,7 @@ export function buildInvoice(
     invoice_type: draft.invoice_type,
     invoice_number: number,
     currency: draft.currency,
-    currency_exchange_rate: draft.currency_exchange_rate,
+    currency_exchange_rate: rate,
     untaxed_amount: draft.untaxed_amount,
     tax_amount: draft.tax_amount,
     total: draft.total,
@@ -545,7 +547,8 @@ export function buildInvoicePayment(
   const journal = requireJournal(ledger, method.journal_id);
   if (!journal.counterpart_account) throw fail(`The journal '${journal.code}' has no bank or cash account`);
   requireAccount(ledger, journal.counterpart_account);
-  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  assertCurrency(draft.currency, null);
+  const rate = exchangeRateOf(ledger, draft.currency, draft.currency_exchange_rate);
   assertJournalCurrency(journal, draft.currency);
   const year = requireOpenBookYear(ledger, draft.date);
   if (draft.items.length === 0) throw fail('A payment needs at least one item');
@@ -623,7 +626,7 @@ export function buildInvoicePayment(
     reference: draft.reference,
     posted: true,
     currency: draft.currency,
-    currency_exchange_rate: draft.currency_exchange_rate,
+    currency_exchange_rate: rate,
     origin: 'invoice_payment',
     invoice_id: null,
     payment_method_id: method.id,
@@ -744,11 +747,8 @@ export function buildJournalEntry(
   const journalEntry = draft.origin === 'journal_entry';
   const refuse = lineErrors(draft.origin);
   const journal = requireJournal(ledger, draft.journal_id);
-  assertCurrency(
-    draft.currency,
-    draft.currency_exchange_rate,
-    journalEntry ? 'invalidCurrencyFormat' : 'currencyNotFound',
-  );
+  assertCurrency(draft.currency, null, journalEntry ? 'invalidCurrencyFormat' : 'currencyNotFound');
+  const rate = exchangeRateOf(ledger, draft.currency, draft.currency_exchange_rate);
   assertJournalCurrency(journal, draft.currency);
   requireOpenBookYear(ledger, draft.date, 'date', draft.posted);
   assertNumberFree(ledger, journal, draft.number);
@@ -857,7 +857,7 @@ export function buildJournalEntry(
     reference: draft.reference,
     posted: draft.posted,
     currency: draft.currency,
-    currency_exchange_rate: draft.currency_exchange_rate,
+    currency_exchange_rate: rate,
     origin: draft.origin,
     invoice_id: null,
     payment_method_id: null,

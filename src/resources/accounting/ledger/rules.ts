@@ -180,6 +180,22 @@ export function assertCurrency(
   }
 }
 
+/**
+ * The exchange rate a document is booked at. The service asks for a rate only when the currency
+ * differs from the folder's main currency: in the folder's own currency the amounts need no
+ * conversion, so whatever rate is given (0 and null included) is not used and the document is
+ * booked at 1. In another currency the rate must be above 0 (none given: 1, the reference's default).
+ */
+export function exchangeRateOf(
+  ledger: LedgerRecord,
+  currency: string,
+  rate: number | null | undefined,
+): number {
+  if (currency === ledger.folder.main_currency) return 1;
+  assertCurrency(currency, rate);
+  return rate ?? 1;
+}
+
 /** A PDF given as base64: valid base64 whose bytes start with %PDF. */
 export function assertPdf(base64: string): void {
   const clean = base64.replace(/\s+/g, '');

@@ -26,6 +26,7 @@ import {
   assertCurrency,
   assertJournalCurrency,
   assertPdf,
+  exchangeRateOf,
   normalizeIban,
   requireAccount,
   requireOpenBookYear,
@@ -221,7 +222,8 @@ function bookFinancialEntry(
     );
   }
   const bank = financialAccountOf(ledger, journal, draft.counterpart_account);
-  assertCurrency(draft.currency, draft.currency_exchange_rate);
+  assertCurrency(draft.currency, null);
+  const rate = exchangeRateOf(ledger, draft.currency, draft.currency_exchange_rate);
   assertJournalCurrency(journal, draft.currency);
   const year = requireOpenBookYear(ledger, draft.date);
   if (draft.items.length === 0) throw fail('A financial entry needs at least one item');
@@ -257,7 +259,7 @@ function bookFinancialEntry(
       reference: draft.reference,
       due_date: null,
       currency: draft.currency,
-      currency_exchange_rate: draft.currency_exchange_rate,
+      currency_exchange_rate: rate,
       date: draft.date,
       posted: true,
       pdf: draft.pdf,

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_SEED } from '../src/app.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { FixtureError } from '../src/resources/sandbox/fixtures.control.js';
 import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/resources/sandbox/requests.js';
-import { formatDotenv, sandboxEnv } from '../src/seed/env.js';
+import { envCommandLine, formatDotenv, sandboxEnv } from '../src/seed/env.js';
 import { seedWorld } from '../src/seed/world.js';
-import { isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
+import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { Store, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
@@ -49,6 +50,9 @@ Options:
                       (any other Host is refused: DNS rebinding)    (env SANDBOX_ALLOWED_HOSTS)
   --fixtures FILE     add the world declared in a JSON or YAML file  (env SANDBOX_FIXTURES)
                       (docs/fixtures.md); with --db, only when the file is created
+  --write-env FILE    once listening, write the lines 'env' prints, with the url it
+                      listens on, to FILE (a temporary file renamed over it: FILE is
+                      whole when it appears); with --port 0, the way to learn the port
   --request-journal N requests the journal keeps for GET /__sandbox/requests,
                       newest first; 0 keeps none                     (default 10000)
   --log               print a line per request: method, path, status, time
@@ -70,7 +74,11 @@ Options:
   --port N        port for SANDBOX_BASE_URL (default 4010)
   --host HOST     host for SANDBOX_BASE_URL (default 127.0.0.1)
   --public-url U  use this as SANDBOX_BASE_URL
-  -h, --help      this text`;
+  -h, --help      this text
+
+Without --public-url, SANDBOX_BASE_URL is built from --host and --port: 'env' cannot know the port
+of a running server (a note on stderr says so). 'serve --write-env FILE' writes these lines with the
+url the server listens on.`;
 
 class UsageError extends Error {}
 
@@ -93,6 +101,9 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'journal-limit': { type: 'string' },
   fixtures: { type: 'string' },
+  // Not --env-file: node reads an --env-file of its own wherever it stands on the command line, even
+  // after the script, and exits when the file does not exist yet.
+  'write-env': { type: 'string' },
   'request-journal': { type: 'string' },
   log: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -157,14 +168,36 @@ function parse(argv: string[]) {
     allowedHosts: hostsOption(values['allowed-hosts'] ?? env.SANDBOX_ALLOWED_HOSTS),
     journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
+    writeEnv: values['write-env'] ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
     log: values.log === true,
     quiet: values.quiet === true,
   };
 }
 
-function banner(sandbox: RunningSandbox, db: string | null, adminToken: string | null): string {
+type Args = ReturnType<typeof parse>;
+
+/** The flags that make `env` print the lines of this server: its world and its url. */
+function envFlags(args: Args, sandbox: RunningSandbox): string[] {
+  const flags: string[] = [];
+  if (args.db) flags.push('--db', args.db);
+  else {
+    if (sandbox.seed !== DEFAULT_SEED) flags.push('--seed', String(sandbox.seed));
+    if (args.fixtures) flags.push('--fixtures', args.fixtures);
+  }
+  if (args.publicUrl) flags.push('--public-url', args.publicUrl);
+  else {
+    if (sandbox.port !== 4010) flags.push('--port', String(sandbox.port));
+    if (!isLoopback(args.host) && args.host !== '0.0.0.0') flags.push('--host', args.host);
+  }
+  return flags;
+}
+
+function banner(sandbox: RunningSandbox, args: Args): string {
   const c = sandbox.credentials;
+  const { db, adminToken } = args;
+  // The `env` command as it runs where this one was started: in a clone, or from a dependency.
+  const envCommand = envCommandLine(resolve(process.argv[1] ?? ''), process.cwd(), envFlags(args, sandbox));
   return [
     'unified-api-sandbox is running',
     '',
@@ -173,6 +206,9 @@ function banner(sandbox: RunningSandbox, db: string | null, adminToken: string |
     `  Console    ${sandbox.url}/console${adminToken ? '   (log in with the admin token)' : ''}`,
     `  MCP        ${sandbox.url}/mcp   (an MCP token of POST /mcp-token, or OAuth)`,
     `  World      seed ${sandbox.seed}, ${db ? `file ${db}` : 'in memory'}`,
+    ...(sandbox.envFile
+      ? [`  Env file   ${resolve(sandbox.envFile)}   (the lines of 'env', with this url)`]
+      : []),
     `  Control    ${sandbox.url}/__sandbox/clock, /__sandbox/reset${adminToken ? ' (admin token required)' : ''}`,
     '',
     '  Sandbox key (POST /token with these):',
@@ -180,11 +216,12 @@ function banner(sandbox: RunningSandbox, db: string | null, adminToken: string |
     `    clientId      ${c.sandbox.clientId}`,
     `    clientSecret  ${c.sandbox.clientSecret}`,
     '',
-    "  'unified-api-sandbox env' prints every key and consumer id as dotenv lines. Ctrl-C stops.",
+    `  '${envCommand}' prints every key and consumer id as dotenv lines.`,
+    '  Ctrl-C stops.',
   ].join('\n');
 }
 
-async function serveCommand(args: ReturnType<typeof parse>) {
+async function serveCommand(args: Args) {
   if (args.help) return console.log(SERVE_USAGE);
   const sandbox = await startSandbox({
     seed: args.seed,
@@ -199,11 +236,12 @@ async function serveCommand(args: ReturnType<typeof parse>) {
     ...(args.allowedHosts !== undefined ? { allowedHosts: args.allowedHosts } : {}),
     journalLimit: args.journalLimit,
     ...(args.fixtures ? { fixtures: args.fixtures } : {}),
+    envFile: args.writeEnv,
     requestJournalSize: args.requestJournal,
     // --quiet prints the url alone, whatever else is asked.
     ...(args.log && !args.quiet ? { onRequest: (summary) => console.log(formatRequestLine(summary)) } : {}),
   });
-  console.log(args.quiet ? sandbox.url : banner(sandbox, args.db, args.adminToken));
+  console.log(args.quiet ? sandbox.url : banner(sandbox, args));
   const stop = async () => {
     await sandbox.close();
     process.exit(0);
@@ -212,7 +250,7 @@ async function serveCommand(args: ReturnType<typeof parse>) {
   process.once('SIGTERM', stop);
 }
 
-async function envCommand(args: ReturnType<typeof parse>) {
+async function envCommand(args: Args) {
   if (args.help) return console.log(ENV_USAGE);
   let world: World;
   if (args.db && existsSync(args.db)) {
@@ -229,8 +267,13 @@ async function envCommand(args: ReturnType<typeof parse>) {
   } else {
     world = seedWorld(args.seed, 'default');
   }
-  const host = isLoopback(args.host) || args.host === '0.0.0.0' ? '127.0.0.1' : args.host;
-  const url = args.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${args.port}`;
+  const url = envBaseUrl(args.host, args.port, args.publicUrl);
+  if (!args.publicUrl) {
+    // On stderr: stdout stays a dotenv file that $GITHUB_ENV or a parser takes as it is.
+    console.error(
+      `unified-api-sandbox env: SANDBOX_BASE_URL=${url} is built from --host and --port (or their defaults), not read from a running server, whose port env cannot know. Give --public-url, or start the server with 'serve --write-env FILE', which writes these lines with the url it listens on.`,
+    );
+  }
   console.log(formatDotenv(sandboxEnv(world, url)));
 }
 

@@ -55,8 +55,13 @@ export interface CreateAppOptions {
   size?: WorldSize;
   /** A store opened by the caller (a file, say); default: a new in-memory world of the seed. */
   store?: Store;
-  /** Default: a manual clock, which makes responses byte-identical run after run. */
-  clock?: Clock;
+  /**
+   * Default: a manual clock at 2026-01-15T09:00:00Z, which makes responses byte-identical run after
+   * run. A Date starts a manual clock at that instant; 'now' at the machine's current second, which a
+   * client that checks a token's `expires_on` against the machine's time (the official Node SDK)
+   * needs to keep its token: see docs/testing.md.
+   */
+  clock?: Clock | Date | 'now';
   publicUrl?: string | null;
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   bodyLimit?: number;
@@ -102,7 +107,10 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const seed = options.seed ?? DEFAULT_SEED;
   const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default'));
-  const clock = options.clock ?? manualClock();
+  const clock =
+    options.clock === 'now' || options.clock instanceof Date
+      ? manualClock(options.clock)
+      : (options.clock ?? manualClock());
   store.useClock(() => clock.now());
   const config: SandboxConfig = {
     seed,

@@ -16,6 +16,7 @@ import { type SandboxClock, sandboxControls } from './resources/sandbox/sandbox.
 import { listeningOrigins } from './resources/webhooks/own-origins.js';
 import { type SeedCredentials, seedCredentials } from './seed/credentials.js';
 import { DATASET_BUILDERS } from './seed/datasets.js';
+import { sandboxEnv, writeEnvFile } from './seed/env.js';
 import { type SeedDirectory, seedDirectory, seedWorld } from './seed/world.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
@@ -32,8 +33,11 @@ export interface StartOptions {
   /** Keep the world in this JSON file (created from the seed when missing). Default: in memory. */
   db?: string | null;
   size?: WorldSize;
-  /** 'system' (default) follows the machine's time; a Date starts a manual clock at that instant. */
-  clock?: 'system' | Date | Clock;
+  /**
+   * 'system' (default) follows the machine's time; a Date starts a manual clock at that instant;
+   * 'now' a manual clock at the machine's current second (see docs/testing.md).
+   */
+  clock?: 'system' | 'now' | Date | Clock;
   adminToken?: string | null;
   publicUrl?: string | null;
   bodyLimit?: number;
@@ -60,6 +64,12 @@ export interface StartOptions {
    * StartError naming the file, path and rule.
    */
   fixtures?: FixtureSource;
+  /**
+   * Once the server listens, write the lines `unified-api-sandbox env` prints to this file, with the
+   * url it listens on (the public url when given): into a temporary file, then renamed over it. A
+   * file that cannot be written refuses the start (StartError naming it).
+   */
+  envFile?: string | null;
 }
 
 export interface RunningSandbox {
@@ -83,6 +93,8 @@ export interface RunningSandbox {
   requests(filter?: RequestFilter): RequestEntry[];
   /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
   faults: FaultControl;
+  /** The file the start's `envFile` wrote (null without). */
+  envFile: string | null;
 }
 
 export class StartError extends Error {
@@ -96,9 +108,19 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/**
+ * The SANDBOX_BASE_URL of the env lines: the public url when there is one, else the listening
+ * address, loopback for an address that listens on every interface.
+ */
+export function envBaseUrl(host: string, port: number, publicUrl: string | null | undefined): string {
+  if (publicUrl) return publicUrl;
+  const shown = isLoopback(host) || host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
 function pickClock(clock: StartOptions['clock']): Clock {
   if (clock === undefined || clock === 'system') return systemClock();
-  if (clock instanceof Date) return manualClock(clock);
+  if (clock === 'now' || clock instanceof Date) return manualClock(clock);
   return clock;
 }
 
@@ -170,15 +192,34 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     await store.close(); // the world file's lock goes with the refused start
     throw error;
   }
-  // With the machine's time, background work comes due by itself: look for it every second.
-  const timer =
-    app.services.clock.mode === 'system' ? setInterval(() => void app.services.ticker.run(), 1000) : null;
-  timer?.unref();
+  // With the machine's time, background work comes due by itself: look for it every second. The
+  // clock can change mode while the server runs (POST /__sandbox/clock {"mode"}), so the timer is
+  // always there and looks only while the clock follows the machine.
+  const timer = setInterval(() => {
+    if (app.services.clock.mode === 'system') void app.services.ticker.run();
+  }, 1000);
+  timer.unref();
   const port = (server.address() as AddressInfo).port;
   // Only now is the port known: webhooks must never be delivered to the control endpoints here.
   app.services.selfOrigins = new Set(listeningOrigins(host, port));
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const envFile = options.envFile || null;
+  if (envFile) {
+    try {
+      const world = app.services.store.world;
+      await writeEnvFile(
+        envFile,
+        sandboxEnv(world, envBaseUrl(host, port, options.publicUrl), app.services.catalogue),
+      );
+    } catch (error) {
+      clearInterval(timer);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+      throw new StartError(`Cannot write the env file ${envFile}: ${(error as Error).message}`);
+    }
+  }
   return {
+    envFile,
     url: `http://${urlHost}:${port}`,
     port,
     host,
@@ -192,7 +233,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     requests: (filter) => app.services.requests.list(filter),
     faults: app.services.faults,
     close: async () => {
-      if (timer) clearInterval(timer);
+      clearInterval(timer);
       app.services.faults.close(); // requests a fault holds are let go, without an answer
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -4,20 +4,29 @@ import { errors } from './errors.js';
  * The sandbox clock. Every timestamp, token lifetime and scheduled run reads it, so a test can move
  * time forward instead of waiting. A `system` clock follows the machine's time plus an offset that
  * the control endpoints can shift; a `manual` clock stands still until it is moved, which makes two
- * runs with the same seed and the same requests byte-identical.
+ * runs with the same seed and the same requests byte-identical. Either can change into the other
+ * (`setMode`, POST /__sandbox/clock {"mode"}).
  *
  * Both keep the time between EARLIEST_INSTANT and LATEST_INSTANT: outside it an ISO date needs an
  * expanded year (+010000-...) or a date before the Unix epoch, which the dates the sandbox writes
  * and the tokens it signs do not allow, and far enough out the Date itself becomes invalid. A move
  * that would leave the range is refused (422) and leaves the clock where it was.
  */
+export type ClockMode = 'system' | 'manual';
+
 export interface Clock {
-  readonly mode: 'system' | 'manual';
+  readonly mode: ClockMode;
   now(): Date;
   /** Moves the clock forward (or back, with a negative value); refuses to leave the range. */
   advance(seconds: number): void;
   /** Sets the clock to an instant; refuses one outside the range. */
   set(instant: Date): void;
+  /**
+   * `system`: back to the machine's time, every earlier move dropped; `manual`: stands still at its
+   * current reading. The clocks of systemClock() and manualClock() have it; a clock of your own
+   * without it cannot change its mode (POST /__sandbox/clock refuses `mode` with 422).
+   */
+  setMode?(mode: ClockMode): void;
 }
 
 export const EARLIEST_INSTANT = new Date('1970-01-01T00:00:00.000Z');
@@ -31,38 +40,64 @@ export function checkedInstant(ms: number): number {
   return ms;
 }
 
-export function systemClock(): Clock {
+/**
+ * One clock in either mode, which can change mode: `offsetMs` is what the moves added to the
+ * machine's time (system), `frozenMs` the instant it stands at (manual).
+ */
+function clockIn(mode: ClockMode, startMs: number): Clock {
+  let current: ClockMode = mode;
   let offsetMs = 0;
+  let frozenMs = startMs;
   // The machine's time passing can carry a clock set near the end past it: it stops at the end.
-  const current = () => Math.min(Date.now() + offsetMs, LATEST_INSTANT.getTime());
+  const reading = () =>
+    current === 'manual' ? frozenMs : Math.min(Date.now() + offsetMs, LATEST_INSTANT.getTime());
   return {
-    mode: 'system',
-    now: () => new Date(current()),
+    get mode() {
+      return current;
+    },
+    now: () => new Date(reading()),
     advance: (seconds) => {
-      checkedInstant(current() + seconds * 1000);
-      offsetMs += seconds * 1000;
+      const next = checkedInstant(reading() + seconds * 1000);
+      if (current === 'manual') frozenMs = next;
+      else offsetMs += seconds * 1000;
     },
     set: (instant) => {
-      offsetMs = checkedInstant(instant.getTime()) - Date.now();
+      const next = checkedInstant(instant.getTime());
+      if (current === 'manual') frozenMs = next;
+      else offsetMs = next - Date.now();
+    },
+    setMode: (next) => {
+      if (next === 'manual') frozenMs = reading();
+      else offsetMs = 0;
+      current = next;
     },
   };
+}
+
+/** A clock that follows the machine's time (plus the moves). */
+export function systemClock(): Clock {
+  return clockIn('system', 0);
 }
 
 /** The instant a manual clock starts at unless told otherwise. */
 export const DEFAULT_MANUAL_START = new Date('2026-01-15T09:00:00.000Z');
 
-export function manualClock(start: Date = DEFAULT_MANUAL_START): Clock {
-  let current = checkedInstant(start.getTime());
-  return {
-    mode: 'manual',
-    now: () => new Date(current),
-    advance: (seconds) => {
-      current = checkedInstant(current + seconds * 1000);
-    },
-    set: (instant) => {
-      current = checkedInstant(instant.getTime());
-    },
-  };
+/**
+ * The machine's current instant, truncated to the second. A manual clock started there issues
+ * tokens whose `expires_on` lies ahead of the machine's time, as a client that checks it against its
+ * own clock (the official Node SDK does) expects: it then keeps its token instead of asking for a
+ * new one before every call. The whole second keeps the instants the sandbox writes short and even.
+ */
+export function currentSecond(): Date {
+  return new Date(Math.floor(Date.now() / 1000) * 1000);
+}
+
+/**
+ * A clock that stands still until moved, at `start`: an instant, or 'now' for currentSecond(). Two
+ * runs with the same seed, the same start and the same requests answer byte for byte the same.
+ */
+export function manualClock(start: Date | 'now' = DEFAULT_MANUAL_START): Clock {
+  return clockIn('manual', checkedInstant((start === 'now' ? currentSecond() : start).getTime()));
 }
 
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

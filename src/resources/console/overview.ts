@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
-import { ApiError } from '../../lib/errors.js';
+import { ApiError, ValidationFailure } from '../../lib/errors.js';
 import { publicOrigin } from '../../lib/urls.js';
 import { seedCredentials } from '../../seed/credentials.js';
 import { formatDotenv, sandboxEnv } from '../../seed/env.js';
@@ -150,8 +150,8 @@ export async function changeClock(c: Context<AppEnv>): Promise<string> {
   const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
   let change: unknown;
   if (text('system')) {
-    // "Back to system time" is, by its meaning, the machine's time: the one place the console reads it.
-    change = { now: new Date().toISOString() };
+    // What POST /__sandbox/clock {"mode":"system"} does: the machine's time, followed from then on.
+    change = { mode: 'system' };
   } else if (text('advance_seconds')) {
     change = { advance_seconds: Number(text('advance_seconds')) };
   } else {
@@ -167,6 +167,9 @@ export async function changeClock(c: Context<AppEnv>): Promise<string> {
     return `notice=${encodeURIComponent(`The clock now reads ${now.toISOString()}`)}`;
   } catch (error) {
     if (error instanceof ApiError) return `error=${encodeURIComponent(error.detail || error.message)}`;
+    if (error instanceof ValidationFailure) {
+      return `error=${encodeURIComponent(error.issues.map((issue) => issue.msg).join('; '))}`;
+    }
     throw error;
   }
 }

@@ -200,6 +200,39 @@ const textResult = (
   _meta: { [META]: meta },
 });
 
+/**
+ * The text of an error result: many hosts show the model only the text, not `structuredContent`, so
+ * it carries everything the answer says. The first line is the message, the status and the
+ * error_code when there is one; then the detail: a validation answer's fields, one per line with
+ * its location, or the detail as it came.
+ */
+function errorText(status: number, body: Record<string, unknown>): string {
+  const message = typeof body.message === 'string' && body.message ? body.message : `HTTP ${status}`;
+  const code =
+    typeof body.error_code === 'string' && body.error_code ? `, error_code ${body.error_code}` : '';
+  const lines = [`${message} (HTTP ${status}${code})`];
+  const detail = body.detail;
+  if (Array.isArray(detail)) {
+    for (const item of detail) {
+      const issue = item as { loc?: unknown; msg?: unknown };
+      lines.push(
+        Array.isArray(issue.loc) && typeof issue.msg === 'string'
+          ? `- ${issue.loc.join('.')}: ${issue.msg}`
+          : `- ${typeof item === 'string' ? item : JSON.stringify(item)}`,
+      );
+    }
+  } else if (typeof detail === 'string') {
+    if (detail) lines.push(detail);
+  } else if (detail !== undefined && detail !== null) {
+    lines.push(JSON.stringify(detail));
+  }
+  // An answer that is not the service's error object (a bare text body): the text itself.
+  if (body.message === undefined && body.result !== undefined && body.result !== null) {
+    lines.push(typeof body.result === 'string' ? body.result : JSON.stringify(body.result));
+  }
+  return lines.join('\n');
+}
+
 export interface ToolCallContext {
   app: OpenAPIHono<AppEnv>;
   services: Services;
@@ -211,8 +244,8 @@ export interface ToolCallContext {
 /**
  * Runs a tool: the operation's request, built from the arguments with the token's consumer, through
  * the app (same rules, errors, write boundary, faults and journal). A 2xx JSON answer comes back as
- * `structuredContent` (an array or a scalar as `{result}`) and as text; an error as `isError` with
- * the service's message.
+ * `structuredContent` (an array or a scalar as `{result}`) and as text; an error as `isError`, with
+ * the whole answer in the text (see errorText).
  */
 export async function callTool(
   tool: ToolDefinition,
@@ -268,12 +301,7 @@ export async function callTool(
     body !== null && typeof body === 'object' && !Array.isArray(body)
       ? (body as Record<string, unknown>)
       : { result: res.status === 204 ? null : body };
-  if (res.status >= 400) {
-    const error = structured as { message?: unknown; detail?: unknown };
-    const message = typeof error.message === 'string' ? error.message : `HTTP ${res.status}`;
-    const detail = typeof error.detail === 'string' && error.detail ? `: ${error.detail}` : '';
-    return textResult(`${message}${detail}`, true, structured, meta);
-  }
+  if (res.status >= 400) return textResult(errorText(res.status, structured), true, structured, meta);
   if (tool.method === 'GET' && tool.consumerScoped) {
     const source = readSource(
       context.services.store.world,

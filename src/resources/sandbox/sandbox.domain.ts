@@ -1,4 +1,6 @@
 import type { Services } from '../../context.js';
+import { type Clock, type ClockMode, manualClock, systemClock } from '../../lib/clock.js';
+import { ValidationFailure } from '../../lib/errors.js';
 import { seedWorld } from '../../seed/world.js';
 import { ClockChange } from './sandbox.schemas.js';
 
@@ -7,22 +9,42 @@ import { ClockChange } from './sandbox.schemas.js';
  * these, and so do the helpers `startSandbox()` hands out (`sandbox.clock`, `sandbox.reset()`).
  */
 
-export type ClockMove =
-  | { advance_seconds: number; now?: undefined }
-  | { now: string; advance_seconds?: undefined };
+/** A change of the clock, as POST /__sandbox/clock takes it: a mode, a move, or a mode then a move. */
+export interface ClockMove {
+  mode?: ClockMode | undefined;
+  advance_seconds?: number | undefined;
+  now?: string | undefined;
+}
+
+function applyMove(clock: Clock, change: ClockMove): void {
+  if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
+  if (change.now !== undefined) clock.set(new Date(change.now));
+}
 
 /**
- * Moves the clock (it refuses, with the 422 ApiError, a move out of its range, and stays), then does
- * whatever came due before resolving: finished executions, scheduled runs. Webhook attempts that came
- * due are started, not awaited, so no receiver can hold the answer back.
+ * Changes the clock (it refuses, with the 422 ApiError, a move out of its range, and stays), then
+ * does whatever came due before resolving: finished executions, scheduled runs. Webhook attempts that
+ * came due are started, not awaited, so no receiver can hold the answer back.
+ *
+ * A `mode` comes first: `system` goes back to the machine's time (every earlier move dropped),
+ * `manual` stops the clock at its current reading; the move, if one comes with it, follows.
  */
 export async function moveClock(
   services: Pick<Services, 'clock' | 'ticker'>,
   change: ClockMove,
 ): Promise<Date> {
   const { clock, ticker } = services;
-  if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
-  if (change.now !== undefined) clock.set(new Date(change.now));
+  if (change.mode !== undefined) {
+    if (!clock.setMode) {
+      throw new ValidationFailure([
+        { loc: ['body', 'mode'], msg: 'This clock cannot change its mode', type: 'value_error' },
+      ]);
+    }
+    // The move is tried first on a clock of the new mode, so that a refused one changes nothing.
+    applyMove(change.mode === 'system' ? systemClock() : manualClock(clock.now()), change);
+    clock.setMode(change.mode);
+  }
+  applyMove(clock, change);
   await ticker.run();
   return clock.now();
 }
@@ -51,6 +73,11 @@ export interface SandboxClock {
   advance(seconds: number): Promise<Date>;
   /** Sets the clock to an instant (a Date or an ISO date-time with its offset), as `{"now"}` does. */
   set(instant: Date | string): Promise<Date>;
+  /**
+   * As `{"mode"}` does: `system` goes back to the machine's time (every move dropped) and follows
+   * it; `manual` stops the clock at its current reading.
+   */
+  setMode(mode: ClockMode): Promise<Date>;
 }
 
 /** The control helpers of an app: the same domain code as the control endpoints. */
@@ -72,6 +99,7 @@ export function sandboxControls(services: Services): { clock: SandboxClock; rese
       advance: async (seconds) => moveClock(services, checked({ advance_seconds: seconds })),
       set: async (instant) =>
         moveClock(services, checked({ now: instant instanceof Date ? instant.toISOString() : instant })),
+      setMode: async (mode) => moveClock(services, checked({ mode })),
     },
     reset: async () => resetSandbox(services),
   };

@@ -13,6 +13,10 @@ export const ClockState = z
 
 export const ClockChange = z
   .object({
+    mode: z.enum(['system', 'manual']).optional().openapi({
+      description:
+        'system: back to the machine\'s time, every earlier move dropped, and following it from then on; manual: stand still at the current reading until moved. Applied before advance_seconds or now when one comes with it ({"mode": "manual", "now": ...} stops the clock at that instant)',
+    }),
     // A century either way keeps every date the sandbox writes a valid ISO date.
     advance_seconds: z
       .number()
@@ -25,9 +29,12 @@ export const ClockChange = z
       .optional()
       .openapi({ description: 'The instant to set the clock to' }),
   })
-  .refine((v) => (v.advance_seconds === undefined) !== (v.now === undefined), {
-    message: 'Give exactly one of advance_seconds and now',
-  })
+  .refine(
+    (v) =>
+      !(v.advance_seconds !== undefined && v.now !== undefined) &&
+      (v.mode !== undefined || v.advance_seconds !== undefined || v.now !== undefined),
+    { message: 'Give mode, advance_seconds or now (advance_seconds and now not together)' },
+  )
   .openapi('SandboxClockChange');
 
 export const ResetResult = z

@@ -61,7 +61,7 @@ export const GenericJournalEntry = z
     currency: z.string().min(1),
     currency_exchange_rate: z.number().nullable().default(1),
     date: z.iso.date(),
-    items: z.array(GenericJournalItem),
+    items: z.array(GenericJournalItem).min(2),
     pdf: z.string().nullable().optional(),
     pdf_name: z
       .string()
@@ -213,7 +213,7 @@ export const OutstandingItem = z
 
 export const MatchingIn = z
   .object({
-    entries: z.array(z.string()).openapi({
+    entries: z.array(z.string()).min(2).openapi({
       description: 'Outstanding item (line) ids, or entry or invoice ids standing for their open lines',
     }),
     partner_id: z.string(),

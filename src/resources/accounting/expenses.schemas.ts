@@ -31,7 +31,7 @@ const expense = z.object({
   date: z.iso.date(),
   pdf: z.string().nullable().optional().openapi({ description: 'A PDF, base64-encoded' }),
   pdf_name: pdfNameField(),
-  lines: z.array(ExpenseLineItem),
+  lines: z.array(ExpenseLineItem).min(1),
 });
 
 export const ExpenseItemIn = expense.openapi('ExpenseItemIn', { description: 'An expense note to book' });

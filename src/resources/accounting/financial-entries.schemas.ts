@@ -57,7 +57,7 @@ const number = z
 export const FinancialEntryItemIn = head
   .extend({
     number,
-    items: z.array(FinancialEntryLineItem),
+    items: z.array(FinancialEntryLineItem).min(1),
     pdf: z.string().nullable().optional().openapi({ description: 'A PDF, base64-encoded' }),
     pdf_name: pdfNameField(),
   })

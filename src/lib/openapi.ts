@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
+import { isAdmin } from './access.js';
 import { errors, ValidationFailure } from './errors.js';
 import { withClientRequestId } from './transactions.js';
 import { locationOf, toValidationIssues } from './validation.js';
@@ -216,6 +217,15 @@ export function adminRoute(guard: MiddlewareHandler<AppEnv>) {
     middleware: [guard] as [MiddlewareHandler<AppEnv>],
   };
 }
+
+/** Control endpoints are open on loopback; with an admin token configured they need it. */
+const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isAdmin(c.get('config').adminToken, c.req.header('authorization'))) throw errors.adminTokenRequired();
+  await next();
+};
+
+/** The guard of every control endpoint, and its `admin` access policy (spread into createRoute). */
+export const admin = adminRoute(requireAdmin);
 
 /**
  * A body the reference types anyOf [Item, null]. (`.nullable()` on a registered schema would make

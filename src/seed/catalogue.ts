@@ -45,6 +45,8 @@ export interface IntegrationFeatures {
   multiple_folders: boolean;
   unified_partners: boolean;
   datalayer: boolean;
+  /** The software returns invoice lines only on a separate request (include_invoice_lines=true). */
+  invoice_lines_on_request: boolean;
 }
 
 export interface Integration {

@@ -1,6 +1,6 @@
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
-import { LEGACY_UNTIL } from '../../seed/datasets.js';
+import { LEGACY_UNTIL } from '../../seed/dataset-seeder.js';
 import { type Faker, fakerFor } from '../../seed/fakers.js';
 import { tinyPdf } from '../../seed/pdf.js';
 import { pick } from '../../seed/vertical-data.js';

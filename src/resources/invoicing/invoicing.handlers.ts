@@ -35,12 +35,6 @@ import {
 import type { InvoicingDataset } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
 
-/**
- * Integrations whose software returns invoice lines only on a separate request: their invoice lists
- * carry lines when include_invoice_lines=true (the others always include them).
- */
-const LINES_ON_REQUEST = new Set([7023]);
-
 /** Invoicing operations work on the connection's dataset (seeded on first use). */
 const invoicing: Vertical<InvoicingDataset> = {
   api: 'Invoicing',
@@ -102,7 +96,9 @@ export const getTax = operation(invoicing, routes.getTax, (c, { data }) => {
 export const getInvoices = operation(invoicing, routes.getInvoices, (c, { data, integration }) => {
   const q = c.req.valid('query');
   const view = {
-    lines: q.include_invoice_lines === 'true' || !LINES_ON_REQUEST.has(integration.integrationid),
+    // An integration whose software returns lines only on a separate request (a catalogue feature)
+    // lists them only when asked; the others always include them.
+    lines: q.include_invoice_lines === 'true' || !integration.features.invoice_lines_on_request,
     analytic: q.include_analytic_accounts === 'true',
   };
   const items = listInvoices(data, q).map((invoice) => toInvoiceItem(data, invoice, view));

@@ -2,12 +2,11 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
 import { errors } from '../../lib/errors.js';
-import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { admin, errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
 import { own } from '../../lib/own.js';
 import type { ExecutionLogRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
-import { admin } from '../sandbox/sandbox.routes.js';
 
 /**
  * Log lines sent by a consumer's code (the official SDK's `consumer.logData`), linked to the

@@ -2,9 +2,16 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
 import { ApiError, errors as failures, serviceError, ValidationFailure } from '../../lib/errors.js';
-import { errorResponses, itemOrNull, jsonBody, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { own } from '../../lib/own.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
+import {
+  errorResponses,
+  itemOrNull,
+  jsonBody,
+  jsonContent,
+  scopesFor,
+  secured,
+} from '../../platform/openapi.js';
 import { requireActiveConnection } from '../consumers/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 import { operation } from '../vertical-operation.js';

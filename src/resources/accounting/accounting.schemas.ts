@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { itemOrNull } from '../../lib/openapi.js';
+import { itemOrNull } from '../../platform/openapi.js';
 
 /**
  * Wire shapes shared by the accounting groups, and the parameters every accounting route takes.

@@ -6,7 +6,7 @@ import {
   jsonContent,
   scopesFor,
   secured,
-} from '../../lib/openapi.js';
+} from '../../platform/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import {
   AttachmentItem,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { itemOrNull } from '../../lib/openapi.js';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
+import { itemOrNull } from '../../platform/openapi.js';
 import { folderIdParam, pdfNameField } from './accounting.schemas.js';
 
 /** Bank accounts (bank journals with their ledger account) and the statements imported on them. */

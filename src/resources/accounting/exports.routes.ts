@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
 import { ConsumerIdParam } from './accounting.schemas.js';
 import { FECItemOut, FecQuery } from './exports.schemas.js';
 

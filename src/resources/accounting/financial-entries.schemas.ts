@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { itemOrNull } from '../../lib/openapi.js';
+import { itemOrNull } from '../../platform/openapi.js';
 import { BoolParam, folderIdParam, pdfNameField } from './accounting.schemas.js';
 import { EntryLineType, TaxInfo } from './entries.schemas.js';
 

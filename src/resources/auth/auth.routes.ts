@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, publicRoute, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, publicRoute, secured } from '../../platform/openapi.js';
 import { AuthItem, MCPAuthItem, Token } from './auth.schemas.js';
 
 export const generateToken = createRoute({

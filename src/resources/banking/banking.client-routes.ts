@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { scopesFor } from '../../lib/openapi.js';
+import { scopesFor } from '../../platform/openapi.js';
 import { requireActiveConnection } from '../consumers/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 

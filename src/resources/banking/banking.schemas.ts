@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { itemOrNull } from '../../lib/openapi.js';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
+import { itemOrNull } from '../../platform/openapi.js';
 import { ItemAttachmentInfoOut } from '../accounting/accounting.schemas.js';
 import { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from '../accounting/attachments.schemas.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';

@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
-import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
 import { paginate, servicePage } from '../../lib/pagination.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import { commerceDatasetOf, listProducts, toVariantItem } from './commerce.domain.js';
 import type { CommerceDataset } from './commerce.records.js';

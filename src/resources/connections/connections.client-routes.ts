@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
-import { errorResponses, jsonContent, scopesFor, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { requireConnection, toConnectionItem } from './connections.domain.js';
 import { ConnectionIdParams, ConnectionItem } from './connections.schemas.js';

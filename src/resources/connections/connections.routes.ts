@@ -8,7 +8,7 @@ import {
   publicRoute,
   scopesFor,
   secured,
-} from '../../lib/openapi.js';
+} from '../../platform/openapi.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
 import {
   ApiTransactionLookupOut,

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { nullableBodyHook } from '../../lib/openapi.js';
+import { nullableBodyHook } from '../../platform/openapi.js';
 import { registerConnectionClientRoutes } from './connections.client-routes.js';
 import * as handlers from './connections.handlers.js';
 import * as routes from './connections.routes.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { ApiError, messages, serviceError } from '../../lib/errors.js';
-import { activeConnectionOf, connectionPreference } from '../../lib/transactions.js';
+import { activeConnectionOf, connectionPreference } from '../../platform/transactions.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
 import { requireConsumer } from './consumers.domain.js';

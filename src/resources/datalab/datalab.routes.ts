@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { newerReferenceOperation } from '../../lib/client-routes.js';
-import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
 import { CubeJoinQuery, CubeLoadQuery, PublicCubeMetaCube, QueryResponse } from './datalab.schemas.js';
 
 /**

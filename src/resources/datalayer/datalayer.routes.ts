@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, itemOrNull, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, itemOrNull, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
 import { EmptyObject, TriggerResponse } from '../syncs/syncs.schemas.js';
 import { DatalayerEnableBody, DatalayerParams, DatalayerRefreshBody } from './datalayer.schemas.js';
 

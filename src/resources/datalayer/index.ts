@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { nullableBodyHook } from '../../lib/openapi.js';
+import { nullableBodyHook } from '../../platform/openapi.js';
 import * as handlers from './datalayer.handlers.js';
 import * as routes from './datalayer.routes.js';
 

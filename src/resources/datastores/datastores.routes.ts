@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
 import {
   DataItem,
   DataItemOut,

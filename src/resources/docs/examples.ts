@@ -1,6 +1,6 @@
 import type { Services } from '../../context.js';
 import { own } from '../../lib/own.js';
-import { activeConnectionOf } from '../../lib/transactions.js';
+import { activeConnectionOf } from '../../platform/transactions.js';
 import type { ApiName, Integration } from '../../seed/catalogue.js';
 import { sandboxEnv } from '../../seed/env.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';

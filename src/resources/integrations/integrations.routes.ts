@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, publicRoute, secured } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, publicRoute, secured } from '../../platform/openapi.js';
 import {
   ImageParams,
   IntegrationItem,

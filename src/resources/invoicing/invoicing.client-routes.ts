@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
+import { own } from '../../lib/own.js';
 import {
   emptyResponse,
   errorResponses,
@@ -9,8 +10,7 @@ import {
   jsonContent,
   scopesFor,
   secured,
-} from '../../lib/openapi.js';
-import { own } from '../../lib/own.js';
+} from '../../platform/openapi.js';
 import { requireActiveConnection, verticalFailure } from '../consumers/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 import { operation, type Vertical } from '../vertical-operation.js';

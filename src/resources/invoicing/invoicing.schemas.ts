@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { itemOrNull } from '../../lib/openapi.js';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
+import { itemOrNull } from '../../platform/openapi.js';
 import { PaymentStatus } from '../accounting/invoices.schemas.js';
 import { VatCodeScope, VatCodeType } from '../accounting/reference.schemas.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, publicRoute } from '../../lib/openapi.js';
+import { errorResponses, jsonContent, publicRoute } from '../../platform/openapi.js';
 import { ReleaseItem, ReleasesQuery } from './local-agents.schemas.js';
 
 /** Public, as in the service: the installer of the agent asks without a token. */

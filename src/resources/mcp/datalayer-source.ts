@@ -1,4 +1,4 @@
-import { activeConnectionOf, ONE_API_OF_AREA } from '../../lib/transactions.js';
+import { activeConnectionOf, ONE_API_OF_AREA } from '../../platform/transactions.js';
 import type { Catalogue } from '../../seed/catalogue.js';
 import type { World } from '../../store/world.js';
 

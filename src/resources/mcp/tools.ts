@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { grantsScope } from '../../lib/openapi.js';
+import { grantsScope } from '../../platform/openapi.js';
 import { routesFingerprint } from '../docs/index.js';
 
 /**
@@ -198,7 +198,7 @@ export function toolsFromDocument(document: OpenApiDocument): ToolDefinition[] {
   return tools;
 }
 
-/** The tools a token carrying `granted` may call: the rule of requireAuth (lib/openapi.ts). */
+/** The tools a token carrying `granted` may call: the rule of requireAuth (platform/openapi.ts). */
 export function toolsGranted(tools: readonly ToolDefinition[], granted: readonly string[]): ToolDefinition[] {
   return tools.filter((tool) => grantsScope(granted, tool.scopes));
 }

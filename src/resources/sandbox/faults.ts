@@ -5,13 +5,13 @@ import type { Context, Next } from 'hono';
 import type { AppEnv } from '../../context.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError, errors, messages, ValidationFailure } from '../../lib/errors.js';
-import { emptyResponse, errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
 import {
   checkPathPattern,
   compilePathPattern,
   MAX_PATTERN_SEGMENTS,
   type PathMatcher,
 } from '../../lib/path-pattern.js';
+import { emptyResponse, errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
 import { admin } from './sandbox.routes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../../context.js';
-import { errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
+import { errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
 import type { Store } from '../../store/store.js';
 import type { FixtureServices } from './fixtures.context.js';
 import { buildFixture, type FixtureBuild } from './fixtures.domain.js';

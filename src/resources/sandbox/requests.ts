@@ -4,17 +4,17 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../../context.js';
 import { errors } from '../../lib/errors.js';
-import { emptyResponse, errorResponses, jsonContent } from '../../lib/openapi.js';
 import { type Page, pageQuery, paginate, servicePage } from '../../lib/pagination.js';
 import { checkPathPattern, compilePathPattern, MAX_PATTERN_SEGMENTS } from '../../lib/path-pattern.js';
 import type { Principal } from '../../lib/tokens.js';
+import { emptyResponse, errorResponses, jsonContent } from '../../platform/openapi.js';
 import {
   activeConnectionOf,
   CLIENT_REQUEST_ID_HEADER,
   CONNECTION_ID_HEADER,
   connectionPreference,
   ONE_API_OF_AREA,
-} from '../../lib/transactions.js';
+} from '../../platform/transactions.js';
 import { admin } from './sandbox.routes.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { admin, errorResponses, jsonBody, jsonContent } from '../../lib/openapi.js';
+import { admin, errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
 import { ClockChange, ClockState, ResetResult } from './sandbox.schemas.js';
 
 const tags = ['Sandbox control'];

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
-import { emptyResponse, errorResponses, jsonContent, secured } from '../../lib/openapi.js';
+import { emptyResponse, errorResponses, jsonContent, secured } from '../../platform/openapi.js';
 import type { FlowRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';

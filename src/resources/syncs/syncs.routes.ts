@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
-import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
 import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
 import {
   ChainExecutionItem,

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../lib/openapi.js';
+import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
 import {
   WebhookIdParam,
   WebhookInstanceGetItem,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
 import { type AccessPolicy, accessPolicies, grantsScope, type Scopes } from '../src/platform/openapi.js';
-import { automationDirectory } from '../src/seed/automation.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import {
   call,
   everyOperationDocument,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_ROUTE_MARKER } from '../src/lib/client-routes.js';
 import { ApiError, errors, messages, serviceError } from '../src/lib/errors.js';
 import { connectorSlug } from '../src/resources/custom-routes.js';
-import { automationDirectory } from '../src/seed/automation.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import { type ApiName, type Integration, loadCatalogue } from '../src/seed/catalogue.js';
 import {
   all as allAccounting,

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
+import { runSeconds } from '../src/resources/syncs/simulation/engine.js';
 import {
   ChainExecutionItem,
   ServicePageSyncExecutionItem,
   TriggerResponse,
 } from '../src/resources/syncs/syncs.schemas.js';
-import { automationDirectory } from '../src/seed/automation.js';
-import { runSeconds } from '../src/simulation/engine.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,

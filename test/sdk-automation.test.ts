@@ -1,6 +1,6 @@
 import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { automationDirectory } from '../src/seed/automation.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
 import { errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/seed/automation.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import { seedDirectory } from '../src/seed/world.js';
 import { startSandbox } from '../src/server.js';
 import { call, tokenFor } from './helpers.js';

@@ -5,10 +5,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
 import { manualClock } from '../src/lib/clock.js';
 import { type ApiError, errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/seed/automation.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
+import {
+  cronProblem,
+  dueRuns,
+  nextRun,
+  parseCron,
+  previousRun,
+} from '../src/resources/syncs/simulation/cron.js';
+import { MAX_CATCH_UP_RUNS, runSeconds } from '../src/resources/syncs/simulation/engine.js';
 import { seedWorld } from '../src/seed/world.js';
-import { cronProblem, dueRuns, nextRun, parseCron, previousRun } from '../src/simulation/cron.js';
-import { MAX_CATCH_UP_RUNS, runSeconds } from '../src/simulation/engine.js';
 import { Store } from '../src/store/store.js';
 import type { World } from '../src/store/world.js';
 import {

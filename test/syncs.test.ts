@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
+import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import {
   checkFieldValues,
   fieldDefinitions,
@@ -12,7 +13,6 @@ import {
   ReadSyncItem,
   SyncConsumerItem,
 } from '../src/resources/syncs/syncs.schemas.js';
-import { automationDirectory } from '../src/seed/automation.js';
 import { loadCatalogue } from '../src/seed/catalogue.js';
 import type { World } from '../src/store/world.js';
 import {

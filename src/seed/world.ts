@@ -12,7 +12,7 @@ import { type Faker, seededFaker } from './fakers.js';
 
 export { emptyWorld };
 
-import { seedAutomation } from './automation.js';
+import { seedAutomation } from '../resources/syncs/automation.seed.js';
 import { type ApiName, type Catalogue, loadCatalogue, placeholderPostConnection } from './catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from './credentials.js';
 import { seedDatastores } from './datastores.js';

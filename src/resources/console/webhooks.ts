@@ -2,8 +2,13 @@ import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../lib/errors.js';
-import { queueRedelivery, requireDelivery, toDelivery } from '../sandbox/delivery-control.js';
-import { deliveryHeaders, deliveryWorkKey } from '../webhooks/delivery.js';
+import {
+  deliveryHeaders,
+  deliveryWorkKey,
+  queueRedelivery,
+  requireDelivery,
+  toDelivery,
+} from '../webhooks/index.js';
 import { toWebhookInstance } from '../webhooks/webhooks.domain.js';
 import { badge, code, type Html, pageNumber, pager, postButton, pretty, slice } from './layout.js';
 

@@ -2,8 +2,6 @@ import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { Catalogue, Integration } from '../../seed/catalogue.js';
-import { nextRun, parseCron } from '../../simulation/cron.js';
-import { DATALAYER_SCHEDULE, queueExecution, type SimServices } from '../../simulation/engine.js';
 import type {
   ConnectionRecord,
   ConsumerRecord,
@@ -12,6 +10,8 @@ import type {
   World,
 } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
+import { nextRun, parseCron } from '../syncs/simulation/cron.js';
+import { DATALAYER_SCHEDULE, queueExecution, type SimServices } from '../syncs/simulation/engine.js';
 import type { DatalayerEnableInput, DatalayerRefreshInput } from './datalayer.schemas.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../context.js';
-import { registerAutomationControl } from './automation-control.js';
-import { registerDeliveryControl } from './delivery-control.js';
+import { registerAutomationControl } from '../syncs/index.js';
+import { registerDeliveryControl } from '../webhooks/index.js';
 import { registerFaultControl } from './faults.js';
 import { registerFixtureControl } from './fixtures.control.js';
 import { registerRequestControl } from './requests.js';

@@ -3,6 +3,8 @@ import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
 import { type Page, paginate } from '../../lib/pagination.js';
 import type { Principal } from '../../lib/tokens.js';
+import type { ExecutionRecord, FlowRecord, SyncRecord, World } from '../../store/world.js';
+import { checkFieldValues, fieldDefinitions } from './flow-fields.js';
 import {
   closeLocalExecution,
   connectionForFlow,
@@ -10,9 +12,7 @@ import {
   queueExecution,
   type SimServices,
   statusOf,
-} from '../../simulation/engine.js';
-import type { ExecutionRecord, FlowRecord, SyncRecord, World } from '../../store/world.js';
-import { checkFieldValues, fieldDefinitions } from './flow-fields.js';
+} from './simulation/engine.js';
 import { requireFlow } from './syncs.domain.js';
 import type {
   ChainExecutionOut,

@@ -3,8 +3,8 @@ import type { AppEnv, Services } from '../../context.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
 import type { TickTask } from '../../lib/ticker.js';
 import { locationOf, toValidationIssues } from '../../lib/validation.js';
-import { tick } from '../../simulation/engine.js';
 import { registerLogs } from './logs.js';
+import { tick } from './simulation/engine.js';
 import { registerSyncClientRoutes } from './syncs.client-routes.js';
 import * as handlers from './syncs.handlers.js';
 import * as routes from './syncs.routes.js';
@@ -50,3 +50,12 @@ export function automationTask(services: Services): TickTask {
     await tick({ ...services, store });
   };
 }
+
+// The control endpoints of the automation (/__sandbox/failures, /__sandbox/executions), and what the
+// console reuses of them.
+export {
+  armFailurePlan,
+  clearFailurePlans,
+  FailurePlanInput,
+  registerAutomationControl,
+} from './automation-control.js';

@@ -6,7 +6,6 @@ import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import type { Principal } from '../../lib/tokens.js';
 import type { ApiName, Catalogue, Integration } from '../../seed/catalogue.js';
-import { nextRun, parseCron } from '../../simulation/cron.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
 import type {
   ConsumerRecord,
@@ -20,6 +19,7 @@ import type {
 } from '../../store/world.js';
 import { checkFieldValues, fieldDefinitions, withDefaults } from './flow-fields.js';
 import { oneApiName } from './one-apis.js';
+import { nextRun, parseCron } from './simulation/cron.js';
 import type {
   CreateConsumerSyncInput,
   CreateFlowInput,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { cronProblem } from '../../simulation/cron.js';
 import { DatastoreDef, DatastoreStatus } from '../datastores/datastores.schemas.js';
 import { ONE_API_CODES, ONE_API_TABLE } from './one-apis.js';
+import { cronProblem } from './simulation/cron.js';
 
 /** Wire shapes of syncs, flows, consumer syncs and executions. */
 

@@ -23,3 +23,7 @@ export function webhookDeliveryTask(services: Services, options: DeliveryOptions
   const worker = new DeliveryWorker(services, options);
   return () => worker.tick();
 }
+
+export { deliveryHeaders, deliveryWorkKey } from './delivery.js';
+// The control endpoints of deliveries (/__sandbox/webhook-deliveries) and what the console reuses.
+export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery } from './delivery-control.js';

@@ -1,8 +1,8 @@
-import { uuidFrom } from '../lib/ids.js';
-import { own } from '../lib/own.js';
-import { connectionForFlow, QUEUE_SECONDS, runSeconds } from '../simulation/engine.js';
-import { describeError } from '../simulation/error-codes.js';
-import { connectionsOfConsumer } from '../store/indexes.js';
+import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
+import { loadCatalogue } from '../../seed/catalogue.js';
+import type { seedDirectory } from '../../seed/world.js';
+import { connectionsOfConsumer } from '../../store/indexes.js';
 import type {
   ExecutionRecord,
   FlowConsumerRecord,
@@ -11,9 +11,9 @@ import type {
   IssueRecord,
   SyncRecord,
   World,
-} from '../store/world.js';
-import { loadCatalogue } from './catalogue.js';
-import type { seedDirectory } from './world.js';
+} from '../../store/world.js';
+import { connectionForFlow, QUEUE_SECONDS, runSeconds } from './simulation/engine.js';
+import { describeError } from './simulation/error-codes.js';
 
 /**
  * The seeded automation: syncs with flows (an event-triggered one and a timer one with a cron),

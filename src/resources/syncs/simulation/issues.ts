@@ -1,6 +1,6 @@
-import { own } from '../lib/own.js';
-import { publishEvent } from '../resources/webhooks/events.js';
-import type { ExecutionRecord, IssueRecord, World } from '../store/world.js';
+import { own } from '../../../lib/own.js';
+import type { ExecutionRecord, IssueRecord, World } from '../../../store/world.js';
+import { publishEvent } from '../../webhooks/events.js';
 import type { SimServices } from './engine.js';
 import { describeError } from './error-codes.js';
 

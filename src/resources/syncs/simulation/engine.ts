@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../context.js';
-import { own } from '../lib/own.js';
-import { publishEvent } from '../resources/webhooks/events.js';
-import { connectionsOfConsumer } from '../store/indexes.js';
+import type { Services } from '../../../context.js';
+import { own } from '../../../lib/own.js';
+import { connectionsOfConsumer } from '../../../store/indexes.js';
 import type {
   ConnectionRecord,
   ExecutionRecord,
@@ -10,7 +9,8 @@ import type {
   FlowConsumerRecord,
   SyncRecord,
   World,
-} from '../store/world.js';
+} from '../../../store/world.js';
+import { publishEvent } from '../../webhooks/events.js';
 import { type CronSchedule, dueRuns, nextRun, parseCron } from './cron.js';
 import { closeIssuesAfter, recordFailure } from './issues.js';
 

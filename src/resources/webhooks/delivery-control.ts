@@ -5,8 +5,8 @@ import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { errorResponses, jsonContent } from '../../platform/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
-import { deliveryWorkKey } from '../webhooks/delivery.js';
-import { admin } from './sandbox.routes.js';
+import { admin } from '../sandbox/sandbox.routes.js';
+import { deliveryWorkKey } from './delivery.js';
 
 /**
  * Control endpoints of the webhook outbox: what was (or will be) sent, with the exact bodies, the

@@ -1,4 +1,4 @@
-import { own } from '../lib/own.js';
+import { own } from '../../../lib/own.js';
 /**
  * A small parser for the 5-field cron form (minute hour day-of-month month day-of-week), in UTC:
  * `*`, values, ranges `a-b`, steps `* /n` and `a-b/n` (and `a/n`: from a to the end), lists `a,b`,

@@ -5,9 +5,9 @@ import { errors, ValidationFailure } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
-import { statusOf } from '../../simulation/engine.js';
 import type { ExecutionRecord, FailurePlanRecord, World } from '../../store/world.js';
-import { admin } from './sandbox.routes.js';
+import { admin } from '../sandbox/sandbox.routes.js';
+import { statusOf } from './simulation/engine.js';
 
 /**
  * Control endpoints of the automation: scripted failures (the next N executions of a flow, of a

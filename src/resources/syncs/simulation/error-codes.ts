@@ -1,4 +1,4 @@
-import { own } from '../lib/own.js';
+import { own } from '../../../lib/own.js';
 /**
  * The error codes the simulation knows, with the title and description an issue shows for them.
  * A scripted failure may name any code: an unknown one gets a generic title and its message as

@@ -198,7 +198,7 @@ export interface DatastoreDataRecord {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Automation: syncs, flows, executions, issues and the datalayer (driven by src/simulation/).
+// Automation: syncs, flows, executions, issues and the datalayer (driven by src/resources/syncs/simulation/).
 
 export type TriggerKind = 'timer' | 'event';
 export type IssueLevelName = 'error' | 'warning';

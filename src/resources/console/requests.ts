@@ -7,7 +7,7 @@ import { badge, type Html, pageNumber, pager, postButton, pretty, query } from '
 /**
  * GET /console/requests: the request journal (what GET /__sandbox/requests answers), filtered as it
  * filters, each row opening the request and the response. The page's script asks
- * /console/requests/rows for the rows newer than the newest it shows, once a second (see README:
+ * /console/requests/rows for the rows newer than the newest it shows, once a second (see docs/architecture.md:
  * why polling), and puts them on top. Console requests are not in the journal (isRecordedPath).
  */
 

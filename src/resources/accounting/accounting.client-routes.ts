@@ -12,10 +12,11 @@ import {
   scopesFor,
   secured,
 } from '../../platform/openapi.js';
+import { writeContext } from '../../platform/request-context.js';
 import { requireActiveConnection } from '../consumers/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
+import { accountingLedger, coveredAs } from './accounting.context.js';
 import {
   BoolParam,
   ConsumerIdParam,
@@ -243,7 +244,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       accountingLedger,
       coveredAs(addDocumentAttachment, attachmentRoutes.addAttachment),
       (c, { data: { ledger } }) => {
-        const ctx = postingContext(c);
+        const ctx = writeContext(c);
         const body = c.req.valid('json');
         const query = c.req.valid('query');
         const type = body.type ?? query.type ?? 'invoice';
@@ -297,7 +298,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
         const query = c.req.valid('query');
         const inputs = Array.isArray(body) ? body : body.invoices;
         const booked = inputs.map((input, index) => {
-          const ctx = postingContext(c);
+          const ctx = writeContext(c);
           try {
             const { invoice, change } = buildInvoice(ledger, draftFromMono(ledger, input, query), ctx);
             applyChange(ledger, change, ctx.now);

@@ -89,8 +89,3 @@ export const coveredAs = <R extends RouteConfig>(deprecated: R, current: { opera
   ...deprecated,
   operationId: current.operationId,
 });
-
-/** The timestamp and id source of a write, for the posting functions. */
-export function postingContext(c: Context<AppEnv>) {
-  return { mint: (kind: string) => c.get('ids').next(kind), now: c.get('clock').now().toISOString() };
-}

@@ -1,6 +1,7 @@
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import {
   draftOf,
   listAnalyticAccounts,
@@ -44,7 +45,7 @@ export const createAnalyticAccount = operation(
   accountingLedger,
   routes.createAnalyticAccount,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const plan = mainAnalyticPlan(ledger);
     const { account, change } = buildAnalyticAccount(ledger, plan.id, draftOf(c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
@@ -57,7 +58,7 @@ export const createAnalyticAccountMultiPlans = operation(
   accountingLedger,
   routes.createAnalyticAccountMultiPlans,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { analytic_plan } = c.req.valid('param');
     const { account, change } = buildAnalyticAccount(
       ledger,
@@ -94,7 +95,7 @@ export const updateAnalyticAccount = operation(
   accountingLedger,
   routes.updateAnalyticAccount,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const current = requireAnalyticAccount(ledger, c.req.valid('param').analytic_account_id);
     const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));
     applyChange(ledger, change, ctx.now);
@@ -106,7 +107,7 @@ export const updateAnalyticAccountMultiPlans = operation(
   accountingLedger,
   routes.updateAnalyticAccountMultiPlans,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { analytic_account_id, analytic_plan } = c.req.valid('param');
     const current = requireAnalyticAccount(ledger, analytic_account_id, analytic_plan);
     const { account, change } = buildAnalyticAccountUpdate(ledger, current, patchOf(c.req.valid('json')));

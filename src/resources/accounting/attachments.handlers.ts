@@ -1,6 +1,7 @@
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import { attachmentsOf, toAttachmentItem } from './attachments.domain.js';
 import * as routes from './attachments.routes.js';
 import { requireInvoice } from './invoices.domain.js';
@@ -17,7 +18,7 @@ export const getAttachments = operation(
 );
 
 export const addAttachment = operation(accountingLedger, routes.addAttachment, (c, { data: { ledger } }) => {
-  const ctx = postingContext(c);
+  const ctx = writeContext(c);
   const invoice = requireInvoice(ledger, c.req.valid('param').invoice_id);
   const { base64_string, name } = c.req.valid('json');
   const overwrite = c.req.valid('query').overwrite_existing === 'true';

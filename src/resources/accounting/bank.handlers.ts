@@ -1,6 +1,7 @@
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import {
   bankAccountDraftOf,
   listBankAccounts,
@@ -26,7 +27,7 @@ export const createBankAccount = operation(
   accountingLedger,
   routes.createBankAccount,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { journal, change } = buildBankAccount(ledger, bankAccountDraftOf(c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', journal.id);
@@ -38,7 +39,7 @@ export const createBankTransactions = operation(
   accountingLedger,
   routes.createBankTransactions,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const input = c.req.valid('json');
     const { statement, entries, change } = buildBankStatement(ledger, statementDraftOf(input), ctx);
     applyChange(ledger, change, ctx.now);

@@ -1,7 +1,8 @@
 import { ApiError } from '../../lib/errors.js';
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
+import { accountingLedger, coveredAs } from './accounting.context.js';
 import {
   draftFromGeneric,
   draftFromLegacy,
@@ -52,7 +53,7 @@ export const createGenericJournalEntry = operation(
   accountingLedger,
   routes.createGenericJournalEntry,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { entry, change } = buildJournalEntry(ledger, draftFromGeneric(c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);
@@ -65,7 +66,7 @@ export const createJournalEntry = operation(
   accountingLedger,
   coveredAs(routes.createJournalEntry, routes.createGenericJournalEntry),
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);
@@ -83,7 +84,7 @@ export const getOutstandings = operation(
 );
 
 export const matchEntries = operation(accountingLedger, routes.matchEntries, (c, { data: { ledger } }) => {
-  const ctx = postingContext(c);
+  const ctx = writeContext(c);
   const { entries, partner_id } = c.req.valid('json');
   const { matching, balance, change } = buildMatching(ledger, entries, partner_id, ctx, ctx.now.slice(0, 10));
   applyChange(ledger, change, ctx.now);
@@ -96,7 +97,7 @@ export const matchEntriesMultiple = operation(
   accountingLedger,
   routes.matchEntriesMultiple,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const results = c.req.valid('json').matchings.map((request) => {
       try {
         const { matching, change } = buildMatching(

@@ -1,12 +1,13 @@
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import { expenseDraftOf, toExpenseOut } from './expenses.domain.js';
 import * as routes from './expenses.routes.js';
 import { buildExpense } from './ledger/documents.js';
 import { applyChange } from './ledger/posting.js';
 
 export const createExpense = operation(accountingLedger, routes.createExpense, (c, { data: { ledger } }) => {
-  const ctx = postingContext(c);
+  const ctx = writeContext(c);
   const input = c.req.valid('json');
   const { entry, change } = buildExpense(ledger, expenseDraftOf(input), ctx);
   applyChange(ledger, change, ctx.now);

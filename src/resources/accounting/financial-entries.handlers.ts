@@ -1,5 +1,6 @@
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, coveredAs, postingContext } from './accounting.context.js';
+import { accountingLedger, coveredAs } from './accounting.context.js';
 import {
   draftOf,
   draftOfOld,
@@ -14,7 +15,7 @@ export const createFinancialEntries = operation(
   accountingLedger,
   routes.createFinancialEntries,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const input = c.req.valid('json');
     const draft = draftOf(input, c.req.valid('query').financial_counterpart_account);
     const { entry, counterpartAccount, change } = buildFinancialEntry(ledger, draft, ctx);
@@ -37,7 +38,7 @@ export const createFinancialEntryOld = operation(
   accountingLedger,
   coveredAs(routes.createFinancialEntryOld, routes.createFinancialEntries),
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const input = c.req.valid('json');
     const draft = draftOfOld(input, c.req.valid('query').financial_counterpart_account);
     const { entry, counterpartAccount, change } = buildFinancialEntry(ledger, draft, ctx);

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import type { LedgerRecord } from './accounting.records.js';
 import { isTrue } from './accounting.schemas.js';
 import {
@@ -33,7 +34,7 @@ const viewOptions = (query: {
 
 /** Books an invoice drafted from either shape: its entry and the created entity of the request. */
 function bookInvoice(c: Context<AppEnv>, ledger: LedgerRecord, draft: Parameters<typeof buildInvoice>[1]) {
-  const ctx = postingContext(c);
+  const ctx = writeContext(c);
   const { invoice, change } = buildInvoice(ledger, draft, ctx);
   applyChange(ledger, change, ctx.now);
   c.set('createdEntityId', invoice.id);
@@ -104,7 +105,7 @@ export const createInvoicePayment = operation(
   accountingLedger,
   routes.createInvoicePayment,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { entry, change } = buildInvoicePayment(ledger, draftPayment(c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);

@@ -1,6 +1,7 @@
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingLedger, postingContext } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import { matchedCentsByLine } from './ledger/derived.js';
 import { buildMiscellaneousOperation } from './ledger/documents.js';
 import { applyChange } from './ledger/posting.js';
@@ -31,7 +32,7 @@ export const createMiscellaneousOperation = operation(
   accountingLedger,
   routes.createMiscellaneousOperation,
   (c, { data: { ledger } }) => {
-    const ctx = postingContext(c);
+    const ctx = writeContext(c);
     const { entry, change } = buildMiscellaneousOperation(ledger, draftOf(c.req.valid('json')), ctx);
     applyChange(ledger, change, ctx.now);
     c.set('createdEntityId', entry.id);

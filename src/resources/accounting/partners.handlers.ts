@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { type OperationScope, operation } from '../vertical-operation.js';
-import { type AccountingLedger, accountingLedger, postingContext } from './accounting.context.js';
+import { type AccountingLedger, accountingLedger } from './accounting.context.js';
 import type { LedgerRecord } from './accounting.records.js';
 import type { PartnerRole } from './ledger/rules.js';
 import {
@@ -36,7 +37,7 @@ function create(
   input: PartnerInInput,
   forceMerge: string | undefined,
 ) {
-  const partner = createPartner(data.ledger, integration, role, input, forceMerge, postingContext(c));
+  const partner = createPartner(data.ledger, integration, role, input, forceMerge, writeContext(c));
   c.set('createdEntityId', partner.id);
   return toPartnerItem(partner, role);
 }

@@ -1,7 +1,8 @@
 import { errors } from '../../lib/errors.js';
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation } from '../vertical-operation.js';
-import { accountingFolders, accountingLedger, postingContext } from './accounting.context.js';
+import { accountingFolders, accountingLedger } from './accounting.context.js';
 import {
   balancesFor,
   chartOfAccounts,
@@ -98,7 +99,7 @@ export const createJournalHandler = operation(
   accountingLedger,
   routes.createJournal,
   (c, { data: { ledger } }) => {
-    const journal = createJournal(ledger, c.req.valid('json'), postingContext(c));
+    const journal = createJournal(ledger, c.req.valid('json'), writeContext(c));
     c.set('createdEntityId', journal.id);
     return c.json(toJournalItem(ledger, journal), 200);
   },

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context.js';
 import { ApiError, errors } from '../../lib/errors.js';
 import { own, putOwn } from '../../lib/own.js';
 import { publicOrigin } from '../../lib/urls.js';
+import { requestServices } from '../../platform/request-context.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { imageUrl } from '../integrations/integrations.domain.js';
@@ -39,12 +40,6 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 const linkUrl = (c: Context<AppEnv>, link: LinkRecord) =>
   `${publicOrigin(c.get('config'), c.req.url)}/link/${link.linkid}`;
 
-const depsOf = (c: Context<AppEnv>) => ({
-  ids: c.get('ids'),
-  clock: c.get('clock'),
-  catalogue: c.get('catalogue'),
-});
-
 export const listConnections: Handler<'listConnections'> = (c) => {
   const consumer = requireConsumer(
     c.get('store').world,
@@ -61,7 +56,12 @@ export const createConnectionHandler: Handler<'createConnection'> = async (c) =>
   const store = c.get('store');
   const principal = c.get('principal');
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
-  const { connection, link } = createConnection(store.world, depsOf(c), consumer, c.req.valid('json'));
+  const { connection, link } = createConnection(
+    store.world,
+    requestServices(c),
+    consumer,
+    c.req.valid('json'),
+  );
   if (connection) {
     c.set('createdEntityId', connection.connectionid);
     publishEvent(c.var, connectionEvent('created', consumer, connection));
@@ -74,7 +74,7 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
   const principal = c.get('principal');
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
-  const link = updateConnection(store.world, depsOf(c), consumer, connectionid, c.req.valid('json'));
+  const link = updateConnection(store.world, requestServices(c), consumer, connectionid, c.req.valid('json'));
   const connection = own(store.world.connections, link.connectionid ?? '');
   if (connection) publishEvent(c.var, connectionEvent('updated', consumer, connection));
   return c.json({ url: linkUrl(c, link) }, 200);
@@ -190,7 +190,12 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
   if (asForm) {
     const form = c.req.valid('form') as LinkCompletionFormInput;
     try {
-      connection = completeLink(store.world, depsOf(c), link, formSubmission(form, link.integrationid));
+      connection = completeLink(
+        store.world,
+        requestServices(c),
+        link,
+        formSubmission(form, link.integrationid),
+      );
     } catch (error) {
       // A browser gets the page again, with the refusal and what was typed; the refusal's status
       // keeps the write boundary from keeping anything.
@@ -206,7 +211,7 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
     }
   } else {
     const body = c.req.valid('json') as LinkCompletionInput;
-    connection = completeLink(store.world, depsOf(c), link, {
+    connection = completeLink(store.world, requestServices(c), link, {
       integrationid: body.integrationid ?? null,
       credentials: body.credentials ?? {},
       postConnections: body.post_connections ?? {},

@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.js';
+import { requestServices } from '../../platform/request-context.js';
 import {
   disableDatalayer,
   enableDatalayer,
@@ -11,26 +12,18 @@ import type * as routes from './datalayer.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
-const servicesOf = (c: Context<AppEnv>) => ({
-  store: c.get('store'),
-  clock: c.get('clock'),
-  ids: c.get('ids'),
-  ticker: c.get('ticker'),
-  catalogue: c.get('catalogue'),
-});
-
 const targetOf = (c: Context<AppEnv>, params: { consumer_id: string; connection_id: string }) =>
   requireDatalayerTarget(c.get('store').world, c.get('principal'), params.consumer_id, params.connection_id);
 
 export const enableDatalayerHandler: Handler<'enableDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
-  enableDatalayer(servicesOf(c), target, c.req.valid('json'));
+  enableDatalayer(requestServices(c), target, c.req.valid('json'));
   return c.json({}, 200);
 };
 
 export const refreshDatalayerHandler: Handler<'refreshDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
-  const execution = refreshDatalayer(servicesOf(c), target, c.req.valid('json'));
+  const execution = refreshDatalayer(requestServices(c), target, c.req.valid('json'));
   return c.json(
     {
       status: 'success',
@@ -43,6 +36,6 @@ export const refreshDatalayerHandler: Handler<'refreshDatalayer'> = async (c) =>
 
 export const disableDatalayerHandler: Handler<'disableDatalayer'> = async (c) => {
   const target = targetOf(c, c.req.valid('param'));
-  disableDatalayer(servicesOf(c), target);
+  disableDatalayer(requestServices(c), target);
   return c.json({}, 200);
 };

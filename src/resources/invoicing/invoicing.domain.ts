@@ -3,6 +3,7 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
+import type { WriteContext } from '../../platform/request-context.js';
 import { connectionDataset } from '../../seed/datasets.js';
 import { round2 } from '../../seed/finance-fakes.js';
 import { tinyPdf } from '../../seed/pdf.js';
@@ -44,11 +45,7 @@ import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
  * are computed from the records every time; writes check everything before they change anything.
  */
 
-export interface WriteContext {
-  mint(kind: string): string;
-  /** The sandbox clock, ISO. */
-  now: string;
-}
+export type { WriteContext } from '../../platform/request-context.js';
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function invoicingDatasetOf(

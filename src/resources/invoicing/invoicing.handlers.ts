@@ -1,6 +1,5 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../context.js';
 import { paginate } from '../../lib/pagination.js';
+import { writeContext } from '../../platform/request-context.js';
 import { operation, type Vertical } from '../vertical-operation.js';
 import {
   createContact as createContactRecord,
@@ -30,7 +29,6 @@ import {
   toTaxItem,
   updatePayment as updatePaymentRecord,
   uploadDocument as uploadDocumentRecord,
-  type WriteContext,
 } from './invoicing.domain.js';
 import type { InvoicingDataset } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
@@ -46,11 +44,6 @@ const invoicing: Vertical<InvoicingDataset> = {
       integration.integrationid,
     ),
 };
-
-const writeContext = (c: Context<AppEnv>): WriteContext => ({
-  mint: (kind) => c.get('ids').next(kind),
-  now: c.get('clock').now().toISOString(),
-});
 
 export const getContacts = operation(invoicing, routes.getContacts, (c, { data }) => {
   const q = c.req.valid('query');

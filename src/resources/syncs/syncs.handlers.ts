@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context.js';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
 import { publicOrigin } from '../../lib/urls.js';
+import { requestServices } from '../../platform/request-context.js';
 import type { ConsumerRecord, FlowRecord } from '../../store/world.js';
 import { requireConsumer } from '../consumers/consumers.domain.js';
 import { publishEvent } from '../webhooks/events.js';
@@ -33,19 +34,6 @@ import {
 import type * as routes from './syncs.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
-
-const depsOf = (c: Context<AppEnv>) => ({
-  ids: c.get('ids'),
-  clock: c.get('clock'),
-  catalogue: c.get('catalogue'),
-});
-const servicesOf = (c: Context<AppEnv>) => ({
-  store: c.get('store'),
-  clock: c.get('clock'),
-  ids: c.get('ids'),
-  ticker: c.get('ticker'),
-  catalogue: c.get('catalogue'),
-});
 
 function publishFlowEvent(
   c: Context<AppEnv>,
@@ -83,7 +71,7 @@ export const listSyncsHandler: Handler<'listSyncs'> = (c) => {
 export const createSyncHandler: Handler<'createSync'> = async (c) => {
   const store = c.get('store');
   const principal = c.get('principal');
-  const sync = createSync(store.world, depsOf(c), principal, c.req.valid('json'));
+  const sync = createSync(store.world, requestServices(c), principal, c.req.valid('json'));
   return c.json(toReadSyncItem(store.world, principal, sync), 200);
 };
 
@@ -98,7 +86,7 @@ export const createFlowHandler: Handler<'createFlow'> = async (c) => {
   const store = c.get('store');
   const principal = c.get('principal');
   const sync = requireSync(store.world, principal, c.req.valid('param').syncid);
-  const flow = upsertFlow(store.world, depsOf(c), sync, c.req.valid('json'));
+  const flow = upsertFlow(store.world, requestServices(c), sync, c.req.valid('json'));
   return c.json(toReadFlowItem(flow), 200);
 };
 
@@ -108,7 +96,7 @@ export const sendCustomEventHandler: Handler<'sendCustomEvent'> = async (c) => {
   const { syncid, flowid } = c.req.valid('param');
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
-  const answer = sendCustomEvent(servicesOf(c), principal, sync, flow, c.req.valid('json'));
+  const answer = sendCustomEvent(requestServices(c), principal, sync, flow, c.req.valid('json'));
   return c.json(answer, 200);
 };
 
@@ -119,7 +107,7 @@ export const reportLocalRunHandler: Handler<'reportLocalRun'> = async (c) => {
   const sync = requireSync(store.world, principal, syncid);
   const flow = requireFlow(store.world, sync, flowid, errors.chainNotFound);
   const { published: _published, ...answer } = reportLocalRun(
-    servicesOf(c),
+    requestServices(c),
     principal,
     sync,
     flow,
@@ -165,7 +153,7 @@ export const createConsumerSyncHandler: Handler<'createConsumerSync'> = async (c
   const consumer = requireConsumer(store.world, principal, c.req.valid('param').consumer_id);
   const input = c.req.valid('json');
   const sync = requireSync(store.world, principal, input.syncid);
-  const link = createConsumerSyncLink(store.world, depsOf(c), consumer, sync, input);
+  const link = createConsumerSyncLink(store.world, requestServices(c), consumer, sync, input);
   return c.json({ url: `${publicOrigin(c.get('config'), c.req.url)}/link/${link.linkid}` }, 200);
 };
 
@@ -201,7 +189,7 @@ export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
   const { consumer, sync, flow } = consumerFlow(c, c.req.valid('param'));
   const { newlyEnabled } = enableFlow(
     c.get('store').world,
-    depsOf(c),
+    requestServices(c),
     consumer,
     sync,
     flow,
@@ -213,13 +201,13 @@ export const enableFlowHandler: Handler<'enableFlow'> = async (c) => {
 
 export const disableFlowHandler: Handler<'disableFlow'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
-  const wasEnabled = disableFlow(c.get('store').world, depsOf(c), consumer, flow);
+  const wasEnabled = disableFlow(c.get('store').world, requestServices(c), consumer, flow);
   if (wasEnabled) publishFlowEvent(c, 'account.flow.disabled', consumer, flow);
   return c.json({}, 200);
 };
 
 export const updateFlowConfigHandler: Handler<'updateFlowConfig'> = async (c) => {
   const { consumer, flow } = consumerFlow(c, c.req.valid('param'));
-  updateFlowConfig(c.get('store').world, depsOf(c), consumer, flow, c.req.valid('json'));
+  updateFlowConfig(c.get('store').world, requestServices(c), consumer, flow, c.req.valid('json'));
   return c.body(null, 204);
 };

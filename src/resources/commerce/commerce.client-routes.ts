@@ -3,11 +3,11 @@ import type { AppEnv } from '../../context.js';
 import { clientRoute } from '../../lib/client-routes.js';
 import { paginate, servicePage } from '../../lib/pagination.js';
 import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
-import { operation, type Vertical } from '../vertical-operation.js';
-import { commerceDatasetOf, listProducts, toVariantItem } from './commerce.domain.js';
-import type { CommerceDataset } from './commerce.records.js';
+import { operation } from '../vertical-operation.js';
+import { listProducts, toVariantItem } from './commerce.domain.js';
 import * as routes from './commerce.routes.js';
 import { ConsumerIdParam, ProductsQuery, VariantItem } from './commerce.schemas.js';
+import { commerce } from './commerce.vertical.js';
 
 /** eCommerce routes the official clients call beyond the published document (see lib/client-routes.ts). */
 
@@ -29,12 +29,6 @@ export const getVariants = createRoute({
     ...errorResponses([400, 401, 404, 422]),
   },
 });
-
-/** The eCommerce vertical as its operations see it: the connection's dataset, built on first access. */
-const commerce: Vertical<CommerceDataset> = {
-  api: 'eCommerce',
-  open: (c, { connection }) => commerceDatasetOf(c.get('store'), connection),
-};
 
 export function registerCommerceClientRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(

@@ -1,9 +1,8 @@
 import { paginate } from '../../lib/pagination.js';
 import type { ConsumerRecord } from '../../store/world.js';
-import { operation, type Vertical } from '../vertical-operation.js';
+import { operation } from '../vertical-operation.js';
 import { publishEvent } from '../webhooks/events.js';
 import {
-  commerceDatasetOf,
   createOrder as createOrderRecord,
   listCustomers,
   listOrders,
@@ -17,15 +16,9 @@ import {
   toProductItem,
   toVariantItem,
 } from './commerce.domain.js';
-import type { CommerceDataset } from './commerce.records.js';
 import * as routes from './commerce.routes.js';
 import type { OrderItemOutValue } from './commerce.schemas.js';
-
-/** eCommerce operations work on the connection's dataset, built on first access. */
-const commerce: Vertical<CommerceDataset> = {
-  api: 'eCommerce',
-  open: (c, { connection }) => commerceDatasetOf(c.get('store'), connection),
-};
+import { commerce } from './commerce.vertical.js';
 
 const isTrue = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true';

@@ -11,10 +11,11 @@ import {
   scopesFor,
   secured,
 } from '../../platform/openapi.js';
+import { writeContext } from '../../platform/request-context.js';
 import { requireActiveConnection, verticalFailure } from '../consumers/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom-routes.js';
-import { operation, type Vertical } from '../vertical-operation.js';
-import { invoicingDatasetOf, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
+import { operation } from '../vertical-operation.js';
+import { deletePaymentRecord, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
 import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
 import {
@@ -25,6 +26,7 @@ import {
   PaymentIdParam,
 } from './invoicing.schemas.js';
 import { nextSourceId } from './invoicing.seed.js';
+import { invoicing } from './invoicing.vertical.js';
 
 /**
  * Invoicing routes the official clients call beyond the published document (see
@@ -87,18 +89,6 @@ export const deletePayment = createRoute({
   request: { params: PaymentIdParam },
   responses: { 204: emptyResponse('The payment was deleted'), ...errors },
 });
-
-/** The Invoicing vertical as its operations see it: the connection's dataset, seeded on first use. */
-const invoicing: Vertical<InvoicingDataset> = {
-  api: 'Invoicing',
-  open: (c, { consumer, connection, integration }) =>
-    invoicingDatasetOf(
-      c.get('store'),
-      consumer.consumerid,
-      connection.connectionid,
-      integration.integrationid,
-    ),
-};
 
 /**
  * A new opportunity: a contact of the software as partner, and a probability that is a percentage
@@ -174,14 +164,7 @@ export function registerInvoicingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       invoicing,
       { ...deletePayment, operationId: routes.updatePayment.operationId },
       async (c, { data }) => {
-        const paymentId = c.req.valid('param').payment_id;
-        const payment = own(data.payments, paymentId);
-        if (!payment) {
-          throw fail(`The payment '${paymentId}' does not exist (GET .../invoicing/payments lists them)`);
-        }
-        const invoice = own(data.invoices, payment.invoice_id);
-        delete data.payments[paymentId];
-        if (invoice) invoice.last_updated_on = c.get('clock').now().toISOString();
+        deletePaymentRecord(data, c.req.valid('param').payment_id, writeContext(c));
         return c.body(null, 204);
       },
     ),

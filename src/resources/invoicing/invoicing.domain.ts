@@ -775,3 +775,17 @@ export function uploadDocument(
     currency_exchange_rate: null,
   };
 }
+
+/**
+ * Deletes a payment (a route the official clients call): an unknown id is the software's refusal;
+ * the invoice it paid is marked changed, so that an incremental read finds it.
+ */
+export function deletePaymentRecord(data: InvoicingDataset, paymentId: string, ctx: WriteContext): void {
+  const payment = own(data.payments, paymentId);
+  if (!payment) {
+    throw fail(`The payment '${paymentId}' does not exist (GET .../invoicing/payments lists them)`);
+  }
+  const invoice = own(data.invoices, payment.invoice_id);
+  delete data.payments[paymentId];
+  if (invoice) invoice.last_updated_on = ctx.now;
+}

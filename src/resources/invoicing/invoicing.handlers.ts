@@ -1,12 +1,11 @@
 import { paginate } from '../../lib/pagination.js';
 import { writeContext } from '../../platform/request-context.js';
-import { operation, type Vertical } from '../vertical-operation.js';
+import { operation } from '../vertical-operation.js';
 import {
   createContact as createContactRecord,
   createInvoice as createInvoiceRecord,
   createPayment as createPaymentRecord,
   createProduct as createProductRecord,
-  invoicingDatasetOf,
   listBankTransactions,
   listContacts,
   listInvoices,
@@ -30,20 +29,8 @@ import {
   updatePayment as updatePaymentRecord,
   uploadDocument as uploadDocumentRecord,
 } from './invoicing.domain.js';
-import type { InvoicingDataset } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
-
-/** Invoicing operations work on the connection's dataset (seeded on first use). */
-const invoicing: Vertical<InvoicingDataset> = {
-  api: 'Invoicing',
-  open: (c, { consumer, connection, integration }) =>
-    invoicingDatasetOf(
-      c.get('store'),
-      consumer.consumerid,
-      connection.connectionid,
-      integration.integrationid,
-    ),
-};
+import { invoicing } from './invoicing.vertical.js';
 
 export const getContacts = operation(invoicing, routes.getContacts, (c, { data }) => {
   const q = c.req.valid('query');

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { FixtureError } from '../src/resources/sandbox/fixtures.control.js';
 import { runCli } from './cli-helpers.js';
+import { invoice } from './fixture-helpers.js';
 import { type CallResult, call, everyOperationDocument, SEED, sandbox, sandboxToken } from './helpers.js';
 
 /**
@@ -357,32 +358,8 @@ describe('ids a client chooses', () => {
 // Fixtures: documents that load, then the same with one reference (or ref, or key) renamed.
 
 /** A customer invoice of 100 + 21% VAT on 700000 for the client `client`. */
-const accountingInvoice = (ref: string, analytic: string) => ({
-  ref,
-  invoice_type: 'customer_invoice',
-  partner_id: 'client',
-  journal_id: 'VEN',
-  currency: 'EUR',
-  invoice_date: '2026-01-05',
-  due_date: '2026-02-04',
-  untaxed_amount: 100,
-  tax_amount: 21,
-  total: 121,
-  lines: [
-    {
-      description: 'Consulting',
-      unit_price: 100,
-      quantity: 1,
-      untaxed_amount: 100,
-      tax_rate: 21,
-      tax_amount: 21,
-      total: 121,
-      account_number: '700000',
-      tax_code: 'V21',
-      analytic_account: analytic,
-    },
-  ],
-});
+const accountingInvoice = (ref: string, analytic: string) =>
+  invoice({ ref, journal_id: 'VEN' }, { analytic_account: analytic });
 
 const oneConnection = (connection: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   consumers: [{ ref: 'owner', name: 'Prototype Ids', connections: [connection] }],

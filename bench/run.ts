@@ -4,9 +4,9 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { seedCredentials } from '../src/seed/credentials.js';
-import { INVOICE_STATE } from '../src/seed/datastores.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
+import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 
 /**
  * npm run bench [-- --quick] [--no-write] [--no-build]

@@ -1,6 +1,6 @@
 /**
  * The last step of `npm run build`: writes dist/openapi.prebuilt, the served OpenAPI document as the
- * built code generates it, after the fingerprint of its routes (see src/resources/docs/index.ts).
+ * built code generates it, after the fingerprint of its routes (see src/surfaces/docs/index.ts).
  * A process serves it instead of generating the document (~200 ms) when its routes have the same
  * fingerprint. Run it after every build of dist/ (the build script does): a document left from an
  * older build whose routes are the same would be served as it is.
@@ -8,7 +8,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../dist/src/app.js';
-import { PREBUILT_DOCUMENT, routesFingerprint } from '../dist/src/resources/docs/index.js';
+import { PREBUILT_DOCUMENT, routesFingerprint } from '../dist/src/surfaces/docs/index.js';
 
 const file = fileURLToPath(new URL(`../dist/${PREBUILT_DOCUMENT}`, import.meta.url));
 // The document is generated, never read from the file of a previous build.

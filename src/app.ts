@@ -1,52 +1,52 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, SandboxConfig, Services } from './context.js';
-import { bodyGuard, isJsonRequest } from './lib/body-guard.js';
-import { type Clock, manualClock } from './lib/clock.js';
-import { type CorsOrigins, corsPolicy } from './lib/cors.js';
-import { ValidationFailure } from './lib/errors.js';
-import { handleError } from './lib/handle-error.js';
-import { seededIds } from './lib/ids.js';
-import { notFoundOrNotAllowed } from './lib/not-found.js';
-import { Ticker, type TickTask } from './lib/ticker.js';
-import { TokenService } from './lib/tokens.js';
-import { locationOf, toValidationIssues } from './lib/validation.js';
-import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
-import { registerAccounting } from './resources/accounting/index.js';
-import { registerAuth } from './resources/auth/index.js';
-import { registerBanking } from './resources/banking/index.js';
-import { registerCommerce } from './resources/commerce/index.js';
-import { registerConnections } from './resources/connections/index.js';
-import { mcpSessionsSection, registerConsole } from './resources/console/index.js';
-import { registerConsumers } from './resources/consumers/index.js';
-import { registerDatalab } from './resources/datalab/index.js';
-import { registerDatalayer } from './resources/datalayer/index.js';
-import { registerDatastores } from './resources/datastores/index.js';
-import { registerDocs } from './resources/docs/index.js';
-import { registerIntegrations } from './resources/integrations/index.js';
-import { registerInvoicing } from './resources/invoicing/index.js';
-import { registerIssues } from './resources/issues/index.js';
-import { registerLocalAgents } from './resources/local-agents/index.js';
-import { isMcpPath, registerMcp } from './resources/mcp/index.js';
-import { registerPayment } from './resources/payment/index.js';
-import { registerPms } from './resources/pms/index.js';
-import { posOrdersTask, registerPos } from './resources/pos/index.js';
-import { FaultBook } from './resources/sandbox/faults.js';
-import { type FixtureSource, loadFixturesNow } from './resources/sandbox/fixtures.control.js';
-import { registerSandboxControl } from './resources/sandbox/index.js';
+import { FaultBook } from './control/faults.js';
+import { type FixtureSource, loadFixturesNow } from './control/fixtures.control.js';
+import { registerSandboxControl } from './control/index.js';
 import {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   installTraffic,
   RequestJournal,
   type RequestSummary,
-} from './resources/sandbox/requests.js';
-import { automationTask, registerSyncs } from './resources/syncs/index.js';
-import { registerWebhooks, webhookDeliveryTask } from './resources/webhooks/index.js';
-import { loadCatalogue } from './seed/catalogue.js';
-import { jwtSecret } from './seed/credentials.js';
-import { seedWorld } from './seed/world.js';
+} from './control/requests.js';
+import { seedWorld } from './control/seeded-world.js';
+import { type Clock, manualClock } from './lib/clock.js';
+import { type CorsOrigins, corsPolicy } from './lib/cors.js';
+import { ValidationFailure } from './lib/errors.js';
+import { seededIds } from './lib/ids.js';
+import { notFoundOrNotAllowed } from './lib/not-found.js';
+import { locationOf, toValidationIssues } from './lib/validation.js';
+import { registerAccounting } from './modules/accounting/index.js';
+import { registerAuth } from './modules/auth/index.js';
+import { registerBanking } from './modules/banking/index.js';
+import { registerCommerce } from './modules/commerce/index.js';
+import { registerConnections } from './modules/connections/index.js';
+import { registerConsumers } from './modules/consumers/index.js';
+import { registerDatalab } from './modules/datalab/index.js';
+import { registerDatalayer } from './modules/datalayer/index.js';
+import { registerDatastores } from './modules/datastores/index.js';
+import { registerIntegrations } from './modules/integrations/index.js';
+import { registerInvoicing } from './modules/invoicing/index.js';
+import { registerIssues } from './modules/issues/index.js';
+import { registerLocalAgents } from './modules/local-agents/index.js';
+import { registerPayment } from './modules/payment/index.js';
+import { registerPms } from './modules/pms/index.js';
+import { posOrdersTask, registerPos } from './modules/pos/index.js';
+import { automationTask, registerSyncs } from './modules/syncs/index.js';
+import { registerWebhooks, webhookDeliveryTask } from './modules/webhooks/index.js';
+import { bodyGuard, isJsonRequest } from './platform/body-guard.js';
+import { loadCatalogue } from './platform/catalogue.js';
+import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
+import { jwtSecret } from './platform/credentials.js';
+import { handleError } from './platform/handle-error.js';
+import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
+import { Ticker, type TickTask } from './platform/ticker.js';
+import { TokenService } from './platform/tokens.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
+import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js';
+import { registerDocs } from './surfaces/docs/index.js';
+import { isMcpPath, registerMcp } from './surfaces/mcp/index.js';
 
 export interface CreateAppOptions {
   /** Seed of the world (default 1): the same seed builds the same world. */

@@ -1,30 +1,30 @@
 /** Programmatic use: createApp for in-process tests, startSandbox for a listening server. */
 export { type CreateAppOptions, createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
-export { type Clock, manualClock, systemClock } from './lib/clock.js';
-export type { CorsOrigins } from './lib/cors.js';
 export {
   type Fault,
   type FaultControl,
   type FaultRule,
   FaultRuleError,
   MAX_FAULT_HOLD_MS,
-} from './resources/sandbox/faults.js';
+} from './control/faults.js';
 export {
   FixtureError,
   type FixtureResult,
   type FixtureSource,
   loadFixtures,
-} from './resources/sandbox/fixtures.control.js';
-export { fixtureJsonSchema } from './resources/sandbox/fixtures.schema.js';
+} from './control/fixtures.control.js';
+export { fixtureJsonSchema } from './control/fixtures.schema.js';
 export {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   formatRequestLine,
   type RequestEntry,
   type RequestFilter,
   type RequestSummary,
-} from './resources/sandbox/requests.js';
-export type { SandboxClock } from './resources/sandbox/sandbox.domain.js';
-export { type SeedCredentials, seedCredentials } from './seed/credentials.js';
-export { type SeedDirectory, seedDirectory } from './seed/world.js';
+} from './control/requests.js';
+export type { SandboxClock } from './control/sandbox.domain.js';
+export { type SeedDirectory, seedDirectory } from './control/seeded-world.js';
+export { type Clock, manualClock, systemClock } from './lib/clock.js';
+export type { CorsOrigins } from './lib/cors.js';
+export { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';
 export { Store, StoreFileError } from './store/store.js';

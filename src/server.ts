@@ -2,22 +2,22 @@ import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
-import { type Clock, manualClock, systemClock } from './lib/clock.js';
-import type { CorsOrigins } from './lib/cors.js';
-import type { FaultControl } from './resources/sandbox/faults.js';
+import { sandboxEnv, writeEnvFile } from './control/env.js';
+import type { FaultControl } from './control/faults.js';
 import {
   FixtureError,
   type FixtureResult,
   type FixtureSource,
   loadFixtures,
-} from './resources/sandbox/fixtures.control.js';
-import type { RequestEntry, RequestFilter, RequestSummary } from './resources/sandbox/requests.js';
-import { type SandboxClock, sandboxControls } from './resources/sandbox/sandbox.domain.js';
-import { listeningOrigins } from './resources/webhooks/own-origins.js';
-import { type SeedCredentials, seedCredentials } from './seed/credentials.js';
-import { DATASET_BUILDERS } from './seed/datasets.js';
-import { sandboxEnv, writeEnvFile } from './seed/env.js';
-import { type SeedDirectory, seedDirectory, seedWorld } from './seed/world.js';
+} from './control/fixtures.control.js';
+import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests.js';
+import { type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
+import { type SeedDirectory, seedDirectory, seedWorld } from './control/seeded-world.js';
+import { type Clock, manualClock, systemClock } from './lib/clock.js';
+import type { CorsOrigins } from './lib/cors.js';
+import { listeningOrigins } from './modules/webhooks/own-origins.js';
+import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
+import { DATASET_BUILDERS } from './platform/datasets.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import { type AccessPolicy, accessPolicies, grantsScope, type Scopes } from '../src/platform/openapi.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
 import {
   call,
   everyOperationDocument,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canSee } from '../src/lib/access.js';
-import type { Principal } from '../src/lib/tokens.js';
+import { canSee } from '../src/platform/access.js';
 import { scopesFor } from '../src/platform/openapi.js';
+import type { Principal } from '../src/platform/tokens.js';
 
 const consumer = { consumerid: 'c1', accountid: 'a1', envid: 'e1' };
 const principal = (extra: Partial<Principal> = {}): Principal => ({

@@ -10,7 +10,7 @@ import {
   JournalEntryMultiAnalyticPlan,
   ServicePage_JournalEntryMonoAnalyticPlan_,
   ServicePage_OutstandingItem_,
-} from '../src/resources/accounting/entries.schemas.js';
+} from '../src/modules/accounting/entries.schemas.js';
 import {
   type AccountingSandbox,
   accountingSandbox,

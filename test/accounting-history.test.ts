@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../src/lib/clock.js';
-import { MAX_BOOK_YEARS } from '../src/resources/accounting/accounting.history.js';
-import { seedFolders, seedLedger } from '../src/resources/accounting/accounting.seed.js';
-import { LEGACY_UNTIL } from '../src/seed/datasets.js';
+import { MAX_BOOK_YEARS } from '../src/modules/accounting/accounting.history.js';
+import { seedFolders, seedLedger } from '../src/modules/accounting/accounting.seed.js';
+import { LEGACY_UNTIL } from '../src/platform/datasets.js';
 import { type AccountingSandbox, accountingSandbox, all, forConsumer } from './accounting-helpers.js';
 import { SEED, sandbox, sandboxToken } from './helpers.js';
 

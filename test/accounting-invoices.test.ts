@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seedWorld } from '../src/control/seeded-world.js';
 import { type ApiError, errors, serviceError } from '../src/lib/errors.js';
 import {
   InvoiceItemOutMonoAnalyticPlan,
   InvoiceItemOutMultiAnalyticPlans,
   ServicePage_Payment_,
-} from '../src/resources/accounting/invoices.schemas.js';
-import { seedWorld } from '../src/seed/world.js';
+} from '../src/modules/accounting/invoices.schemas.js';
 import { Store } from '../src/store/store.js';
 import {
   type AccountingSandbox,

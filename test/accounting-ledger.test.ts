@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/errors.js';
-import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../src/resources/accounting/accounting.seed.js';
+import { tinyPdf } from '../src/lib/pdf.js';
+import type { LedgerRecord } from '../src/modules/accounting/accounting.records.js';
+import { seedFolders, seedLedger } from '../src/modules/accounting/accounting.seed.js';
 import {
   accountBalances,
   invoiceOpenCents,
@@ -10,18 +11,17 @@ import {
   monthBounds,
   openCents,
   signedCents,
-} from '../src/resources/accounting/ledger/derived.js';
-import { round2, sameToTheCent, sumCents, toCents } from '../src/resources/accounting/ledger/money.js';
+} from '../src/modules/accounting/ledger/derived.js';
+import { round2, sameToTheCent, sumCents, toCents } from '../src/modules/accounting/ledger/money.js';
 import {
   applyChange,
   buildInvoice,
   buildMatching,
   type InvoiceDraft,
   type PostingContext,
-} from '../src/resources/accounting/ledger/posting.js';
-import { assertPdf, assertVatNumber } from '../src/resources/accounting/ledger/rules.js';
-import { LEGACY_UNTIL } from '../src/seed/datasets.js';
-import { tinyPdf } from '../src/seed/pdf.js';
+} from '../src/modules/accounting/ledger/posting.js';
+import { assertPdf, assertVatNumber } from '../src/modules/accounting/ledger/rules.js';
+import { LEGACY_UNTIL } from '../src/platform/datasets.js';
 
 /** The ledger model on its own: the seed, the derived figures and the posting functions. */
 

@@ -5,7 +5,7 @@ import {
   AnalyticAccountItemOutMultiAnalyticPlans,
   ServicePage_AnalyticAccountItemOut_,
   ServicePage_AnalyticAccountItemOutMultiAnalyticPlans_,
-} from '../src/resources/accounting/analytic-accounts.schemas.js';
+} from '../src/modules/accounting/analytic-accounts.schemas.js';
 import {
   type AccountingSandbox,
   accountingSandbox,

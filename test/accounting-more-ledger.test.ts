@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/errors.js';
-import type { LedgerRecord } from '../src/resources/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../src/resources/accounting/accounting.seed.js';
-import { analyticFigures, mainAnalyticPlan } from '../src/resources/accounting/ledger/analytics.js';
-import { buildInvoiceAttachment, expenseJournalOf } from '../src/resources/accounting/ledger/documents.js';
-import { fecRows } from '../src/resources/accounting/ledger/fec.js';
+import { tinyPdf } from '../src/lib/pdf.js';
+import type { LedgerRecord } from '../src/modules/accounting/accounting.records.js';
+import { seedFolders, seedLedger } from '../src/modules/accounting/accounting.seed.js';
+import { analyticFigures, mainAnalyticPlan } from '../src/modules/accounting/ledger/analytics.js';
+import { buildInvoiceAttachment, expenseJournalOf } from '../src/modules/accounting/ledger/documents.js';
+import { fecRows } from '../src/modules/accounting/ledger/fec.js';
 import {
   applyChange,
   checkedBuild,
   mintDocumentNumbers,
   type PostingContext,
-} from '../src/resources/accounting/ledger/posting.js';
-import { normalizeIban, requireGeneralAccount } from '../src/resources/accounting/ledger/rules.js';
+} from '../src/modules/accounting/ledger/posting.js';
+import { normalizeIban, requireGeneralAccount } from '../src/modules/accounting/ledger/rules.js';
 import {
   buildBankStatement,
   buildFinancialEntry,
   isBankAccount,
-} from '../src/resources/accounting/ledger/treasury.js';
-import { tinyPdf } from '../src/seed/pdf.js';
+} from '../src/modules/accounting/ledger/treasury.js';
 
 /** The treasury, document and analytic postings and their derived figures, over a seeded ledger. */
 

@@ -5,7 +5,7 @@ import {
   FolderItem,
   ServicePage_AccountItem_,
   ServicePage_Journal_,
-} from '../src/resources/accounting/reference.schemas.js';
+} from '../src/modules/accounting/reference.schemas.js';
 import {
   type AccountingSandbox,
   accountingSandbox,

@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { TOKEN_LIFETIME_SECONDS } from '../src/lib/tokens.js';
-import { jwtSecret } from '../src/seed/credentials.js';
+import { jwtSecret } from '../src/platform/credentials.js';
+import { TOKEN_LIFETIME_SECONDS } from '../src/platform/tokens.js';
 import { call, expectError, expectValidation, SEED, sandbox, sandboxToken, tokenFor } from './helpers.js';
 
 describe('POST /token', () => {

@@ -6,8 +6,8 @@ import {
   BankingFinancialInstitutionItem,
   BankingOpeningBalanceItem,
   BankingTransactionItem,
-} from '../src/resources/banking/banking.schemas.js';
-import { isValidIban } from '../src/seed/finance-fakes.js';
+} from '../src/modules/banking/banking.schemas.js';
+import { isValidIban } from '../src/platform/seeding/finance-fakes.js';
 import {
   all,
   cents,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envCommandLine, formatDotenv, sandboxEnv } from '../src/seed/env.js';
+import { envCommandLine, formatDotenv, sandboxEnv } from '../src/control/env.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { ROOT, runCli, serveCli, stop } from './cli-helpers.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ROUTE_MARKER } from '../src/lib/client-routes.js';
 import { ApiError, errors, messages, serviceError } from '../src/lib/errors.js';
-import { connectorSlug } from '../src/resources/custom-routes.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
-import { type ApiName, type Integration, loadCatalogue } from '../src/seed/catalogue.js';
+import { connectorSlug } from '../src/modules/custom/custom-routes.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
+import { type ApiName, type Integration, loadCatalogue } from '../src/platform/catalogue.js';
 import {
   all as allAccounting,
   forConsumer,

@@ -13,8 +13,8 @@ import {
   ServicePage_PaymentMethodItem_,
   ServicePage_TaxRateItem_,
   VariantItem,
-} from '../src/resources/commerce/commerce.schemas.js';
-import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
+} from '../src/modules/commerce/commerce.schemas.js';
+import { verticalFailure } from '../src/platform/vertical-connection.js';
 import {
   type CallOptions,
   call,

@@ -4,8 +4,8 @@ import {
   ApiTransactionLookupOut,
   ConnectionItem,
   LinkItem,
-} from '../src/resources/connections/connections.schemas.js';
-import { loadCatalogue } from '../src/seed/catalogue.js';
+} from '../src/modules/connections/connections.schemas.js';
+import { loadCatalogue } from '../src/platform/catalogue.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,

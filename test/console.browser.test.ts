@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { expectOnlyOrigin, launchForSuite, type PageTrack, type SuiteBrowser, trackPage } from './browser.js';
 import { type Listening, listenOn } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxApp } from '../src/app.js';
-import { CONSUMERS_PER_PAGE } from '../src/resources/console/consumers.js';
+import { CONSUMERS_PER_PAGE } from '../src/surfaces/console/consumers.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 /**

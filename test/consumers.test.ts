@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { ConsumerItem } from '../src/resources/consumers/consumers.schemas.js';
+import { ConsumerItem } from '../src/modules/consumers/consumers.schemas.js';
 import { call, expectError, expectValidation, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 let s: TestSandbox;

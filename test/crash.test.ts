@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedCredentials } from '../src/seed/credentials.js';
-import { INVOICE_STATE } from '../src/seed/datastores.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
+import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 import { Store } from '../src/store/store.js';
 import type { World } from '../src/store/world.js';
 import { runCli, serveCli, stop } from './cli-helpers.js';

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
-import { dateRangeOf, localClockOf, truncate } from '../src/resources/datalab/datalab.domain.js';
-import { PublicCubeMetaCube, QueryResponse } from '../src/resources/datalab/datalab.schemas.js';
-import { ReleaseItem } from '../src/resources/local-agents/local-agents.schemas.js';
+import { dateRangeOf, localClockOf, truncate } from '../src/modules/datalab/datalab.domain.js';
+import { PublicCubeMetaCube, QueryResponse } from '../src/modules/datalab/datalab.schemas.js';
+import { ReleaseItem } from '../src/modules/local-agents/local-agents.schemas.js';
+import { verticalFailure } from '../src/platform/vertical-connection.js';
 import {
   call,
   expectError,

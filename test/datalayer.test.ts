@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
-import { SEEDED_DATALAYER_APIS } from '../src/resources/syncs/automation.seed.js';
-import { TriggerResponse } from '../src/resources/syncs/syncs.schemas.js';
+import { SEEDED_DATALAYER_APIS } from '../src/modules/syncs/automation.seed.js';
+import { TriggerResponse } from '../src/modules/syncs/syncs.schemas.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,

@@ -1,13 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seedWorld } from '../src/control/seeded-world.js';
 import { errors } from '../src/lib/errors.js';
 import {
   definitionProblems,
   fitsType,
   instantOf,
   RELATED_EXECUTION_HEADER,
-} from '../src/resources/datastores/datastores.domain.js';
-import { DataItemOut, DataStoreItem } from '../src/resources/datastores/datastores.schemas.js';
+} from '../src/modules/datastores/datastores.domain.js';
+import { DataItemOut, DataStoreItem } from '../src/modules/datastores/datastores.schemas.js';
 import {
   CUSTOMER_MAPPING,
   INVOICE_STATE,
@@ -15,8 +16,7 @@ import {
   OTHER_ACCOUNT_STORE,
   seededDataExecutionId,
   seededDatastoreId,
-} from '../src/seed/datastores.js';
-import { seedWorld } from '../src/seed/world.js';
+} from '../src/modules/datastores/datastores.seed.js';
 import type { DatastoreColumnRecord, World } from '../src/store/world.js';
 import {
   type CallOptions,

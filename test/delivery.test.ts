@@ -22,10 +22,10 @@ import {
   SIGNATURE_HEADER,
   signBody,
   WEBHOOK_TIMEOUT_MS,
-} from '../src/resources/webhooks/delivery.js';
-import { eventBody, publishEvent } from '../src/resources/webhooks/events.js';
-import { OwnEndpoints } from '../src/resources/webhooks/own-origins.js';
-import { WebhookLogItem } from '../src/resources/webhooks/webhooks.schemas.js';
+} from '../src/modules/webhooks/delivery.js';
+import { eventBody, publishEvent } from '../src/modules/webhooks/events.js';
+import { OwnEndpoints } from '../src/modules/webhooks/own-origins.js';
+import { WebhookLogItem } from '../src/modules/webhooks/webhooks.schemas.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../src/store/world.js';
 import {

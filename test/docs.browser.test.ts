@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { expectOnlyOrigin, launchForSuite, type PageTrack, type SuiteBrowser, trackPage } from './browser.js';
 import { type Listening, listenOn } from './helpers.js';
 

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
-import { runSeconds } from '../src/resources/syncs/simulation/engine.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
+import { runSeconds } from '../src/modules/syncs/simulation/engine.js';
 import {
   ChainExecutionItem,
   ServicePageSyncExecutionItem,
   TriggerResponse,
-} from '../src/resources/syncs/syncs.schemas.js';
+} from '../src/modules/syncs/syncs.schemas.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,

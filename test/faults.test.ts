@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
+import { type FaultRule, FaultRuleError } from '../src/control/faults.js';
+import type { RequestEntry } from '../src/control/requests.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { ApiError, AUTH_ERROR_CODE, errors, messages } from '../src/lib/errors.js';
-import { type FaultRule, FaultRuleError } from '../src/resources/sandbox/faults.js';
-import type { RequestEntry } from '../src/resources/sandbox/requests.js';
-import { seedCredentials } from '../src/seed/credentials.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { call, expectError, SEED, sandbox, sandboxToken } from './helpers.js';
 

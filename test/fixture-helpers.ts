@@ -1,5 +1,5 @@
 import type { SandboxApp } from '../src/app.js';
-import { seedCredentials } from '../src/seed/credentials.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 import { SEED, tokenFor } from './helpers.js';
 
 /** What the fixture suites share: a token of the seeded sandbox key, and an accounting invoice. */

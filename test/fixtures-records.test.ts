@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { AnalyticAccountItemOut } from '../src/resources/accounting/analytic-accounts.schemas.js';
-import { ServicePage_BankAccountItemOut_ } from '../src/resources/accounting/bank.schemas.js';
-import {
-  JournalEntryMultiAnalyticPlan,
-  OutstandingItem,
-} from '../src/resources/accounting/entries.schemas.js';
-import { InvoicingPaymentItem, OpportunityItem } from '../src/resources/invoicing/invoicing.schemas.js';
-import { PayoutItemOut, TransactionItemOut } from '../src/resources/payment/payment.schemas.js';
-import { POSOrderItem } from '../src/resources/pos/pos.schemas.js';
-import { FixtureError, loadFixtures } from '../src/resources/sandbox/fixtures.control.js';
-import { SyncConsumerItem } from '../src/resources/syncs/syncs.schemas.js';
+import { FixtureError, loadFixtures } from '../src/control/fixtures.control.js';
+import { AnalyticAccountItemOut } from '../src/modules/accounting/analytic-accounts.schemas.js';
+import { ServicePage_BankAccountItemOut_ } from '../src/modules/accounting/bank.schemas.js';
+import { JournalEntryMultiAnalyticPlan, OutstandingItem } from '../src/modules/accounting/entries.schemas.js';
+import { InvoicingPaymentItem, OpportunityItem } from '../src/modules/invoicing/invoicing.schemas.js';
+import { PayoutItemOut, TransactionItemOut } from '../src/modules/payment/payment.schemas.js';
+import { POSOrderItem } from '../src/modules/pos/pos.schemas.js';
+import { SyncConsumerItem } from '../src/modules/syncs/syncs.schemas.js';
 import { invoice, token } from './fixture-helpers.js';
 import { call, SEED } from './helpers.js';
 

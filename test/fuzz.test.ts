@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { everyOperationDocument, tokenFor } from './helpers.js';
 
 /**

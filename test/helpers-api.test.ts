@@ -9,8 +9,8 @@ import {
   startSandbox,
 } from '../src/index.js';
 import { ApiError } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
-import { runSeconds } from '../src/resources/syncs/simulation/engine.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
+import { runSeconds } from '../src/modules/syncs/simulation/engine.js';
 
 /**
  * The helpers startSandbox() hands out, driven over a real port: reset(), the clock (the same code as

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { type CreateAppOptions, createApp, type SandboxApp } from '../src/app.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import type { ApiError } from '../src/lib/errors.js';
-import { seedDirectory } from '../src/seed/world.js';
 
 export const SEED = 7;
 

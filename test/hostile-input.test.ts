@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/lib/body-guard.js';
 import { errors, jsonTooDeep } from '../src/lib/errors.js';
 import { trimTrailing } from '../src/lib/text-checks.js';
-import { INVOICE_STATE, seededDatastoreId } from '../src/seed/datastores.js';
+import { INVOICE_STATE, seededDatastoreId } from '../src/modules/datastores/datastores.seed.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../src/platform/body-guard.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import {
   type CallResult,

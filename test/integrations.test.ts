@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { IntegrationItem, LogoImage } from '../src/resources/integrations/integrations.schemas.js';
-import { loadCatalogue } from '../src/seed/catalogue.js';
+import { IntegrationItem, LogoImage } from '../src/modules/integrations/integrations.schemas.js';
+import { loadCatalogue } from '../src/platform/catalogue.js';
 import {
   call,
   everyOperationDocument,

@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { seedWorld } from '../src/control/seeded-world.js';
 import { errors, SERVICE_ERRORS, serviceError } from '../src/lib/errors.js';
+import { tinyPdf } from '../src/lib/pdf.js';
 import {
   ContactItemOut,
   InvoiceItemOut,
@@ -14,9 +16,7 @@ import {
   OpportunityItem,
   ProductItemOut,
   UploadDocumentItemOut,
-} from '../src/resources/invoicing/invoicing.schemas.js';
-import { tinyPdf } from '../src/seed/pdf.js';
-import { seedWorld } from '../src/seed/world.js';
+} from '../src/modules/invoicing/invoicing.schemas.js';
 import { Store } from '../src/store/store.js';
 import { datasetKey } from '../src/store/world.js';
 import {

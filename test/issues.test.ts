@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { ExtendedIssueItem, IssueItem } from '../src/resources/issues/issues.schemas.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
+import { ExtendedIssueItem, IssueItem } from '../src/modules/issues/issues.schemas.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import {
   type CallOptions,
   call,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JournalRecord, RequestEntry } from '../src/control/requests.js';
 import { messages } from '../src/lib/errors.js';
 import {
   compilePathPattern,
@@ -6,7 +7,6 @@ import {
   MAX_PATTERN_SEGMENTS,
   pathPatternProblem,
 } from '../src/lib/path-pattern.js';
-import type { JournalRecord, RequestEntry } from '../src/resources/sandbox/requests.js';
 import { call, sandbox } from './helpers.js';
 
 /**

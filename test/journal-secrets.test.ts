@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
-import { sessionValue } from '../src/resources/console/console-auth.js';
-import { isAuthenticationPath, type RequestEntry } from '../src/resources/sandbox/requests.js';
+import { isAuthenticationPath, type RequestEntry } from '../src/control/requests.js';
+import { sessionValue } from '../src/surfaces/console/console-auth.js';
 import { call, listenOn, SEED, sandbox } from './helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../src/lib/errors.js';
-import { ConnectionItem, LinkItem } from '../src/resources/connections/connections.schemas.js';
+import { ConnectionItem, LinkItem } from '../src/modules/connections/connections.schemas.js';
 import { expectOnlyOrigin, launchForSuite, type PageTrack, type SuiteBrowser, trackPage } from './browser.js';
 import { type Listening, listenOn, sandbox, type TestSandbox } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errors, messages } from '../src/lib/errors.js';
 import { uuidFrom } from '../src/lib/ids.js';
-import { ConnectionItem, LinkCompleted, LinkItem } from '../src/resources/connections/connections.schemas.js';
-import { acceptsHtml } from '../src/resources/connections/link-page.js';
-import { IntegrationItem } from '../src/resources/integrations/integrations.schemas.js';
+import { ConnectionItem, LinkCompleted, LinkItem } from '../src/modules/connections/connections.schemas.js';
+import { acceptsHtml } from '../src/modules/connections/link-page.js';
+import { IntegrationItem } from '../src/modules/integrations/integrations.schemas.js';
 import {
   type CallOptions,
   type CallResult,

@@ -11,9 +11,9 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { errors, messages } from '../src/lib/errors.js';
-import { allKnownScopes, grantableScopes } from '../src/resources/auth/auth.domain.js';
-import { oauthMessages } from '../src/resources/mcp/oauth.domain.js';
-import { html } from '../src/resources/mcp/oauth.pages.js';
+import { allKnownScopes, grantableScopes } from '../src/modules/auth/auth.domain.js';
+import { oauthMessages } from '../src/surfaces/mcp/oauth.domain.js';
+import { html } from '../src/surfaces/mcp/oauth.pages.js';
 import { call, SEED, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 import { connect, documentedTools, mcpToken, servedPerTest } from './mcp-helpers.js';
 

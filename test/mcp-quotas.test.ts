@@ -11,8 +11,8 @@ import {
   OAuthState,
   oauthMessages,
   RECENT_USE_SECONDS,
-} from '../src/resources/mcp/oauth.domain.js';
-import { MAX_SESSIONS_PER_ACCOUNT, McpSessions, type Session } from '../src/resources/mcp/sessions.js';
+} from '../src/surfaces/mcp/oauth.domain.js';
+import { MAX_SESSIONS_PER_ACCOUNT, McpSessions, type Session } from '../src/surfaces/mcp/sessions.js';
 import { call, SEED, type TestSandbox, tokenFor } from './helpers.js';
 import { connect, initializeBody, mcpHeaders, mcpToken, servedPerTest } from './mcp-helpers.js';
 

@@ -2,11 +2,11 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { seedWorld } from '../src/control/seeded-world.js';
 import { errors, messages } from '../src/lib/errors.js';
-import { McpSessions, type Session } from '../src/resources/mcp/sessions.js';
-import { toolsFromDocument } from '../src/resources/mcp/tools.js';
-import { seedWorld } from '../src/seed/world.js';
 import { Store } from '../src/store/store.js';
+import { McpSessions, type Session } from '../src/surfaces/mcp/sessions.js';
+import { toolsFromDocument } from '../src/surfaces/mcp/tools.js';
 import { call, SEED, sandbox, sandboxToken, tokenFor } from './helpers.js';
 import {
   connect,

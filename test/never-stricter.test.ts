@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { FixtureError, loadFixtures } from '../src/control/fixtures.control.js';
+import { seedDirectory, seedWorld } from '../src/control/seeded-world.js';
 import { errors, messages } from '../src/lib/errors.js';
 import {
   MAX_CUSTOM_BYTES_PER_CONNECTION,
   MAX_CUSTOM_RECORDS_PER_CONNECTION,
   MAX_CUSTOM_RECORDS_PER_PATH,
-} from '../src/resources/custom-records.js';
-import { FixtureError, loadFixtures } from '../src/resources/sandbox/fixtures.control.js';
-import { seedDirectory, seedWorld } from '../src/seed/world.js';
+} from '../src/modules/custom/custom-records.js';
 import { Store } from '../src/store/store.js';
 import {
   type AccountingSandbox,

@@ -7,7 +7,7 @@ import {
   PayoutItemOut,
   RefundItemOut,
   TransactionItemOut,
-} from '../src/resources/payment/payment.schemas.js';
+} from '../src/modules/payment/payment.schemas.js';
 import {
   all,
   cents,

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors, serviceError } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
 import {
   PMSClosureItem,
   PMSCustomerItem,
@@ -13,7 +12,8 @@ import {
   ServicePage_PMSPaymentItem_,
   ServicePage_PMSPaymentMethods_,
   ServicePage_PMSTaxRateItem_,
-} from '../src/resources/pms/pms.schemas.js';
+} from '../src/modules/pms/pms.schemas.js';
+import { verticalFailure } from '../src/platform/vertical-connection.js';
 import {
   type CallOptions,
   call,

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors, serviceError } from '../src/lib/errors.js';
-import { verticalFailure } from '../src/resources/consumers/vertical-connection.js';
 import {
   ClosureItem,
   POSCustomerItem,
@@ -18,7 +17,8 @@ import {
   ServicePage_POSProductItem_,
   ServicePage_POSTaxRateItem_,
   ServicePage_ProductCategoryItem_,
-} from '../src/resources/pos/pos.schemas.js';
+} from '../src/modules/pos/pos.schemas.js';
+import { verticalFailure } from '../src/platform/vertical-connection.js';
 import { datasetKey } from '../src/store/world.js';
 import {
   type CallOptions,

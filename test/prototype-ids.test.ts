@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { FixtureError } from '../src/resources/sandbox/fixtures.control.js';
+import { FixtureError } from '../src/control/fixtures.control.js';
 import { runCli } from './cli-helpers.js';
 import { invoice } from './fixture-helpers.js';
 import { type CallResult, call, everyOperationDocument, SEED, sandbox, sandboxToken } from './helpers.js';

@@ -6,7 +6,7 @@ import {
   requestBodyExamples,
   requestExamples,
   withRequestExamples,
-} from '../src/resources/docs/examples.js';
+} from '../src/surfaces/docs/examples.js';
 import { type CallResult, call, SEED, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 /**

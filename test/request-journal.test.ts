@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { errors } from '../src/lib/errors.js';
 import {
   compilePathPattern,
   formatRequestLine,
@@ -8,8 +7,9 @@ import {
   MAX_CAPTURED_BODY,
   type RequestEntry,
   RequestJournal,
-} from '../src/resources/sandbox/requests.js';
-import { seedCredentials } from '../src/seed/credentials.js';
+} from '../src/control/requests.js';
+import { errors } from '../src/lib/errors.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 import { startSandbox } from '../src/server.js';
 import { call, expectError, SEED, sandbox, sandboxToken } from './helpers.js';
 

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
+import { publishEvent } from '../src/modules/webhooks/events.js';
 import { SELF_CALL_HEADER, surfaceOf } from '../src/platform/request-policy.js';
-import { publishEvent } from '../src/resources/webhooks/events.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { call, expectError, SEED, sandbox, sandboxToken, tokenFor } from './helpers.js';
 

@@ -2,26 +2,26 @@ import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import type { SandboxApp } from '../src/app.js';
 import { MAX_PAGE_SIZE } from '../src/lib/pagination.js';
-import { JournalEntryMultiAnalyticPlan } from '../src/resources/accounting/entries.schemas.js';
+import { JournalEntryMultiAnalyticPlan } from '../src/modules/accounting/entries.schemas.js';
 import {
   InvoiceItemOutMonoAnalyticPlan,
   InvoiceItemOutMultiAnalyticPlans,
-} from '../src/resources/accounting/invoices.schemas.js';
-import { MiscellaneousOperationOut } from '../src/resources/accounting/miscellaneous.schemas.js';
-import { ClientItemOut, SupplierItemOut } from '../src/resources/accounting/partners.schemas.js';
-import { CommerceCustomerItem, OrderItemOut } from '../src/resources/commerce/commerce.schemas.js';
-import { ConnectionItem, LinkItem } from '../src/resources/connections/connections.schemas.js';
-import { ConsumerItem } from '../src/resources/consumers/consumers.schemas.js';
-import { DataItemOut } from '../src/resources/datastores/datastores.schemas.js';
+} from '../src/modules/accounting/invoices.schemas.js';
+import { MiscellaneousOperationOut } from '../src/modules/accounting/miscellaneous.schemas.js';
+import { ClientItemOut, SupplierItemOut } from '../src/modules/accounting/partners.schemas.js';
+import { CommerceCustomerItem, OrderItemOut } from '../src/modules/commerce/commerce.schemas.js';
+import { ConnectionItem, LinkItem } from '../src/modules/connections/connections.schemas.js';
+import { ConsumerItem } from '../src/modules/consumers/consumers.schemas.js';
+import { DataItemOut } from '../src/modules/datastores/datastores.schemas.js';
+import { INVOICE_STATE, seededDatastoreId } from '../src/modules/datastores/datastores.seed.js';
 import {
   ContactItemOut,
   InvoiceItemOut,
   InvoiceItemOutSingle,
   ProductItemOut,
-} from '../src/resources/invoicing/invoicing.schemas.js';
-import { POSCustomerItem } from '../src/resources/pos/pos.schemas.js';
-import { WebhookInstanceGetItem } from '../src/resources/webhooks/webhooks.schemas.js';
-import { INVOICE_STATE, seededDatastoreId } from '../src/seed/datastores.js';
+} from '../src/modules/invoicing/invoicing.schemas.js';
+import { POSCustomerItem } from '../src/modules/pos/pos.schemas.js';
+import { WebhookInstanceGetItem } from '../src/modules/webhooks/webhooks.schemas.js';
 import {
   accountingSandbox,
   all as allAccounting,

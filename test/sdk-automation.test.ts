@@ -1,7 +1,7 @@
 import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**

@@ -1,7 +1,11 @@
 import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CUSTOMER_MAPPING, INVOICE_STATE, seededDatastoreId } from '../src/seed/datastores.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
+import {
+  CUSTOMER_MAPPING,
+  INVOICE_STATE,
+  seededDatastoreId,
+} from '../src/modules/datastores/datastores.seed.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /** The official Node SDK's datastore methods against a listening sandbox (a fresh one per test). */

@@ -1,9 +1,9 @@
 import { API } from '@chift/chift-nodejs';
 import { invoicingFactory } from '@chift/chift-nodejs/dist/src/modules/invoicing.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { messages, SERVICE_ERRORS, serviceError } from '../src/lib/errors.js';
-import { tinyPdf } from '../src/seed/pdf.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { tinyPdf } from '../src/lib/pdf.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
 

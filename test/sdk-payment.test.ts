@@ -1,8 +1,8 @@
 import { API } from '@chift/chift-nodejs';
 import { paymentFactory } from '@chift/chift-nodejs/dist/src/modules/payment.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { SERVICE_ERRORS } from '../src/lib/errors.js';
-import { seedDirectory } from '../src/seed/world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 import { methodTracker } from './sdk-coverage.js';
 

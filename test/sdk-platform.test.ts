@@ -1,6 +1,6 @@
 import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seedDirectory } from '../src/seed/world.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { type RunningSandbox, startSandbox } from '../src/server.js';
 
 /**

@@ -2,7 +2,7 @@ import { API } from '@chift/chift-nodejs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CreateAppOptions, createApp } from '../src/app.js';
 import { manualClock } from '../src/lib/clock.js';
-import { seedCredentials } from '../src/seed/credentials.js';
+import { seedCredentials } from '../src/platform/credentials.js';
 import { type RunningSandbox, type StartOptions, startSandbox } from '../src/server.js';
 
 /**

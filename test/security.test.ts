@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
+import { seedDirectory } from '../src/control/seeded-world.js';
 import { errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
-import { seedDirectory } from '../src/seed/world.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import { startSandbox } from '../src/server.js';
 import { call, tokenFor } from './helpers.js';
 

@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../src/app.js';
+import { seedWorld } from '../src/control/seeded-world.js';
 import { manualClock } from '../src/lib/clock.js';
 import { type ApiError, errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import {
   cronProblem,
   dueRuns,
   nextRun,
   parseCron,
   previousRun,
-} from '../src/resources/syncs/simulation/cron.js';
-import { MAX_CATCH_UP_RUNS, runSeconds } from '../src/resources/syncs/simulation/engine.js';
-import { seedWorld } from '../src/seed/world.js';
+} from '../src/modules/syncs/simulation/cron.js';
+import { MAX_CATCH_UP_RUNS, runSeconds } from '../src/modules/syncs/simulation/engine.js';
 import { Store } from '../src/store/store.js';
 import type { World } from '../src/store/world.js';
 import {

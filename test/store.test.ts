@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATASET_BUILDERS } from '../src/seed/datasets.js';
-import { seedWorld } from '../src/seed/world.js';
+import { seedWorld } from '../src/control/seeded-world.js';
+import { DATASET_BUILDERS } from '../src/platform/datasets.js';
 import { Store, StoreFileError, UnstorableChangeError } from '../src/store/store.js';
 import type { ConsumerRecord } from '../src/store/world.js';
 

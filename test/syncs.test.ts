@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors } from '../src/lib/errors.js';
-import { automationDirectory } from '../src/resources/syncs/automation.seed.js';
+import { automationDirectory } from '../src/modules/syncs/automation.seed.js';
 import {
   checkFieldValues,
   fieldDefinitions,
   fitsType,
   withDefaults,
-} from '../src/resources/syncs/flow-fields.js';
+} from '../src/modules/syncs/flow-fields.js';
 import {
   LinkSyncItem,
   ReadFlowItem,
   ReadSyncItem,
   SyncConsumerItem,
-} from '../src/resources/syncs/syncs.schemas.js';
-import { loadCatalogue } from '../src/seed/catalogue.js';
+} from '../src/modules/syncs/syncs.schemas.js';
+import { loadCatalogue } from '../src/platform/catalogue.js';
 import type { World } from '../src/store/world.js';
 import {
   type CallOptions,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../src/lib/clock.js';
-import * as bankingRoutes from '../src/resources/banking/banking.routes.js';
-import * as commerceClientRoutes from '../src/resources/commerce/commerce.client-routes.js';
-import * as commerceRoutes from '../src/resources/commerce/commerce.routes.js';
-import * as invoicingRoutes from '../src/resources/invoicing/invoicing.routes.js';
-import * as paymentRoutes from '../src/resources/payment/payment.routes.js';
-import * as pmsRoutes from '../src/resources/pms/pms.routes.js';
-import * as posRoutes from '../src/resources/pos/pos.routes.js';
+import * as bankingRoutes from '../src/modules/banking/banking.routes.js';
+import * as commerceClientRoutes from '../src/modules/commerce/commerce.client-routes.js';
+import * as commerceRoutes from '../src/modules/commerce/commerce.routes.js';
+import * as invoicingRoutes from '../src/modules/invoicing/invoicing.routes.js';
+import * as paymentRoutes from '../src/modules/payment/payment.routes.js';
+import * as pmsRoutes from '../src/modules/pms/pms.routes.js';
+import * as posRoutes from '../src/modules/pos/pos.routes.js';
 import { type CallResult, call, sandbox, sandboxToken, type TestSandbox } from './helpers.js';
 
 /**

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../src/lib/errors.js';
-import { GIVE_UP_REASONS } from '../src/resources/webhooks/delivery.js';
-import { publishEvent } from '../src/resources/webhooks/events.js';
-import { WebhookInstanceGetItem } from '../src/resources/webhooks/webhooks.schemas.js';
+import { GIVE_UP_REASONS } from '../src/modules/webhooks/delivery.js';
+import { publishEvent } from '../src/modules/webhooks/events.js';
+import { WebhookInstanceGetItem } from '../src/modules/webhooks/webhooks.schemas.js';
 import type { World } from '../src/store/world.js';
 import { call, expectError, sandbox, sandboxToken, type TestSandbox, tokenFor } from './helpers.js';
 

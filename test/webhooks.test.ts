@@ -7,7 +7,7 @@ import {
   isControlPath,
   listeningOrigins,
   OwnEndpoints,
-} from '../src/resources/webhooks/own-origins.js';
+} from '../src/modules/webhooks/own-origins.js';
 import {
   assertUniqueWebhook,
   assertWebhookIntegration,
@@ -17,13 +17,13 @@ import {
   requireWebhookType,
   subscribersOf,
   webhookTypes,
-} from '../src/resources/webhooks/webhooks.domain.js';
+} from '../src/modules/webhooks/webhooks.domain.js';
 import {
   WebhookInstanceGetItem,
   WebhookItem,
   WebhookLogItem,
-} from '../src/resources/webhooks/webhooks.schemas.js';
-import { loadCatalogue } from '../src/seed/catalogue.js';
+} from '../src/modules/webhooks/webhooks.schemas.js';
+import { loadCatalogue } from '../src/platform/catalogue.js';
 import type { WebhookLogRecord, WebhookRecord, World } from '../src/store/world.js';
 import {
   call,

@@ -1,9 +1,9 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context.js';
-import { isAdmin } from '../lib/access.js';
 import { errors, ValidationFailure } from '../lib/errors.js';
 import { locationOf, toValidationIssues } from '../lib/validation.js';
+import { isAdmin } from './access.js';
+import type { AppEnv } from './context.js';
 import { withClientRequestId } from './transactions.js';
 
 /** Wire shapes and route pieces shared by every resource group. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './context.js';
 
 /**
  * The one way from a request to the domain: what a domain function needs of the request's

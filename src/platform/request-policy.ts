@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context.js';
-import { sameSecret } from '../lib/access.js';
 import { type CorsPolicy, corsStep } from '../lib/cors.js';
 import { type ApiError, errors } from '../lib/errors.js';
 import { canonicalHost, hostOfHeader, LOOPBACK } from '../lib/hosts.js';
+import { sameSecret } from './access.js';
+import type { AppEnv } from './context.js';
 
 /**
  * The request policy of the whole process, applied to every request before routing: the one place

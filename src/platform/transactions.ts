@@ -1,10 +1,10 @@
 import type { Context, Next } from 'hono';
-import type { AppEnv } from '../context.js';
-import { canSee } from '../lib/access.js';
 import { isUuid } from '../lib/ids.js';
-import type { ApiName } from '../seed/catalogue.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import { type ConnectionRecord, type TransactionRecord, transactionKey, type World } from '../store/world.js';
+import { canSee } from './access.js';
+import type { ApiName } from './catalogue.js';
+import type { AppEnv } from './context.js';
 
 /**
  * Client request ids (header x-chift-client-requestid, sent by the official SDK on writes): the first

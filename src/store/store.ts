@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
-import { DATASET_BUILDERS } from '../seed/datasets.js';
+import { DATASET_BUILDERS } from '../platform/datasets.js';
 import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';

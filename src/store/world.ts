@@ -1,10 +1,10 @@
-import type { LedgerRecord } from '../resources/accounting/accounting.records.js';
-import type { BankingDataset } from '../resources/banking/banking.records.js';
-import type { CommerceDataset } from '../resources/commerce/commerce.records.js';
-import type { InvoicingDataset } from '../resources/invoicing/invoicing.records.js';
-import type { PaymentDataset } from '../resources/payment/payment.records.js';
-import type { PmsDataset } from '../resources/pms/pms.records.js';
-import type { PosDataset } from '../resources/pos/pos.records.js';
+import type { LedgerRecord } from '../modules/accounting/accounting.records.js';
+import type { BankingDataset } from '../modules/banking/banking.records.js';
+import type { CommerceDataset } from '../modules/commerce/commerce.records.js';
+import type { InvoicingDataset } from '../modules/invoicing/invoicing.records.js';
+import type { PaymentDataset } from '../modules/payment/payment.records.js';
+import type { PmsDataset } from '../modules/pms/pms.records.js';
+import type { PosDataset } from '../modules/pos/pos.records.js';
 
 /**
  * The stored world: one JSON document. Records are kept in maps keyed by their id so that a lookup

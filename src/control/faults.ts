@@ -1,0 +1,520 @@
+import { createHash } from 'node:crypto';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context, Next } from 'hono';
+import type { Clock } from '../lib/clock.js';
+import { ApiError, errors, messages, ValidationFailure } from '../lib/errors.js';
+import {
+  checkPathPattern,
+  compilePathPattern,
+  MAX_PATTERN_SEGMENTS,
+  type PathMatcher,
+} from '../lib/path-pattern.js';
+import type { AppEnv } from '../platform/context.js';
+import { emptyResponse, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
+import { admin } from './sandbox.routes.js';
+
+/**
+ * Fault injection: rules armed through POST /__sandbox/faults (or `faults.add` in code) that make
+ * the matching requests fail the way a real service or network does: an error status, a delay, a
+ * dropped connection, or no answer at all. A fault acts in the first middleware, before the write
+ * boundary and the route: a request it answers never reaches a handler, so it writes nothing.
+ */
+
+/** Longest a fault holds a request (a latency, or a time-out with no answer): five minutes. */
+export const MAX_FAULT_HOLD_MS = 5 * 60_000;
+
+const tags = ['Sandbox control'];
+
+// A header name is an HTTP token; a value has no line break (both linear checks).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const HEADER_VALUE = /^[^\r\n\0]{0,2000}$/;
+
+const FaultMatchSchema = z
+  .object({
+    method: z
+      .string()
+      .regex(/^[A-Za-z]{1,16}$/, 'An HTTP method')
+      .optional()
+      .openapi({ description: 'Only requests of this method (any case); default: any' }),
+    path: z
+      .string()
+      .min(1)
+      .max(500)
+      .superRefine(checkPathPattern)
+      .openapi({
+        description: `A path pattern: {name} matches one segment, * one or more segments, * alone every path (e.g. /consumers/{consumer_id}/accounting/*); at most ${MAX_PATTERN_SEGMENTS} segments`,
+        example: '/consumers/{consumer_id}/accounting/invoices',
+      }),
+    consumer_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Only requests under /consumers/{this consumer}' }),
+    header: z
+      .object({
+        name: z.string().regex(HEADER_NAME, 'An HTTP header name'),
+        value: z.string().max(2000),
+      })
+      .optional()
+      .openapi({ description: 'Only requests carrying this header with exactly this value' }),
+  })
+  .openapi('SandboxFaultMatch');
+
+const FaultEffectSchema = z
+  .object({
+    status: z.number().int().min(400).max(599).optional().openapi({
+      description:
+        "Answer this status without running the route; the body defaults to the service's error for it",
+    }),
+    body: z.unknown().optional().openapi({ description: 'With status: the JSON body to answer instead' }),
+    headers: z
+      .record(z.string().regex(HEADER_NAME, 'An HTTP header name'), z.string().regex(HEADER_VALUE))
+      .optional()
+      .openapi({ description: 'With status: headers to add to the answer (e.g. Retry-After)' }),
+    latency_ms: z.number().int().min(1).max(MAX_FAULT_HOLD_MS).optional().openapi({
+      description: 'Wait this long (real time) first, then answer normally, or with status or drop',
+    }),
+    drop: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Close the connection without any answer (in process: app.request rejects)' }),
+    timeout: z.boolean().optional().openapi({
+      description:
+        'Never answer: hold the request until the client gives up (then close), the fault is removed (then answer normally) or five minutes pass (then close)',
+    }),
+  })
+  .superRefine((effect, ctx) => {
+    const outcomes = [effect.status !== undefined, effect.drop === true, effect.timeout === true];
+    const count = outcomes.filter(Boolean).length;
+    if (count > 1) ctx.addIssue({ code: 'custom', message: 'Give at most one of status, drop and timeout' });
+    if (count === 0 && effect.latency_ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Give status, drop, timeout or latency_ms' });
+    }
+    if (effect.timeout === true && effect.latency_ms !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'A timeout holds the request already: no latency_ms with it' });
+    }
+    if (effect.status === undefined && (effect.body !== undefined || effect.headers !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'body and headers go with status' });
+    }
+  })
+  .openapi('SandboxFaultEffect');
+
+const FaultInputSchema = z
+  .object({
+    match: FaultMatchSchema,
+    effect: FaultEffectSchema,
+    times: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .openapi({ description: 'Fire on the next N matching requests only; default: until removed' }),
+    probability: z.number().min(0).max(1).optional().openapi({
+      description:
+        'Fire on each matching request with this probability, drawn from a generator seeded with the sandbox seed and the fault id (reproducible); default 1',
+    }),
+  })
+  .openapi('SandboxFaultInput');
+
+const FaultSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Id of the fault (fault_<n>, counting from 1 per sandbox)' }),
+    match: z.object({
+      method: z.string().nullable(),
+      path: z.string(),
+      consumer_id: z.string().nullable(),
+      header: z.object({ name: z.string(), value: z.string() }).nullable(),
+    }),
+    effect: z.object({
+      status: z.number().int().optional(),
+      body: z.unknown().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      latency_ms: z.number().int().optional(),
+      drop: z.boolean().optional(),
+      timeout: z.boolean().optional(),
+    }),
+    times: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'How many times it was armed for; null: unbounded' }),
+    remaining: z.number().int().nullable().openapi({ description: 'Firings left; null: unbounded' }),
+    probability: z.number().nullable(),
+    fired: z.number().int().openapi({ description: 'How many requests it fired on' }),
+    created_at: z.iso.datetime().openapi({ description: 'Sandbox time at which it was armed' }),
+  })
+  .openapi('SandboxFault');
+
+/** A fault rule, as POST /__sandbox/faults and `faults.add` take it. */
+export type FaultRule = z.input<typeof FaultInputSchema>;
+/** An armed fault, with its counters. */
+export type Fault = z.infer<typeof FaultSchema>;
+
+/** The typed face of the faults, on `startSandbox()` and `app.services.faults`. */
+export interface FaultControl {
+  add(rule: FaultRule): Fault;
+  list(): Fault[];
+  get(id: string): Fault | undefined;
+  remove(id: string): boolean;
+  clear(): number;
+}
+
+/** Thrown by `faults.add` for a rule the schema refuses (the endpoint answers 422 instead). */
+export class FaultRuleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FaultRuleError';
+  }
+}
+
+interface Armed {
+  id: string;
+  fault: Fault;
+  matches: PathMatcher;
+  method: string | null;
+  consumer: string | null;
+  header: { name: string; value: string } | null;
+  random: (() => number) | null;
+}
+
+type Release = 'elapsed' | 'removed' | 'aborted' | 'closed';
+
+interface Hold {
+  faultId: string;
+  /** Whether removing the fault lets the request go on (a time-out); a latency runs its course. */
+  releasable: boolean;
+  release(why: Release): void;
+}
+
+/** The answer left in place of one that was never sent; app.request turns it into a rejection. */
+export const UNANSWERED_HEADER = 'x-sandbox-unanswered';
+
+/** A generator of [0, 1) seeded with the sandbox seed and the fault id (mulberry32). */
+function seededRandom(seed: number, id: string): () => number {
+  let state = createHash('sha256').update(`fault:${seed}:${id}`).digest().readUInt32LE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * The service's error for a status, as a fault answers it by default: its message from errors.ts,
+ * the envelope of every refusal, a detail naming the fault. Statuses the service has no message of
+ * its own for carry the HTTP reason phrase.
+ */
+export function faultErrorBody(status: number, detail: string, context: { path: string; bodyLimit: number }) {
+  switch (status) {
+    case 400:
+      return new ApiError(400, messages.accountingFailure, detail).toBody();
+    case 401:
+      return context.path === '/token'
+        ? new ApiError(
+            401,
+            messages.invalidCredentials,
+            detail,
+            errors.invalidCredentials().errorCode,
+          ).toBody()
+        : errors.invalidToken(detail).toBody();
+    case 404:
+      return new ApiError(404, messages.notFound, detail).toBody();
+    case 413:
+      return new ApiError(413, messages.payloadTooLarge(context.bodyLimit), detail).toBody();
+    case 415:
+      return new ApiError(415, messages.unsupportedMediaType, detail).toBody();
+    case 422:
+      return new ValidationFailure([{ loc: ['body'], msg: detail, type: 'value_error' }]).toBody();
+    case 500:
+      return { message: messages.internal, status: 'error' as const, detail };
+    default:
+      return { message: STATUS_CODES[status] ?? 'Error', status: 'error' as const, detail };
+  }
+}
+
+/** What fetch rejects with when the other side closes the connection without an answer. */
+function networkError(): TypeError {
+  const cause = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+  return new TypeError('fetch failed', { cause });
+}
+
+/** The armed faults of one app: matching, effects, and the requests they hold. */
+export class FaultBook implements FaultControl {
+  readonly #seed: number;
+  readonly #clock: Clock;
+  readonly #holdLimitMs: number;
+  readonly #faults = new Map<string, Armed>();
+  readonly #holds = new Set<Hold>();
+  #counter = 0;
+  #closed = false;
+
+  constructor(options: { seed: number; clock: Clock; holdLimitMs?: number }) {
+    this.#seed = options.seed;
+    this.#clock = options.clock;
+    this.#holdLimitMs = Math.min(options.holdLimitMs ?? MAX_FAULT_HOLD_MS, MAX_FAULT_HOLD_MS);
+  }
+
+  /** Whether any fault is armed: without one, requests pay nothing. */
+  get armed(): boolean {
+    return this.#faults.size > 0;
+  }
+
+  /** Arms a fault; throws FaultRuleError for a rule the endpoint would refuse with 422. */
+  add(rule: FaultRule): Fault {
+    const parsed = FaultInputSchema.safeParse(rule);
+    if (!parsed.success) throw new FaultRuleError(`Invalid fault rule: ${z.prettifyError(parsed.error)}`);
+    return this.arm(parsed.data);
+  }
+
+  /** Arms a rule the schema has checked. */
+  arm(rule: z.infer<typeof FaultInputSchema>): Fault {
+    this.#counter += 1;
+    const id = `fault_${this.#counter}`;
+    const method = rule.match.method?.toUpperCase() ?? null;
+    const consumer = rule.match.consumer_id?.toLowerCase() ?? null;
+    const header = rule.match.header ?? null;
+    const fault: Fault = {
+      id,
+      match: { method, path: rule.match.path, consumer_id: consumer, header },
+      effect: { ...rule.effect },
+      times: rule.times ?? null,
+      remaining: rule.times ?? null,
+      probability: rule.probability ?? null,
+      fired: 0,
+      created_at: this.#clock.now().toISOString(),
+    };
+    this.#faults.set(id, {
+      id,
+      fault,
+      matches: compilePathPattern(rule.match.path),
+      method,
+      consumer,
+      header: header && { name: header.name.toLowerCase(), value: header.value },
+      random: rule.probability === undefined ? null : seededRandom(this.#seed, id),
+    });
+    return copy(fault);
+  }
+
+  /** The armed faults, oldest first (exhausted ones too, until removed). */
+  list(): Fault[] {
+    return [...this.#faults.values()].map((armed) => copy(armed.fault));
+  }
+
+  get(id: string): Fault | undefined {
+    const armed = this.#faults.get(id);
+    return armed && copy(armed.fault);
+  }
+
+  /** Removes a fault; the requests its time-out holds go on and are answered normally. */
+  remove(id: string): boolean {
+    if (!this.#faults.delete(id)) return false;
+    for (const hold of this.#holds) if (hold.faultId === id && hold.releasable) hold.release('removed');
+    return true;
+  }
+
+  /** Removes every fault (a reset does too); returns how many there were. */
+  clear(): number {
+    const count = this.#faults.size;
+    for (const id of [...this.#faults.keys()]) this.remove(id);
+    return count;
+  }
+
+  /** The sandbox stops: every held request is let go without an answer, and nothing is held again. */
+  close(): void {
+    this.#closed = true;
+    for (const hold of this.#holds) hold.release('closed');
+  }
+
+  /**
+   * The first armed fault (oldest first) that matches the request and fires, counted as fired; null
+   * when none. A fault with a probability draws from its generator only for requests it matches.
+   */
+  match(c: Context<AppEnv>, path: string, consumerId: string | null): Armed | null {
+    const method = c.req.method;
+    for (const armed of this.#faults.values()) {
+      const fault = armed.fault;
+      if (fault.remaining === 0) continue;
+      if (armed.method !== null && armed.method !== method) continue;
+      if (armed.consumer !== null && armed.consumer !== consumerId) continue;
+      if (!armed.matches(path)) continue;
+      if (armed.header !== null && c.req.header(armed.header.name) !== armed.header.value) continue;
+      if (armed.random !== null && !(armed.random() < (fault.probability ?? 1))) continue;
+      if (fault.remaining !== null) fault.remaining -= 1;
+      fault.fired += 1;
+      return armed;
+    }
+    return null;
+  }
+
+  /**
+   * Applies a fault that fired; false when the request is left without an answer. Only a latency
+   * (alone) or a time-out lifted by removing its fault go on to the route.
+   */
+  async apply(hit: Armed, c: Context<AppEnv>, next: Next, bodyLimit: number): Promise<boolean> {
+    const effect = hit.fault.effect;
+    if (effect.latency_ms !== undefined) {
+      // A delay runs its course even when the client gives up, as a slow service's work would.
+      const why = await this.#hold(hit.id, effect.latency_ms, null, false);
+      if (why === 'closed') return this.#noAnswer(c, why);
+    }
+    if (effect.timeout) {
+      const why = await this.#hold(hit.id, this.#holdLimitMs, c.req.raw.signal, true);
+      if (why !== 'removed') return this.#noAnswer(c, why);
+      await next();
+      return true;
+    }
+    if (effect.drop) return this.#noAnswer(c, 'closed');
+    if (effect.status !== undefined) {
+      const body =
+        effect.body !== undefined
+          ? effect.body
+          : faultErrorBody(effect.status, messages.faultInjected(hit.id), { path: c.req.path, bodyLimit });
+      const json = c.json as (object: unknown, status: number, headers: Record<string, string>) => Response;
+      c.res = json(body, effect.status, { ...effect.headers, 'x-sandbox-fault': hit.id });
+      return true;
+    }
+    await next();
+    return true;
+  }
+
+  /** The error app.request rejects with for an answer that was never sent, if `res` is one. */
+  unanswered(res: Response): Error | undefined {
+    const why = res.headers.get(UNANSWERED_HEADER);
+    if (why === null) return undefined;
+    return why === 'aborted' ? new DOMException('This operation was aborted', 'AbortError') : networkError();
+  }
+
+  #hold(faultId: string, ms: number, signal: AbortSignal | null, releasable: boolean): Promise<Release> {
+    if (this.#closed) return Promise.resolve('closed');
+    if (signal?.aborted) return Promise.resolve('aborted');
+    return new Promise((resolve) => {
+      let done = false;
+      const onAbort = () => hold.release('aborted');
+      const hold: Hold = {
+        faultId,
+        releasable,
+        release: (why) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.#holds.delete(hold);
+          resolve(why);
+        },
+      };
+      const timer = setTimeout(() => hold.release('elapsed'), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#holds.add(hold);
+    });
+  }
+
+  /**
+   * No answer: over a real connection (@hono/node-server) its socket is destroyed, so the client
+   * sees the connection closed; the empty answer left in place is never written. In process, that
+   * answer carries UNANSWERED_HEADER, and app.request rejects as fetch would.
+   */
+  #noAnswer(c: Context<AppEnv>, why: Release): false {
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    outgoing?.socket?.destroy();
+    c.res = new Response(null, { status: 500, headers: { [UNANSWERED_HEADER]: why } });
+    return false;
+  }
+}
+
+function copy(fault: Fault): Fault {
+  return {
+    ...fault,
+    match: { ...fault.match, header: fault.match.header && { ...fault.match.header } },
+    effect: { ...fault.effect },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Control endpoints.
+
+const FaultIdParam = z.object({
+  id: z
+    .string()
+    .max(40)
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'Id of the fault' }),
+});
+
+export const addFault = createRoute({
+  method: 'post',
+  path: '/__sandbox/faults',
+  operationId: 'sandbox_add_fault',
+  tags,
+  summary: 'Arm a fault: matching requests get an error status, a delay, a dropped connection or no answer',
+  ...admin,
+  request: { body: jsonBody(FaultInputSchema, 'What to match, what to do, how often') },
+  responses: { 200: jsonContent(FaultSchema, 'The armed fault'), ...errorResponses([401, 422]) },
+});
+
+export const listFaults = createRoute({
+  method: 'get',
+  path: '/__sandbox/faults',
+  operationId: 'sandbox_list_faults',
+  tags,
+  summary: 'List the armed faults, oldest first (exhausted ones too, until removed)',
+  ...admin,
+  responses: { 200: jsonContent(z.array(FaultSchema), 'The faults'), ...errorResponses([401]) },
+});
+
+export const getFault = createRoute({
+  method: 'get',
+  path: '/__sandbox/faults/{id}',
+  operationId: 'sandbox_get_fault',
+  tags,
+  summary: 'Get one fault with its counters',
+  ...admin,
+  request: { params: FaultIdParam },
+  responses: { 200: jsonContent(FaultSchema, 'The fault'), ...errorResponses([401, 404, 422]) },
+});
+
+export const removeFault = createRoute({
+  method: 'delete',
+  path: '/__sandbox/faults/{id}',
+  operationId: 'sandbox_remove_fault',
+  tags,
+  summary: 'Remove a fault (the requests its time-out holds are then answered normally)',
+  ...admin,
+  request: { params: FaultIdParam },
+  responses: { 204: emptyResponse('The fault is removed'), ...errorResponses([401, 404, 422]) },
+});
+
+export const clearFaults = createRoute({
+  method: 'delete',
+  path: '/__sandbox/faults',
+  operationId: 'sandbox_clear_faults',
+  tags,
+  summary: 'Remove every fault',
+  ...admin,
+  responses: { 204: emptyResponse('No fault is armed'), ...errorResponses([401]) },
+});
+
+export function registerFaultControl(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(addFault, (c) => c.json(c.get('faults').arm(c.req.valid('json')), 200));
+
+  app.openapi(listFaults, (c) => c.json(c.get('faults').list(), 200));
+
+  app.openapi(getFault, (c) => {
+    const fault = c.get('faults').get(c.req.valid('param').id);
+    if (!fault) throw errors.faultNotFound();
+    return c.json(fault, 200);
+  });
+
+  app.openapi(removeFault, (c) => {
+    if (!c.get('faults').remove(c.req.valid('param').id)) throw errors.faultNotFound();
+    return c.body(null, 204);
+  });
+
+  app.openapi(clearFaults, (c) => {
+    c.get('faults').clear();
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,91 @@
+import type { z } from '@hono/zod-openapi';
+import { serviceError } from '../lib/errors.js';
+import {
+  createCustomRecord,
+  customSegments,
+  ensureCustomCollection,
+} from '../modules/custom/custom-records.js';
+import { connectorSlug } from '../modules/custom/custom-routes.js';
+import type { ApiName, Integration } from '../platform/catalogue.js';
+import { verticalFailure } from '../platform/vertical-connection.js';
+import type { ConnectionRecord } from '../store/world.js';
+import type { FixtureContext } from './fixtures.context.js';
+import { type PathPart, ruleError } from './fixtures.errors.js';
+import type { CustomCollectionFixture } from './fixtures.schema.js';
+import type { VerticalRecords } from './fixtures.verticals.js';
+
+/**
+ * The `custom` section of a connection: records of its custom routes, by custom path. Each record
+ * goes through the function a POST to the path calls (custom-records.ts), with the same bounds and
+ * the same refusal of an id the collection already holds.
+ */
+
+/** The One APIs whose connections the official clients reach through custom routes. */
+const CUSTOM_ROUTE_APIS: ReadonlySet<ApiName> = new Set(['Custom', 'Accounting', 'Invoicing', 'Banking']);
+
+type Section = z.output<typeof CustomCollectionFixture>;
+
+/** Applies the sections; answers the ids of the records created, by custom path. */
+export function applyCustom(
+  context: FixtureContext,
+  connection: ConnectionRecord,
+  integration: Integration,
+  sections: readonly Section[] | undefined,
+  raw: unknown,
+  path: readonly PathPart[],
+): VerticalRecords {
+  const out: VerticalRecords = {};
+  if (!sections?.length) return out;
+  const at = [...path, 'custom'];
+  const refuse = (error: unknown, where: readonly PathPart[]) => ruleError(error, null, where, context.file);
+  if (!CUSTOM_ROUTE_APIS.has(integration.api)) {
+    refuse(
+      verticalFailure(
+        `${integration.name} is an integration of the ${integration.api} API, which has no custom routes: custom records need a Custom, Accounting, Invoicing or Banking connection`,
+      ),
+      at,
+    );
+  }
+  if (connection.status !== 'active') {
+    refuse(
+      serviceError(
+        'noActiveConnection',
+        'The connection is inactive: custom records need an active connection',
+      ),
+      at,
+    );
+  }
+  const rawSections = Array.isArray(raw) ? raw : [];
+  sections.forEach((section, index) => {
+    const where = [...at, index];
+    if (section.connector !== undefined) {
+      const named = String(section.connector).toLowerCase();
+      if (named !== String(integration.integrationid) && named !== connectorSlug(integration.name)) {
+        context.fail(
+          [...where, 'connector'],
+          'The connector is not the connection’s',
+          `The connection is to ${integration.name} (${integration.integrationid}, ${connectorSlug(integration.name)}), not '${section.connector}'`,
+        );
+      }
+    }
+    const segments = customSegments(section.path);
+    if (segments.length === 0) {
+      context.fail([...where, 'path'], 'The custom path is empty', 'Give at least one segment: products');
+    }
+    const key = segments.join('/');
+    const world = context.store.world;
+    context.at(where, null, () => ensureCustomCollection(world, connection, segments));
+    // The records as written: the schema's copy would leave out a key such as `__proto__`.
+    const rawRecords = (rawSections[index] as { records?: unknown[] } | undefined)?.records ?? [];
+    const ids = section.records.map((record, i) => {
+      const recordPath = [...where, 'records', i];
+      const body = rawRecords[i] ?? record;
+      const created = context.at(recordPath, body, () =>
+        createCustomRecord(world, connection, segments, body, () => context.idFor(undefined, recordPath)),
+      );
+      return String(created.id);
+    });
+    out[key] = [...(out[key] ?? []), ...ids];
+  });
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { registerAutomationControl } from '../modules/syncs/index.js';
+import { registerDeliveryControl } from '../modules/webhooks/index.js';
+import type { AppEnv } from '../platform/context.js';
+import { registerFaultControl } from './faults.js';
+import { registerFixtureControl } from './fixtures.control.js';
+import { registerRequestControl } from './requests.js';
+import { type ClockMove, moveClock, resetSandbox } from './sandbox.domain.js';
+import * as routes from './sandbox.routes.js';
+
+export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.getClock, (c) => {
+    const clock = c.get('clock');
+    return c.json({ now: clock.now().toISOString(), mode: clock.mode }, 200);
+  });
+
+  app.openapi(routes.setClock, async (c) => {
+    const clock = c.get('clock');
+    // The clock refuses (422) a move out of its range and then stays where it was; whatever came due
+    // is done before the answer (see moveClock).
+    const now = await moveClock({ clock, ticker: c.get('ticker') }, c.req.valid('json') as ClockMove);
+    return c.json({ now: now.toISOString(), mode: clock.mode }, 200);
+  });
+
+  app.openapi(routes.reset, async (c) => {
+    const config = c.get('config');
+    // The journal and faults too (see resetSandbox).
+    await resetSandbox({
+      store: c.get('store'),
+      config,
+      requests: c.get('requests'),
+      faults: c.get('faults'),
+    });
+    return c.json({ status: 'reset' as const, seed: config.seed }, 200);
+  });
+  registerDeliveryControl(app);
+  registerAutomationControl(app);
+  registerRequestControl(app);
+  registerFaultControl(app);
+  registerFixtureControl(app);
+}

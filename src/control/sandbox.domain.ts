@@ -1,0 +1,106 @@
+import { type Clock, type ClockMode, manualClock, systemClock } from '../lib/clock.js';
+import { ValidationFailure } from '../lib/errors.js';
+import type { Services } from '../platform/context.js';
+import { ClockChange } from './sandbox.schemas.js';
+import { seedWorld } from './seeded-world.js';
+
+/**
+ * What the control endpoints do, once: `POST /__sandbox/clock` and `POST /__sandbox/reset` call
+ * these, and so do the helpers `startSandbox()` hands out (`sandbox.clock`, `sandbox.reset()`).
+ */
+
+/** A change of the clock, as POST /__sandbox/clock takes it: a mode, a move, or a mode then a move. */
+export interface ClockMove {
+  mode?: ClockMode | undefined;
+  advance_seconds?: number | undefined;
+  now?: string | undefined;
+}
+
+function applyMove(clock: Clock, change: ClockMove): void {
+  if (change.advance_seconds !== undefined) clock.advance(change.advance_seconds);
+  if (change.now !== undefined) clock.set(new Date(change.now));
+}
+
+/**
+ * Changes the clock (it refuses, with the 422 ApiError, a move out of its range, and stays), then
+ * does whatever came due before resolving: finished executions, scheduled runs. Webhook attempts that
+ * came due are started, not awaited, so no receiver can hold the answer back.
+ *
+ * A `mode` comes first: `system` goes back to the machine's time (every earlier move dropped),
+ * `manual` stops the clock at its current reading; the move, if one comes with it, follows.
+ */
+export async function moveClock(
+  services: Pick<Services, 'clock' | 'ticker'>,
+  change: ClockMove,
+): Promise<Date> {
+  const { clock, ticker } = services;
+  if (change.mode !== undefined) {
+    if (!clock.setMode) {
+      throw new ValidationFailure([
+        { loc: ['body', 'mode'], msg: 'This clock cannot change its mode', type: 'value_error' },
+      ]);
+    }
+    // The move is tried first on a clock of the new mode, so that a refused one changes nothing.
+    applyMove(change.mode === 'system' ? systemClock() : manualClock(clock.now()), change);
+    clock.setMode(change.mode);
+  }
+  applyMove(clock, change);
+  await ticker.run();
+  return clock.now();
+}
+
+/** Puts the seeded world back, as at start. */
+export async function resetSandbox(
+  services: Pick<Services, 'store' | 'config' | 'requests' | 'faults'>,
+): Promise<void> {
+  const { store, config } = services;
+  // In its turn, as every write: a write under way ends before the world is replaced.
+  await store.transact((write) => write.replace(seedWorld(config.seed, write.world.meta.size)));
+  // The request journal and the faults are the app's, not the world's: a reset empties them too.
+  services.requests.clear();
+  services.faults.clear();
+}
+
+/** The sandbox clock as the helpers of `startSandbox()` hand it out. */
+export interface SandboxClock {
+  /** `system` follows the machine's time (plus the moves); `manual` stands still until moved. */
+  readonly mode: 'system' | 'manual';
+  now(): Date;
+  /**
+   * Moves the clock by `seconds` (negative: back), as `POST /__sandbox/clock {"advance_seconds"}`
+   * does: background work that came due is done before the promise resolves, with the new time.
+   */
+  advance(seconds: number): Promise<Date>;
+  /** Sets the clock to an instant (a Date or an ISO date-time with its offset), as `{"now"}` does. */
+  set(instant: Date | string): Promise<Date>;
+  /**
+   * As `{"mode"}` does: `system` goes back to the machine's time (every move dropped) and follows
+   * it; `manual` stops the clock at its current reading.
+   */
+  setMode(mode: ClockMode): Promise<Date>;
+}
+
+/** The control helpers of an app: the same domain code as the control endpoints. */
+export function sandboxControls(services: Services): { clock: SandboxClock; reset(): Promise<void> } {
+  // The endpoint's own check of its body (the century either way, an ISO date-time with an offset).
+  const checked = (change: unknown): ClockMove => {
+    const result = ClockChange.safeParse(change);
+    if (!result.success) {
+      throw new RangeError(`Invalid clock move: ${result.error.issues.map((i) => i.message).join('; ')}`);
+    }
+    return result.data as ClockMove;
+  };
+  return {
+    clock: {
+      get mode() {
+        return services.clock.mode;
+      },
+      now: () => services.clock.now(),
+      advance: async (seconds) => moveClock(services, checked({ advance_seconds: seconds })),
+      set: async (instant) =>
+        moveClock(services, checked({ now: instant instanceof Date ? instant.toISOString() : instant })),
+      setMode: async (mode) => moveClock(services, checked({ mode })),
+    },
+    reset: async () => resetSandbox(services),
+  };
+}

@@ -1,0 +1,91 @@
+import type { RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { errors } from '../../lib/errors.js';
+import type { AppEnv } from '../../platform/context.js';
+import type { Vertical } from '../../platform/operation.js';
+import type { VerticalScope } from '../../platform/vertical-connection.js';
+import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
+import { foldersOf, ledgerOf, missingBookYears, openBookYears } from './ledger/ledgers.js';
+
+/** The folders (companies) an accounting connection reaches. */
+export interface AccountingFolders {
+  folders: LedgerFolder[];
+}
+
+/** The folders, and the one the request works on with its ledger. */
+export interface AccountingLedger extends AccountingFolders {
+  folder: LedgerFolder;
+  ledger: LedgerRecord;
+}
+
+function foldersOfConnection(
+  c: Context<AppEnv>,
+  { consumer, integration }: VerticalScope,
+): AccountingFolders {
+  const store = c.get('store');
+  const caches = c.get('caches');
+  return {
+    folders: foldersOf(caches.ledgerFolders, store.world.meta.seed, consumer.consumerid, integration),
+  };
+}
+
+/**
+ * The folder of the request's folder_id: required (and one of the connection's folders) when the
+ * integration has features.multiple_folders; otherwise optional, and when given it must be the
+ * single folder's id. Returns the folder's ledger, built on first access, with the book years of the
+ * sandbox clock's years opened (see missingBookYears).
+ */
+async function requireFolder(c: Context<AppEnv>, scope: VerticalScope): Promise<AccountingLedger> {
+  const { folders } = foldersOfConnection(c, scope);
+  const folderId = c.req.query('folder_id');
+  let folder: LedgerFolder | undefined;
+  if (folderId === undefined || folderId === '') {
+    if (scope.integration.features.multiple_folders) {
+      throw errors.accountingFailure(
+        `folder_id is required: ${scope.integration.name} holds several folders (GET .../accounting/folders lists them)`,
+      );
+    }
+    folder = folders[0];
+  } else {
+    folder = folders.find((f) => f.id === folderId);
+    if (!folder)
+      throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
+  }
+  if (!folder) throw errors.accountingFailure('The connection reaches no folder');
+  const store = c.get('store');
+  const { consumerid } = scope.consumer;
+  const ledger = ledgerOf(store, consumerid, scope.integration, folder);
+  if (missingBookYears(ledger, store.today()).length === 0) return { folders, folder, ledger };
+  // Opening the new book years is a write, even on a read: it goes through the write boundary.
+  await store.transact((write) => {
+    openBookYears(ledgerOf(write, consumerid, scope.integration, folder), write.today());
+  });
+  // As the request sees it: tracked inside a write, plain on a read.
+  return { folders, folder, ledger: ledgerOf(store, consumerid, scope.integration, folder) };
+}
+
+/**
+ * The operations on the connection's folders themselves (listing them, reading one): once the
+ * consumer, its active accounting connection (X-Chift-ConnectionId picks one among several) and the
+ * integration's coverage are checked (see vertical-operation.ts), they get the folders.
+ */
+export const accountingFolders: Vertical<AccountingFolders> = {
+  api: 'Accounting',
+  open: foldersOfConnection,
+};
+
+/** Every other accounting operation works in one folder: after the same checks, its ledger. */
+export const accountingLedger: Vertical<AccountingLedger> = {
+  api: 'Accounting',
+  open: requireFolder,
+};
+
+/**
+ * A deprecated shape of an operation, covered as its current operation: an integration implements
+ * the deprecated shape exactly when it implements the current one (the coverage lists only current
+ * operationIds). The route registered and served keeps its own operationId.
+ */
+export const coveredAs = <R extends RouteConfig>(deprecated: R, current: { operationId: string }) => ({
+  ...deprecated,
+  operationId: current.operationId,
+});

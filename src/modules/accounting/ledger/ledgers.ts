@@ -1,0 +1,96 @@
+import type { Integration } from '../../../platform/catalogue.js';
+import { folderLedger } from '../../../platform/datasets.js';
+import type { WorldStore } from '../../../store/store.js';
+import type { LedgerBookYear, LedgerFolder, LedgerRecord } from '../accounting.records.js';
+import { seedFolders } from '../accounting.seed.js';
+
+/**
+ * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded
+ * content of each, are a pure function of (seed, consumer, integration, folder): a ledger is built
+ * and stored the first time its folder is used, and a lost one would be rebuilt identically.
+ */
+
+/** Integrations with features.multiple_folders reach this many folders; the others one. */
+export const FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS = 3;
+
+/** Folder lists an app keeps at most; past it, the cache starts afresh. */
+const MAX_CACHED_FOLDER_LISTS = 10_000;
+
+/**
+ * The folders of a consumer's accounting integration, memoized in the app's `cache` (they only
+ * depend on the ids).
+ */
+export function foldersOf(
+  cache: Map<string, LedgerFolder[]>,
+  seed: number,
+  consumerid: string,
+  integration: Integration,
+): LedgerFolder[] {
+  const key = `${seed}:${consumerid}:${integration.integrationid}`;
+  let folders = cache.get(key);
+  if (!folders) {
+    const count = integration.features.multiple_folders ? FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS : 1;
+    folders = seedFolders(seed, consumerid, integration.integrationid, count);
+    if (cache.size > MAX_CACHED_FOLDER_LISTS) cache.clear();
+    cache.set(key, folders);
+  }
+  return folders;
+}
+
+/** The day after an ISO day. */
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The book year that starts on `start` and lasts a year. */
+function bookYearFrom(start: string): LedgerBookYear {
+  const end = new Date(`${start}T00:00:00Z`);
+  end.setUTCFullYear(end.getUTCFullYear() + 1);
+  end.setUTCDate(end.getUTCDate() - 1);
+  return { name: start.slice(0, 4), start, end: end.toISOString().slice(0, 10), closed: false };
+}
+
+/**
+ * The book years a ledger lacks on `today` (the sandbox clock's day): a ledger holds its book years
+ * up to the year of the day it was seeded; as the clock moves on, the software opens the next fiscal
+ * year, open, each year in turn (a jump of several years opens each one). Empty when the ledger is up
+ * to date. Dates after the clock's year stay outside every book year (ERROR_BOOKYEAR_NOT_FOUND).
+ */
+export function missingBookYears(ledger: LedgerRecord, today: string): LedgerBookYear[] {
+  const missing: LedgerBookYear[] = [];
+  let last = ledger.bookyears.reduce<string | undefined>(
+    (latest, year) => (latest === undefined || year.end > latest ? year.end : latest),
+    undefined,
+  );
+  if (last === undefined) return missing;
+  while (last < today) {
+    const year = bookYearFrom(nextDay(last));
+    missing.push(year);
+    last = year.end;
+  }
+  return missing;
+}
+
+/** Adds the book years the ledger lacks on `today`; returns how many. The caller commits. */
+export function openBookYears(ledger: LedgerRecord, today: string): number {
+  const missing = missingBookYears(ledger, today);
+  ledger.bookyears.push(...missing);
+  return missing.length;
+}
+
+/** The ledger of a folder, built from the seed on first access (see seed/datasets.ts). */
+export function ledgerOf(
+  store: WorldStore,
+  consumerid: string,
+  integration: Integration,
+  folder: LedgerFolder,
+): LedgerRecord {
+  return folderLedger(store, {
+    consumerid,
+    integrationid: integration.integrationid,
+    unifiedPartners: integration.features.unified_partners,
+    folder,
+  });
+}

@@ -1,0 +1,9 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../platform/context.js';
+import * as handlers from './auth.handlers.js';
+import * as routes from './auth.routes.js';
+
+export function registerAuth(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.generateToken, handlers.generateToken);
+  app.openapi(routes.generateMcpToken, handlers.generateMcpToken);
+}

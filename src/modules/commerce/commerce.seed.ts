@@ -1,0 +1,688 @@
+import { uuidFrom } from '../../lib/ids.js';
+import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../platform/seeding/fakers.js';
+import {
+  activityEnd,
+  addDays,
+  addMonths,
+  connectionIds,
+  emailOf,
+  fakerFor,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
+  nativeRefs,
+  pad,
+  phoneOf,
+  pick,
+  plusMinutes,
+  round2,
+  sum2,
+  taxOf,
+} from '../../platform/seeding/vertical-data.js';
+import type {
+  CommerceAddress,
+  CommerceCategory,
+  CommerceCustomer,
+  CommerceDataset,
+  CommerceFee,
+  CommerceLocation,
+  CommerceOrder,
+  CommerceOrderLine,
+  CommerceOrderStatusValue,
+  CommercePaymentMethod,
+  CommerceProduct,
+  CommerceRefund,
+  CommerceTaxRate,
+  CommerceTransaction,
+  CommerceVariant,
+} from './commerce.records.js';
+
+/**
+ * The seeded dataset of one eCommerce connection (a home and lifestyle web shop), built from (seed,
+ * consumerid, connectionid) and its `until` day: two stock locations, a catalogue of products with
+ * variants, prices in EUR and GBP and stock per location, customers with addresses, and orders in
+ * every status, with shipping fees, payments and refunds whose amounts add up: 160 in the year
+ * before `until` (for the default clock, 2025-02-01 to 2026-01-15 09:00 UTC), and before them two or
+ * three a month back to January 2021.
+ */
+
+/** The recent window: from the first of the month this many months before `until`'s. */
+export const COMMERCE_RECENT_MONTHS = 11;
+/** Orders of the recent window. */
+const RECENT_ORDERS = 160;
+/** Orders a month in the older history. */
+const HISTORY_ORDERS: [number, number] = [2, 3];
+/** Units of GBP for one EUR, for the shop's second price list. */
+export const GBP_PER_EUR = 0.86;
+/** Shipping fee (taxes included) and the order amount from which shipping is free. */
+export const SHIPPING_FEE = 4.95;
+export const FREE_SHIPPING_FROM = 60;
+
+const COUNTRIES: { code: string; name: string }[] = [
+  { code: 'BE', name: 'Belgium' },
+  { code: 'DE', name: 'Germany' },
+  { code: 'FR', name: 'France' },
+  { code: 'GB', name: 'United Kingdom' },
+  { code: 'LU', name: 'Luxembourg' },
+  { code: 'NL', name: 'Netherlands' },
+];
+
+const TAXES: { key: string; label: string; rate: number; country: string }[] = [
+  { key: 'be21', label: 'BE standard rate 21%', rate: 21, country: 'BE' },
+  { key: 'be6', label: 'BE reduced rate 6%', rate: 6, country: 'BE' },
+  { key: 'fr20', label: 'FR standard rate 20%', rate: 20, country: 'FR' },
+  { key: 'fr55', label: 'FR reduced rate 5.5%', rate: 5.5, country: 'FR' },
+  { key: 'nl21', label: 'NL standard rate 21%', rate: 21, country: 'NL' },
+  { key: 'nl9', label: 'NL reduced rate 9%', rate: 9, country: 'NL' },
+  { key: 'de19', label: 'DE standard rate 19%', rate: 19, country: 'DE' },
+  { key: 'lu17', label: 'LU standard rate 17%', rate: 17, country: 'LU' },
+  { key: 'gb20', label: 'GB standard rate 20%', rate: 20, country: 'GB' },
+];
+
+const CATEGORIES: { key: string; name: string; parent?: string }[] = [
+  { key: 'home', name: 'Home decor' },
+  { key: 'kitchen', name: 'Kitchen' },
+  { key: 'books', name: 'Books' },
+  { key: 'candles', name: 'Candles', parent: 'home' },
+  { key: 'textiles', name: 'Cushions and throws', parent: 'home' },
+  { key: 'tableware', name: 'Tableware', parent: 'kitchen' },
+  { key: 'coffee', name: 'Tea and coffee', parent: 'kitchen' },
+];
+
+interface ProductSpec {
+  name: string;
+  category: string;
+  price: number;
+  tax: 'be21' | 'be6';
+  attribute?: { name: string; values: string[] };
+  status?: 'published' | 'archived' | 'unpublished';
+  weight: number;
+}
+
+const PRODUCTS: ProductSpec[] = [
+  {
+    name: 'Scented candle',
+    category: 'candles',
+    price: 16.5,
+    tax: 'be21',
+    attribute: { name: 'Scent', values: ['Fig', 'Cedar', 'Vanilla'] },
+    weight: 0.4,
+  },
+  { name: 'Beeswax taper candles (set of 4)', category: 'candles', price: 12, tax: 'be21', weight: 0.3 },
+  {
+    name: 'Linen cushion cover',
+    category: 'textiles',
+    price: 29,
+    tax: 'be21',
+    attribute: { name: 'Color', values: ['Sand', 'Sage', 'Terracotta', 'Charcoal'] },
+    weight: 0.3,
+  },
+  {
+    name: 'Wool throw',
+    category: 'textiles',
+    price: 89,
+    tax: 'be21',
+    attribute: { name: 'Color', values: ['Oat', 'Forest'] },
+    weight: 1.2,
+  },
+  {
+    name: 'Stoneware mug',
+    category: 'tableware',
+    price: 14,
+    tax: 'be21',
+    attribute: { name: 'Color', values: ['White', 'Blue', 'Speckled'] },
+    weight: 0.35,
+  },
+  {
+    name: 'Dinner plate',
+    category: 'tableware',
+    price: 19.5,
+    tax: 'be21',
+    attribute: { name: 'Size', values: ['24 cm', '27 cm'] },
+    weight: 0.6,
+  },
+  { name: 'Glass carafe', category: 'tableware', price: 32, tax: 'be21', weight: 0.8 },
+  { name: 'Pour-over coffee set', category: 'coffee', price: 45, tax: 'be21', weight: 1.1 },
+  {
+    name: 'Loose-leaf tea',
+    category: 'coffee',
+    price: 9.9,
+    tax: 'be6',
+    attribute: { name: 'Blend', values: ['Earl Grey', 'Sencha', 'Rooibos'] },
+    weight: 0.1,
+  },
+  {
+    name: 'Single-origin coffee beans 250 g',
+    category: 'coffee',
+    price: 11.5,
+    tax: 'be6',
+    attribute: { name: 'Grind', values: ['Whole bean', 'Filter', 'Espresso'] },
+    weight: 0.25,
+  },
+  { name: 'Cookbook: slow Sundays', category: 'books', price: 28, tax: 'be6', weight: 0.9 },
+  { name: 'Guide to Flemish design', category: 'books', price: 35, tax: 'be6', weight: 1 },
+  {
+    name: 'Rattan tray',
+    category: 'home',
+    price: 39,
+    tax: 'be21',
+    attribute: { name: 'Size', values: ['S', 'M', 'L'] },
+    weight: 0.7,
+  },
+  {
+    name: 'Ceramic vase',
+    category: 'home',
+    price: 42,
+    tax: 'be21',
+    attribute: { name: 'Color', values: ['Ivory', 'Black'] },
+    weight: 1.3,
+  },
+  { name: 'Olive wood board', category: 'kitchen', price: 36, tax: 'be21', weight: 0.9 },
+  { name: 'Enamel tea kettle', category: 'kitchen', price: 54, tax: 'be21', status: 'archived', weight: 1.2 },
+  {
+    name: 'Advent candle 2026',
+    category: 'candles',
+    price: 18,
+    tax: 'be21',
+    status: 'unpublished',
+    weight: 0.5,
+  },
+];
+
+const BLURBS: Record<string, string[]> = {
+  candles: ['Hand-poured in small batches with natural wax.', 'Burns clean for hours.'],
+  textiles: ['Woven from natural fibres.', 'Soft, sturdy and machine washable.'],
+  tableware: ['Dishwasher and microwave safe.', 'Glazed by hand, each piece is unique.'],
+  coffee: ['Sourced from small producers.', 'Roasted in Antwerp every week.'],
+  books: ['Hardcover, illustrated.', 'A favourite of our customers.'],
+  home: ['Designed in Belgium.', 'Made from natural materials.'],
+  kitchen: ['Built to last a lifetime.', 'Oiled by hand before shipping.'],
+};
+
+const PAYMENT_METHODS: { name: string; active: boolean; weight: number }[] = [
+  { name: 'Credit card', active: true, weight: 45 },
+  { name: 'Bancontact', active: true, weight: 30 },
+  { name: 'PayPal', active: true, weight: 20 },
+  { name: 'Bank transfer', active: true, weight: 5 },
+  { name: 'Klarna', active: false, weight: 0 },
+];
+
+const CITIES: Record<string, { city: string; postal: string }[]> = {
+  BE: [
+    { city: 'Bruxelles', postal: '1050' },
+    { city: 'Antwerpen', postal: '2018' },
+    { city: 'Gent', postal: '9000' },
+    { city: 'Liège', postal: '4020' },
+  ],
+  FR: [
+    { city: 'Lille', postal: '59000' },
+    { city: 'Paris', postal: '75011' },
+  ],
+  NL: [{ city: 'Rotterdam', postal: '3011' }],
+  LU: [{ city: 'Luxembourg', postal: '1111' }],
+  DE: [{ city: 'Köln', postal: '50667' }],
+  GB: [{ city: 'London', postal: 'E1 6AN' }],
+};
+
+/** A line's amounts from its quantity, unit price (before taxes), discount and tax rate. */
+export function lineAmounts(quantity: number, unitPrice: number, discount: number, rate: number) {
+  const untaxed = round2(quantity * unitPrice - discount);
+  const tax = taxOf(untaxed, rate);
+  return { untaxed_amount: untaxed, tax_amount: tax, total: round2(untaxed + tax) };
+}
+
+/** The shipping fee of an order of `goods` (taxes included): free from FREE_SHIPPING_FROM. */
+export function shippingFee(
+  goods: number,
+  currency: string,
+  tax: CommerceTaxRate,
+  id: string,
+  created: string,
+): CommerceFee | null {
+  const threshold = currency === 'GBP' ? round2(FREE_SHIPPING_FROM * GBP_PER_EUR) : FREE_SHIPPING_FROM;
+  if (goods >= threshold) return null;
+  const gross = currency === 'GBP' ? round2(SHIPPING_FEE * GBP_PER_EUR) : SHIPPING_FEE;
+  const untaxed = round2(gross / (1 + tax.rate / 100));
+  return {
+    id,
+    source_ref: { id: id.slice(0, 8), model: 'shipping_line' },
+    created_on: created,
+    type: 'shipping',
+    removed: false,
+    tax_rate: tax.rate,
+    tax_id: tax.id,
+    discounts: [],
+    untaxed_amount: untaxed,
+    tax_amount: round2(gross - untaxed),
+    total: gross,
+  };
+}
+
+export function seedCommerceDataset(input: SeedInput): CommerceDataset {
+  const { seed, consumerid, connectionid, integrationid } = input;
+  const faker = fakerFor('commerce', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(monthStart(until), -COMMERCE_RECENT_MONTHS);
+  const firstDay = historyStart(until);
+  const id = connectionIds('commerce', connectionid);
+  const ref = nativeRefs(faker, 1000, 8000, 9);
+  const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
+
+  const locations: CommerceLocation[] = [
+    { name: `${brand} warehouse`, city: 'Antwerpen', postal: '2030' },
+    { name: `${brand} store Gent`, city: 'Gent', postal: '9000' },
+  ].map((spec, index) => ({
+    id: id('location', index),
+    name: spec.name,
+    source_ref: ref('location'),
+    address: {
+      address_type: 'main',
+      company_name: brand,
+      first_name: null,
+      last_name: null,
+      street: faker.location.street(),
+      number: faker.location.buildingNumber(),
+      box: null,
+      city: spec.city,
+      postal_code: spec.postal,
+      country: 'BE',
+      phone: phoneOf(faker),
+      email: `logistics@${brand.toLowerCase().replace(/[^a-z]/g, '') || 'shop'}.example`,
+      vat: null,
+    },
+  }));
+
+  const taxes: CommerceTaxRate[] = TAXES.map((t) => ({
+    id: id('tax', t.key),
+    source_ref: ref('tax_rate'),
+    label: t.label,
+    rate: t.rate,
+    country: t.country,
+  }));
+  const taxByKey = new Map(TAXES.map((t, i) => [t.key, taxes[i] as CommerceTaxRate]));
+
+  const categories: CommerceCategory[] = CATEGORIES.map((c) => ({
+    id: id('category', c.key),
+    source_ref: ref('collection'),
+    name: c.name,
+    parent_id: c.parent ? id('category', c.parent) : null,
+  }));
+
+  const paymentMethods: CommercePaymentMethod[] = PAYMENT_METHODS.map((m, index) => ({
+    id: id('payment-method', index),
+    source_ref: ref('payment_gateway'),
+    name: m.name,
+    active: m.active,
+  }));
+
+  const products: Record<string, CommerceProduct> = {};
+  const variantIndex: Record<string, string> = {};
+  PRODUCTS.forEach((spec, index) => {
+    const productId = id('product', index);
+    // In the catalogue since before the first order; last changed in the year before `until`.
+    const created = faker.date
+      .between({ from: `${addMonths(firstDay, -10)}T00:00:00Z`, to: `${addDays(firstDay, -15)}T00:00:00Z` })
+      .toISOString();
+    const updated = faker.date
+      .between({ from: `${addDays(recentStart, -12)}T00:00:00Z`, to: `${addDays(until, -5)}T00:00:00Z` })
+      .toISOString();
+    const sku = `${brand.slice(0, 3).toUpperCase()}-${pad(index + 1, 3)}`;
+    const values = spec.attribute?.values ?? [null];
+    const category = CATEGORIES.find((c) => c.key === spec.category);
+    const tax = taxByKey.get(spec.tax) as CommerceTaxRate;
+    const status = spec.status ?? 'published';
+    const image = (n: number) => `https://cdn.shop.example/${sku.toLowerCase()}/${n}.jpg`;
+    const variants: CommerceVariant[] = values.map((value, v) => {
+      const variantId = id('variant', index, v);
+      variantIndex[variantId] = productId;
+      const price = round2(spec.price + (v % 2 === 1 && spec.attribute?.name === 'Size' ? 4 : 0));
+      return {
+        id: variantId,
+        source_ref: ref('product_variant'),
+        parent_id: productId,
+        name: value ? `${spec.name} - ${value}` : spec.name,
+        description: null,
+        description_html: null,
+        created_on: created,
+        sku: value ? `${sku}-${pad(v + 1, 2)}` : sku,
+        taxable: true,
+        barcode: `54${faker.string.numeric(11)}`,
+        prices: [
+          { currency: 'EUR', price },
+          { currency: 'GBP', price: round2(price * GBP_PER_EUR) },
+        ],
+        unit_cost: { amount: round2(price * faker.number.float({ min: 0.35, max: 0.55 })), currency: 'EUR' },
+        unit_of_measure: 'unit',
+        weight: spec.weight,
+        weight_unit: 'kg',
+        status,
+        variant_attributes: value && spec.attribute ? [{ name: spec.attribute.name, value }] : [],
+        variant_images: value ? [{ id: id('image', index, v), main_image: false, url: image(v + 2) }] : [],
+        stock: Object.fromEntries(
+          locations.map((l, li) => [
+            l.id,
+            status === 'archived' ? 0 : faker.number.int({ min: li === 0 ? 0 : 0, max: li === 0 ? 60 : 15 }),
+          ]),
+        ),
+      };
+    });
+    products[productId] = {
+      id: productId,
+      source_ref: ref('product'),
+      name: spec.name,
+      description: `${spec.name}. ${pick(faker, BLURBS[spec.category] ?? BLURBS.home ?? [''])}`,
+      description_html: null,
+      categories: [
+        id('category', spec.category),
+        ...(category?.parent ? [id('category', category.parent)] : []),
+      ],
+      created_on: created,
+      last_updated_on: updated,
+      variants,
+      status,
+      sku,
+      common_attributes: [{ name: 'Brand', values: [brand] }],
+      variant_attributes_options: spec.attribute
+        ? [{ name: spec.attribute.name, values: spec.attribute.values }]
+        : [],
+      common_images: [{ id: id('image', index, 'main'), main_image: true, url: image(1) }],
+      tax_id: tax.id,
+    };
+  });
+
+  const customers: Record<string, CommerceCustomer> = {};
+  const customerIds: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const first = faker.person.firstName();
+    const last = faker.person.lastName();
+    const country = faker.helpers.weightedArrayElement([
+      { weight: 60, value: 'BE' },
+      { weight: 15, value: 'FR' },
+      { weight: 10, value: 'NL' },
+      { weight: 5, value: 'LU' },
+      { weight: 5, value: 'DE' },
+      { weight: 5, value: 'GB' },
+    ]);
+    const email = emailOf(faker, first, last);
+    const phone = faker.datatype.boolean(0.7) ? phoneOf(faker) : null;
+    const address = (type: 'main' | 'delivery'): CommerceAddress => {
+      const place = pick(faker, CITIES[country] ?? CITIES.BE ?? []);
+      return {
+        address_type: type,
+        company_name: null,
+        first_name: first,
+        last_name: last,
+        street: faker.location.street(),
+        number: faker.location.buildingNumber(),
+        box: null,
+        city: place.city,
+        postal_code: place.postal,
+        country,
+        phone,
+        email,
+        vat: null,
+      };
+    };
+    const customer: CommerceCustomer = {
+      id: id('customer', i),
+      source_ref: ref('customer'),
+      first_name: first,
+      last_name: last,
+      phone,
+      email,
+      language:
+        country === 'NL' ? 'nl' : country === 'GB' || country === 'DE' ? 'en' : pick(faker, ['fr', 'nl']),
+      internal_notes: faker.datatype.boolean(0.1) ? 'Prefers delivery after 5 pm' : null,
+      currency: country === 'GB' ? 'GBP' : 'EUR',
+      addresses: faker.datatype.boolean(0.3) ? [address('main'), address('delivery')] : [address('main')],
+      // Customers since half a year before the history, the last ones two months before `until`.
+      created_on: faker.date
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -2))}T00:00:00Z`,
+        })
+        .toISOString(),
+    };
+    customers[customer.id] = customer;
+    customerIds.push(customer.id);
+  }
+
+  const dataset: CommerceDataset = {
+    consumerid,
+    connectionid,
+    integrationid,
+    counters: { order: 1000 },
+    currencies: ['EUR', 'GBP'],
+    locations,
+    tax_rates: taxes,
+    categories,
+    payment_methods: paymentMethods,
+    countries: COUNTRIES,
+    customers,
+    products,
+    variant_index: variantIndex,
+    orders: {},
+  };
+
+  // The older history first (numbered first, drawn from a faker of its own), of customers known by then.
+  const past = historyFaker('commerce', input);
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    const from = Date.parse(`${month.first}T00:00:00Z`);
+    const to = Date.parse(`${month.last}T23:59:59Z`);
+    const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
+    const stamps = Array.from({ length: count }, () => past.number.int({ min: from, max: to })).sort(
+      (a, b) => a - b,
+    );
+    for (const stamp of stamps) {
+      const created = new Date(stamp).toISOString();
+      const known = customerIds.filter((c) => String(customers[c]?.created_on) < created);
+      const customer = customers[pick(past, known.length ? known : customerIds)] as CommerceCustomer;
+      seedOrder(past, dataset, customer, created, end);
+    }
+  }
+
+  const start = Date.parse(`${recentStart}T00:00:00.000Z`);
+  const stop = Date.parse(end);
+  const instants = Array.from({ length: RECENT_ORDERS }, () =>
+    faker.number.int({ min: start, max: stop - 3_600_000 }),
+  ).sort((a, b) => a - b);
+  for (const instant of instants) {
+    const customer = customers[pick(faker, customerIds)] as CommerceCustomer;
+    seedOrder(faker, dataset, customer, new Date(instant).toISOString(), end);
+  }
+  return dataset;
+}
+
+function seedOrder(
+  faker: Faker,
+  dataset: CommerceDataset,
+  customer: CommerceCustomer,
+  created: string,
+  /** The instant the seeded activity stops: nothing happens after it. */
+  end: string,
+): void {
+  dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
+  const number = dataset.counters.order;
+  const orderId = uuidFrom('commerce', dataset.connectionid, 'order', number);
+  const currency = customer.currency === 'GBP' ? 'GBP' : 'EUR';
+  const ageDays = (Date.parse(end) - Date.parse(created)) / 86_400_000;
+  const status: CommerceOrderStatusValue =
+    ageDays < 2
+      ? faker.helpers.weightedArrayElement([
+          { weight: 60, value: 'confirmed' },
+          { weight: 25, value: 'draft' },
+          { weight: 15, value: 'cancelled_unpaid' },
+        ])
+      : faker.helpers.weightedArrayElement([
+          { weight: 80, value: 'shipped' },
+          { weight: 7, value: 'refunded' },
+          { weight: 6, value: 'cancelled' },
+          { weight: 4, value: 'cancelled_unpaid' },
+          { weight: 3, value: 'confirmed' },
+        ]);
+  const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
+  const lines: CommerceOrderLine[] = [];
+  const count = faker.number.int({ min: 1, max: 4 });
+  for (let i = 0; i < count; i++) {
+    const product = pick(faker, sellable);
+    const variant = pick(faker, product.variants);
+    const tax = dataset.tax_rates.find((t) => t.id === product.tax_id);
+    const unitPrice = variant.prices.find((p) => p.currency === currency)?.price ?? 0;
+    const quantity = faker.helpers.weightedArrayElement([
+      { weight: 75, value: 1 },
+      { weight: 20, value: 2 },
+      { weight: 5, value: 3 },
+    ]);
+    const discount = faker.datatype.boolean(0.1) ? round2(quantity * unitPrice * 0.15) : 0;
+    const amounts = lineAmounts(quantity, unitPrice, discount, tax?.rate ?? 0);
+    lines.push({
+      id: uuidFrom('commerce-line', orderId, i),
+      source_ref: { id: `${number}${pad(i + 1, 2)}`, model: 'order_line' },
+      created_on: created,
+      variant_id: variant.id,
+      quantity,
+      current_quantity: quantity,
+      unit_price: unitPrice,
+      description: variant.name,
+      tax_id: tax?.id ?? null,
+      tax_rate: tax?.rate ?? 0,
+      ...amounts,
+      discounts: discount
+        ? [{ name: 'WELCOME15', description: '15% off the first order', amount: discount }]
+        : [],
+      gift_card: false,
+      is_gift: faker.datatype.boolean(0.05),
+    });
+  }
+  const shippingTax = dataset.tax_rates[0] as CommerceTaxRate;
+  const goods = sum2(lines.map((l) => l.total));
+  const fee = shippingFee(goods, currency, shippingTax, uuidFrom('commerce-fee', orderId), created);
+  const fees = fee ? [fee] : [];
+  const total = round2(goods + sum2(fees.map((f) => f.total)));
+  const method = faker.helpers.weightedArrayElement(
+    dataset.payment_methods
+      .filter((m) => m.active)
+      .map((m) => ({
+        value: m,
+        weight: PAYMENT_METHODS.find((p) => p.name === m.name)?.weight ?? 1,
+      })),
+  );
+  const paidOn = plusMinutes(created, faker.number.int({ min: 0, max: 3 }));
+  const transaction = (
+    suffix: string,
+    amount: number,
+    state: CommerceTransaction['status'],
+    on: string,
+  ): CommerceTransaction => ({
+    id: uuidFrom('commerce-transaction', orderId, suffix),
+    created_on: on,
+    payment_method_id: method.id,
+    payment_method_name: method.name,
+    amount,
+    status: state,
+  });
+  const transactions: CommerceTransaction[] =
+    status === 'draft'
+      ? []
+      : status === 'cancelled_unpaid'
+        ? [transaction('sale', total, 'failed', paidOn)]
+        : [transaction('sale', total, 'success', paidOn)];
+  const refunds: CommerceRefund[] = [];
+  // Orders older than two days ship within 40 hours, so before the sandbox starts.
+  const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
+  const capped = (instant: string) => (instant < end ? instant : end);
+  if (status === 'refunded' || status === 'cancelled') {
+    const on = capped(plusMinutes(created, faker.number.int({ min: 60, max: 10 * 24 * 60 })));
+    refunds.push({
+      id: uuidFrom('commerce-refund', orderId, 0),
+      source_ref: { id: `R${number}`, model: 'refund' },
+      created_on: on,
+      total,
+      reason:
+        status === 'cancelled'
+          ? 'Order cancelled by the customer'
+          : pick(faker, ['Damaged in transit', 'Changed my mind', 'Wrong size']),
+      order_lines: lines.map((line) => ({
+        id: line.id,
+        variant_id: line.variant_id,
+        quantity: line.quantity,
+        untaxed_amount: line.untaxed_amount,
+        tax_amount: line.tax_amount,
+        total: line.total,
+      })),
+      other: 0,
+      shipping_refunds: fees.map((f) => ({
+        id: f.id,
+        source_ref: f.source_ref,
+        untaxed_amount: f.untaxed_amount,
+        tax_amount: f.tax_amount,
+        total: f.total,
+      })),
+      other_fees: [],
+      transactions: [transaction('refund', total, 'success', on)],
+    });
+    for (const line of lines) line.current_quantity = 0;
+  } else if (status === 'shipped' && faker.datatype.boolean(0.08)) {
+    // A partial refund: one unit of the first line came back.
+    const line = lines[0] as CommerceOrderLine;
+    const unit = lineAmounts(
+      1,
+      line.unit_price,
+      round2(line.discounts.reduce((t, d) => t + d.amount, 0) / line.quantity),
+      line.tax_rate,
+    );
+    const on = capped(plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 })));
+    refunds.push({
+      id: uuidFrom('commerce-refund', orderId, 0),
+      source_ref: { id: `R${number}`, model: 'refund' },
+      created_on: on,
+      total: unit.total,
+      reason: 'Returned item',
+      order_lines: [{ id: line.id, variant_id: line.variant_id, quantity: 1, ...unit }],
+      other: 0,
+      shipping_refunds: [],
+      other_fees: [],
+      transactions: [transaction('refund', unit.total, 'success', on)],
+    });
+    line.current_quantity = line.quantity - 1;
+  }
+  const shippingAddress =
+    customer.addresses.find((a) => a.address_type === 'delivery') ?? customer.addresses[0] ?? null;
+  const billing = customer.addresses.find((a) => a.address_type === 'main') ?? null;
+  const cancelled = status === 'cancelled' || status === 'cancelled_unpaid';
+  const lastUpdate = [
+    created,
+    ...refunds.map((r) => r.created_on ?? created),
+    status === 'shipped' || status === 'refunded' ? shippedOn : created,
+  ]
+    .sort()
+    .at(-1) as string;
+  const order: CommerceOrder = {
+    id: orderId,
+    source_ref: { id: String(5_000_000 + number), model: 'order' },
+    order_number: `#${number}`,
+    customer_id: customer.id,
+    billing_address: billing ? { ...billing, address_type: 'invoice' } : null,
+    shipping_address: shippingAddress ? { ...shippingAddress, address_type: 'delivery' } : null,
+    created_on: created,
+    last_updated_on: lastUpdate,
+    confirmed_on: status === 'draft' || status === 'cancelled_unpaid' ? null : paidOn,
+    delivery_date: status === 'shipped' || status === 'refunded' ? shippedOn : null,
+    cancelled_on: cancelled ? (refunds[0]?.created_on ?? plusMinutes(created, 45)) : null,
+    status,
+    fulfilled_from: status === 'shipped' || status === 'refunded' ? (dataset.locations[0]?.id ?? null) : null,
+    discount_amount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.amount))),
+    currency,
+    note: faker.datatype.boolean(0.1) ? 'Please leave the parcel with the neighbours' : null,
+    tags: faker.datatype.boolean(0.2) ? [pick(faker, ['gift', 'vip', 'wholesale'])] : [],
+    lines,
+    other_fees: fees,
+    payment_method_id: status === 'draft' ? null : method.id,
+    transactions,
+    refunds,
+  };
+  dataset.orders[orderId] = order;
+}

@@ -1,0 +1,12 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../platform/context.js';
+import * as handlers from './datastores.handlers.js';
+import * as routes from './datastores.routes.js';
+
+export function registerDatastores(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(routes.listDatastores, handlers.listDatastoresHandler);
+  app.openapi(routes.listData, handlers.listDataHandler);
+  app.openapi(routes.createData, handlers.createDataHandler);
+  app.openapi(routes.updateData, handlers.updateDataHandler);
+  app.openapi(routes.deleteData, handlers.deleteDataHandler);
+}

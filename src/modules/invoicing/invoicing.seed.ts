@@ -1,0 +1,790 @@
+import { own } from '../../lib/own.js';
+import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import {
+  addDays,
+  amountBetween,
+  at,
+  belgianCompanyNumber,
+  belgianIban,
+  dayBetween,
+  round2,
+  structuredCommunication,
+  weekday,
+  workingDayFrom,
+} from '../../platform/seeding/finance-fakes.js';
+import {
+  addMonths,
+  dayOfMonth,
+  type HistoryMonth,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
+} from '../../platform/seeding/vertical-data.js';
+import type { SourceRefValue } from '../../store/world.js';
+import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
+import type {
+  InvoicingAnalyticDistribution,
+  InvoicingBankAccount,
+  InvoicingContact,
+  InvoicingDataset,
+  InvoicingInvoice,
+  InvoicingInvoiceLine,
+  InvoicingInvoiceTypeValue,
+  InvoicingProduct,
+  InvoicingTax,
+} from './invoicing.records.js';
+
+/**
+ * The seeded invoicing software of one connection, built from (seed, consumerid, connectionid) and
+ * its `until` day alone, so that it can be built the first time the connection is used and rebuilt
+ * identically.
+ *
+ * A small Belgian services company selling consulting and some goods: taxes, products (goods keep a
+ * stock that the posted invoices move), customers, suppliers and prospects, customer and supplier
+ * invoices and credit notes of the year before `until` up to its eve (for the default clock,
+ * 2025-01-02 to 2026-01-14: paid, partly paid, open, a few drafts and one cancelled), their payments,
+ * the bank statement lines that carry the bank-transfer payments, bank fees and an internal
+ * transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
+ * history holds a service invoice a month, a purchase every other month, a credit note of each kind
+ * and an export a year, their payments and the monthly bank fees.
+ */
+
+const ref = (id: string, model: string): SourceRefValue => ({ id, model });
+
+/** The software's own number of a new record (its source_ref id): C1001, C1002... per prefix. */
+export function nextSourceId(data: InvoicingDataset, prefix: string): string {
+  const key = `source:${prefix}`;
+  const next = (own(data.counters, key) ?? 0) + 1;
+  data.counters[key] = next;
+  return `${prefix}${1000 + next}`;
+}
+
+const NUMBER_PREFIXES: Record<InvoicingInvoiceTypeValue, string> = {
+  customer_invoice: 'INV',
+  customer_refund: 'CN',
+  supplier_invoice: 'BILL',
+  supplier_refund: 'BCN',
+};
+
+/** The next number of an invoice series: INV-2025-0001, CN-2026-0001... per type and year. */
+export function nextInvoiceNumber(
+  data: InvoicingDataset,
+  type: InvoicingInvoiceTypeValue,
+  day: string,
+): string {
+  const key = `${NUMBER_PREFIXES[type]}-${day.slice(0, 4)}`;
+  data.counters[key] = (own(data.counters, key) ?? 0) + 1;
+  return `${key}-${String(own(data.counters, key)).padStart(4, '0')}`;
+}
+
+/** Rate, label, code, type, scope, active. */
+const TAXES: [number, string, string, InvoicingTax['type'], InvoicingTax['scope'], boolean][] = [
+  [21, 'VAT 21%', 'V21', 'both', 'nat', true],
+  [12, 'VAT 12%', 'V12', 'both', 'nat', true],
+  [6, 'VAT 6%', 'V06', 'both', 'nat', true],
+  [0, 'VAT exempt', 'V00', 'both', 'nat', true],
+  [0, 'Intra-community supply (reverse charge)', 'ICL', 'sale', 'eu', true],
+  [0, 'Export outside the EU', 'EXP', 'sale', 'int', true],
+  [21, 'Intra-community purchase 21%', 'ICA21', 'purchase', 'eu', true],
+  [19.5, 'VAT 19.5% (no longer used)', 'V195', 'both', 'nat', false],
+];
+
+/** Name, code, unit, category, price, tax code, stock (null: a service). */
+const PRODUCTS: [string, string, string, string, number, string, number | null][] = [
+  ['Consulting (hour)', 'SRV-CONS', 'hour', 'Services', 95, 'V21', null],
+  ['Project management (day)', 'SRV-PM', 'day', 'Services', 650, 'V21', null],
+  ['On-site training (session)', 'SRV-TRAIN', 'session', 'Services', 480, 'V21', null],
+  ['Website maintenance (month)', 'SRV-MAINT', 'month', 'Services', 120, 'V21', null],
+  ['Software licence (year)', 'SRV-LIC', 'year', 'Services', 1200, 'V21', null],
+  ['Support plan (month)', 'SRV-SUP', 'month', 'Services', 79, 'V21', null],
+  ['Laptop stand', 'GDS-STAND', 'unit', 'Goods', 39.9, 'V21', 60],
+  ['USB-C docking station', 'GDS-DOCK', 'unit', 'Goods', 129, 'V21', 40],
+  ['Ergonomic office chair', 'GDS-CHAIR', 'unit', 'Goods', 349, 'V21', 45],
+  ['Noise-cancelling headset', 'GDS-HEAD', 'unit', 'Goods', 189, 'V21', 50],
+  ['A4 paper (box of 5 reams)', 'GDS-PAPER', 'box', 'Goods', 24.5, 'V21', 150],
+  ['Technical handbook', 'GDS-BOOK', 'unit', 'Goods', 45, 'V06', 80],
+  ['Office plant', 'GDS-PLANT', 'unit', 'Goods', 29, 'V06', 50],
+  ['Renovation works (hour)', 'SRV-RENO', 'hour', 'Services', 55, 'V06', null],
+];
+
+const PAYMENT_METHODS = ['Bank transfer', 'Credit card', 'Cash', 'Direct debit'] as const;
+
+const ANALYTIC: InvoicingAnalyticDistribution['analytic_accounts'] = [
+  { analytic_account_code: 'SALES', analytic_account_name: 'Sales', percentage: 100 },
+  { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 100 },
+  { analytic_account_code: 'RND', analytic_account_name: 'Research and development', percentage: 100 },
+];
+
+const OPPORTUNITY_TOPICS = [
+  'Website redesign',
+  'ERP roll-out',
+  'Annual support contract',
+  'Office equipment renewal',
+  'Staff training programme',
+  'Cloud migration',
+  'Data analytics dashboard',
+  'Security audit',
+  'Mobile application',
+  'E-shop integration',
+  'Licence renewal',
+  'Process automation',
+];
+
+/** The recent window starts on the 2nd of the month this many months before `until`'s. */
+export const INVOICING_RECENT_MONTHS = 12;
+
+class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
+  /** The first day of the recent window (for the default clock, 2025-01-02). */
+  readonly first = addDays(monthStart(addMonths(this.until, -INVOICING_RECENT_MONTHS)), 1);
+  /** The last day with activity: the eve of `until`. */
+  readonly last = addDays(this.until, -1);
+  /** The first day of the older history. */
+  readonly origin = historyStart(this.until);
+
+  constructor(options: SeedInput) {
+    super('invoicing', options, {
+      counters: {},
+      taxes: {},
+      products: {},
+      contacts: {},
+      payment_methods: {},
+      invoices: {},
+      payments: {},
+      bank_accounts: {},
+      bank_transactions: {},
+      opportunities: {},
+      documents: {},
+    });
+  }
+
+  /** The software's own number of a record (its source_ref id). */
+  sourceId(prefix: string): string {
+    return nextSourceId(this.data, prefix);
+  }
+
+  taxes() {
+    for (const [rate, label, code, type, scope, active] of TAXES) {
+      const id = this.id('tax');
+      this.data.taxes[id] = {
+        id,
+        source_ref: ref(this.sourceId('T'), 'tax'),
+        label,
+        rate,
+        type,
+        code,
+        scope,
+        active,
+      };
+    }
+  }
+
+  taxByCode(code: string): InvoicingTax {
+    const tax = Object.values(this.data.taxes).find((t) => t.code === code);
+    if (!tax) throw new Error(`seed: unknown tax ${code}`);
+    return tax;
+  }
+
+  products() {
+    for (const [name, code, unit, category, price, taxCode, stock] of PRODUCTS) {
+      const id = this.id('product');
+      this.data.products[id] = {
+        id,
+        source_ref: ref(this.sourceId('P'), 'product'),
+        name,
+        unit_price: price,
+        tax_id: this.taxByCode(taxCode).id,
+        code,
+        unit,
+        category,
+        currency: 'EUR',
+        description:
+          stock === null
+            ? `${name.replace(/ \(.*\)$/, '')}, billed per ${unit}`
+            : `${name}, sold per ${unit}`,
+        cost: round2(price * this.faker.number.float({ min: 0.45, max: 0.7 })),
+        initial_stock: stock,
+        created_on: at(this.origin, 8),
+      };
+    }
+  }
+
+  address(type: InvoicingContact['addresses'][number]['address_type']) {
+    const f = this.faker;
+    const country = f.helpers.weightedArrayElement([
+      { weight: 8, value: 'BE' },
+      { weight: 1, value: 'FR' },
+      { weight: 1, value: 'NL' },
+    ]);
+    return {
+      address_type: type,
+      name: null,
+      number: f.location.buildingNumber(),
+      box: f.datatype.boolean(0.2) ? String(f.number.int({ min: 1, max: 12 })) : null,
+      phone: null,
+      mobile: null,
+      email: null,
+      street: f.location.street(),
+      city: f.location.city(),
+      postal_code: f.location.zipCode('####'),
+      country,
+    };
+  }
+
+  contact(role: 'customer' | 'supplier' | 'prospect' | 'both', company: boolean, currency = 'EUR') {
+    const f = this.faker;
+    const id = this.id('contact');
+    const first = company ? null : f.person.firstName();
+    const last = company ? null : f.person.lastName();
+    const companyName = company ? f.company.name() : null;
+    const number = company ? belgianCompanyNumber(f) : null;
+    const slug = (companyName ?? `${first}.${last}`)
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    const isCustomer = role === 'customer' || role === 'both';
+    const isSupplier = role === 'supplier' || role === 'both';
+    const sequence = Object.keys(this.data.contacts).length + 1;
+    const record: InvoicingContact = {
+      id,
+      source_ref: ref(this.sourceId('C'), 'contact'),
+      is_prospect: role === 'prospect',
+      is_customer: isCustomer,
+      is_supplier: isSupplier,
+      is_company: company,
+      company_name: companyName,
+      first_name: first,
+      last_name: last,
+      email: `${company ? 'accounting' : 'contact'}@${slug || 'example'}.example`,
+      phone: f.datatype.boolean(0.8)
+        ? `+32 2 ${f.string.numeric(3)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
+        : null,
+      mobile: f.datatype.boolean(0.5)
+        ? `+32 4${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
+        : null,
+      company_id: number,
+      vat: number ? `BE${number}` : null,
+      company_number: number,
+      currency,
+      language: f.helpers.arrayElement(['fr', 'nl', 'en']),
+      comment: f.datatype.boolean(0.25)
+        ? f.helpers.arrayElement([
+            'Prefers e-invoicing',
+            'Send invoices to the finance team',
+            'Key account',
+            'Pays by direct debit',
+          ])
+        : null,
+      customer_account_number: isCustomer ? `400${String(sequence).padStart(3, '0')}` : null,
+      supplier_account_number: isSupplier ? `440${String(sequence).padStart(3, '0')}` : null,
+      birthdate: company ? null : dayBetween(f, '1960-01-01', '1998-12-31'),
+      gender: company ? null : f.helpers.arrayElement(['H', 'F'] as const),
+      addresses: [this.address('main')],
+      external_reference: f.datatype.boolean(0.4) ? `CRM-${f.string.numeric(5)}` : null,
+      created_on: at(this.origin, 9),
+    };
+    if (company && f.datatype.boolean(0.3)) record.addresses.push(this.address('delivery'));
+    if (currency !== 'EUR') {
+      const main = record.addresses[0];
+      if (main) main.country = 'US';
+      record.vat = null;
+      record.company_number = null;
+      record.company_id = `EIN-${f.string.numeric(9)}`;
+      record.language = 'en';
+    }
+    this.data.contacts[id] = record;
+    return record;
+  }
+
+  contacts() {
+    for (let i = 0; i < 11; i++) this.contact('customer', true);
+    for (let i = 0; i < 4; i++) this.contact('customer', false);
+    this.contact('customer', true, 'USD');
+    for (let i = 0; i < 6; i++) this.contact('supplier', true);
+    this.contact('both', true);
+    for (let i = 0; i < 3; i++) this.contact('prospect', i !== 2);
+  }
+
+  paymentMethods() {
+    for (const name of PAYMENT_METHODS) {
+      const id = this.id('payment-method');
+      this.data.payment_methods[id] = { id, source_ref: ref(this.sourceId('M'), 'payment_method'), name };
+    }
+  }
+
+  method(name: (typeof PAYMENT_METHODS)[number]): string {
+    const found = Object.values(this.data.payment_methods).find((m) => m.name === name);
+    if (!found) throw new Error(`seed: unknown payment method ${name}`);
+    return found.id;
+  }
+
+  bankAccounts(): { main: InvoicingBankAccount; savings: InvoicingBankAccount; usd: InvoicingBankAccount } {
+    const make = (name: string, currency: string, opening: number): InvoicingBankAccount => {
+      const id = this.id('bank-account');
+      const account: InvoicingBankAccount = {
+        id,
+        source_ref: ref(this.sourceId('B'), 'bank_account'),
+        name,
+        iban: belgianIban(this.faker),
+        currency,
+        opening_balance: opening,
+      };
+      this.data.bank_accounts[id] = account;
+      return account;
+    };
+    return {
+      main: make('Current account', 'EUR', amountBetween(this.faker, 15_000, 30_000)),
+      savings: make('Savings account', 'EUR', amountBetween(this.faker, 30_000, 60_000)),
+      usd: make('USD account', 'USD', amountBetween(this.faker, 2_000, 6_000)),
+    };
+  }
+
+  line(type: InvoicingInvoiceTypeValue, product: InvoicingProduct, quantity: number): InvoicingInvoiceLine {
+    const f = this.faker;
+    const tax = product.tax_id ? own(this.data.taxes, product.tax_id) : undefined;
+    const sale = type.startsWith('customer');
+    const unitPrice = sale ? (product.unit_price ?? 0) : (product.cost ?? 0);
+    const gross = round2(unitPrice * quantity);
+    const discount = sale && f.datatype.boolean(0.15) ? round2(gross * 0.1) : 0;
+    const untaxed = round2(gross - discount);
+    const rate = tax?.rate ?? 0;
+    const taxAmount = round2((untaxed * rate) / 100);
+    const goods = product.initial_stock !== null;
+    const split = f.datatype.boolean(0.2);
+    const analytic = f.helpers.arrayElement(ANALYTIC);
+    return {
+      description: product.name,
+      unit_price: unitPrice,
+      quantity,
+      discount_amount: discount,
+      tax_amount: taxAmount,
+      untaxed_amount: untaxed,
+      total: round2(untaxed + taxAmount),
+      tax_rate: rate,
+      account_number: sale ? (goods ? '700000' : '700100') : goods ? '604000' : '613000',
+      tax_id: tax?.id ?? null,
+      tax_exemption_reason: rate === 0 ? 'Article 44 of the VAT code' : null,
+      unit_of_measure: product.unit,
+      product_id: product.id,
+      product_code: product.code,
+      product_name: product.name,
+      analytic_distribution: [
+        {
+          analytic_plan_code: 'DEPT',
+          analytic_accounts: split
+            ? [
+                { analytic_account_code: 'SALES', analytic_account_name: 'Sales', percentage: 60 },
+                { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 40 },
+              ]
+            : [analytic],
+        },
+      ],
+    };
+  }
+
+  number(type: InvoicingInvoiceTypeValue, day: string): string {
+    return nextInvoiceNumber(this.data, type, day);
+  }
+
+  invoice(
+    type: InvoicingInvoiceTypeValue,
+    partner: InvoicingContact,
+    day: string,
+    status: InvoicingInvoice['status'],
+    currency = 'EUR',
+    credited?: InvoicingInvoice,
+    products = Object.values(this.data.products),
+    maxLines = 4,
+  ): InvoicingInvoice {
+    const f = this.faker;
+    const sale = type.startsWith('customer');
+    const count = f.number.int({ min: 1, max: maxLines });
+    const picked = f.helpers.arrayElements(products, count);
+    const firstLine = credited?.lines[0];
+    // A credit note takes back the first line of the invoice it corrects.
+    const lines = firstLine
+      ? [{ ...structuredClone(firstLine), description: `Credit: ${firstLine.description ?? ''}`.trim() }]
+      : picked.map((product) => {
+          const quantity =
+            product.initial_stock === null
+              ? f.number.int({ min: 1, max: product.unit === 'hour' ? 24 : 3 })
+              : f.number.int({ min: 1, max: sale ? 3 : 10 });
+          return this.line(type, product, quantity);
+        });
+    if (currency !== 'EUR') {
+      for (const line of lines) {
+        // An export: no Belgian VAT.
+        const exempt = this.taxByCode('EXP');
+        line.tax_id = exempt.id;
+        line.tax_rate = 0;
+        line.tax_amount = 0;
+        line.total = line.untaxed_amount;
+        line.tax_exemption_reason = 'Export outside the EU';
+      }
+    }
+    const untaxed = round2(lines.reduce((sum, l) => sum + l.untaxed_amount, 0));
+    const taxAmount = round2(lines.reduce((sum, l) => sum + l.tax_amount, 0));
+    const id = this.id('invoice');
+    const number = this.number(type, day);
+    const invoice: InvoicingInvoice = {
+      id,
+      source_ref: ref(this.sourceId('I'), 'invoice'),
+      invoice_type: type,
+      status,
+      currency,
+      currency_exchange_rate: currency === 'EUR' ? 1 : 0.92,
+      invoice_date: day,
+      due_date: addDays(day, 30),
+      accounting_date: day,
+      untaxed_amount: untaxed,
+      tax_amount: taxAmount,
+      total: round2(untaxed + taxAmount),
+      lines,
+      partner_id: partner.id,
+      invoice_number: number,
+      reference: sale
+        ? f.datatype.boolean(0.3)
+          ? `PO-${f.string.numeric(6)}`
+          : null
+        : `${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(6)}`,
+      payment_communication: sale && !credited ? structuredCommunication(f) : null,
+      customer_memo: sale && f.datatype.boolean(0.2) ? 'Thank you for your business.' : null,
+      journal_ref: sale
+        ? { id: 'SAL', model: 'journal', name: 'Sales journal' }
+        : { id: 'PUR', model: 'journal', name: 'Purchase journal' },
+      italian_specificities: null,
+      payment_method_id: this.method(
+        currency === 'EUR' && f.datatype.boolean(0.15) ? 'Direct debit' : 'Bank transfer',
+      ),
+      created_on: at(day, 9),
+      last_updated_on: at(day, 9),
+    };
+    this.data.invoices[id] = invoice;
+    return invoice;
+  }
+
+  /** A payment of `amount` on `day`, and (for bank transfers) the statement line that carries it. */
+  pay(
+    invoice: InvoicingInvoice,
+    amount: number,
+    day: string,
+    accounts: ReturnType<InvoicingSeeder['bankAccounts']>,
+  ) {
+    const f = this.faker;
+    const sale = invoice.invoice_type.startsWith('customer');
+    const refund = invoice.invoice_type.endsWith('refund');
+    const byCard = sale && !refund && invoice.currency === 'EUR' && f.datatype.boolean(0.15);
+    const methodId = byCard
+      ? this.method('Credit card')
+      : (invoice.payment_method_id ?? this.method('Bank transfer'));
+    const id = this.id('payment');
+    const partner = invoice.partner_id ? own(this.data.contacts, invoice.partner_id) : undefined;
+    const partnerName =
+      partner?.company_name ??
+      ([partner?.first_name, partner?.last_name].filter(Boolean).join(' ') || 'unknown');
+    const stamp = at(day, f.number.int({ min: 8, max: 17 }), f.number.int({ min: 0, max: 59 }));
+    this.data.payments[id] = {
+      id,
+      source_ref: ref(this.sourceId('PAY'), 'payment'),
+      status: 'completed',
+      description: `Payment of ${invoice.invoice_number}`,
+      amount,
+      currency: invoice.currency,
+      payment_date: stamp,
+      payment_method_id: methodId,
+      invoice_id: invoice.id,
+      created_on: stamp,
+      last_updated_on: stamp,
+    };
+    if (byCard) return;
+    // Money comes in for customer invoices and supplier credit notes, goes out otherwise.
+    const incoming = sale !== refund;
+    const account = invoice.currency === 'USD' ? accounts.usd : accounts.main;
+    const transactionId = this.id('bank-transaction');
+    this.data.bank_transactions[transactionId] = {
+      id: transactionId,
+      source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
+      status: 'done',
+      bank_account_id: account.id,
+      amount: incoming ? amount : -amount,
+      date: day,
+      description: `${invoice.invoice_number} ${partnerName}`,
+      currency: invoice.currency,
+      currency_exchange_rate: invoice.currency_exchange_rate,
+      accounting_code: null,
+      linked_documents: [{ id: invoice.id, source_ref: { ...invoice.source_ref }, amount, type: 'invoice' }],
+    };
+  }
+
+  invoicesAndPayments(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+    const f = this.faker;
+    const contacts = Object.values(this.data.contacts);
+    const customers = contacts.filter((c) => c.is_customer && c.currency === 'EUR');
+    const usdCustomer = contacts.find((c) => c.currency === 'USD');
+    const suppliers = contacts.filter((c) => c.is_supplier);
+    const plan: {
+      type: InvoicingInvoiceTypeValue;
+      partner: InvoicingContact;
+      day: string;
+      currency: string;
+    }[] = [];
+    for (let i = 0; i < 40; i++) {
+      plan.push({
+        type: 'customer_invoice',
+        partner: f.helpers.arrayElement(customers),
+        day: workingDayFrom(dayBetween(f, this.first, addDays(this.until, -6))),
+        currency: 'EUR',
+      });
+    }
+    if (usdCustomer) {
+      for (const day of [dayOfMonth(this.until, -9, 14), dayOfMonth(this.until, -3, 6)].map(workingDayFrom)) {
+        plan.push({ type: 'customer_invoice', partner: usdCustomer, day, currency: 'USD' });
+      }
+    }
+    for (let i = 0; i < 16; i++) {
+      plan.push({
+        type: 'supplier_invoice',
+        partner: f.helpers.arrayElement(suppliers),
+        day: workingDayFrom(dayBetween(f, this.first, addDays(this.until, -6))),
+        currency: 'EUR',
+      });
+    }
+    plan.sort((a, b) => a.day.localeCompare(b.day));
+    const posted: InvoicingInvoice[] = [];
+    plan.forEach((entry, index) => {
+      const status: InvoicingInvoice['status'] = index === 11 ? 'cancelled' : 'posted';
+      const invoice = this.invoice(entry.type, entry.partner, entry.day, status, entry.currency);
+      if (status === 'posted') posted.push(invoice);
+    });
+    // Invoices being prepared, not sent yet.
+    for (const day of [addDays(this.until, -3), this.last]) {
+      this.invoice('customer_invoice', f.helpers.arrayElement(customers), day, 'draft');
+    }
+    // Credit notes on some posted invoices: a refund of one line.
+    for (const type of [
+      'customer_refund',
+      'customer_refund',
+      'customer_refund',
+      'supplier_refund',
+    ] as const) {
+      const source = f.helpers.arrayElement(
+        posted.filter(
+          (i) =>
+            i.invoice_type === (type === 'customer_refund' ? 'customer_invoice' : 'supplier_invoice') &&
+            i.currency === 'EUR',
+        ),
+      );
+      const partner = source.partner_id ? own(this.data.contacts, source.partner_id) : undefined;
+      if (!partner) continue;
+      const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
+      if (day > this.last) continue;
+      const credit = this.invoice(type, partner, day, 'posted', 'EUR', source);
+      credit.reference = source.invoice_number;
+      posted.push(credit);
+    }
+    // Payments: older invoices are mostly settled, recent ones mostly open.
+    for (const invoice of posted) {
+      const age = Date.parse(`${this.last}T00:00:00Z`) - Date.parse(`${invoice.invoice_date}T00:00:00Z`);
+      const old = age > 45 * 86_400_000;
+      const roll = f.number.float({ min: 0, max: 1 });
+      const share = old ? (roll < 0.82 ? 1 : roll < 0.92 ? 0.5 : 0) : roll < 0.25 ? 1 : 0;
+      if (share === 0) continue;
+      const payDay = workingDayFrom(addDays(invoice.invoice_date, f.number.int({ min: 3, max: 40 })));
+      if (payDay > this.last) continue;
+      if (share === 1 && f.datatype.boolean(0.15) && invoice.total > 100) {
+        // Paid in two instalments.
+        const first = round2(invoice.total / 2);
+        this.pay(invoice, first, payDay, accounts);
+        const second = workingDayFrom(addDays(payDay, 14));
+        if (second <= this.last) this.pay(invoice, round2(invoice.total - first), second, accounts);
+        continue;
+      }
+      this.pay(invoice, round2(invoice.total * share), payDay, accounts);
+    }
+  }
+
+  /** A bank statement line; `other`: an internal transfer, linked to no invoice. */
+  statementLine(
+    account: InvoicingBankAccount,
+    day: string,
+    amount: number,
+    description: string,
+    status: 'draft' | 'done',
+    accountingCode: string | null,
+    other = false,
+  ) {
+    const id = this.id('bank-transaction');
+    this.data.bank_transactions[id] = {
+      id,
+      source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
+      status,
+      bank_account_id: account.id,
+      amount,
+      date: day,
+      description,
+      currency: account.currency ?? 'EUR',
+      currency_exchange_rate: account.currency === 'USD' ? 0.92 : 1,
+      accounting_code: accountingCode,
+      linked_documents: other
+        ? [
+            {
+              id: `transfer-${id.slice(0, 8)}`,
+              source_ref: ref(`TR-${id.slice(0, 8)}`, 'transfer'),
+              amount: Math.abs(amount),
+              type: 'other',
+            },
+          ]
+        : [],
+    };
+  }
+
+  bankActivity(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+    const f = this.faker;
+    const add = this.statementLine.bind(this);
+    for (let month = 1; month <= 12; month++) {
+      const day = workingDayFrom(dayOfMonth(this.until, month - 13, 28));
+      if (day <= this.last) add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+    }
+    const transfer = monthEnd(addMonths(this.until, -7));
+    add(accounts.main, transfer, -10_000, 'Transfer to savings account', 'done', '580000', true);
+    add(accounts.savings, transfer, 10_000, 'Transfer from current account', 'done', '580000', true);
+    const year = Number(this.until.slice(0, 4)) - 1;
+    add(accounts.savings, `${year}-12-31`, amountBetween(f, 150, 400), `Interest ${year}`, 'done', '751000');
+    // Statement lines received but not yet reconciled.
+    for (const day of [addDays(this.until, -3), addDays(this.until, -2), this.last]) {
+      add(
+        accounts.main,
+        day,
+        amountBetween(f, 200, 3000),
+        `Incoming transfer ${f.company.name()}`,
+        'draft',
+        null,
+      );
+    }
+  }
+
+  /**
+   * The older history, from its faker and ids: each month a service invoice to a customer and its
+   * payment, every other month a purchase of services, the bank fees; each year an export, a
+   * customer credit note and a supplier one. Services only, so the stock of goods stays as the
+   * recent window leaves it.
+   */
+  history(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+    const f = this.faker;
+    const contacts = Object.values(this.data.contacts);
+    const customers = contacts.filter((c) => c.is_customer && c.currency === 'EUR');
+    const usdCustomer = contacts.find((c) => c.currency === 'USD');
+    const suppliers = contacts.filter((c) => c.is_supplier);
+    const services = Object.values(this.data.products).filter((p) => p.initial_stock === null);
+    const posted: InvoicingInvoice[] = [];
+    const sell = (
+      type: InvoicingInvoiceTypeValue,
+      partner: InvoicingContact,
+      month: HistoryMonth,
+      currency = 'EUR',
+    ) => {
+      const day = workingDayIn(f, month);
+      const invoice = this.invoice(type, partner, day, 'posted', currency, undefined, services, 2);
+      posted.push(invoice);
+      return invoice;
+    };
+    // A credit note on one of the last invoices of its kind, a week or two after it.
+    const credit = (type: 'customer_refund' | 'supplier_refund') => {
+      const of = type === 'customer_refund' ? 'customer_invoice' : 'supplier_invoice';
+      const candidates = posted.filter((i) => i.invoice_type === of && i.currency === 'EUR');
+      if (!candidates.length) return;
+      const source = candidates.at(-1 - f.number.int({ min: 0, max: Math.min(2, candidates.length - 1) }));
+      const partner = source?.partner_id ? own(this.data.contacts, source.partner_id) : undefined;
+      if (!source || !partner) return;
+      const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
+      if (day >= monthStart(this.first)) return;
+      const note = this.invoice(type, partner, day, 'posted', 'EUR', source);
+      note.reference = source.invoice_number;
+      posted.push(note);
+    };
+    // Months wholly before the recent window's (whose first day is left out).
+    for (const month of monthsBetween(this.origin, monthStart(this.first))) {
+      const m = Number(month.month.slice(5, 7));
+      sell('customer_invoice', f.helpers.arrayElement(customers), month);
+      if (m % 2 === 0) sell('supplier_invoice', f.helpers.arrayElement(suppliers), month);
+      if (m === 3 && usdCustomer) sell('customer_invoice', usdCustomer, month, 'USD');
+      if (m === 6) credit('customer_refund');
+      if (m === 10) credit('supplier_refund');
+      const fees = workingDayFrom(dayOfMonth(month.first, 0, 28));
+      if (fees < this.first) {
+        this.statementLine(accounts.main, fees, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+      }
+    }
+    // Old invoices are settled, most in full within six weeks; a few are still open.
+    for (const invoice of posted) {
+      const roll = f.number.float({ min: 0, max: 1 });
+      const share = roll < 0.9 ? 1 : roll < 0.96 ? 0.5 : 0;
+      const payDay = workingDayFrom(addDays(invoice.invoice_date, f.number.int({ min: 3, max: 40 })));
+      if (share === 0 || payDay > this.last) continue;
+      this.pay(invoice, round2(invoice.total * share), payDay, accounts);
+    }
+  }
+
+  opportunities() {
+    const f = this.faker;
+    const contacts = Object.values(this.data.contacts).filter(
+      (c) => (c.is_customer || c.is_prospect) && c.currency === 'EUR',
+    );
+    const owners = [
+      { id: 'user-1', model: 'user', name: f.person.fullName() },
+      { id: 'user-2', model: 'user', name: f.person.fullName() },
+    ];
+    const topics = f.helpers.arrayElements(OPPORTUNITY_TOPICS, 10);
+    topics.forEach((topic, index) => {
+      const id = this.id('opportunity');
+      const partner = f.helpers.arrayElement(contacts);
+      const created = dayBetween(f, dayOfMonth(this.until, -11, 1), dayOfMonth(this.until, -1, 15));
+      const status = index < 5 ? 'open' : index < 8 ? 'won' : index === 8 ? 'lost' : 'cancelled';
+      const stage = f.helpers.arrayElement(PIPE_STAGES);
+      const closed = status !== 'open';
+      // Closed within two months, and before the sandbox start.
+      const latestEnd = [addDays(created, 60), this.last].sort()[0] ?? this.last;
+      const end = closed ? dayBetween(f, created, latestEnd) : null;
+      this.data.opportunities[id] = opportunityRecord({
+        id,
+        source_ref: ref(this.sourceId('O'), 'opportunity'),
+        name: `${topic} - ${partner.company_name ?? partner.last_name ?? 'prospect'}`,
+        total: round2(f.number.int({ min: 20, max: 400 }) * 100),
+        status,
+        stage,
+        partner_id: partner.id,
+        comment: f.datatype.boolean(0.3) ? 'Follow up after the demo' : null,
+        currency: 'EUR',
+        description: `${topic} for ${partner.company_name ?? `${partner.first_name} ${partner.last_name}`}`,
+        pipe_name: 'Sales pipeline',
+        created_date: created,
+        end_date: end,
+        owner_ref: { ...f.helpers.arrayElement(owners) },
+      });
+    });
+  }
+}
+
+/** A working day of a month, picked at random (the last one of the month when the pick runs past it). */
+function workingDayIn(faker: InvoicingSeeder['faker'], month: HistoryMonth): string {
+  let day = workingDayFrom(dayBetween(faker, month.first, month.last));
+  if (day > month.last) day = month.last;
+  while (weekday(day) === 0 || weekday(day) === 6) day = addDays(day, -1);
+  return day;
+}
+
+export function seedInvoicing(options: SeedInput): InvoicingDataset {
+  const s = new InvoicingSeeder(options);
+  s.taxes();
+  s.products();
+  s.contacts();
+  s.paymentMethods();
+  const accounts = s.bankAccounts();
+  // The older history first, so that invoice numbers follow the dates.
+  s.inHistory(() => s.history(accounts));
+  s.invoicesAndPayments(accounts);
+  s.bankActivity(accounts);
+  s.opportunities();
+  return s.data;
+}

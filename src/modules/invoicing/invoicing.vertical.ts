@@ -1,0 +1,15 @@
+import type { Vertical } from '../../platform/operation.js';
+import { invoicingDatasetOf } from './invoicing.domain.js';
+import type { InvoicingDataset } from './invoicing.records.js';
+
+/** The Invoicing vertical as its operations see it: the connection's dataset, seeded on first use. */
+export const invoicing: Vertical<InvoicingDataset> = {
+  api: 'Invoicing',
+  open: (c, { consumer, connection, integration }) =>
+    invoicingDatasetOf(
+      c.get('store'),
+      consumer.consumerid,
+      connection.connectionid,
+      integration.integrationid,
+    ),
+};

@@ -1,0 +1,393 @@
+import { uuidFrom } from '../../lib/ids.js';
+import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../platform/seeding/fakers.js';
+import {
+  activityEnd,
+  addDays,
+  addMonths,
+  atMinute,
+  connectionIds,
+  dayIn,
+  daysBetween,
+  emailOf,
+  fakerFor,
+  historyStart,
+  monthEnd,
+  monthStart,
+  monthsBetween,
+  nativeRefs,
+  pad,
+  phoneOf,
+  pick,
+  round2,
+} from '../../platform/seeding/vertical-data.js';
+import type { VerticalLocation } from '../../store/world.js';
+import type {
+  PmsAccountingCategory,
+  PmsCustomer,
+  PmsDataset,
+  PmsOrderLine,
+  PmsPayment,
+  PmsPaymentMethod,
+  PmsTaxRate,
+} from './pms.records.js';
+import { bookStay, nextStay, stayLine } from './pms.stays.js';
+
+/**
+ * The seeded dataset of one Property Management System connection, built from (seed, consumerid,
+ * connectionid) and its `until` day: two Belgian hotels with their rooms, guests (some of them
+ * companies), and their stays: one or two check-ins a day at each hotel from the first of the month
+ * two months before `until`'s to the day before `until` (for the default clock, 2025-11-01 to
+ * 2026-01-14), and before them one or two stays a month at each hotel back to January 2021. A stay
+ * is an order whose lines are the nights, breakfasts, extras and the city tax; it is invoiced and
+ * paid at check-out. Stays still running on `until` (09:00 UTC) are open (no invoice yet).
+ */
+
+/** The recent window, whose every day has check-ins: from the first of the month this many months before `until`'s. */
+export const PMS_RECENT_MONTHS = 2;
+/** Stays a month at each hotel in the older history. */
+const HISTORY_STAYS: [number, number] = [1, 2];
+const CHECK_IN_MINUTE = 15 * 60;
+const CHECK_OUT_MINUTE = 10 * 60 + 30;
+
+const TAXES = [
+  { key: 'v6', label: 'VAT 6% (accommodation)', rate: 6, city: false },
+  { key: 'v12', label: 'VAT 12% (food)', rate: 12, city: false },
+  { key: 'v21', label: 'VAT 21%', rate: 21, city: false },
+  { key: 'city', label: 'City tax', rate: null, city: true },
+] as const;
+
+const CATEGORIES = [
+  { key: 'rooms', name: 'Accommodation', code: 'ROOM', account: '700000' },
+  { key: 'breakfast', name: 'Breakfast', code: 'BRK', account: '700100' },
+  { key: 'fb', name: 'Food and beverage', code: 'FNB', account: '700200' },
+  { key: 'parking', name: 'Parking', code: 'PARK', account: '700400' },
+  { key: 'city', name: 'City tax', code: 'CITY', account: '453000' },
+] as const;
+
+const METHODS = [
+  { name: 'Credit card', extra: 'Visa / Mastercard / Amex', account: '550100', weight: 45 },
+  { name: 'Bancontact', extra: null, account: '550200', weight: 20 },
+  { name: 'Cash', extra: 'Espèces', account: '570000', weight: 5 },
+  { name: 'Bank transfer', extra: 'Virement', account: '550000', weight: 10 },
+  { name: 'Booking.com virtual card', extra: 'OTA payout', account: '550300', weight: 15 },
+  { name: 'Gift voucher', extra: 'Bon cadeau', account: '440500', weight: 5 },
+] as const;
+
+const HOTELS = [
+  { suffix: 'Grand-Place', city: 'Bruxelles', postal: '1000', rooms: 14, base: 129 },
+  { suffix: 'Canal Lodge', city: 'Brugge', postal: '8000', rooms: 10, base: 109 },
+] as const;
+
+/** City tax per person and night. */
+export const CITY_TAX = 4.24;
+
+export function seedPmsDataset(input: SeedInput): PmsDataset {
+  const { seed, consumerid, connectionid, integrationid } = input;
+  const faker = fakerFor('pms', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(monthStart(until), -PMS_RECENT_MONTHS);
+  const firstDay = historyStart(until);
+  const id = connectionIds('pms', connectionid);
+  const ref = nativeRefs(faker, 200, 500, 5);
+  const brand = faker.person.lastName();
+
+  const locations: VerticalLocation[] = HOTELS.map((hotel, index) => ({
+    id: id('location', index),
+    name: `Hotel ${brand} ${hotel.suffix}`,
+    timezone: 'Europe/Brussels',
+    address: {
+      address_type: 'main',
+      name: `Hotel ${brand} ${hotel.suffix}`,
+      street: faker.location.street(),
+      number: faker.location.buildingNumber(),
+      box: null,
+      city: hotel.city,
+      postal_code: hotel.postal,
+      country: 'BE',
+    },
+  }));
+  const rooms = HOTELS.flatMap((hotel, index) =>
+    Array.from({ length: hotel.rooms }, (_, r) => {
+      const floor = 1 + Math.floor(r / 5);
+      const identifier = `${floor}${pad((r % 5) + 1, 2)}`;
+      const kind = r === hotel.rooms - 1 ? 'Suite' : r % 3 === 0 ? 'Single room' : 'Double room';
+      return {
+        id: id('room', index, r),
+        location_id: locations[index]?.id as string,
+        name: `${kind} ${identifier}`,
+        identifier,
+      };
+    }),
+  );
+
+  const taxes: PmsTaxRate[] = TAXES.map((t) => ({
+    id: id('tax', t.key),
+    source_ref: ref('tax'),
+    label: t.label,
+    rate: t.rate,
+    is_city_tax: t.city,
+  }));
+  const tax = (key: (typeof TAXES)[number]['key']) =>
+    taxes[TAXES.findIndex((t) => t.key === key)] as PmsTaxRate;
+
+  const categories: PmsAccountingCategory[] = CATEGORIES.map((cat) => ({
+    id: id('accounting-category', cat.key),
+    source_ref: ref('revenue_group'),
+    name: cat.name,
+    code: cat.code,
+    ledger_account_code: cat.account,
+    posting_account_code: cat.account === '453000' ? '453000' : cat.account.replace(/^70/, '74'),
+  }));
+  const category = (key: (typeof CATEGORIES)[number]['key']) =>
+    categories[CATEGORIES.findIndex((c) => c.key === key)] as PmsAccountingCategory;
+
+  const allLocations = locations.map((l) => l.id);
+  const methods: PmsPaymentMethod[] = METHODS.map((m, index) => ({
+    id: id('payment-method', index),
+    source_ref: ref('payment_type'),
+    name: m.name,
+    extra: m.extra,
+    ledger_account_code: m.account,
+    // Cash is only taken at the first hotel.
+    location_ids: m.name === 'Cash' ? [allLocations[0] as string] : allLocations,
+  }));
+
+  const customers: Record<string, PmsCustomer> = {};
+  const customerIds: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const company = i % 7 === 3;
+    const first = faker.person.firstName();
+    const last = faker.person.lastName();
+    const country = faker.helpers.weightedArrayElement([
+      { weight: 50, value: 'BE' },
+      { weight: 15, value: 'FR' },
+      { weight: 15, value: 'NL' },
+      { weight: 10, value: 'DE' },
+      { weight: 10, value: 'GB' },
+    ]);
+    const customer: PmsCustomer = {
+      id: id('customer', i),
+      source_ref: ref('guest'),
+      first_name: company ? null : first,
+      last_name: company ? null : last,
+      company_name: company ? faker.company.name() : null,
+      phone: faker.datatype.boolean(0.75) ? phoneOf(faker) : null,
+      email: faker.datatype.boolean(0.9) ? emailOf(faker, first, last) : null,
+      account_number: `400${pad(i + 1, 3)}`,
+      // Guests since half a year before the history, the last ones two months before the recent window.
+      created_on: faker.date
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -PMS_RECENT_MONTHS - 3))}T00:00:00Z`,
+        })
+        .toISOString(),
+      addresses: [
+        {
+          address_type: company ? 'invoice' : 'home',
+          name: company ? 'Head office' : 'Home',
+          street: faker.location.street(),
+          number: faker.location.buildingNumber(),
+          box: null,
+          city: faker.location.city(),
+          postal_code: faker.location.zipCode('####'),
+          country,
+        },
+      ],
+      is_company: company,
+    };
+    customers[customer.id] = customer;
+    customerIds.push(customer.id);
+  }
+
+  const dataset: PmsDataset = {
+    consumerid,
+    connectionid,
+    integrationid,
+    counters: { order: 0, invoice: 0 },
+    locations,
+    rooms,
+    tax_rates: taxes,
+    accounting_categories: categories,
+    payment_methods: methods,
+    customers,
+    orders: {},
+    invoices: {},
+  };
+
+  // The older history first (numbered first, drawn from a faker of its own): a few stays a month, of
+  // guests known by then.
+  const past = historyFaker('pms', input);
+  const history = new StayBuilder(past, dataset, { tax, category }, end);
+  const byCreation = [...customerIds].sort((a, b) =>
+    String(customers[a]?.created_on).localeCompare(String(customers[b]?.created_on)),
+  );
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    HOTELS.forEach((hotel, index) => {
+      const location = locations[index] as VerticalLocation;
+      const count = past.number.int({ min: HISTORY_STAYS[0], max: HISTORY_STAYS[1] });
+      const days = Array.from({ length: count }, () => dayIn(past, month.first, month.last)).sort();
+      for (const day of days) {
+        const known = byCreation.filter((c) => String(customers[c]?.created_on) < day);
+        history.stay(location, hotel.base, day, pick(past, known.length ? known : byCreation.slice(0, 1)));
+      }
+    });
+  }
+
+  const stays = new StayBuilder(faker, dataset, { tax, category }, end);
+  // The last check-ins are the afternoon before `until` (the clock's day starts in the morning).
+  for (const day of daysBetween(recentStart, addDays(until, -1))) {
+    HOTELS.forEach((hotel, index) => {
+      const location = locations[index] as VerticalLocation;
+      const arrivals = faker.number.int({ min: 1, max: 2 });
+      for (let a = 0; a < arrivals; a++) stays.stay(location, hotel.base, day, pick(faker, customerIds));
+    });
+  }
+  return dataset;
+}
+
+interface Lookups {
+  tax: (key: 'v6' | 'v12' | 'v21' | 'city') => PmsTaxRate;
+  category: (key: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city') => PmsAccountingCategory;
+}
+
+class StayBuilder {
+  constructor(
+    private readonly faker: Faker,
+    private readonly dataset: PmsDataset,
+    private readonly lookups: Lookups,
+    /** The instant the seeded activity stops: stays checking out later are still running. */
+    private readonly end: string,
+  ) {}
+
+  stay(location: VerticalLocation, baseRate: number, checkInDay: string, customerId: string): void {
+    const { faker, dataset, lookups } = this;
+    const { number, orderId } = nextStay(dataset);
+    const nights = faker.helpers.weightedArrayElement([
+      { weight: 40, value: 1 },
+      { weight: 30, value: 2 },
+      { weight: 15, value: 3 },
+      { weight: 10, value: 4 },
+      { weight: 5, value: 6 },
+    ]);
+    const guests = faker.helpers.weightedArrayElement([
+      { weight: 35, value: 1 },
+      { weight: 55, value: 2 },
+      { weight: 10, value: 3 },
+    ]);
+    const room = pick(
+      faker,
+      this.dataset.rooms.filter((r) => r.location_id === location.id),
+    );
+    const checkOutDay = addDays(checkInDay, nights);
+    const checkIn = atMinute(checkInDay, CHECK_IN_MINUTE + faker.number.int({ min: 0, max: 300 }));
+    const checkOut = atMinute(checkOutDay, CHECK_OUT_MINUTE - faker.number.int({ min: 0, max: 120 }));
+    const booked = atMinute(
+      addDays(checkInDay, -faker.number.int({ min: 1, max: 60 })),
+      faker.number.int({ min: 480, max: 1320 }),
+    );
+    const weekendNights = daysBetween(checkInDay, addDays(checkOutDay, -1)).filter((d) => {
+      const weekday = new Date(`${d}T00:00:00Z`).getUTCDay();
+      return weekday === 5 || weekday === 6;
+    }).length;
+    const rate = round2(
+      baseRate + (room.name.startsWith('Suite') ? 90 : room.name.startsWith('Single') ? -20 : 0),
+    );
+    const lines: PmsOrderLine[] = [];
+    const add = (
+      description: string,
+      quantity: number,
+      unitPrice: number,
+      taxKey: 'v6' | 'v12' | 'v21' | 'city',
+      categoryKey: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city',
+      discount = 0,
+    ) => {
+      lines.push(
+        stayLine(orderId, number, lines.length, {
+          description,
+          quantity,
+          unitPrice,
+          tax: lookups.tax(taxKey),
+          categoryId: lookups.category(categoryKey).id,
+          discount: discount ? { name: 'Long stay discount', total: discount } : null,
+        }),
+      );
+    };
+    const weekdayNights = nights - weekendNights;
+    if (weekdayNights)
+      add(
+        `${room.name}, night`,
+        weekdayNights,
+        rate,
+        'v6',
+        'rooms',
+        nights >= 4 ? round2(weekdayNights * rate * 0.1) : 0,
+      );
+    if (weekendNights) add(`${room.name}, weekend night`, weekendNights, round2(rate + 25), 'v6', 'rooms');
+    if (faker.datatype.boolean(0.55)) add('Breakfast', nights * guests, 16.5, 'v12', 'breakfast');
+    if (faker.datatype.boolean(0.25))
+      add('Dinner at the restaurant', guests, round2(faker.number.int({ min: 28, max: 55 })), 'v12', 'fb');
+    if (faker.datatype.boolean(0.3)) add('Minibar', faker.number.int({ min: 1, max: 4 }), 4.5, 'v21', 'fb');
+    if (faker.datatype.boolean(0.2)) add('Parking', nights, 22, 'v21', 'parking');
+    add('City tax', nights * guests, CITY_TAX, 'city', 'city');
+
+    bookStay(dataset, {
+      orderId,
+      number,
+      locationId: location.id,
+      room,
+      customerId,
+      checkIn,
+      checkOut,
+      booked,
+      guests,
+      lines,
+      closed: checkOut <= this.end,
+      payments: (invoiceId, invoiceNumber, total) =>
+        this.payments(invoiceId, invoiceNumber, location, total, checkOut, customerId),
+      source: () =>
+        faker.helpers.weightedArrayElement([
+          { weight: 50, value: 'WEB' as const },
+          { weight: 20, value: 'MOBILE' as const },
+          { weight: 30, value: 'UNKNOWN' as const },
+        ]),
+    });
+  }
+
+  private payments(
+    invoiceId: string,
+    invoiceNumber: string,
+    location: VerticalLocation,
+    total: number,
+    date: string,
+    customerId: string,
+  ): PmsPayment[] {
+    const { faker, dataset } = this;
+    const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
+    const pickMethod = () =>
+      faker.helpers.weightedArrayElement(
+        methods.map((m) => ({ value: m, weight: METHODS.find((x) => x.name === m.name)?.weight ?? 1 })),
+      );
+    // Now and then the guest settles in two payments (a deposit and the balance), both booked at check-out.
+    const deposit = total > 150 && faker.datatype.boolean(0.2) ? round2(Math.floor(total * 0.3)) : 0;
+    const parts = deposit ? [deposit, round2(total - deposit)] : [total];
+    return parts.map((amount, index) => {
+      const method = pickMethod();
+      return {
+        id: uuidFrom('pms-payment', invoiceId, index),
+        source_ref: { id: `${invoiceNumber}/${index + 1}`, model: 'payment' },
+        payment_method_id: method.id,
+        payment_method_name: method.name,
+        total: amount,
+        tip: 0,
+        status: 'Completed',
+        currency: 'EUR',
+        date,
+        invoice_ref: invoiceNumber,
+        customer_id: customerId,
+        description: `${index === 0 && deposit ? 'Deposit' : 'Payment'} for invoice ${invoiceNumber}`,
+      };
+    });
+  }
+}

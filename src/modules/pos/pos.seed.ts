@@ -1,0 +1,917 @@
+import { uuidFrom } from '../../lib/ids.js';
+import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../platform/seeding/fakers.js';
+import {
+  activityEnd,
+  addMonths,
+  atMinute,
+  connectionIds,
+  dayIn,
+  daysBetween,
+  emailOf,
+  fakerFor,
+  historyStart,
+  monthEnd,
+  monthsBetween,
+  pad,
+  phoneOf,
+  pick,
+  plusMinutes,
+  round2,
+  sum2,
+  taxOf,
+  taxTotals,
+} from '../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../platform/vertical-connection.js';
+import type { VerticalLocation } from '../../store/world.js';
+import type {
+  PosAccountingCategory,
+  PosCustomer,
+  PosDataset,
+  PosDiscount,
+  PosModeValue,
+  PosModifierGroup,
+  PosModifierLine,
+  PosOrder,
+  PosOrderLine,
+  PosPayment,
+  PosPaymentMethod,
+  PosProduct,
+  PosProductCategory,
+  PosSourceValue,
+  PosTaxRate,
+} from './pos.records.js';
+
+/**
+ * The seeded dataset of one Point of Sale connection, built from (seed, consumerid, connectionid)
+ * and its `until` day alone. Zelty (9012) is a restaurant group, any other POS a shop: two
+ * locations, a catalogue with categories, modifiers and accounting categories, customers, and the
+ * orders, closed and paid: every order of the two months before `until` (for the default clock,
+ * 2025-11-15 to 2026-01-15 09:00 UTC), and before them a few orders a month at each location back
+ * to January 2021. A few orders of the last morning are still open and close, paid, when the clock
+ * reaches their time.
+ */
+
+/** The recent window, whose every business day is seeded: the two months before `until`. */
+export const POS_RECENT_MONTHS = 2;
+/** Orders a month at each location in the older history. */
+const HISTORY_ORDERS: [number, number] = [2, 3];
+/** Opening hours (UTC minutes after midnight) in which orders are created. */
+const OPENING = 7 * 60;
+const CLOSING = 20 * 60 + 30;
+
+interface CatalogueEntry {
+  name: string;
+  category: string;
+  price: number;
+  tax: string;
+  /** Second price when taken away (restaurant food), at the takeaway rate. */
+  takeaway?: string;
+  accounting: string;
+  modifiers?: string[];
+  line?: 'product' | 'service';
+}
+
+interface Flavour {
+  taxes: { key: string; label: string; rate: number; code: string }[];
+  categories: { key: string; name: string; description: string; parent?: string }[];
+  accounting: { key: string; name: string; code: string; account: string }[];
+  modifiers: { key: string; name: string; options: [string, number][] }[];
+  products: CatalogueEntry[];
+  payments: { name: string; extra: string | null; weight: number; tips: boolean }[];
+  locationNames: [string, string];
+  modes: { value: PosModeValue; weight: number }[];
+  ordersPerDay: [number, number];
+  devices: string[];
+}
+
+const RESTAURANT: Flavour = {
+  taxes: [
+    { key: 'v21', label: 'VAT 21%', rate: 21, code: 'VAT21' },
+    { key: 'v12', label: 'VAT 12%', rate: 12, code: 'VAT12' },
+    { key: 'v6', label: 'VAT 6%', rate: 6, code: 'VAT6' },
+    { key: 'v0', label: 'VAT 0%', rate: 0, code: 'VAT0' },
+  ],
+  categories: [
+    { key: 'food', name: 'Food', description: 'Everything from the kitchen' },
+    { key: 'drinks', name: 'Drinks', description: 'Everything from the bar' },
+    { key: 'starters', name: 'Starters', description: 'To begin with', parent: 'food' },
+    { key: 'mains', name: 'Main courses', description: 'Meat, fish and vegetarian dishes', parent: 'food' },
+    { key: 'pizzas', name: 'Pizzas', description: 'Wood-fired pizzas', parent: 'food' },
+    { key: 'desserts', name: 'Desserts', description: 'Homemade desserts', parent: 'food' },
+    { key: 'softs', name: 'Soft drinks', description: 'Sodas, juices and water', parent: 'drinks' },
+    { key: 'beers', name: 'Beers', description: 'Belgian beers on tap and in bottles', parent: 'drinks' },
+    { key: 'wines', name: 'Wines', description: 'By the glass or the bottle', parent: 'drinks' },
+    { key: 'hot', name: 'Hot drinks', description: 'Coffee and tea', parent: 'drinks' },
+  ],
+  accounting: [
+    { key: 'food', name: 'Food', code: 'FOOD', account: '700100' },
+    { key: 'beverages', name: 'Beverages', code: 'BEV', account: '700200' },
+    { key: 'alcohol', name: 'Alcoholic beverages', code: 'ALC', account: '700300' },
+    { key: 'services', name: 'Services', code: 'SRV', account: '700900' },
+  ],
+  modifiers: [
+    {
+      key: 'cooking',
+      name: 'Cooking',
+      options: [
+        ['Rare', 0],
+        ['Medium', 0],
+        ['Well done', 0],
+      ],
+    },
+    {
+      key: 'extras',
+      name: 'Extras',
+      options: [
+        ['Extra cheese', 1.5],
+        ['Bacon', 2],
+        ['Avocado', 2.5],
+      ],
+    },
+    {
+      key: 'sauces',
+      name: 'Sauces',
+      options: [
+        ['Ketchup', 0],
+        ['Mayonnaise', 0.5],
+        ['Béarnaise', 1.8],
+      ],
+    },
+  ],
+  products: [
+    { name: 'Tomato soup', category: 'starters', price: 6.5, tax: 'v12', takeaway: 'v6', accounting: 'food' },
+    {
+      name: 'Shrimp croquettes',
+      category: 'starters',
+      price: 13.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+    },
+    {
+      name: 'Caesar salad',
+      category: 'starters',
+      price: 11,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['extras'],
+    },
+    {
+      name: 'Steak frites',
+      category: 'mains',
+      price: 24.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['cooking', 'sauces'],
+    },
+    { name: 'Vol-au-vent', category: 'mains', price: 19.5, tax: 'v12', takeaway: 'v6', accounting: 'food' },
+    {
+      name: 'Mussels and fries',
+      category: 'mains',
+      price: 26,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['sauces'],
+    },
+    {
+      name: 'Cheeseburger',
+      category: 'mains',
+      price: 17.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['cooking', 'extras', 'sauces'],
+    },
+    {
+      name: 'Vegetable lasagna',
+      category: 'mains',
+      price: 16,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+    },
+    {
+      name: 'Pizza margherita',
+      category: 'pizzas',
+      price: 12.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['extras'],
+    },
+    {
+      name: 'Pizza quattro formaggi',
+      category: 'pizzas',
+      price: 15,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['extras'],
+    },
+    {
+      name: 'Pizza diavola',
+      category: 'pizzas',
+      price: 14.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+      modifiers: ['extras'],
+    },
+    {
+      name: 'Chocolate mousse',
+      category: 'desserts',
+      price: 7.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+    },
+    {
+      name: 'Dame blanche',
+      category: 'desserts',
+      price: 8.5,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+    },
+    {
+      name: 'Belgian waffle',
+      category: 'desserts',
+      price: 6,
+      tax: 'v12',
+      takeaway: 'v6',
+      accounting: 'food',
+    },
+    { name: 'Sparkling water', category: 'softs', price: 3.2, tax: 'v21', accounting: 'beverages' },
+    { name: 'Cola', category: 'softs', price: 3.4, tax: 'v21', accounting: 'beverages' },
+    { name: 'Fresh orange juice', category: 'softs', price: 4.8, tax: 'v21', accounting: 'beverages' },
+    { name: 'Pils 25cl', category: 'beers', price: 3.3, tax: 'v21', accounting: 'alcohol' },
+    { name: 'Abbey beer 33cl', category: 'beers', price: 5.2, tax: 'v21', accounting: 'alcohol' },
+    { name: 'House red wine (glass)', category: 'wines', price: 6.5, tax: 'v21', accounting: 'alcohol' },
+    { name: 'House white wine (glass)', category: 'wines', price: 6.5, tax: 'v21', accounting: 'alcohol' },
+    { name: 'Espresso', category: 'hot', price: 2.8, tax: 'v21', accounting: 'beverages' },
+    { name: 'Cappuccino', category: 'hot', price: 3.9, tax: 'v21', accounting: 'beverages' },
+    { name: 'Tea', category: 'hot', price: 3.2, tax: 'v21', accounting: 'beverages' },
+    {
+      name: 'Delivery fee',
+      category: 'food',
+      price: 2.48,
+      tax: 'v21',
+      accounting: 'services',
+      line: 'service',
+    },
+  ],
+  payments: [
+    { name: 'Cash', extra: 'Espèces', weight: 20, tips: false },
+    { name: 'Bancontact', extra: 'Carte de débit', weight: 35, tips: true },
+    { name: 'Visa / Mastercard', extra: 'Carte de crédit', weight: 25, tips: true },
+    { name: 'Meal vouchers', extra: 'Titres-repas', weight: 10, tips: false },
+    { name: 'Payconiq', extra: null, weight: 10, tips: false },
+  ],
+  locationNames: ['Centre', 'Gare'],
+  modes: [
+    { value: 'EAT_IN', weight: 60 },
+    { value: 'TAKEAWAY', weight: 25 },
+    { value: 'DELIVERY', weight: 15 },
+  ],
+  ordersPerDay: [2, 5],
+  devices: ['till-1', 'till-2', 'kiosk-1'],
+};
+
+const SHOP: Flavour = {
+  taxes: [
+    { key: 'v21', label: 'VAT 21%', rate: 21, code: 'VAT21' },
+    { key: 'v6', label: 'VAT 6%', rate: 6, code: 'VAT6' },
+    { key: 'v0', label: 'VAT 0%', rate: 0, code: 'VAT0' },
+  ],
+  categories: [
+    { key: 'clothing', name: 'Clothing', description: 'Clothes for everyone' },
+    { key: 'accessories', name: 'Accessories', description: 'Bags, belts and jewellery' },
+    { key: 'books', name: 'Books', description: 'Books and magazines' },
+    { key: 'tops', name: 'Tops', description: 'T-shirts, shirts and sweaters', parent: 'clothing' },
+    { key: 'trousers', name: 'Trousers', description: 'Jeans and chinos', parent: 'clothing' },
+    { key: 'bags', name: 'Bags', description: 'Totes and backpacks', parent: 'accessories' },
+    { key: 'jewellery', name: 'Jewellery', description: 'Rings and necklaces', parent: 'accessories' },
+  ],
+  accounting: [
+    { key: 'goods', name: 'Goods', code: 'GDS', account: '700000' },
+    { key: 'books', name: 'Books', code: 'BKS', account: '700600' },
+    { key: 'services', name: 'Services', code: 'SRV', account: '700900' },
+  ],
+  modifiers: [
+    {
+      key: 'wrap',
+      name: 'Gift wrapping',
+      options: [
+        ['Standard wrapping', 0],
+        ['Premium wrapping', 3.5],
+      ],
+    },
+    { key: 'engraving', name: 'Engraving', options: [['Engraving (up to 20 characters)', 12]] },
+  ],
+  products: [
+    {
+      name: 'Organic cotton T-shirt',
+      category: 'tops',
+      price: 24.79,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap'],
+    },
+    {
+      name: 'Linen shirt',
+      category: 'tops',
+      price: 49.59,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap'],
+    },
+    {
+      name: 'Merino sweater',
+      category: 'tops',
+      price: 74.38,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap'],
+    },
+    { name: 'Slim jeans', category: 'trousers', price: 66.12, tax: 'v21', accounting: 'goods' },
+    { name: 'Chino trousers', category: 'trousers', price: 57.85, tax: 'v21', accounting: 'goods' },
+    {
+      name: 'Canvas tote bag',
+      category: 'bags',
+      price: 20.66,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap'],
+    },
+    {
+      name: 'Leather backpack',
+      category: 'bags',
+      price: 123.97,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap', 'engraving'],
+    },
+    {
+      name: 'Silver ring',
+      category: 'jewellery',
+      price: 41.32,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap', 'engraving'],
+    },
+    {
+      name: 'Gold-plated necklace',
+      category: 'jewellery',
+      price: 57.85,
+      tax: 'v21',
+      accounting: 'goods',
+      modifiers: ['wrap', 'engraving'],
+    },
+    { name: 'City guide: Brussels', category: 'books', price: 18.4, tax: 'v6', accounting: 'books' },
+    { name: 'Cookbook: Belgian classics', category: 'books', price: 27.36, tax: 'v6', accounting: 'books' },
+    {
+      name: 'Alteration service',
+      category: 'clothing',
+      price: 12.4,
+      tax: 'v21',
+      accounting: 'services',
+      line: 'service',
+    },
+  ],
+  payments: [
+    { name: 'Cash', extra: 'Espèces', weight: 15, tips: false },
+    { name: 'Bancontact', extra: 'Carte de débit', weight: 45, tips: false },
+    { name: 'Visa / Mastercard', extra: 'Carte de crédit', weight: 30, tips: false },
+    { name: 'Gift card', extra: 'Carte cadeau', weight: 10, tips: false },
+  ],
+  locationNames: ['Flagship store', 'Outlet'],
+  modes: [
+    { value: 'TAKEAWAY', weight: 85 },
+    { value: 'DELIVERY', weight: 15 },
+  ],
+  ordersPerDay: [2, 4],
+  devices: ['till-1', 'till-2'],
+};
+
+const CITIES = [
+  { city: 'Bruxelles', postal: '1000' },
+  { city: 'Liège', postal: '4000' },
+  { city: 'Namur', postal: '5000' },
+  { city: 'Gent', postal: '9000' },
+  { city: 'Antwerpen', postal: '2000' },
+];
+
+export function seedPosDataset(input: SeedInput): PosDataset {
+  const { seed, consumerid, connectionid, integrationid } = input;
+  const faker = fakerFor('pos', seed, consumerid, connectionid);
+  const until = untilOf(input);
+  const end = activityEnd(until);
+  const recentStart = addMonths(until, -POS_RECENT_MONTHS);
+  const firstDay = historyStart(until);
+  const flavour = integrationid === 9012 ? RESTAURANT : SHOP;
+  const id = connectionIds('pos', connectionid);
+  const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
+
+  const locations: VerticalLocation[] = flavour.locationNames.map((suffix, index) => {
+    const place = CITIES[(index * 2 + faker.number.int({ min: 0, max: 1 })) % CITIES.length] ?? CITIES[0];
+    return {
+      id: id('location', index),
+      name: `${brand} ${suffix}`,
+      timezone: 'Europe/Brussels',
+      address: {
+        address_type: 'main',
+        name: `${brand} ${suffix}`,
+        street: faker.location.street(),
+        number: faker.location.buildingNumber(),
+        box: null,
+        city: place?.city ?? 'Bruxelles',
+        postal_code: place?.postal ?? '1000',
+        country: 'BE',
+      },
+    };
+  });
+  const allLocations = locations.map((l) => l.id);
+  // The second location does not sell everything: a few products and one payment method are the first's only.
+  const firstOnly = [allLocations[0] as string];
+
+  const taxes: PosTaxRate[] = flavour.taxes.map((t) => ({
+    id: id('tax', t.key),
+    label: t.label,
+    rate: t.rate,
+    tax_code: t.code,
+  }));
+  const taxByKey = new Map(flavour.taxes.map((t, i) => [t.key, taxes[i] as PosTaxRate]));
+
+  const accounting: PosAccountingCategory[] = flavour.accounting.map((a) => ({
+    id: id('accounting-category', a.key),
+    name: a.name,
+    code: a.code,
+    ledger_account_code: a.account,
+    posting_account_code: a.account.replace(/^70/, '74'),
+    location_ids: allLocations,
+  }));
+  const accountingByKey = new Map(
+    flavour.accounting.map((a, i) => [a.key, accounting[i] as PosAccountingCategory]),
+  );
+
+  const categories: PosProductCategory[] = flavour.categories.map((cat) => ({
+    id: id('category', cat.key),
+    name: cat.name,
+    description: cat.description,
+    id_parent: cat.parent ? id('category', cat.parent) : null,
+    location_ids: allLocations,
+  }));
+
+  const modifiers: PosModifierGroup[] = flavour.modifiers.map((group) => ({
+    id: id('modifier-group', group.key),
+    name: group.name,
+    options: group.options.map(([name, price], index) => ({
+      id: id('modifier', group.key, index),
+      name,
+      price,
+    })),
+    location_ids: allLocations,
+  }));
+  const modifierByKey = new Map(flavour.modifiers.map((m, i) => [m.key, modifiers[i] as PosModifierGroup]));
+
+  const products: PosProduct[] = flavour.products.map((entry, index) => {
+    const tax = taxByKey.get(entry.tax) as PosTaxRate;
+    const takeaway = entry.takeaway ? (taxByKey.get(entry.takeaway) as PosTaxRate) : null;
+    const category = flavour.categories.find((c) => c.key === entry.category);
+    return {
+      id: id('product', index),
+      categories: [
+        id('category', entry.category),
+        ...(category?.parent ? [id('category', category.parent)] : []),
+      ],
+      name: entry.name,
+      description: faker.datatype.boolean(0.6)
+        ? `${entry.name}, ${faker.commerce.productAdjective().toLowerCase()}`
+        : null,
+      prices: [
+        { unit_price: entry.price, tax_rate: tax.rate },
+        ...(takeaway ? [{ unit_price: entry.price, tax_rate: takeaway.rate }] : []),
+      ],
+      modifier_groups_ids: (entry.modifiers ?? []).map((key) => modifierByKey.get(key)?.id as string),
+      accounting_category_ids: [accountingByKey.get(entry.accounting)?.id as string],
+      location_ids: index % 7 === 3 ? firstOnly : allLocations,
+      tax_id: tax.id,
+      line_type: entry.line ?? 'product',
+    };
+  });
+
+  const paymentMethods: PosPaymentMethod[] = flavour.payments.map((method, index) => ({
+    id: id('payment-method', index),
+    name: method.name,
+    extra: method.extra,
+    location_ids: index === flavour.payments.length - 1 ? firstOnly : allLocations,
+  }));
+
+  const customers: Record<string, PosCustomer> = {};
+  const customerIds: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const first = faker.person.firstName();
+    const last = faker.person.lastName();
+    const place = pick(faker, CITIES);
+    const customer: PosCustomer = {
+      id: id('customer', i),
+      first_name: first,
+      last_name: last,
+      name: `${first} ${last}`,
+      phone: faker.datatype.boolean(0.8) ? phoneOf(faker) : null,
+      email: faker.datatype.boolean(0.85) ? emailOf(faker, first, last) : null,
+      // Customers since half a year before the history, the last ones a fortnight before the recent window.
+      created_on: faker.date
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -POS_RECENT_MONTHS - 1))}T00:00:00Z`,
+        })
+        .toISOString(),
+      addresses: faker.datatype.boolean(0.6)
+        ? [
+            {
+              address_type: 'home',
+              name: 'Home',
+              street: faker.location.street(),
+              number: faker.location.buildingNumber(),
+              box: faker.datatype.boolean(0.2) ? faker.string.alpha({ length: 1, casing: 'upper' }) : null,
+              city: place.city,
+              postal_code: place.postal,
+              country: 'BE',
+            },
+          ]
+        : [],
+      loyalty: faker.number.int({ min: 0, max: 450 }),
+      birthdate: faker.datatype.boolean(0.4)
+        ? faker.date
+            .birthdate({
+              min: 18,
+              max: 80,
+              mode: 'age',
+              refDate: `${Number(until.slice(0, 4)) - 1}-01-01T00:00:00Z`,
+            })
+            .toISOString()
+            .slice(0, 10)
+        : null,
+    };
+    customers[customer.id] = customer;
+    customerIds.push(customer.id);
+  }
+
+  const dataset: PosDataset = {
+    consumerid,
+    connectionid,
+    integrationid,
+    counters: { order: 0, customer: customerIds.length },
+    locations,
+    tax_rates: taxes,
+    accounting_categories: accounting,
+    product_categories: categories,
+    modifiers,
+    products,
+    payment_methods: paymentMethods,
+    customers,
+    orders: {},
+    open_orders: [],
+    daily_objectives: Object.fromEntries(
+      locations.map((l) => [
+        l.id,
+        faker.number.int({ min: 14, max: 24 }) * (flavour === RESTAURANT ? 10 : 12),
+      ]),
+    ),
+  };
+
+  // The older history first (numbered first, drawn from a faker of its own), a few orders a month.
+  const past = historyFaker('pos', input);
+  const history = new OrderBuilder(past, flavour, dataset, id, end);
+  for (const month of monthsBetween(firstDay, recentStart)) {
+    for (const location of locations) {
+      const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
+      const instants = Array.from({ length: count }, () =>
+        atMinute(dayIn(past, month.first, month.last), past.number.int({ min: OPENING, max: CLOSING })),
+      ).sort();
+      for (const instant of instants) {
+        const known = customerIds.filter((c) => (customers[c]?.created_on ?? instant) < instant);
+        history.order(location, instant, false, known);
+      }
+    }
+  }
+
+  const builder = new OrderBuilder(faker, flavour, dataset, id, end);
+  for (const day of daysBetween(recentStart, until)) {
+    for (const location of locations) {
+      const count = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
+      const lastDay = day === until;
+      const latest = lastDay
+        ? Math.floor((Date.parse(end) - Date.parse(`${day}T00:00:00Z`)) / 60_000) - 5
+        : CLOSING;
+      const minutes = Array.from({ length: count }, () =>
+        faker.number.int({ min: OPENING, max: latest }),
+      ).sort((a, b) => a - b);
+      // The last morning ends with an order still open at each location, which the clock completes.
+      if (lastDay) minutes.push(latest - faker.number.int({ min: 0, max: 20 }));
+      for (const [index, minute] of minutes.entries()) {
+        const forceOpen = lastDay && index === minutes.length - 1;
+        builder.order(location, atMinute(day, minute), forceOpen, customerIds);
+      }
+    }
+  }
+  return dataset;
+}
+
+class OrderBuilder {
+  constructor(
+    private readonly faker: Faker,
+    private readonly flavour: Flavour,
+    private readonly dataset: PosDataset,
+    private readonly id: (kind: string, ...parts: (string | number)[]) => string,
+    /** The instant the seeded activity stops: orders still open then close when the clock reaches them. */
+    private readonly end: string,
+  ) {}
+
+  order(location: VerticalLocation, created: string, forceOpen: boolean, customerIds: string[]): void {
+    const { faker, flavour, dataset } = this;
+    dataset.counters.order = (dataset.counters.order ?? 0) + 1;
+    const number = dataset.counters.order;
+    const orderId = this.id('order', number);
+    const mode = faker.helpers.weightedArrayElement(flavour.modes);
+    const source = sourceOf(faker, mode, flavour === RESTAURANT);
+    const sellable = dataset.products.filter(
+      (p) => p.location_ids.includes(location.id) && p.line_type === 'product',
+    );
+    const lines: PosOrderLine[] = [];
+    const lineCount = faker.number.int({ min: 1, max: flavour === RESTAURANT ? 5 : 3 });
+    for (let i = 0; i < lineCount; i++) {
+      lines.push(this.line(orderId, i, pick(faker, sellable), mode));
+    }
+    if (mode === 'DELIVERY') {
+      const fee = dataset.products.find((p) => p.line_type === 'service' && p.name === 'Delivery fee');
+      if (fee) lines.push(this.line(orderId, lines.length, fee, mode, 1));
+    }
+    const totals = orderTotals(lines);
+    const total = totals.total;
+    const closesAt = plusMinutes(
+      created,
+      mode === 'EAT_IN' ? faker.number.int({ min: 25, max: 95 }) : faker.number.int({ min: 4, max: 25 }),
+    );
+    const open = forceOpen || closesAt > this.end;
+    const closingDate = open ? null : closesAt;
+    const finalClose =
+      open && closesAt <= this.end ? plusMinutes(this.end, faker.number.int({ min: 5, max: 90 })) : closesAt;
+    const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
+    const customerId = faker.datatype.boolean(0.25) && customerIds.length ? pick(faker, customerIds) : null;
+    const invoiced = !open && faker.datatype.boolean(0.05);
+    const invoiceId = invoiced ? `INV-${created.slice(0, 4)}-${pad(number, 5)}` : null;
+
+    const method = this.method(methods);
+    const tip = this.tip(method, mode);
+    const payments: PosPayment[] = open
+      ? []
+      : this.payments(orderId, methods, method, total, tip, closesAt, invoiceId);
+    const order: PosOrder = {
+      id: orderId,
+      order_number: String(number),
+      creation_date: created,
+      closing_date: closingDate,
+      service_date: created,
+      device_id:
+        source === 'KIOSK'
+          ? 'kiosk-1'
+          : pick(
+              faker,
+              flavour.devices.filter((d) => !d.startsWith('kiosk')),
+            ),
+      total,
+      tax_amount: totals.tax_amount,
+      total_discount: totals.total_discount,
+      total_refund: 0,
+      total_tip: open ? 0 : sum2(payments.map((p) => p.tip)),
+      delivery_fee: totals.delivery_fee,
+      mode,
+      source,
+      currency: 'EUR',
+      country: 'BE',
+      loyalty: customerId ? Math.floor(total) : null,
+      customer_id: customerId,
+      location_id: location.id,
+      taxes: totals.taxes,
+      guests: mode === 'EAT_IN' ? faker.number.int({ min: 1, max: 6 }) : null,
+      payments,
+      items: lines,
+      invoice_id: invoiceId,
+      closes_at: open ? finalClose : null,
+      planned_payment: open ? { payment_method_id: method.id, tip } : null,
+    };
+    dataset.orders[orderId] = order;
+    if (open) dataset.open_orders.push(orderId);
+  }
+
+  private line(
+    orderId: string,
+    index: number,
+    product: PosProduct,
+    mode: PosModeValue,
+    fixedQuantity?: number,
+  ): PosOrderLine {
+    const { faker, dataset } = this;
+    const quantity =
+      fixedQuantity ??
+      faker.helpers.weightedArrayElement([
+        { weight: 70, value: 1 },
+        { weight: 22, value: 2 },
+        { weight: 8, value: 3 },
+      ]);
+    const { price, tax } = linePrice(dataset, product, mode);
+    const modifiers: PosModifierLine[] = [];
+    if (product.modifier_groups_ids.length && faker.datatype.boolean(0.4)) {
+      const group = dataset.modifiers.find((m) => m.id === pick(faker, product.modifier_groups_ids));
+      const option = group ? pick(faker, group.options) : undefined;
+      if (group && option) modifiers.push(modifierLine(group, option, quantity));
+    }
+    const gross = lineGross(price.unit_price, quantity, modifiers);
+    const discounts: PosDiscount[] = [];
+    const roll = faker.number.float({ min: 0, max: 1 });
+    if (product.line_type === 'product' && roll < 0.03) {
+      discounts.push({ name: 'Offered by the house', total: gross, type: 'OFFERED' });
+    } else if (product.line_type === 'product' && roll < 0.08) {
+      discounts.push({ name: '10% loyalty discount', total: round2(gross * 0.1), type: 'UNKNOWN' });
+    } else if (product.line_type === 'product' && roll < 0.09) {
+      discounts.push({ name: 'Broken or spilled', total: gross, type: 'LOSS' });
+    }
+    return orderLine(orderId, index, product, {
+      unitPrice: price.unit_price,
+      quantity,
+      tax,
+      modifiers,
+      discounts,
+    });
+  }
+
+  private method(methods: PosPaymentMethod[]): PosPaymentMethod {
+    const weights = methods.map((m) => ({
+      value: m,
+      weight: this.flavour.payments.find((p) => p.name === m.name)?.weight ?? 1,
+    }));
+    return this.faker.helpers.weightedArrayElement(weights);
+  }
+
+  private tip(method: PosPaymentMethod, mode: PosModeValue): number {
+    const tips = this.flavour.payments.find((p) => p.name === method.name)?.tips ?? false;
+    return tips && mode === 'EAT_IN' && this.faker.datatype.boolean(0.3)
+      ? this.faker.helpers.arrayElement([0.5, 1, 1.5, 2, 3])
+      : 0;
+  }
+
+  private payments(
+    orderId: string,
+    methods: PosPaymentMethod[],
+    method: PosPaymentMethod,
+    total: number,
+    tip: number,
+    date: string,
+    invoiceId: string | null,
+  ): PosPayment[] {
+    const split = total >= 20 && methods.length > 1 && this.faker.datatype.boolean(0.1);
+    const parts: { method: PosPaymentMethod; amount: number; tip: number }[] = [];
+    if (split) {
+      const first = round2(Math.floor((total / 2) * 100) / 100);
+      const other = methods.find((m) => m.id !== method.id) ?? method;
+      parts.push({ method, amount: first, tip }, { method: other, amount: round2(total - first), tip: 0 });
+    } else {
+      parts.push({ method, amount: total, tip });
+    }
+    return parts.map((part, index) => ({
+      id: uuidFrom('pos-payment', orderId, index),
+      payment_method_id: part.method.id,
+      payment_method_name: part.method.name,
+      total: part.amount,
+      tip: part.tip,
+      status: 'Completed',
+      currency: 'EUR',
+      date,
+      invoice_ref: invoiceId,
+      order_id: orderId,
+    }));
+  }
+}
+
+function sourceOf(faker: Faker, mode: PosModeValue, restaurant: boolean): PosSourceValue {
+  if (mode === 'DELIVERY') {
+    return restaurant ? pick(faker, ['UBEREATS', 'DELIVEROO', 'JUSTEAT'] as const) : 'WEB';
+  }
+  if (mode === 'TAKEAWAY')
+    return pick(faker, restaurant ? (['POS', 'WEB', 'MOBILE'] as const) : (['POS', 'POS', 'KIOSK'] as const));
+  return pick(faker, ['POS', 'POS', 'POS', 'KIOSK'] as const);
+}
+
+/** The price a product sells at in an order of `mode`, and the tax rate of its lines. */
+export function linePrice(
+  dataset: Pick<PosDataset, 'tax_rates'>,
+  product: PosProduct,
+  mode: PosModeValue,
+): { price: PosProduct['prices'][number]; tax: PosTaxRate | undefined } {
+  // Food taken away is taxed at the reduced rate (its second price).
+  const price = (mode !== 'EAT_IN' && product.prices[1]) ||
+    product.prices[0] || { unit_price: 0, tax_rate: 0 };
+  const tax = dataset.tax_rates.find((t) => t.rate === price.tax_rate) ?? dataset.tax_rates[0];
+  return { price, tax };
+}
+
+/** An option of a modifier group chosen on a line of `quantity`: one option per unit, at its price. */
+export function modifierLine(
+  group: PosModifierGroup,
+  option: PosModifierGroup['options'][number],
+  quantity: number,
+): PosModifierLine {
+  return {
+    modifier_id: option.id,
+    name: option.name ?? group.name ?? 'Option',
+    modifier_group_id: group.id,
+    quantity,
+    unit_price: option.price,
+    total: round2(option.price * quantity),
+  };
+}
+
+/** What a line comes to before its discounts and taxes: its units and the options chosen on it. */
+export const lineGross = (unitPrice: number, quantity: number, modifiers: readonly PosModifierLine[]) =>
+  round2(unitPrice * quantity + sum2(modifiers.map((m) => m.total)));
+
+/**
+ * A line of an order: quantity × unit_price + modifiers − discounts before taxes, taxed at the
+ * product's rate. Discounts take off at most what the line comes to (an offered line is free).
+ */
+export function orderLine(
+  orderId: string,
+  index: number,
+  product: PosProduct,
+  line: {
+    unitPrice: number;
+    quantity: number;
+    tax: PosTaxRate | undefined;
+    modifiers: PosModifierLine[];
+    discounts: PosDiscount[];
+  },
+): PosOrderLine {
+  const { unitPrice, quantity, tax, modifiers, discounts } = line;
+  const gross = lineGross(unitPrice, quantity, modifiers);
+  const untaxed = round2(gross - sum2(discounts.map((d) => d.total)));
+  if (untaxed < 0) {
+    throw verticalFailure(
+      `The discounts (${sum2(discounts.map((d) => d.total))}) are more than the line's ${gross}`,
+    );
+  }
+  const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
+  return {
+    id: `${orderId.slice(0, 8)}-${index + 1}`,
+    type: product.line_type,
+    menu_id: null,
+    quantity,
+    unit_price: unitPrice,
+    total: round2(untaxed + taxAmount),
+    tax_amount: taxAmount,
+    tax_rate: tax?.rate ?? 0,
+    tax_id: tax?.id ?? null,
+    description: product.name,
+    discounts,
+    product_id: product.id,
+    accounting_category_id: product.accounting_category_ids[0] ?? null,
+    modifiers,
+  };
+}
+
+/** An order's figures from its lines: the totals, the discounts, the delivery fee and the taxes by rate. */
+export function orderTotals(lines: readonly PosOrderLine[]) {
+  return {
+    total: sum2(lines.map((l) => l.total)),
+    tax_amount: sum2(lines.map((l) => l.tax_amount)),
+    total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
+    delivery_fee: lines.find((l) => l.type === 'service' && l.description === 'Delivery fee')?.total ?? 0,
+    taxes: taxTotals(lines),
+  };
+}
+
+/** The payment of an open order when it completes: one payment of its total, and its tip. */
+export function completionPayment(
+  order: PosOrder,
+  method: PosPaymentMethod | undefined,
+  tip: number,
+  date: string,
+): PosPayment {
+  return {
+    id: uuidFrom('pos-payment', order.id, 0),
+    payment_method_id: method?.id ?? null,
+    payment_method_name: method?.name ?? null,
+    total: order.total,
+    tip,
+    status: 'Completed',
+    currency: order.currency,
+    date,
+    invoice_ref: order.invoice_id,
+    order_id: order.id,
+  };
+}

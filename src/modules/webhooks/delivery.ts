@@ -1,0 +1,402 @@
+import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Services } from '../../platform/context.js';
+import { SELF_CALL_HEADER } from '../../platform/request-policy.js';
+import type { WorldStore } from '../../store/store.js';
+import { rawOf } from '../../store/unit-of-work.js';
+import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
+import { OwnEndpoints } from './own-origins.js';
+import { receivesEventsOf } from './webhooks.domain.js';
+
+/**
+ * The delivery worker: sends the outbox (world.webhook_deliveries, filled by events.ts) to the
+ * webhook instances. Its ticker task only starts the attempts that are due and returns: the ticker
+ * (and so the clock endpoint, the other background tasks and the requests that kick it) never waits
+ * for a receiver. At most MAX_ATTEMPTS_IN_FLIGHT attempts of one app are out at once, at most
+ * MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT of them for one account, and one per webhook instance, so an
+ * instance's deliveries go in the order they were queued and a receiver that never answers holds
+ * back only its own instance. When an attempt ends the worker starts whatever waits for its slot.
+ *
+ * Each attempt is a webhook log; a failed attempt is retried on RETRY_DELAYS_SECONDS of the sandbox
+ * clock, then given up. Nothing here may throw into the ticker or the server: every failure becomes
+ * a log or the reason a delivery was given up.
+ */
+
+/** How long a receiver has to answer (status line and headers) before the attempt counts as failed. */
+export const WEBHOOK_TIMEOUT_MS = 5000;
+
+/** Waits between attempts, on the sandbox clock: after the last one fails the delivery is given up. */
+export const RETRY_DELAYS_SECONDS = [10, 60, 300, 1800, 7200] as const;
+
+/** Attempts a delivery gets at most: the first and one per retry delay. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+/** Header holding the hex HMAC-SHA256 of the exact body, keyed by the instance's signing secret. */
+export const SIGNATURE_HEADER = 'X-Chift-Signature';
+
+/** The httpstatus logged for an attempt that got no HTTP answer (time-out, refused, reset, DNS). */
+export const NO_ANSWER_HTTPSTATUS = 0;
+
+export const DELIVERY_USER_AGENT = 'unified-api-sandbox-webhooks/1';
+
+/** Finished deliveries kept for the control endpoint; older ones are dropped. */
+export const MAX_FINISHED_DELIVERIES = 1000;
+
+/** Webhook logs kept per account, the newest; older ones are dropped so the world stays bounded. */
+export const MAX_WEBHOOK_LOGS_PER_ACCOUNT = 10_000;
+
+/** Attempts out at once in one app: each holds a socket and a timer for up to the time-out. */
+export const MAX_ATTEMPTS_IN_FLIGHT = 16;
+
+/** Of those, the most one account may hold, so that one account's receivers cannot stall the others. */
+export const MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT = 8;
+
+/** Why a delivery was given up without an attempt (its last_error). */
+export const GIVE_UP_REASONS = {
+  inactive: 'The webhook instance is inactive',
+  deleted: 'The webhook instance was deleted',
+  outOfScope: 'The event is about a consumer the API key that created the webhook instance cannot reach',
+  ownControlEndpoint:
+    'The url points at a control surface (/__sandbox, /console) of the sandbox itself, which webhooks never call',
+} as const;
+
+export const signBody = (secret: string, body: string): string =>
+  createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+
+/** The headers of a delivery: JSON, and the signature when the instance has a signing secret. */
+export function deliveryHeaders(body: string, signingsecret: string | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body, 'utf8')),
+    'user-agent': DELIVERY_USER_AGENT,
+  };
+  if (signingsecret) headers[SIGNATURE_HEADER] = signBody(signingsecret, body);
+  return headers;
+}
+
+export interface AttemptResult {
+  httpstatus: number;
+  /** Why no HTTP answer came, or null when one did. */
+  error: string | null;
+  /** Set when the host name resolved to the sandbox itself and nothing was sent. */
+  ownEndpoint?: true;
+}
+
+/** Code of the error the guarded lookup fails with, to tell it from a DNS failure. */
+const OWN_ENDPOINT_CODE = 'ESANDBOXSELF';
+
+/**
+ * dns.lookup, refusing a name that resolves to an address `isOwn` names: a host name is resolved
+ * only when the connection is made, so this is the one place to see where it really points.
+ */
+function guardedLookup(isOwn: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) {
+        callback(error, '');
+        return;
+      }
+      if (addresses.some((a) => isOwn(a.address))) {
+        callback(
+          Object.assign(new Error(GIVE_UP_REASONS.ownControlEndpoint), { code: OWN_ENDPOINT_CODE }),
+          '',
+        );
+        return;
+      }
+      const [first] = addresses;
+      if (options.all) callback(null, addresses);
+      else callback(null, first?.address ?? '', first?.family);
+    });
+  };
+}
+
+/**
+ * POSTs a body and resolves with the receiver's status, or NO_ANSWER_HTTPSTATUS and the reason.
+ * Never rejects. A fresh connection per attempt (no keep-alive), redirects are not followed.
+ * `isOwnAddress`, when given, refuses to connect to a host name that resolves to one of those.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  isOwnAddress?: ((address: string) => boolean) | null,
+): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: 'The url is not valid' });
+      return;
+    }
+    const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+    if (!client) {
+      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: `Unsupported protocol ${target.protocol}` });
+      return;
+    }
+    let request: http.ClientRequest;
+    // The same deadline covers the connection, the answer and the rest of its body.
+    const timer = setTimeout(() => {
+      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: `No answer within ${timeoutMs} ms` });
+      request.destroy();
+    }, timeoutMs);
+    try {
+      const lookup = isOwnAddress ? guardedLookup(isOwnAddress) : undefined;
+      request = client.request(target, { method: 'POST', headers, agent: false, lookup }, (response) => {
+        finish({ httpstatus: response.statusCode ?? NO_ANSWER_HTTPSTATUS, error: null });
+        response.on('close', () => clearTimeout(timer));
+        response.on('error', () => undefined);
+        response.resume();
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: reasonOf(error) });
+      return;
+    }
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error.code === OWN_ENDPOINT_CODE) {
+        finish({
+          httpstatus: NO_ANSWER_HTTPSTATUS,
+          error: GIVE_UP_REASONS.ownControlEndpoint,
+          ownEndpoint: true,
+        });
+      } else {
+        finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: reasonOf(error) });
+      }
+    });
+    request.end(body);
+  });
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+export const isSuccess = (httpstatus: number) => httpstatus >= 200 && httpstatus < 300;
+
+/** Deliveries whose next attempt is due at `now`, in the order they were queued. */
+export function dueDeliveries(world: World, now: Date): WebhookDeliveryRecord[] {
+  const at = now.getTime();
+  return Object.values(world.webhook_deliveries).filter(
+    (d) => d.state === 'pending' && d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= at,
+  );
+}
+
+/** Gives a delivery up without an attempt (its instance is gone or inactive, or its url is refused). */
+export function abandonDelivery(delivery: WebhookDeliveryRecord, reason: string): void {
+  delivery.state = 'failed';
+  delivery.next_attempt_at = null;
+  delivery.last_error = reason;
+}
+
+/**
+ * Records the outcome of an attempt made at `startedAt`: a 2xx delivers; anything else schedules
+ * the next retry, or gives the delivery up after the last one.
+ */
+export function recordAttempt(
+  delivery: WebhookDeliveryRecord,
+  url: string,
+  startedAt: Date,
+  result: AttemptResult,
+): void {
+  delivery.attempts += 1;
+  delivery.url = url;
+  delivery.last_httpstatus = result.httpstatus;
+  if (isSuccess(result.httpstatus)) {
+    delivery.state = 'delivered';
+    delivery.next_attempt_at = null;
+    delivery.last_error = null;
+    return;
+  }
+  delivery.last_error = result.error ?? `The receiver answered HTTP ${result.httpstatus}`;
+  const delay = RETRY_DELAYS_SECONDS[delivery.attempts - 1];
+  if (delay === undefined) {
+    delivery.state = 'failed';
+    delivery.next_attempt_at = null;
+  } else {
+    delivery.next_attempt_at = new Date(startedAt.getTime() + delay * 1000).toISOString();
+  }
+}
+
+export function attemptLog(
+  webhooklogid: string,
+  webhook: WebhookRecord,
+  delivery: WebhookDeliveryRecord,
+  url: string,
+  startedAt: Date,
+  result: AttemptResult,
+): WebhookLogRecord {
+  return {
+    webhooklogid,
+    webhookid: webhook.webhookid,
+    event: delivery.event,
+    url,
+    accountid: delivery.accountid,
+    createdon: startedAt.toISOString(),
+    httpstatus: result.httpstatus,
+    integrationid: delivery.integrationid,
+    deliveryid: delivery.deliveryid,
+    error: result.error ?? (isSuccess(result.httpstatus) ? null : `HTTP ${result.httpstatus}`),
+  };
+}
+
+/** Drops the oldest finished deliveries beyond `keep`; pending ones always stay. */
+export function pruneDeliveries(world: World, keep = MAX_FINISHED_DELIVERIES): void {
+  const finished = Object.values(world.webhook_deliveries).filter((d) => d.state !== 'pending');
+  for (const delivery of finished.slice(0, Math.max(0, finished.length - keep))) {
+    delete world.webhook_deliveries[delivery.deliveryid];
+  }
+}
+
+/** Keeps the newest `keep` webhook logs of each account (logs are stored in the order they were made). */
+export function pruneWebhookLogs(world: World, keep = MAX_WEBHOOK_LOGS_PER_ACCOUNT): void {
+  const ids = Object.keys(world.webhook_logs);
+  // No account can be over the bound while the whole table is within it: skip the walk.
+  if (ids.length <= keep) return;
+  const seen = new Map<string, number>();
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const id = ids[i] as string;
+    const accountid = world.webhook_logs[id]?.accountid ?? '';
+    const count = (seen.get(accountid) ?? 0) + 1;
+    seen.set(accountid, count);
+    if (count > keep) delete world.webhook_logs[id];
+  }
+}
+
+export interface DeliveryOptions {
+  /** Time-out of one attempt, in milliseconds (default WEBHOOK_TIMEOUT_MS). */
+  timeoutMs?: number | undefined;
+}
+
+type DeliveryServices = Pick<
+  Services,
+  'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins' | 'secrets'
+>;
+
+/** The ticker key of the attempt of a delivery: `ticker.settled(key)` waits for it. */
+export const deliveryWorkKey = (deliveryid: string) => `webhook-delivery:${deliveryid}`;
+
+/** Starts due attempts within the bounds, and the next ones as attempts end (see the top of the file). */
+export class DeliveryWorker {
+  readonly #services: DeliveryServices;
+  readonly #timeoutMs: number;
+  /** Instances with an attempt out: their next delivery waits for it. */
+  readonly #busyWebhooks = new Set<string>();
+  readonly #perAccount = new Map<string, number>();
+  #inFlight = 0;
+
+  constructor(services: DeliveryServices, options: DeliveryOptions = {}) {
+    this.#services = services;
+    this.#timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  }
+
+  /** Starts every due attempt there is room for, and returns without waiting for any. */
+  tick(): void {
+    const { store, clock } = this.#services;
+    for (const delivery of dueDeliveries(store.world, clock.now())) {
+      if (this.#inFlight >= MAX_ATTEMPTS_IN_FLIGHT) return;
+      if (this.#busyWebhooks.has(delivery.webhookid)) continue;
+      if ((this.#perAccount.get(delivery.accountid) ?? 0) >= MAX_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT) continue;
+      this.#start(delivery);
+    }
+  }
+
+  #start(delivery: WebhookDeliveryRecord): void {
+    const { deliveryid, webhookid, accountid } = delivery;
+    const started = this.#services.ticker.spawn(deliveryWorkKey(deliveryid), async (store) => {
+      try {
+        await this.#attempt(store, deliveryid);
+      } finally {
+        this.#busyWebhooks.delete(webhookid);
+        this.#inFlight -= 1;
+        const left = (this.#perAccount.get(accountid) ?? 1) - 1;
+        if (left > 0) this.#perAccount.set(accountid, left);
+        else this.#perAccount.delete(accountid);
+        // The slot is free: the instance's next delivery, or another that waited for room.
+        this.tick();
+      }
+    });
+    // Not started: the same delivery is still out (a reset can bring back its id); its end ticks.
+    if (!started) return;
+    this.#busyWebhooks.add(webhookid);
+    this.#inFlight += 1;
+    this.#perAccount.set(accountid, (this.#perAccount.get(accountid) ?? 0) + 1);
+  }
+
+  /** Why a delivery must not go to its instance, or null when it may. */
+  #refusal(webhook: WebhookRecord | undefined, delivery: WebhookDeliveryRecord, own: OwnEndpoints) {
+    if (!webhook) return GIVE_UP_REASONS.deleted;
+    if (webhook.status !== 'active') return GIVE_UP_REASONS.inactive;
+    if (!receivesEventsOf(webhook, delivery.event_consumerid)) return GIVE_UP_REASONS.outOfScope;
+    if (own.isOwnControlUrl(webhook.url)) return GIVE_UP_REASONS.ownControlEndpoint;
+    return null;
+  }
+
+  /**
+   * One attempt of one delivery, in three steps so that no write is held while the receiver is
+   * out: a write that checks the delivery may go (or gives it up), the request, then a write that
+   * records the outcome in whatever world is current then.
+   */
+  async #attempt(store: WorldStore, deliveryid: string): Promise<void> {
+    const { clock, ids, config, selfOrigins, secrets } = this.#services;
+    // Checked at every attempt, not only when the url was stored: a world file or a fixture may
+    // hold a url written before the sandbox listened where it does now.
+    const own = new OwnEndpoints([...(selfOrigins ?? []), config.publicUrl]);
+    const planned = await store.transact((write) => {
+      const world = write.world;
+      const delivery = world.webhook_deliveries[deliveryid];
+      if (delivery?.state !== 'pending') return null;
+      const webhook = world.webhooks[delivery.webhookid];
+      const refusal = this.#refusal(webhook, delivery, own);
+      if (refusal !== null || !webhook) {
+        abandonDelivery(delivery, refusal ?? GIVE_UP_REASONS.deleted);
+        return null;
+      }
+      // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
+      return {
+        delivery: rawOf(delivery),
+        webhook: rawOf(webhook),
+        url: webhook.url,
+        body: delivery.body,
+        headers: deliveryHeaders(delivery.body, webhook.signingsecret),
+      };
+    });
+    if (planned === null) return;
+    const { url } = planned;
+    const startedAt = clock.now();
+    // The marker that only this app knows: a request bearing it is refused before routing, so a
+    // delivery can never reach the sandbox itself, whatever its url says.
+    const headers = { ...planned.headers, [SELF_CALL_HEADER]: secrets.selfMarker };
+    const result = await postWebhook(url, planned.body, headers, this.#timeoutMs, own.addressGuard(url));
+    await store.transact((write) => {
+      // The world may have been reset, or the instance deleted, while the request was out.
+      const now = write.world;
+      const delivery = now.webhook_deliveries[deliveryid];
+      const webhook = now.webhooks[planned.webhook.webhookid];
+      if (!delivery || !webhook || rawOf(delivery) !== planned.delivery || rawOf(webhook) !== planned.webhook)
+        return;
+      if (result.ownEndpoint) {
+        abandonDelivery(delivery, GIVE_UP_REASONS.ownControlEndpoint);
+      } else {
+        recordAttempt(delivery, url, startedAt, result);
+        const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
+        now.webhook_logs[log.webhooklogid] = log;
+        pruneWebhookLogs(now);
+      }
+      pruneDeliveries(now);
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv, Services } from '../../platform/context.js';
+import type { TickTask } from '../../platform/ticker.js';
+import { type DeliveryOptions, DeliveryWorker } from './delivery.js';
+import * as handlers from './webhooks.handlers.js';
+import * as routes from './webhooks.routes.js';
+
+/** The webhook routes. */
+export function registerWebhooks(app: OpenAPIHono<AppEnv>, services: Services): void {
+  // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
+  app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
+  // Creating and changing a url needs the addresses the sandbox listens on, known only once it listens.
+  app.openapi(routes.createWebhook, handlers.createWebhookHandler(services));
+  app.openapi(routes.listWebhooks, handlers.listWebhooksHandler);
+  app.openapi(routes.getWebhook, handlers.getWebhookHandler);
+  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler(services));
+  app.openapi(routes.deleteWebhook, handlers.deleteWebhookHandler);
+  app.openapi(routes.listWebhookLogs, handlers.listWebhookLogsHandler);
+}
+
+/** Background task: the worker that delivers the events of the outbox to the instances (delivery.ts). */
+export function webhookDeliveryTask(services: Services, options: DeliveryOptions = {}): TickTask {
+  const worker = new DeliveryWorker(services, options);
+  return () => worker.tick();
+}
+
+export { deliveryHeaders, deliveryWorkKey } from './delivery.js';
+// The control endpoints of deliveries (/__sandbox/webhook-deliveries) and what the console reuses.
+export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery } from './delivery-control.js';

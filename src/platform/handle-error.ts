@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, errors, invalidJson, messages, ValidationFailure } from '../lib/errors.js';
+import { UnstorableChangeError } from '../store/store.js';
+
+/**
+ * The one error mapper: ApiError to the ServiceError envelope, validation failures to the 422
+ * validation body, the framework's own refusals (malformed JSON) to the same shapes. Anything else
+ * is a bug of the sandbox: it is logged without the request and answered as a 500 ServiceError.
+ */
+export function handleError(error: Error, c: Context): Response {
+  if (error instanceof ApiError) return c.json(error.toBody(), error.status);
+  if (error instanceof ValidationFailure) return c.json(error.toBody(), 422);
+  if (error instanceof UnstorableChangeError) {
+    return c.json(errors.changeNotStorable(error.message).toBody(), 422);
+  }
+  if (error instanceof HTTPException) {
+    if (error.status === 400 && /json/i.test(error.message)) {
+      return c.json(invalidJson(error.message).toBody(), 422);
+    }
+    if (error.status === 413) return c.json(new ApiError(413, error.message).toBody(), 413);
+    const status = error.status >= 400 && error.status < 500 ? error.status : 400;
+    return c.json({ message: error.message || 'Bad request', status: 'error', detail: '' }, status);
+  }
+  console.error(`[unified-api-sandbox] unexpected error on ${c.req.method} ${c.req.path}:`, error);
+  return c.json({ message: messages.internal, status: 'error', detail: '' }, 500);
+}

@@ -1,0 +1,47 @@
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ApiName } from './catalogue.js';
+import type { AppEnv } from './context.js';
+import { requireVerticalConnection, type VerticalScope } from './vertical-connection.js';
+
+/** A route that names its operation: the coverage of an integration is kept per operationId. */
+type OperationRoute = RouteConfig & { operationId: string };
+
+/**
+ * A vertical as its operations see it: its One API, and how the data an operation works on is
+ * opened once the consumer, its connection and the integration's coverage have been checked (a
+ * connection's dataset, an accounting folder's ledger...).
+ */
+export interface Vertical<D> {
+  api: ApiName;
+  /** May be asynchronous when opening writes (the POS completes its due orders first). */
+  open(c: Context<AppEnv>, scope: VerticalScope): D | Promise<D>;
+}
+
+/** What a vertical operation's handler is handed besides the request: the checked scope and its data. */
+export type OperationScope<D> = VerticalScope & { data: D };
+
+type Ctx<R extends OperationRoute> = Parameters<RouteHandler<R, AppEnv>>[0];
+
+/**
+ * The handler of one vertical operation. The route carries the operationId, so nothing restates it:
+ * the wrapper resolves the consumer (404/401), its active connection of the vertical (400 without
+ * one), the integration's coverage of that operation (400 when not SUPPORTED) and the data, then
+ * hands them to `handle`, typed from the route like any handler.
+ */
+export function operation<R extends OperationRoute, D>(
+  vertical: Vertical<D>,
+  route: R,
+  handle: (c: Ctx<R>, scope: OperationScope<D>) => ReturnType<RouteHandler<R, AppEnv>>,
+): RouteHandler<R, AppEnv> {
+  const handler = (c: Ctx<R>) => {
+    const context = c as unknown as Context<AppEnv>;
+    const scope = requireVerticalConnection(context, vertical.api, route.operationId);
+    const data = vertical.open(context, scope);
+    if (data instanceof Promise) {
+      return data.then((opened) => handle(c, { ...scope, data: opened }) as unknown as Response);
+    }
+    return handle(c, { ...scope, data });
+  };
+  return handler as RouteHandler<R, AppEnv>;
+}

@@ -10,6 +10,7 @@
  * It imports only the package's entry point, so it runs the same on either side of a move.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createApp, seedDirectory } from '../src/index.js';
 
 const SEED = 7;
@@ -43,7 +44,16 @@ const tokenText = await answer('POST', '/token', undefined, {
 });
 const token = (JSON.parse(tokenText) as { access_token: string }).access_token;
 
-for (const page of ['/openapi.json', '/__sandbox/openapi.json', '/docs', '/docs/sandbox', '/console']) {
+for (const page of [
+  '/openapi.json',
+  '/__sandbox/openapi.json',
+  '/__sandbox/fixtures/schema',
+  '/datalab/cube-schemas',
+  '/docs',
+  '/docs/sandbox',
+  '/docs/prefill.json',
+  '/console',
+]) {
   await answer('GET', page, token);
 }
 
@@ -130,6 +140,12 @@ await answer('POST', `/consumers/${accountingConsumer}/accounting/clients`, toke
 });
 await answer('GET', `/consumers/${accountingConsumer}/accounting/clients?page=2&size=5`, token);
 await answer('POST', '/webhooks', token, { event: 'account.connection.created', url: 'http://127.0.0.1:9/hook' });
+for (const example of ['commerce-webhooks.json']) {
+  const document = JSON.parse(readFileSync(new URL(`../examples/fixtures/${example}`, import.meta.url), 'utf8'));
+  const loaded = await answer('POST', '/__sandbox/fixtures', token, document);
+  for (const consumer of (JSON.parse(loaded) as { consumers?: { consumerid: string }[] }).consumers ?? [])
+    await answer('GET', `/consumers/${consumer.consumerid}/connections`, token);
+}
 await answer('GET', '/__sandbox/requests?limit=20', token);
 
 process.stdout.write(`${lines.join('\n')}\n`);

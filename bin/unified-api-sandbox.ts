@@ -5,13 +5,13 @@ import { parseArgs } from 'node:util';
 import { createApp, DEFAULT_SEED } from '../src/app.js';
 import { envCommandLine, formatDotenv, sandboxEnv } from '../src/control/env.js';
 import { FixtureError } from '../src/control/fixtures.control.js';
-import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/control/requests.js';
-import { seedWorld } from '../src/control/seeded-world.js';
+import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/control/requests/index.js';
+import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
-import { Store, StoreFileError } from '../src/store/store.js';
+import { StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
 
 /** The command line: the only place that reads argv and the environment. */
@@ -254,7 +254,7 @@ async function envCommand(args: Args) {
   if (args.help) return console.log(ENV_USAGE);
   let world: World;
   if (args.db && existsSync(args.db)) {
-    world = (await Store.file(args.db, () => seedWorld(args.seed, 'default'), { readOnly: true })).world;
+    world = (await openWorldFile(args.db, () => seedWorld(args.seed, 'default'), { readOnly: true })).world;
   } else if (args.fixtures) {
     // The world serve would start: the seeded one with the fixtures applied, by the same code, and
     // refused as serve refuses it (exit code 2 and the rule, not a stack).

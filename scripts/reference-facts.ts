@@ -1,5 +1,5 @@
 /**
- * Regenerates test/reference/facts.json, the facts of the reference OpenAPI description that the
+ * Regenerates test/contract/reference/facts.json, the facts of the reference OpenAPI description that the
  * contract test compares the served document with (no descriptions, no examples: names, places,
  * required flags, enums, status codes, schema names, MCP scopes).
  *
@@ -8,7 +8,7 @@
  * It also writes fixtures/published-operations.json: the operations of the published document in its
  * order, with their names (operationId, tags, summary), which the served /openapi.json follows.
  *
- * With --newer-than, it writes test/reference/facts-newer.json instead: the facts of the operations
+ * With --newer-than, it writes test/contract/reference/facts-newer.json instead: the facts of the operations
  * that a newer published version (its date in its file name) adds to the reference version, which
  * the sandbox serves marked as that version's (NEWER_REFERENCE_MARKER, src/lib/client-routes.ts).
  *
@@ -19,10 +19,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type NewerReferenceFacts, referenceFacts } from '../test/reference/openapi-facts.js';
+import { type NewerReferenceFacts, referenceFacts } from '../test/contract/reference/openapi-facts.js';
 
-const OUT = fileURLToPath(new URL('../test/reference/facts.json', import.meta.url));
-const OUT_NEWER = fileURLToPath(new URL('../test/reference/facts-newer.json', import.meta.url));
+const OUT = fileURLToPath(new URL('../test/contract/reference/facts.json', import.meta.url));
+const OUT_NEWER = fileURLToPath(new URL('../test/contract/reference/facts-newer.json', import.meta.url));
 const OUT_PUBLISHED = fileURLToPath(new URL('../fixtures/published-operations.json', import.meta.url));
 
 /** A value on one line, spaced as the project's JSON formatter spaces it. */

@@ -8,7 +8,7 @@ import {
   installTraffic,
   RequestJournal,
   type RequestSummary,
-} from './control/requests.js';
+} from './control/requests/index.js';
 import { seedWorld } from './control/seeded-world.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
@@ -16,22 +16,15 @@ import { ValidationFailure } from './lib/errors.js';
 import { seededIds } from './lib/ids.js';
 import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
-import { registerAccounting } from './modules/accounting/index.js';
 import { registerAuth } from './modules/auth/index.js';
-import { registerBanking } from './modules/banking/index.js';
-import { registerCommerce } from './modules/commerce/index.js';
 import { registerConnections } from './modules/connections/index.js';
 import { registerConsumers } from './modules/consumers/index.js';
 import { registerDatalab } from './modules/datalab/index.js';
 import { registerDatalayer } from './modules/datalayer/index.js';
 import { registerDatastores } from './modules/datastores/index.js';
 import { registerIntegrations } from './modules/integrations/index.js';
-import { registerInvoicing } from './modules/invoicing/index.js';
 import { registerIssues } from './modules/issues/index.js';
 import { registerLocalAgents } from './modules/local-agents/index.js';
-import { registerPayment } from './modules/payment/index.js';
-import { registerPms } from './modules/pms/index.js';
-import { posOrdersTask, registerPos } from './modules/pos/index.js';
 import { automationTask, registerSyncs } from './modules/syncs/index.js';
 import { registerWebhooks, webhookDeliveryTask } from './modules/webhooks/index.js';
 import { bodyGuard, isJsonRequest } from './platform/body-guard.js';
@@ -42,13 +35,17 @@ import { handleError } from './platform/handle-error.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
+import type { AnyVerticalModule } from './platform/vertical-module.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
 import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js';
 import { registerDocs } from './surfaces/docs/index.js';
 import { isMcpPath, registerMcp } from './surfaces/mcp/index.js';
+import { VERTICALS } from './verticals.js';
 
 export interface CreateAppOptions {
+  /** The verticals the app is composed of (default: all of src/verticals.ts). */
+  verticals?: readonly AnyVerticalModule[];
   /** Seed of the world (default 1): the same seed builds the same world. */
   seed?: number;
   /** World size when no store is given: 'default' or 'large' (100,000 consumers). */
@@ -106,7 +103,13 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const seed = options.seed ?? DEFAULT_SEED;
-  const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default'));
+  const verticals = options.verticals ?? VERTICALS;
+  for (const module of verticals) {
+    const missing = (module.builtOn ?? []).filter((key) => !verticals.some((other) => other.key === key));
+    if (missing.length)
+      throw new Error(`The ${module.key} vertical is built on ${missing.join(', ')}: add it to the list too`);
+  }
+  const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default', verticals));
   const clock =
     options.clock === 'now' || options.clock instanceof Date
       ? manualClock(options.clock)
@@ -143,7 +146,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       (work) => store.transactApart(work),
       (work) => work(store),
     ),
-    caches: { ledgerFolders: new Map() },
+    caches: Object.assign({}, ...verticals.map((module) => module.caches?.() ?? {})),
+    verticals,
     requests: new RequestJournal(options.requestJournalSize ?? DEFAULT_REQUEST_JOURNAL_SIZE, {
       onRequest: options.onRequest,
       adminToken: config.adminToken,
@@ -200,6 +204,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('ticker', services.ticker);
     c.set('caches', services.caches);
     c.set('secrets', services.secrets);
+    c.set('verticals', services.verticals);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     // The MCP server and its OAuth endpoints write nothing themselves: a tool call's operation takes
@@ -231,7 +236,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const background: [name: string, task: TickTask][] = [
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
-    ['pos-orders', posOrdersTask(services)],
+    ...verticals.flatMap((module) => Object.entries(module.tasks?.(services) ?? {})),
   ];
   for (const [name, task] of background) services.ticker.register(name, task);
 
@@ -244,13 +249,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerSyncs(app);
   registerDatalayer(app);
   registerIssues(app);
-  registerAccounting(app);
-  registerInvoicing(app);
-  registerBanking(app);
-  registerPayment(app);
-  registerPos(app);
-  registerCommerce(app);
-  registerPms(app);
+  for (const module of verticals) module.register(app);
   registerDatalab(app);
   registerLocalAgents(app);
   registerSandboxControl(app);

@@ -13,14 +13,21 @@ export {
   type FixtureSource,
   loadFixtures,
 } from './control/fixtures.control.js';
-export { fixtureJsonSchema } from './control/fixtures.schema.js';
+
+import { fixtureJsonSchema as fixtureJsonSchemaOf } from './control/fixtures.schema.js';
+import { VERTICALS } from './verticals.js';
+
+/** The JSON Schema of fixture documents, as GET /__sandbox/fixtures/schema serves it. */
+export function fixtureJsonSchema(): Record<string, unknown> {
+  return fixtureJsonSchemaOf(VERTICALS);
+}
 export {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   formatRequestLine,
   type RequestEntry,
   type RequestFilter,
   type RequestSummary,
-} from './control/requests.js';
+} from './control/requests/index.js';
 export type { SandboxClock } from './control/sandbox.domain.js';
 export { type SeedDirectory, seedDirectory } from './control/seeded-world.js';
 export { type Clock, manualClock, systemClock } from './lib/clock.js';

@@ -10,14 +10,13 @@ import {
   type FixtureSource,
   loadFixtures,
 } from './control/fixtures.control.js';
-import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests.js';
+import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
 import { type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
-import { type SeedDirectory, seedDirectory, seedWorld } from './control/seeded-world.js';
+import { openWorldFile, type SeedDirectory, seedDirectory, seedWorld } from './control/seeded-world.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
-import { listeningOrigins } from './modules/webhooks/own-origins.js';
+import { listeningOrigins } from './modules/webhooks/index.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
-import { DATASET_BUILDERS } from './platform/datasets.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
 
@@ -150,8 +149,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   let fresh = true;
   if (options.db) {
     fresh = !existsSync(options.db);
-    store = await Store.file(options.db, () => seedWorld(seed, size), {
-      materializers: DATASET_BUILDERS,
+    store = await openWorldFile(options.db, () => seedWorld(seed, size), {
       ...(options.journalLimit !== undefined ? { compactAfterBytes: options.journalLimit } : {}),
     });
     seed = store.world.meta.seed;

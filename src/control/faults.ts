@@ -518,3 +518,10 @@ export function registerFaultControl(app: OpenAPIHono<AppEnv>): void {
     return c.body(null, 204);
   });
 }
+
+declare module '../platform/context.js' {
+  interface Services {
+    /** The armed faults (see control/faults.ts). */
+    faults: FaultBook;
+  }
+}

@@ -1,15 +1,16 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../platform/context.js';
+import type { FixtureServices } from '../platform/fixtures/context.js';
 import { errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
+import type { AnyVerticalModule } from '../platform/vertical-module.js';
 import type { Store } from '../store/store.js';
-import type { FixtureServices } from './fixtures.context.js';
 import { buildFixture, type FixtureBuild } from './fixtures.domain.js';
 import { FixtureResult, type FixtureResultValue, fixtureJsonSchema } from './fixtures.schema.js';
 import { type FixtureSource, fixtureInput } from './fixtures.source.js';
 import { admin } from './sandbox.routes.js';
 
-export { FixtureError } from './fixtures.errors.js';
+export { FixtureError } from '../platform/fixtures/errors.js';
 export type { FixtureResultValue as FixtureResult } from './fixtures.schema.js';
 export type { FixtureSource } from './fixtures.source.js';
 
@@ -58,7 +59,8 @@ export const fixtureSchemaRoute = createRoute({
   },
 });
 
-let schemaCache: Record<string, unknown> | undefined;
+/** The JSON Schema served, once per list of verticals (each app's). */
+const schemaCache = new WeakMap<readonly AnyVerticalModule[], Record<string, unknown>>();
 
 /** The services of a request, as a fixture needs them (the request's origin stands for the sandbox's). */
 function requestServices(c: Context<AppEnv>): FixtureServices {
@@ -68,6 +70,7 @@ function requestServices(c: Context<AppEnv>): FixtureServices {
     catalogue: c.get('catalogue'),
     caches: c.get('caches'),
     config: c.get('config'),
+    verticals: c.get('verticals'),
     selfOrigins: new Set([new URL(c.req.url).origin]),
   };
 }
@@ -85,8 +88,13 @@ export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
     return c.json(result, 200);
   });
   app.openapi(fixtureSchemaRoute, (c) => {
-    schemaCache ??= fixtureJsonSchema();
-    return c.json(schemaCache, 200);
+    const verticals = c.get('verticals');
+    let schema = schemaCache.get(verticals);
+    if (!schema) {
+      schema = fixtureJsonSchema(verticals);
+      schemaCache.set(verticals, schema);
+    }
+    return c.json(schema, 200);
   });
 }
 

@@ -1,18 +1,18 @@
 import type { z } from '@hono/zod-openapi';
 import { serviceError } from '../lib/errors.js';
 import {
+  connectorSlug,
   createCustomRecord,
   customSegments,
   ensureCustomCollection,
-} from '../modules/custom/custom-records.js';
-import { connectorSlug } from '../modules/custom/custom-routes.js';
+} from '../modules/custom/index.js';
 import type { ApiName, Integration } from '../platform/catalogue.js';
+import type { FixtureContext } from '../platform/fixtures/context.js';
+import { type PathPart, ruleError } from '../platform/fixtures/errors.js';
+import type { VerticalRecords } from '../platform/fixtures/kit.js';
 import { verticalFailure } from '../platform/vertical-connection.js';
 import type { ConnectionRecord } from '../store/world.js';
-import type { FixtureContext } from './fixtures.context.js';
-import { type PathPart, ruleError } from './fixtures.errors.js';
 import type { CustomCollectionFixture } from './fixtures.schema.js';
-import type { VerticalRecords } from './fixtures.verticals.js';
 
 /**
  * The `custom` section of a connection: records of its custom routes, by custom path. Each record

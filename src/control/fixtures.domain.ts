@@ -1,15 +1,15 @@
 import { type ApiError, errors, messages } from '../lib/errors.js';
 import { type IdSource, uuidFrom } from '../lib/ids.js';
 import { own } from '../lib/own.js';
-import { isKnownScope } from '../modules/auth/auth.domain.js';
+import { isKnownScope } from '../modules/auth/index.js';
+import type { PostConnectionInput } from '../modules/connections/index.js';
 import {
   connectionCredentials,
   createConnection,
   requireActiveIntegration,
-} from '../modules/connections/connections.domain.js';
-import type { PostConnectionInput } from '../modules/connections/connections.schemas.js';
-import { createConsumer, requireConsumer } from '../modules/consumers/consumers.domain.js';
-import { createRows } from '../modules/datastores/datastores.domain.js';
+} from '../modules/connections/index.js';
+import { createConsumer, requireConsumer } from '../modules/consumers/index.js';
+import { createRows } from '../modules/datastores/index.js';
 import {
   createConsumerSyncLink,
   createSync,
@@ -17,14 +17,10 @@ import {
   flowsOf,
   replaceMappings,
   requireFlow,
-} from '../modules/syncs/syncs.domain.js';
-import { createWebhook, webhookTypes } from '../modules/webhooks/webhooks.domain.js';
+} from '../modules/syncs/index.js';
+import { createWebhook, webhookTypes } from '../modules/webhooks/index.js';
 import type { Integration } from '../platform/catalogue.js';
 import { seedCredentials } from '../platform/credentials.js';
-import type { Principal } from '../platform/tokens.js';
-import { Store, type WorldStore } from '../store/store.js';
-import { cloneRecord, rawOf } from '../store/unit-of-work.js';
-import { type ConsumerRecord, emptyWorld, type SyncRecord, type World } from '../store/world.js';
 import {
   type FixtureContext,
   type FixtureServices,
@@ -32,15 +28,25 @@ import {
   pinnedIds,
   RefTable,
   UNKNOWN_REFERENCE,
-} from './fixtures.context.js';
+} from '../platform/fixtures/context.js';
+import {
+  FixtureError,
+  formatPath,
+  type PathPart,
+  ruleError,
+  schemaError,
+} from '../platform/fixtures/errors.js';
+import type { Principal } from '../platform/tokens.js';
+import { Store, type WorldStore } from '../store/store.js';
+import { cloneRecord, rawOf } from '../store/unit-of-work.js';
+import { type ConsumerRecord, emptyLike, type SyncRecord, type World } from '../store/world.js';
 import { applyCustom } from './fixtures.custom.js';
-import { FixtureError, formatPath, type PathPart, ruleError, schemaError } from './fixtures.errors.js';
 import {
   type ConnectionFixtureValue,
   type ConsumerFixtureValue,
-  FixtureDocument,
   type FixtureDocumentValue,
   type FixtureResultValue,
+  fixtureDocument,
   type SyncConsumerFixtureValue,
 } from './fixtures.schema.js';
 import { applyVerticals } from './fixtures.verticals.js';
@@ -72,7 +78,7 @@ export function buildFixture(
   input: unknown,
   file: string | null = null,
 ): FixtureBuild {
-  const parsed = FixtureDocument.safeParse(input);
+  const parsed = fixtureDocument(services.verticals).safeParse(input);
   if (!parsed.success) throw schemaError(parsed.error, input, [], file);
   const doc = parsed.data;
   // The id counter lives in the world, outside what a write tracks: put it back on a refusal.
@@ -100,7 +106,7 @@ export function buildFixture(
 
 /** The world `replace: true` starts from: the accounts, their environments and keys, nothing else. */
 function worldWithoutRecords(world: World): World {
-  const fresh = emptyWorld(world.meta.seed, world.meta.size);
+  const fresh = emptyLike(world);
   fresh.meta = cloneRecord(world.meta);
   fresh.accounts = cloneRecord(world.accounts);
   fresh.environments = cloneRecord(world.environments);

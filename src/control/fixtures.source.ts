@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { FixtureError } from './fixtures.errors.js';
+import { FixtureError } from '../platform/fixtures/errors.js';
 
 /**
  * The YAML parser, loaded the first time a YAML file is read: importing it costs some 30 to 100 ms,

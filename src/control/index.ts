@@ -4,7 +4,7 @@ import { registerDeliveryControl } from '../modules/webhooks/index.js';
 import type { AppEnv } from '../platform/context.js';
 import { registerFaultControl } from './faults.js';
 import { registerFixtureControl } from './fixtures.control.js';
-import { registerRequestControl } from './requests.js';
+import { registerRequestControl } from './requests/index.js';
 import { type ClockMove, moveClock, resetSandbox } from './sandbox.domain.js';
 import * as routes from './sandbox.routes.js';
 

@@ -1,6 +1,8 @@
 import { uuidFrom } from '../lib/ids.js';
 import { type Faker, seededFaker } from '../platform/seeding/fakers.js';
+import type { AnyVerticalModule } from '../platform/vertical-module.js';
 import { putConnection, putConsumer, startIndexes } from '../store/indexes.js';
+import { type Materializers, Store } from '../store/store.js';
 import {
   type ApiKeyRecord,
   type ConnectionRecord,
@@ -9,11 +11,12 @@ import {
   type World,
   type WorldSize,
 } from '../store/world.js';
+import { VERTICALS } from '../verticals.js';
 
 export { emptyWorld };
 
-import { seedDatastores } from '../modules/datastores/datastores.seed.js';
-import { seedAutomation } from '../modules/syncs/automation.seed.js';
+import { seedDatastores } from '../modules/datastores/index.js';
+import { seedAutomation } from '../modules/syncs/index.js';
 import {
   type ApiName,
   type Catalogue,
@@ -55,9 +58,9 @@ class WorldBuilder {
   readonly seed: number;
   #dayOffset = 0;
 
-  constructor(seed: number, size: WorldSize) {
+  constructor(seed: number, size: WorldSize, collections: readonly string[]) {
     this.seed = seed;
-    this.world = emptyWorld(seed, size);
+    this.world = emptyWorld(seed, size, collections);
     // Index as records are added, rather than scanning 100,000 of them at the first lookup.
     startIndexes(this.world);
     this.faker = seededFaker('en', seed);
@@ -199,19 +202,25 @@ class WorldBuilder {
  * an app or resetting one costs almost nothing. The large world is built each time: its clone costs
  * more than half of building it (~1.5 s against ~2.9 s) and a kept copy ~140 MiB.
  */
-export function seedWorld(seed: number, size: WorldSize = 'default'): World {
-  if (size !== 'default') return buildWorld(seed, size);
-  let snapshot = SNAPSHOTS.get(seed);
+export function seedWorld(
+  seed: number,
+  size: WorldSize = 'default',
+  verticals: readonly AnyVerticalModule[] = VERTICALS,
+): World {
+  const collections = verticals.map((module) => module.collection);
+  if (size !== 'default') return buildWorld(seed, size, collections);
+  const key = `${seed}:${collections.join(',')}`;
+  let snapshot = SNAPSHOTS.get(key);
   if (!snapshot) {
     // Frozen as a clone: the built world may hold values it shares with the modules that seeded it.
-    snapshot = deepFreeze(structuredClone(buildWorld(seed, size)));
-    SNAPSHOTS.set(seed, snapshot);
+    snapshot = deepFreeze(structuredClone(buildWorld(seed, size, collections)));
+    SNAPSHOTS.set(key, snapshot);
   }
   return structuredClone(snapshot);
 }
 
 /** Frozen default worlds by seed: never handed out, only cloned (a constant of the process). */
-const SNAPSHOTS = new Map<number, World>();
+const SNAPSHOTS = new Map<string, World>();
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -221,8 +230,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function buildWorld(seed: number, size: WorldSize): World {
-  const b = new WorldBuilder(seed, size);
+function buildWorld(seed: number, size: WorldSize, collections: readonly string[]): World {
+  const b = new WorldBuilder(seed, size, collections);
   const creds = seedCredentials(seed);
   const { accountId, sandboxEnvId, productionEnvId } = creds;
 
@@ -317,4 +326,21 @@ export function seedDirectory(seed: number) {
     otherAccountConsumerId: uuidFrom('consumer', seed, 'other', 'ACCOUNTING'),
     syncId: uuidFrom('sync', seed, 'main'),
   };
+}
+
+/** The builders of the verticals' generated collections, for a world file's replay (Store.file). */
+export const verticalMaterializers = (verticals: readonly AnyVerticalModule[] = VERTICALS): Materializers =>
+  Object.fromEntries(verticals.map((module) => [module.collection, module.build]));
+
+/**
+ * Opens a world file holding the seeded world of `seed` (created when missing), with the verticals'
+ * builders: what serve, env and the tests open a file with.
+ */
+export function openWorldFile(
+  file: string,
+  makeWorld: () => World,
+  options: { readOnly?: boolean; compactAfterBytes?: number; verticals?: readonly AnyVerticalModule[] } = {},
+): Promise<Store> {
+  const { verticals, ...rest } = options;
+  return Store.file(file, makeWorld, { ...rest, materializers: verticalMaterializers(verticals) });
 }

@@ -1,5 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ConsumerRecord } from '../store/world.js';
+import { type ApiError, errors } from '../lib/errors.js';
+import { own } from '../lib/own.js';
+import { eachConsumerOfEnvironment } from '../store/indexes.js';
+import type { ConsumerRecord, World } from '../store/world.js';
 import type { Principal } from './tokens.js';
 
 /** What the rule needs of a consumer, or of a record kept for one (an issue, an execution). */
@@ -34,4 +37,37 @@ export function isAdmin(adminToken: string | null, authorization: string | undef
   return (
     adminToken === null || (authorization !== undefined && sameSecret(authorization, `Bearer ${adminToken}`))
   );
+}
+
+/**
+ * Finds a consumer the caller may see (canSee). One of the account's other environment is a
+ * 401; any other consumer the caller may not see does not exist for it.
+ */
+export function requireConsumer(
+  world: World,
+  principal: Principal,
+  consumerId: string,
+  notFound: () => ApiError = errors.consumerNotFound,
+): ConsumerRecord {
+  const consumer = own(world.consumers, consumerId.toLowerCase());
+  if (!consumer || consumer.accountid !== principal.accountid) throw notFound();
+  if (consumer.envid !== principal.envid) throw errors.wrongEnvironment();
+  if (!canSee(principal, consumer)) throw notFound();
+  return consumer;
+}
+
+/**
+ * Consumers of the caller's environment that the caller may see and that pass `keep`, in creation
+ * order.
+ */
+export function visibleConsumers(
+  world: World,
+  principal: Principal,
+  keep: (consumer: ConsumerRecord) => boolean = () => true,
+): ConsumerRecord[] {
+  const out: ConsumerRecord[] = [];
+  eachConsumerOfEnvironment(world, principal.accountid, principal.envid, (consumer) => {
+    if (canSee(principal, consumer) && keep(consumer)) out.push(consumer);
+  });
+  return out;
 }

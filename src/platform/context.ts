@@ -1,13 +1,10 @@
-import type { FaultBook } from '../control/faults.js';
-import type { RequestJournal } from '../control/requests.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import type { LedgerFolder } from '../modules/accounting/accounting.records.js';
 import type { WorldStore } from '../store/store.js';
-import type { McpService } from '../surfaces/mcp/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Ticker } from './ticker.js';
 import type { Principal, TokenService } from './tokens.js';
+import type { AnyVerticalModule } from './vertical-module.js';
 
 /** Settings of one sandbox app, fixed when it is created. */
 export interface SandboxConfig {
@@ -24,10 +21,8 @@ export interface SandboxConfig {
  * Values an app derives from its world and keeps to save work, rebuilt at will: they belong to the
  * app, never to the process, so two apps of one process share nothing.
  */
-export interface AppCaches {
-  /** The folders of a consumer's accounting integration, by seed, consumer and integration. */
-  ledgerFolders: Map<string, LedgerFolder[]>;
-}
+// biome-ignore lint/suspicious/noEmptyInterface: each module that keeps a cache adds it here (declare module)
+export interface AppCaches {}
 
 /**
  * Values only this app knows, drawn at random when it is created and never stored or logged: what
@@ -41,7 +36,11 @@ export interface AppSecrets {
   consoleForm: string;
 }
 
-/** The services every handler reaches through `c.var`: nothing is imported as a global. */
+/**
+ * The services every handler reaches through `c.var`: nothing is imported as a global. The layers
+ * above add theirs by declaration merging (the request journal and the faults in control/, the MCP
+ * sessions in surfaces/), so this file names none of them.
+ */
 export interface Services {
   store: WorldStore;
   clock: Clock;
@@ -49,21 +48,17 @@ export interface Services {
   catalogue: Catalogue;
   tokens: TokenService;
   config: SandboxConfig;
-  /** Background work driven by the clock (see lib/ticker.ts). */
+  /** Background work driven by the clock (see platform/ticker.ts). */
   ticker: Ticker;
   /** What the app memoizes (see AppCaches). */
   caches: AppCaches;
-  /** The latest requests the API answered, in memory (see resources/sandbox/requests.ts). */
-  requests: RequestJournal;
-  /** The armed faults (see resources/sandbox/faults.ts). */
-  faults: FaultBook;
   secrets: AppSecrets;
-  /** The MCP server's sessions (`mcp.sessions()`), once registerMcp ran (see resources/mcp). */
-  mcp?: McpService;
+  /** The verticals the app was composed of (src/verticals.ts), for what loops over them. */
+  verticals: readonly AnyVerticalModule[];
   /**
    * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
    * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of
-   * one of them are refused and never called (see resources/webhooks/own-origins.ts).
+   * one of them are refused and never called (see modules/webhooks/own-origins.ts).
    */
   selfOrigins?: Set<string>;
 }

@@ -54,3 +54,15 @@ export function seedCredentials(seed: number): SeedCredentials {
 
 /** The JWT signing secret of a seeded world: tokens of one seed are forged for any other. */
 export const jwtSecret = (seed: number | string) => createHash('sha256').update(`jwt:${seed}`).digest();
+
+/**
+ * The seeded world's well-known ids the platform groups' seeders place their records on (the
+ * control's seedDirectory gives them all; see control/seeded-world.ts).
+ */
+export interface SeededIds extends SeedCredentials {
+  /** The consumer of each vertical's showcase, by its env name (ACCOUNTING, POS...). */
+  verticalConsumers: Record<string, string>;
+  syncConsumerId: string;
+  otherAccountConsumerId: string;
+  syncId: string;
+}

@@ -251,3 +251,10 @@ export function nullableBodyHook(result: {
     toValidationIssues(new z.ZodError(issues), result.data, locationOf(result.target)),
   );
 }
+
+/** The path parameter of every consumer-scoped route. */
+export const ConsumerIdParam = z.object({
+  consumer_id: z
+    .uuid()
+    .openapi({ param: { name: 'consumer_id', in: 'path' }, description: 'Id of the consumer' }),
+});

@@ -5,6 +5,7 @@ import { type ConnectionRecord, type TransactionRecord, transactionKey, type Wor
 import { canSee } from './access.js';
 import type { ApiName } from './catalogue.js';
 import type { AppEnv } from './context.js';
+import type { AnyVerticalModule } from './vertical-module.js';
 
 /**
  * Client request ids (header x-chift-client-requestid, sent by the official SDK on writes): the first
@@ -16,17 +17,14 @@ export const CONNECTION_ID_HEADER = 'x-chift-connectionid';
 /** The header the official clients send to pick a consumer's connection by its integration. */
 export const INTEGRATION_ID_HEADER = 'x-chift-integrationid';
 
-/** The area of a vertical's routes (their path segment and the first of their MCP scopes) and its One API. */
-export const ONE_API_OF_AREA: Record<string, ApiName> = {
-  accounting: 'Accounting',
-  pos: 'Point of Sale',
-  commerce: 'eCommerce',
-  invoicing: 'Invoicing',
-  banking: 'Banking',
-  payment: 'Payment',
-  pms: 'Property Management System',
-  custom: 'Custom',
-};
+/**
+ * The One API of an area of the consumer's routes (its path segment and the first of its MCP
+ * scopes): a vertical's key names its own, `custom` the custom connectors'.
+ */
+export function oneApiOfArea(verticals: readonly AnyVerticalModule[], area: string): ApiName | undefined {
+  if (area === 'custom') return 'Custom';
+  return verticals.find((module) => module.key === area)?.api;
+}
 
 /**
  * The active connection of a consumer for a One API: the one named by the X-Chift-ConnectionId
@@ -86,7 +84,7 @@ function connectionOfRequest(
     const id = fromPath.toLowerCase();
     return isUuid(id) && world.connections[id]?.consumerid === consumerid ? id : null;
   }
-  const api = area === null ? undefined : ONE_API_OF_AREA[area];
+  const api = area === null ? undefined : oneApiOfArea(c.get('verticals'), area);
   if (!api) return undefined;
   const catalogue = c.get('catalogue');
   return activeConnectionOf(world, consumerid, api, (id) => catalogue.get(id)?.api, connectionPreference(c))

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { ApiError, messages, serviceError } from '../lib/errors.js';
-import { requireConsumer } from '../modules/consumers/consumers.domain.js';
 import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
+import { requireConsumer } from './access.js';
 import type { ApiName, Integration } from './catalogue.js';
 import type { AppEnv } from './context.js';
 import { activeConnectionOf, connectionPreference } from './transactions.js';

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
-import { DATASET_BUILDERS } from '../platform/datasets.js';
 import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
 import { UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
@@ -145,18 +144,16 @@ export class Store implements WorldStore {
    * Opens a world file (and replays its journal) and locks it for this process. A missing file is
    * created from `makeWorld()`; an unreadable or corrupt one, or one another live server holds, is
    * refused with a StoreFileError and left as it is. `readOnly` opens without writing or locking
-   * anything (the env command).
+   * anything (the env command). `materializers` are the builders of the generated collections (the
+   * verticals', handed by whoever opens the file: the store knows no vertical); their names are the
+   * collections a file written by an older version may lack.
    */
   static async file(
     file: string,
     makeWorld: () => World,
-    options: { readOnly?: boolean; materializers?: Materializers; compactAfterBytes?: number } = {},
+    options: { readOnly?: boolean; materializers: Materializers; compactAfterBytes?: number },
   ): Promise<Store> {
-    const adapter = new WorldFile<World>(
-      file,
-      options.materializers ?? DATASET_BUILDERS,
-      options.compactAfterBytes,
-    );
+    const adapter = new WorldFile<World>(file, options.materializers, options.compactAfterBytes);
     if (!options.readOnly) adapter.lock();
     try {
       let world = await adapter.read();
@@ -166,7 +163,7 @@ export class Store implements WorldStore {
         world = makeWorld();
         if (!options.readOnly) adapter.writeNow(world);
       } else {
-        assertWorld(world, file);
+        assertWorld(world, file, Object.keys(options.materializers));
         // Fold the journal into the snapshot, so the file stands alone again.
         if (!options.readOnly && adapter.hasJournal()) adapter.writeNow(world);
       }
@@ -305,7 +302,7 @@ export class Store implements WorldStore {
  * A world file is accepted when it has the sandbox's meta block and every collection it holds is an
  * object. Collections added by a newer version start empty in an older file.
  */
-function assertWorld(value: unknown, file: string): asserts value is World {
+function assertWorld(value: unknown, file: string, collections: readonly string[]): asserts value is World {
   const record = value as Record<string, unknown> | null;
   const meta = record?.meta as World['meta'] | undefined;
   const ok =
@@ -317,7 +314,10 @@ function assertWorld(value: unknown, file: string): asserts value is World {
     typeof meta.sequence === 'number' &&
     Object.entries(record).every(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (!ok) throw new StoreFileError(`${file} does not hold a sandbox world; it was left untouched`);
-  const empty = emptyWorld(meta.seed, meta.size ?? 'default') as unknown as Record<string, unknown>;
+  const empty = emptyWorld(meta.seed, meta.size ?? 'default', collections) as unknown as Record<
+    string,
+    unknown
+  >;
   for (const [key, initial] of Object.entries(empty)) {
     if (!(key in record)) record[key] = initial;
   }

@@ -1,17 +1,9 @@
-import type { LedgerRecord } from '../modules/accounting/accounting.records.js';
-import type { BankingDataset } from '../modules/banking/banking.records.js';
-import type { CommerceDataset } from '../modules/commerce/commerce.records.js';
-import type { InvoicingDataset } from '../modules/invoicing/invoicing.records.js';
-import type { PaymentDataset } from '../modules/payment/payment.records.js';
-import type { PmsDataset } from '../modules/pms/pms.records.js';
-import type { PosDataset } from '../modules/pos/pos.records.js';
-
 /**
  * The stored world: one JSON document. Records are kept in maps keyed by their id so that a lookup
  * stays O(1) on a world of 100,000 consumers. Field names follow the service's own words.
  *
  * The records of the platform (accounts, keys, consumers, connections, webhooks, datastores, syncs...)
- * are declared here; a vertical's records are declared in its folder (resources/<vertical>/
+ * are declared here; a vertical's records are declared in its folder (modules/<vertical>/
  * <vertical>.records.ts) and composed into the World by their collection types.
  */
 
@@ -198,7 +190,7 @@ export interface DatastoreDataRecord {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Automation: syncs, flows, executions, issues and the datalayer (driven by src/resources/syncs/simulation/).
+// Automation: syncs, flows, executions, issues and the datalayer (driven by src/modules/syncs/simulation/).
 
 export type TriggerKind = 'timer' | 'event';
 export type IssueLevelName = 'error' | 'warning';
@@ -440,7 +432,7 @@ export interface VerticalLocation {
 /**
  * What the custom routes of one connection hold (/consumers/{consumer_id}/custom/{connector}/...,
  * and .../accounting/custom/..., .../invoicing/custom/..., .../banking/...): the records of each
- * custom path, as clients wrote them (see resources/custom-records.ts). Keyed by connectionid.
+ * custom path, as clients wrote them (see modules/custom/custom-records.ts). Keyed by connectionid.
  */
 export interface CustomRecordsRecord {
   connectionid: string;
@@ -496,20 +488,11 @@ export interface World {
   datalayer_syncs: Record<string, DatalayerRecord>;
   /** Keyed by accountid. */
   datalayer_settings: Record<string, DatalayerSettingsRecord>;
-  /** Accounting folders, keyed by ledgerKey(consumerid, folderid); built on first access. */
-  accounting_ledgers: Record<string, LedgerRecord>;
-  /** Invoicing datasets, keyed by datasetKey(consumerid, connectionid); built on first access. */
-  invoicing_datasets: Record<string, InvoicingDataset>;
-  /** Banking datasets, keyed by datasetKey(consumerid, connectionid); built on first access. */
-  banking_datasets: Record<string, BankingDataset>;
-  /** Payment datasets, keyed by datasetKey(consumerid, connectionid); built on first access. */
-  payment_datasets: Record<string, PaymentDataset>;
-  /** Point of Sale datasets, keyed by datasetKey(consumerid, connectionid); built on first access. */
-  pos_datasets: Record<string, PosDataset>;
-  /** eCommerce datasets, keyed by datasetKey(consumerid, connectionid); built on first access. */
-  commerce_datasets: Record<string, CommerceDataset>;
-  /** Property Management System datasets, keyed by datasetKey(consumerid, connectionid). */
-  pms_datasets: Record<string, PmsDataset>;
+  /*
+   * Each vertical adds its collection of generated data here (one entry per connection or folder),
+   * in its records file: `declare module '.../store/world.js' { interface World { ... } }`. The
+   * store knows no vertical: emptyWorld is handed their names.
+   */
   /** What the custom routes of each connection hold, keyed by connectionid; made on first write. */
   custom_records: Record<string, CustomRecordsRecord>;
 }
@@ -517,8 +500,10 @@ export interface World {
 export const transactionKey = (connectionid: string, clientRequestId: string) =>
   `${connectionid}:${clientRequestId}`;
 
-/** A world with no records: every collection the sandbox knows, empty. */
-export function emptyWorld(seed: number, size: WorldSize): World {
+/**
+ * A world with no records: every collection of the platform, and those of the verticals named, empty.
+ */
+export function emptyWorld(seed: number, size: WorldSize, verticalCollections: readonly string[]): World {
   return {
     meta: { schema: 1, seed, size, sequence: 0 },
     accounts: {},
@@ -543,13 +528,14 @@ export function emptyWorld(seed: number, size: WorldSize): World {
     issues: {},
     datalayer_syncs: {},
     datalayer_settings: {},
-    accounting_ledgers: {},
-    invoicing_datasets: {},
-    banking_datasets: {},
-    payment_datasets: {},
-    pos_datasets: {},
-    commerce_datasets: {},
-    pms_datasets: {},
+    ...Object.fromEntries(verticalCollections.map((name) => [name, {}])),
     custom_records: {},
-  };
+  } as World;
+}
+
+/** A world with no records and the same collections as `world` (a vertical's among them). */
+export function emptyLike(world: World): World {
+  const platform = new Set(Object.keys(emptyWorld(world.meta.seed, world.meta.size, [])));
+  const verticals = Object.keys(world).filter((key) => !platform.has(key));
+  return emptyWorld(world.meta.seed, world.meta.size, verticals);
 }

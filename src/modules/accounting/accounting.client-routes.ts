@@ -15,7 +15,7 @@ import {
 import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
 import { requireActiveConnection } from '../../platform/vertical-connection.js';
-import { CustomPathParams, registerCustomRoutes } from '../custom/custom-routes.js';
+import { CustomPathParams, registerCustomRoutes } from '../custom/index.js';
 import { accountingLedger, coveredAs } from './accounting.context.js';
 import {
   BoolParam,

@@ -379,3 +379,10 @@ export interface LedgerBankStatement {
 }
 
 export const ledgerKey = (consumerid: string, folderid: string) => `${consumerid}:${folderid}`;
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Accounting folders' ledgers, keyed by ledgerKey(consumerid, folderid); built on first use. */
+    accounting_ledgers: Record<string, LedgerRecord>;
+  }
+}

@@ -1,12 +1,28 @@
 import { z } from '@hono/zod-openapi';
 import { itemOrNull } from '../../platform/openapi.js';
+import {
+  AddressItemOut,
+  AddressType,
+  ItemAttachmentInfoAttachment,
+  ItemAttachmentInfoOut,
+  ItemAttachmentInfoStatus,
+} from '../../platform/wire.js';
+
+// Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
+export {
+  AddressItemOut,
+  AddressType,
+  ItemAttachmentInfoAttachment,
+  ItemAttachmentInfoOut,
+  ItemAttachmentInfoStatus,
+};
 
 /**
  * Wire shapes shared by the accounting groups, and the parameters every accounting route takes.
  * The schemas carry the reference's names; each group's own shapes live in <group>.schemas.ts.
  */
 
-export { BoolParam } from '../integrations/integrations.schemas.js';
+export { BoolParam } from '../integrations/index.js';
 
 export const ConsumerIdParam = z.object({
   consumer_id: z
@@ -29,10 +45,6 @@ export const FolderQuery = z.object({ folder_id: folderIdParam });
 export const isTrue = (value: string | null | undefined, fallback = false): boolean =>
   value === undefined || value === null ? fallback : value === 'true';
 
-export const AddressType = z
-  .enum(['main', 'delivery', 'invoice'])
-  .openapi('AddressType', { description: 'What an address is used for' });
-
 export const AddressItemIn = z
   .object({
     address_type: AddressType,
@@ -48,22 +60,6 @@ export const AddressItemIn = z
     country: z.string().openapi({ description: 'ISO 3166-1 alpha-2 country code' }),
   })
   .openapi('AddressItemIn', { description: 'An address given when a partner is created' });
-
-export const AddressItemOut = z
-  .object({
-    address_type: AddressType,
-    name: z.string().nullable().optional(),
-    number: z.string().nullable().optional(),
-    box: z.string().nullable().optional(),
-    phone: z.string().nullable().optional(),
-    mobile: z.string().nullable().optional(),
-    email: z.string().nullable().optional(),
-    street: z.string().nullable().optional(),
-    city: z.string().nullable().optional(),
-    postal_code: z.string().nullable().optional(),
-    country: z.string().nullable().optional().openapi({ description: 'ISO 3166-1 alpha-2 country code' }),
-  })
-  .openapi('AddressItemOut', { description: 'An address of a partner' });
 
 export const BankAccountRoutingType = z
   .enum(['unknown', 'ach', 'sort_code', 'bsb', 'transit', 'ifsc', 'clabe'])
@@ -100,24 +96,6 @@ export const AnalyticDistribution = z
     analytic_accounts: z.array(AnalyticDistributionDetail),
   })
   .openapi('AnalyticDistribution', { description: 'How an amount is split over the accounts of one plan' });
-
-export const ItemAttachmentInfoStatus = z
-  .enum(['unknown', 'yes', 'yes_to_request', 'no'])
-  .openapi('ItemAttachmentInfoStatus');
-
-export const ItemAttachmentInfoAttachment = z
-  .object({
-    filename: z.string().nullable().optional(),
-    url: z.string().nullable().optional(),
-  })
-  .openapi('ItemAttachmentInfoAttachment');
-
-export const ItemAttachmentInfoOut = z
-  .object({
-    status: ItemAttachmentInfoStatus,
-    attachments: z.array(ItemAttachmentInfoAttachment).nullable().optional(),
-  })
-  .openapi('ItemAttachmentInfoOut', { description: 'Whether documents are attached, and their names' });
 
 export const JournalType = z
   .enum([

@@ -1,7 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
+import { pageQuery } from '../../lib/pagination.js';
 import { itemOrNull } from '../../platform/openapi.js';
+import { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from '../../platform/wire.js';
 import { BoolParam, folderIdParam, pdfNameField } from './accounting.schemas.js';
+
+// Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
+export { AttachmentItemOut, ServicePage_AttachmentItemOut_ };
 
 /** Documents (PDFs) attached to invoices and journal entries. */
 
@@ -15,15 +19,6 @@ export const AttachmentItem = z
     name: pdfNameField(),
   })
   .openapi('AttachmentItem', { description: 'A PDF to attach' });
-
-export const AttachmentItemOut = z
-  .object({
-    id: z.string(),
-    base64_string: z.string().openapi({ description: 'The PDF, base64-encoded' }),
-  })
-  .openapi('AttachmentItemOut', { description: 'An attached PDF' });
-
-export const ServicePage_AttachmentItemOut_ = servicePage(AttachmentItemOut, 'AttachmentItemOut');
 
 export const AttachmentsQuery = pageQuery({
   folder_id: folderIdParam,

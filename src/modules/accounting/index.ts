@@ -32,7 +32,12 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerAccountingClientRoutes } from './accounting.client-routes.js';
+import { accountingExamples } from './accounting.examples.js';
+import { accountingFixtures } from './accounting.fixtures.js';
+import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
+import { accountingSamples } from './accounting.samples.js';
 import * as analyticHandlers from './analytic-accounts.handlers.js';
 import * as analyticRoutes from './analytic-accounts.routes.js';
 import * as attachmentHandlers from './attachments.handlers.js';
@@ -51,6 +56,7 @@ import * as financialHandlers from './financial-entries.handlers.js';
 import * as financialRoutes from './financial-entries.routes.js';
 import * as invoiceHandlers from './invoices.handlers.js';
 import * as invoiceRoutes from './invoices.routes.js';
+import { buildLedger, foldersOf, LEDGERS, type LedgerArgs, ledgerOf } from './ledger/ledgers.js';
 import * as miscellaneousHandlers from './miscellaneous.handlers.js';
 import * as miscellaneousRoutes from './miscellaneous.routes.js';
 import * as partnerHandlers from './partners.handlers.js';
@@ -148,3 +154,44 @@ export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
   // Routes the official clients call beyond the published document.
   registerAccountingClientRoutes(app);
 }
+
+declare module '../../platform/context.js' {
+  interface AppCaches {
+    /** The folders of a consumer's accounting integration, by seed, consumer and integration. */
+    ledgerFolders: Map<string, LedgerFolder[]>;
+  }
+}
+
+/** The Accounting vertical, as the app composes it (src/verticals.ts). */
+export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
+  key: 'accounting',
+  api: 'Accounting',
+  collection: LEDGERS,
+  build: buildLedger,
+  register: registerAccounting,
+  fixtures: accountingFixtures,
+  samples: accountingSamples,
+  examples: accountingExamples,
+  caches: () => ({ ledgerFolders: new Map() }),
+  choices: {
+    // The journals of an accounting integration's folders (what GET .../accounting/journals answers).
+    journals: ({ store, caches }, integration, consumerid) => {
+      if (integration.api !== 'Accounting') return null;
+      const folders = foldersOf(caches.ledgerFolders, store.world.meta.seed, consumerid, integration);
+      return folders.flatMap((folder) =>
+        Object.values(ledgerOf(store, consumerid, integration, folder).journals)
+          .filter((journal) => !journal.blocked)
+          .map((journal) => ({
+            value: journal.id,
+            label: `${folders.length > 1 ? `${folder.name}: ` : ''}${journal.code} ${journal.name}`,
+          })),
+      );
+    },
+  },
+};
+
+// What other modules use of this one.
+export { AddressItemOut, AddressType, ItemAttachmentInfoOut } from './accounting.schemas.js';
+export { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from './attachments.schemas.js';
+export { PaymentStatus } from './invoices.schemas.js';
+export { VatCodeScope, VatCodeType } from './reference.schemas.js';

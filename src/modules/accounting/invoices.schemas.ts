@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
 import { itemOrNull } from '../../platform/openapi.js';
+import { PaymentStatus } from '../../platform/wire.js';
 import {
   AccountToCreate,
   AnalyticDistribution,
@@ -11,6 +12,9 @@ import {
   JournalType,
 } from './accounting.schemas.js';
 import { Partner } from './partners.schemas.js';
+
+// Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
+export { PaymentStatus };
 
 /**
  * Invoices (sale and purchase entries) and their payments. Each shape comes in a mono analytic plan
@@ -37,8 +41,6 @@ export const InvoiceApprovalStatus = z
 export const InvoiceApprovalStatusFilter = z
   .enum(['pending', 'approved', 'rejected'])
   .openapi('InvoiceApprovalStatusFilter');
-
-export const PaymentStatus = z.enum(['all', 'unpaid', 'paid']).openapi('PaymentStatus');
 
 export const WithholdingTax = z
   .object({ tax_rate: z.number(), tax_code: z.string(), tax_amount: z.number() })

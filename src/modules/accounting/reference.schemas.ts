@@ -1,7 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
 import { itemOrNull } from '../../platform/openapi.js';
+import { VatCodeScope, VatCodeType } from '../../platform/wire.js';
 import { folderIdParam, JournalType } from './accounting.schemas.js';
+
+// Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
+export { VatCodeScope, VatCodeType };
 
 /**
  * Reference data of a folder: folders, book years, analytic plans, schemes, the chart of accounts
@@ -175,10 +179,6 @@ export const JournalIn = z
       .openapi({ description: 'The bank or cash account of a bank or cash journal (required for those)' }),
   })
   .openapi('JournalIn', { description: 'A new journal' });
-
-export const VatCodeScope = z.enum(['nat', 'eu', 'int', 'unknown']).openapi('VatCodeScope');
-
-export const VatCodeType = z.enum(['sale', 'purchase', 'both', 'unknown']).openapi('VatCodeType');
 
 export const AccountingVatCode = z
   .object({

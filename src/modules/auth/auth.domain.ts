@@ -5,7 +5,7 @@ import { readFixture } from '../../platform/catalogue.js';
 import { sha256 } from '../../platform/credentials.js';
 import type { Principal } from '../../platform/tokens.js';
 import type { ApiKeyRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
+import { requireConsumer } from '../consumers/index.js';
 
 export interface KeyCredentialsInput {
   clientId: string;

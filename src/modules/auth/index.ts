@@ -7,3 +7,14 @@ export function registerAuth(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.generateToken, handlers.generateToken);
   app.openapi(routes.generateMcpToken, handlers.generateMcpToken);
 }
+
+// What other modules use of this one.
+export {
+  allKnownScopes,
+  checkKeyCredentials,
+  checkMcpConsumer,
+  grantableScopes,
+  grantScopes,
+  isKnownScope,
+  principalOfKey,
+} from './auth.domain.js';

@@ -5,6 +5,7 @@ import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
+import { buildBankingDataset } from './banking.seed.js';
 
 /**
  * The Banking vertical's rules over one connection's dataset. Balances are derived from the
@@ -20,7 +21,11 @@ export function bankingDatasetOf(
   connectionid: string,
   integrationid: number,
 ): BankingDataset {
-  return connectionDataset(store, 'banking_datasets', { consumerid, connectionid, integrationid });
+  return connectionDataset(store, 'banking_datasets', buildBankingDataset, {
+    consumerid,
+    connectionid,
+    integrationid,
+  });
 }
 
 const cents = (amount: number) => Math.round(amount * 100);

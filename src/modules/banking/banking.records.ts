@@ -59,3 +59,10 @@ export interface BankingDataset {
   accounts: Record<string, BankingAccount>;
   transactions: Record<string, BankingTransaction>;
 }
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Banking datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
+    banking_datasets: Record<string, BankingDataset>;
+  }
+}

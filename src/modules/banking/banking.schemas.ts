@@ -1,9 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { itemOrNull } from '../../platform/openapi.js';
-import { ItemAttachmentInfoOut } from '../accounting/accounting.schemas.js';
-import { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from '../accounting/attachments.schemas.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import { ConsumerIdParam, itemOrNull } from '../../platform/openapi.js';
+import {
+  AttachmentItemOut,
+  ItemAttachmentInfoOut,
+  ServicePage_AttachmentItemOut_,
+} from '../../platform/wire.js';
 
 /** Wire shapes of the Banking vertical (bank accounts read through an open-banking link). */
 

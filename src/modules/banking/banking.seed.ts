@@ -1,3 +1,4 @@
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
@@ -446,3 +447,7 @@ export function seedBanking(options: SeedInput): BankingDataset {
   s.activity(current, savings, usd, parties);
   return s.data;
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildBankingDataset = (seed: number, args: ConnectionDatasetArgs): BankingDataset =>
+  seedBanking({ seed, ...args });

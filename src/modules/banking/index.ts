@@ -1,8 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerBankingClientRoutes } from './banking.client-routes.js';
+import { bankingExamples } from './banking.examples.js';
+import { bankingFixtures } from './banking.fixtures.js';
 import * as h from './banking.handlers.js';
+import type { BankingDataset } from './banking.records.js';
 import * as r from './banking.routes.js';
+import { bankingSamples } from './banking.samples.js';
+import { buildBankingDataset } from './banking.seed.js';
 
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the
@@ -17,3 +24,15 @@ export function registerBanking(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getOpeningBalance, h.getOpeningBalance);
   registerBankingClientRoutes(app);
 }
+
+/** The Banking vertical, as the app composes it (src/verticals.ts). */
+export const bankingModule: VerticalModule<BankingDataset, ConnectionDatasetArgs> = {
+  key: 'banking',
+  api: 'Banking',
+  collection: 'banking_datasets',
+  build: buildBankingDataset,
+  register: registerBanking,
+  fixtures: bankingFixtures,
+  samples: bankingSamples,
+  examples: bankingExamples,
+};

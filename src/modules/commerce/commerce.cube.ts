@@ -8,7 +8,7 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../datalab/datalab.cube-def.js';
+} from '../../platform/cube.js';
 import { commerceDatasetOf, toOrderItem } from './commerce.domain.js';
 
 /** The Datalab's cube of eCommerce orders: every order of the active eCommerce connections, as answered. */

@@ -22,7 +22,7 @@ import type {
   OrderItemOutValue,
   VariantItemOut,
 } from './commerce.schemas.js';
-import { lineAmounts, shippingFee } from './commerce.seed.js';
+import { buildCommerceDataset, lineAmounts, shippingFee } from './commerce.seed.js';
 
 /**
  * Rules of the eCommerce vertical over a connection's dataset. Amounts: a line's untaxed amount is
@@ -32,7 +32,7 @@ import { lineAmounts, shippingFee } from './commerce.seed.js';
  */
 
 export function commerceDatasetOf(store: WorldStore, connection: ConnectionRecord): CommerceDataset {
-  return connectionDataset(store, 'commerce_datasets', connection);
+  return connectionDataset(store, 'commerce_datasets', buildCommerceDataset, connection);
 }
 
 // ---- products and variants ------------------------------------------------------------------

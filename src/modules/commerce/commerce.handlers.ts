@@ -1,7 +1,7 @@
 import { paginate } from '../../lib/pagination.js';
 import { operation } from '../../platform/operation.js';
 import type { ConsumerRecord } from '../../store/world.js';
-import { publishEvent } from '../webhooks/events.js';
+import { publishEvent } from '../webhooks/index.js';
 import {
   createOrder as createOrderRecord,
   listCustomers,

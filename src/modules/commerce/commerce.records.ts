@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
+import type { AddressType } from '../../platform/wire.js';
 import type { SourceRefValue } from '../../store/world.js';
-import type { AddressType } from '../accounting/accounting.schemas.js';
 import type { CommerceTransactionStatus, FeesType, OrderStatus, ProductStatus } from './commerce.schemas.js';
 
 /**
@@ -242,4 +242,11 @@ export interface CommerceDataset {
   /** Variant id -> product id. */
   variant_index: Record<string, string>;
   orders: Record<string, CommerceOrder>;
+}
+
+declare module '../../store/world.js' {
+  interface World {
+    /** eCommerce datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
+    commerce_datasets: Record<string, CommerceDataset>;
+  }
 }

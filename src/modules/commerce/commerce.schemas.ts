@@ -1,9 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { AddressItemOut, AddressType } from '../accounting/accounting.schemas.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
-import { BoolParam } from '../integrations/integrations.schemas.js';
-import { Ref } from '../invoicing/invoicing.schemas.js';
+import { ConsumerIdParam } from '../../platform/openapi.js';
+import { AddressItemOut, AddressType, Ref } from '../../platform/wire.js';
+import { BoolParam } from '../integrations/index.js';
 
 /**
  * Wire shapes of the eCommerce vertical, under the reference's names. Ref (a record of the connected

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
@@ -686,3 +687,7 @@ function seedOrder(
   };
   dataset.orders[orderId] = order;
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildCommerceDataset = (seed: number, args: ConnectionDatasetArgs): CommerceDataset =>
+  seedCommerceDataset({ seed, ...args });

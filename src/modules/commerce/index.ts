@@ -1,8 +1,16 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerCommerceClientRoutes } from './commerce.client-routes.js';
+import { commerceOrdersCube } from './commerce.cube.js';
+import { commerceExamples } from './commerce.examples.js';
+import { commerceFixtures } from './commerce.fixtures.js';
 import * as handlers from './commerce.handlers.js';
+import type { CommerceDataset } from './commerce.records.js';
 import * as routes from './commerce.routes.js';
+import { commerceSamples } from './commerce.samples.js';
+import { buildCommerceDataset } from './commerce.seed.js';
 
 /**
  * The eCommerce vertical under /consumers/{consumer_id}/commerce. Every operation resolves the
@@ -26,3 +34,16 @@ export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getTaxes, handlers.getTaxes);
   app.openapi(routes.getCountries, handlers.getCountries);
 }
+
+/** The eCommerce vertical, as the app composes it (src/verticals.ts). */
+export const commerceModule: VerticalModule<CommerceDataset, ConnectionDatasetArgs> = {
+  key: 'commerce',
+  api: 'eCommerce',
+  collection: 'commerce_datasets',
+  build: buildCommerceDataset,
+  register: registerCommerce,
+  fixtures: commerceFixtures,
+  samples: commerceSamples,
+  examples: commerceExamples,
+  cubes: [commerceOrdersCube],
+};

@@ -10,9 +10,12 @@ import {
   type PostConnectionDefinition,
   placeholderPostConnection,
 } from '../../platform/catalogue.js';
-import type { AppCaches } from '../../platform/context.js';
+import type {
+  AnyVerticalModule,
+  ChoiceSources,
+  PostConnectionChoice,
+} from '../../platform/vertical-module.js';
 import { connectionsOfConsumer, putConnection } from '../../store/indexes.js';
-import type { WorldStore } from '../../store/store.js';
 import {
   type ConnectionRecord,
   type ConsumerRecord,
@@ -21,8 +24,6 @@ import {
   transactionKey,
   type World,
 } from '../../store/world.js';
-import { foldersOf, ledgerOf } from '../accounting/ledger/ledgers.js';
-import { posDatasetOf } from '../pos/pos.domain.js';
 import type {
   ConnectionItemOut,
   KeyValue,
@@ -386,68 +387,24 @@ export function linkIntegrations(catalogue: Catalogue, link: LinkRecord): Integr
   return linkChoices(catalogue, link);
 }
 
-/**
- * A value the page of a link offers for a post connection: the records of the consumer's own seeded
- * data the post connection's resource names.
- */
-export interface PostConnectionChoice {
-  value: string;
-  label: string;
-}
-
-/** Where the page of a link finds the choices of a post connection. */
-export interface ChoiceSources {
-  store: WorldStore;
-  caches: AppCaches;
-}
-
-type ChoiceLister = (
-  sources: ChoiceSources,
-  integration: Integration,
-  consumerid: string,
-  connection: ConnectionRecord | null,
-) => PostConnectionChoice[] | null;
-
-/**
- * The resources of post connections whose values the sandbox can list, by resource: the journals
- * of an accounting integration's folders (what GET .../accounting/journals answers), the locations
- * of a point of sale connection (its dataset is the connection's own, so a link that has no
- * connection yet cannot list them).
- */
-const CHOICE_LISTERS: Record<string, ChoiceLister> = {
-  journals: ({ store, caches }, integration, consumerid) => {
-    if (integration.api !== 'Accounting') return null;
-    const folders = foldersOf(caches.ledgerFolders, store.world.meta.seed, consumerid, integration);
-    return folders.flatMap((folder) =>
-      Object.values(ledgerOf(store, consumerid, integration, folder).journals)
-        .filter((journal) => !journal.blocked)
-        .map((journal) => ({
-          value: journal.id,
-          label: `${folders.length > 1 ? `${folder.name}: ` : ''}${journal.code} ${journal.name}`,
-        })),
-    );
-  },
-  locations: ({ store }, integration, _consumerid, connection) => {
-    if (integration.api !== 'Point of Sale' || connection === null) return null;
-    return posDatasetOf(store, connection).locations.map((location) => ({
-      value: location.id,
-      label: location.name,
-    }));
-  },
-};
-
 /** The values a post connection may take on the page of a link, or null when the sandbox cannot list them. */
 export function postConnectionChoices(
-  sources: ChoiceSources,
+  sources: ChoiceSources & { verticals: readonly AnyVerticalModule[] },
   integration: Integration,
   consumerid: string,
   connection: ConnectionRecord | null,
   definition: PostConnectionDefinition,
 ): PostConnectionChoice[] | null {
-  const lister = Object.hasOwn(CHOICE_LISTERS, definition.resource)
-    ? CHOICE_LISTERS[definition.resource]
-    : undefined;
-  return lister ? lister(sources, integration, consumerid, connection) : null;
+  // The first vertical that lists the resource for this integration answers (each lists only its own).
+  for (const module of sources.verticals) {
+    const lister =
+      module.choices && Object.hasOwn(module.choices, definition.resource)
+        ? module.choices[definition.resource]
+        : undefined;
+    const choices = lister?.(sources, integration, consumerid, connection);
+    if (choices) return choices;
+  }
+  return null;
 }
 
 export interface LinkSubmission {

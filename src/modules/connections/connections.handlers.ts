@@ -6,9 +6,9 @@ import type { AppEnv } from '../../platform/context.js';
 import { requestServices } from '../../platform/request-context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { imageUrl } from '../integrations/integrations.domain.js';
-import { connectionEvent, publishEvent } from '../webhooks/events.js';
+import { requireConsumer } from '../consumers/index.js';
+import { imageUrl } from '../integrations/index.js';
+import { connectionEvent, publishEvent } from '../webhooks/index.js';
 import {
   completeLink,
   connectionsOf,
@@ -123,7 +123,7 @@ function offeredIntegrations(
   connection: ConnectionRecord | null,
 ): OfferedIntegration[] {
   const origin = publicOrigin(c.get('config'), c.req.url);
-  const sources = { store: c.get('store'), caches: c.get('caches') };
+  const sources = { store: c.get('store'), caches: c.get('caches'), verticals: c.get('verticals') };
   return linkIntegrations(c.get('catalogue'), link).map((integration) => ({
     integration,
     // `in`, not a read: reading an image draws it.

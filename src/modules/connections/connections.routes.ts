@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import {
+  ConsumerIdParam,
   emptyResponse,
   errorResponses,
   itemOrNull,
@@ -9,7 +10,6 @@ import {
   scopesFor,
   secured,
 } from '../../platform/openapi.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
 import {
   ApiTransactionLookupOut,
   ConnectionIdParams,

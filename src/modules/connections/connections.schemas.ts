@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { API_NAMES } from '../../platform/catalogue.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import { ConsumerIdParam } from '../../platform/openapi.js';
 
 export const ConnectionStatus = z
   .enum(['active', 'inactive'])

@@ -15,3 +15,12 @@ export function registerConnections(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getLinkPage, handlers.getLinkPage);
   app.openapi(routes.completeLink, handlers.completeLinkHandler);
 }
+
+// What other modules use of this one.
+export {
+  connectionCredentials,
+  createConnection,
+  mandatoryPostConnections,
+  requireActiveIntegration,
+} from './connections.domain.js';
+export type { PostConnectionInput } from './connections.schemas.js';

@@ -2,8 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { escapeHtml, htmlDocument } from '../../lib/html.js';
 import type { Integration, PostConnectionDefinition } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
+import type { PostConnectionChoice } from '../../platform/vertical-module.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord } from '../../store/world.js';
-import { connectionCredentials, type PostConnectionChoice } from './connections.domain.js';
+import { connectionCredentials } from './connections.domain.js';
 
 /**
  * The pages the end user sees on a connection link: HTML with inline style and script whose only

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
-import { ConnectorCustomPathParams, namedConnection, registerCustomRoutes } from '../custom/custom-routes.js';
+import { ConnectorCustomPathParams, namedConnection, registerCustomRoutes } from '../custom/index.js';
 
 /**
  * The custom routes of a consumer's custom connector (/consumers/{consumer_id}/custom/{connector}/...,

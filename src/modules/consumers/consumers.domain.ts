@@ -1,12 +1,10 @@
 import type { Clock } from '../../lib/clock.js';
-import { type ApiError, errors } from '../../lib/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { canSee } from '../../platform/access.js';
 import type { Principal } from '../../platform/tokens.js';
 import { isHttpUrl } from '../../platform/urls.js';
 import { removeConsumerData } from '../../store/cascade.js';
-import { eachConsumerOfEnvironment, putConsumer } from '../../store/indexes.js';
+import { putConsumer } from '../../store/indexes.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
 import type { ConsumerItemOut, PostConsumerInput, UpdateConsumerInput } from './consumers.schemas.js';
 
@@ -34,38 +32,8 @@ export function assertValidRedirectUrl(url: string | null | undefined): void {
   if (!isHttpUrl(url)) throw errors.redirectUrlInvalid();
 }
 
-/**
- * Finds a consumer the caller may see (lib/access.ts). One of the account's other environment is a
- * 401; any other consumer the caller may not see does not exist for it.
- */
-export function requireConsumer(
-  world: World,
-  principal: Principal,
-  consumerId: string,
-  notFound: () => ApiError = errors.consumerNotFound,
-): ConsumerRecord {
-  const consumer = own(world.consumers, consumerId.toLowerCase());
-  if (!consumer || consumer.accountid !== principal.accountid) throw notFound();
-  if (consumer.envid !== principal.envid) throw errors.wrongEnvironment();
-  if (!canSee(principal, consumer)) throw notFound();
-  return consumer;
-}
-
-/**
- * Consumers of the caller's environment that the caller may see and that pass `keep`, in creation
- * order.
- */
-export function visibleConsumers(
-  world: World,
-  principal: Principal,
-  keep: (consumer: ConsumerRecord) => boolean = () => true,
-): ConsumerRecord[] {
-  const out: ConsumerRecord[] = [];
-  eachConsumerOfEnvironment(world, principal.accountid, principal.envid, (consumer) => {
-    if (canSee(principal, consumer) && keep(consumer)) out.push(consumer);
-  });
-  return out;
-}
+// Which consumers a caller reaches is the platform's rule (platform/access.ts).
+export { requireConsumer, visibleConsumers } from '../../platform/access.js';
 
 export interface ConsumerFilters {
   search?: string | undefined;

@@ -1,7 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
 import { connectionsOfConsumer, consumerTextChanged } from '../../store/indexes.js';
-import { connectionEvent, publishEvent } from '../webhooks/events.js';
+import { connectionEvent, publishEvent } from '../webhooks/index.js';
 import { searchConsumers } from './consumer-search.js';
 import {
   createConsumer,

@@ -46,11 +46,8 @@ export const UpdateConsumerItem = consumerFields
   })
   .openapi('UpdateConsumerItem');
 
-export const ConsumerIdParam = z.object({
-  consumer_id: z
-    .uuid()
-    .openapi({ param: { name: 'consumer_id', in: 'path' }, description: 'Id of the consumer' }),
-});
+// The path parameter every consumer-scoped route takes is the route kernel's (platform/openapi.ts).
+export { ConsumerIdParam } from '../../platform/openapi.js';
 
 export const ConsumersQuery = z.object({
   search: z.string().optional().openapi({ description: 'Part of the name, e-mail or internal reference' }),

@@ -12,3 +12,8 @@ export function registerConsumers(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.deleteConsumer, handlers.deleteConsumerHandler);
   registerConsumerClientRoutes(app);
 }
+
+export { searchConsumers } from './consumer-search.js';
+// What other modules use of this one.
+export { createConsumer, requireConsumer, visibleConsumers } from './consumers.domain.js';
+export { PostConsumerItem } from './consumers.schemas.js';

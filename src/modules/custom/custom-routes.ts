@@ -5,12 +5,18 @@ import { ApiError, messages, serviceError } from '../../lib/errors.js';
 import { DEFAULT_PAGE_SIZE, pageQuery, paginate, servicePage } from '../../lib/pagination.js';
 import type { ApiName } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
-import { errorResponses, jsonBody, jsonContent, type Scopes, secured } from '../../platform/openapi.js';
+import {
+  ConsumerIdParam,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  type Scopes,
+  secured,
+} from '../../platform/openapi.js';
 import { connectionPreference } from '../../platform/transactions.js';
 import type { VerticalScope } from '../../platform/vertical-connection.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import { requireConsumer } from '../consumers/index.js';
 import {
   createCustomRecord,
   customSegments,

@@ -1,7 +1,3 @@
-import { connectionsOfConsumer } from '../../store/indexes.js';
-import { commerceOrdersCube } from '../commerce/commerce.cube.js';
-import { pmsInvoicesCube } from '../pms/pms.cube.js';
-import { posOrdersCube } from '../pos/pos.cube.js';
 import {
   type CubeDef,
   count,
@@ -9,12 +5,14 @@ import {
   numberDimension,
   stringDimension,
   timeDimension,
-} from './datalab.cube-def.js';
+} from '../../platform/cube.js';
+import type { AnyVerticalModule } from '../../platform/vertical-module.js';
+import { connectionsOfConsumer } from '../../store/indexes.js';
 
 /**
  * The cubes of the sandbox's Datalab: the account's consumers and connections (defined here), and
- * the orders and invoices kept by the POS, eCommerce and PMS connections of its consumers (each in
- * its vertical's folder, <vertical>.cube.ts). The rows are read from the world when a query runs.
+ * the orders and invoices kept by the verticals' connections of its consumers (each in its vertical's
+ * folder, <vertical>.cube.ts, named by its module). The rows are read from the world when a query runs.
  */
 
 const consumersCube: CubeDef = {
@@ -78,10 +76,16 @@ const connectionsCube: CubeDef = {
     ),
 };
 
-export const CUBES: CubeDef[] = [
-  consumersCube,
-  connectionsCube,
-  posOrdersCube,
-  commerceOrdersCube,
-  pmsInvoicesCube,
-];
+const PLATFORM_CUBES: readonly CubeDef[] = [consumersCube, connectionsCube];
+
+const composed = new WeakMap<readonly AnyVerticalModule[], readonly CubeDef[]>();
+
+/** The cubes of an app: the platform's, then each vertical's in the order of the list. */
+export function cubesOf(verticals: readonly AnyVerticalModule[]): readonly CubeDef[] {
+  let cubes = composed.get(verticals);
+  if (!cubes) {
+    cubes = [...PLATFORM_CUBES, ...verticals.flatMap((module) => module.cubes ?? [])];
+    composed.set(verticals, cubes);
+  }
+  return cubes;
+}

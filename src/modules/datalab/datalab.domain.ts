@@ -1,9 +1,8 @@
 import { ApiError } from '../../lib/errors.js';
+import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from '../../platform/cube.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { ConsumerRecord } from '../../store/world.js';
-import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from './datalab.cube-def.js';
-import { CUBES } from './datalab.cubes.js';
 import type {
   CubeFilterValue,
   CubeJoinQueryInput,
@@ -66,8 +65,8 @@ export function localClockOf(timezone: string | null | undefined): LocalClock {
   };
 }
 
-export function cubeSchemas(): CubeMetaOut[] {
-  return CUBES.map((cube) => ({
+export function cubeSchemas(cubes: readonly CubeDef[]): CubeMetaOut[] {
+  return cubes.map((cube) => ({
     name: cube.name,
     type: 'cube',
     title: cube.title,
@@ -127,9 +126,9 @@ type Member =
   | { kind: 'measure'; cube: CubeDef; def: MeasureDef; name: string }
   | { kind: 'dimension'; cube: CubeDef; def: DimensionDef; name: string };
 
-function resolveMember(name: string): Member {
+function resolveMember(cubes: readonly CubeDef[], name: string): Member {
   const [cubeName, memberName, extra] = name.split('.');
-  const cube = CUBES.find((c) => c.name === cubeName);
+  const cube = cubes.find((c) => c.name === cubeName);
   if (!cube || !memberName || extra !== undefined) {
     throw fail(`Unknown member '${name}' (GET /datalab/cube-schemas lists the cubes and their members)`);
   }
@@ -355,6 +354,8 @@ function checkLeaf(
 
 export interface QueryContext {
   now: Date;
+  /** The cubes of the app: the platform's and its verticals' (cubesOf). */
+  cubes: readonly CubeDef[];
   /** The consumers the caller reaches. */
   consumers: ConsumerRecord[];
   source: Omit<RowSource, 'consumers'>;
@@ -388,13 +389,13 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
   if (offset < 0) throw fail('offset cannot be negative');
   const filters = query.filters ?? [];
   const timeDimensions = query.timeDimensions ?? [];
-  const measures = (query.measures ?? []).map(resolveMember);
-  const dimensions = (query.dimensions ?? []).map(resolveMember);
+  const measures = (query.measures ?? []).map((name) => resolveMember(context.cubes, name));
+  const dimensions = (query.dimensions ?? []).map((name) => resolveMember(context.cubes, name));
   for (const m of measures) if (m.kind !== 'measure') throw fail(`${m.name} is a dimension, not a measure`);
   for (const d of dimensions)
     if (d.kind !== 'dimension') throw fail(`${d.name} is a measure, not a dimension`);
   const times = timeDimensions.map((td) => {
-    const member = resolveMember(td.dimension);
+    const member = resolveMember(context.cubes, td.dimension);
     if (member.kind !== 'dimension' || member.def.type !== 'time')
       throw fail(`${td.dimension} is not a time dimension`);
     if (td.compareDateRange?.length)
@@ -406,7 +407,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     const range = td.dateRange ? dateRangeOf(td.dateRange, now, local) : null;
     return { member, granularity: granularity as Granularity | null, range };
   });
-  const filterMemberList = filterMembers(filters).map(resolveMember);
+  const filterMemberList = filterMembers(filters).map((name) => resolveMember(context.cubes, name));
   const all = [...measures, ...dimensions, ...times.map((t) => t.member), ...filterMemberList];
   if (measures.length + dimensions.length + times.filter((t) => t.granularity).length === 0) {
     throw fail(
@@ -581,10 +582,10 @@ function inQuery<T>(index: number, run: () => T): T {
 }
 
 /** The dimension a column of an answer shows: cube.dimension, or cube.dimension.granularity. */
-function dimensionOfColumn(column: string): DimensionDef | undefined {
+function dimensionOfColumn(cubes: readonly CubeDef[], column: string): DimensionDef | undefined {
   const [cubeName, memberName, granularity, extra] = column.split('.');
   if (extra !== undefined) return undefined;
-  const dimension = CUBES.find((c) => c.name === cubeName)?.dimensions.find((d) => d.name === memberName);
+  const dimension = cubes.find((c) => c.name === cubeName)?.dimensions.find((d) => d.name === memberName);
   if (!dimension) return undefined;
   if (granularity === undefined) return dimension;
   return dimension.type === 'time' && (GRANULARITIES as readonly string[]).includes(granularity)
@@ -615,7 +616,7 @@ export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): Q
     const columns = entry.map((name, i) => {
       if (name === null) return null;
       const index = (answers[i] as QueryResponseOut).results.findIndex((r) => r.column === name);
-      const dimension = index < 0 ? undefined : dimensionOfColumn(name);
+      const dimension = index < 0 ? undefined : dimensionOfColumn(context.cubes, name);
       if (!dimension) {
         throw fail(`${where}[${i}]: '${name}' is not a dimension of the answer of queries[${i}]`);
       }

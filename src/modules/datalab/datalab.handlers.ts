@@ -1,12 +1,14 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
-import { visibleConsumers } from '../consumers/consumers.domain.js';
+import { visibleConsumers } from '../consumers/index.js';
+import { cubesOf } from './datalab.cubes.js';
 import { cubeSchemas, type QueryContext, runJoinQuery, runQuery } from './datalab.domain.js';
 import type * as routes from './datalab.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
-export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) => c.json(cubeSchemas(), 200);
+export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) =>
+  c.json(cubeSchemas(cubesOf(c.get('verticals'))), 200);
 
 /**
  * What a query reads: the consumers the caller reaches (a restricted key's consumers, an MCP token's
@@ -19,6 +21,7 @@ function queryContext(
   const world = store.world;
   return {
     now: c.get('clock').now(),
+    cubes: cubesOf(c.get('verticals')),
     consumers: visibleConsumers(world, c.get('principal')),
     source: { world, store, catalogue: c.get('catalogue'), services: c.var },
   };

@@ -9,9 +9,8 @@ import type {
   ExecutionRecord,
   World,
 } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { nextRun, parseCron } from '../syncs/simulation/cron.js';
-import { DATALAYER_SCHEDULE, queueExecution, type SimServices } from '../syncs/simulation/engine.js';
+import { requireConsumer } from '../consumers/index.js';
+import { DATALAYER_SCHEDULE, nextRun, parseCron, queueExecution, type SimServices } from '../syncs/index.js';
 import type { DatalayerEnableInput, DatalayerRefreshInput } from './datalayer.schemas.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, itemOrNull, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
-import { EmptyObject, TriggerResponse } from '../syncs/syncs.schemas.js';
+import { EmptyObject, TriggerResponse } from '../syncs/index.js';
 import { DatalayerEnableBody, DatalayerParams, DatalayerRefreshBody } from './datalayer.schemas.js';
 
 const tags = ['Datalayer'];

@@ -1,6 +1,6 @@
-import type { seedDirectory } from '../../control/seeded-world.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
+import type { SeededIds } from '../../platform/credentials.js';
 import { seededFaker } from '../../platform/seeding/fakers.js';
 import type {
   DatastoreColumnRecord,
@@ -84,7 +84,7 @@ export function seededDataExecutionId(world: World, consumerid: string, n: numbe
 /** Rows are dated in the last days of 2025, before the sandbox clock's start. */
 const ROWS_START = Date.parse('2025-12-20T08:00:00.000Z');
 
-export function seedDatastores(world: World, seed: number, dir: ReturnType<typeof seedDirectory>): void {
+export function seedDatastores(world: World, seed: number, dir: SeededIds): void {
   const faker = seededFaker('en', [seed, 4242]);
   let minute = 0;
   const at = () => {

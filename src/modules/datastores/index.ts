@@ -10,3 +10,8 @@ export function registerDatastores(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.updateData, handlers.updateDataHandler);
   app.openapi(routes.deleteData, handlers.deleteDataHandler);
 }
+
+export { createRows } from './datastores.domain.js';
+export { COLUMN_TYPES, DatastoreDef, DatastoreStatus } from './datastores.schemas.js';
+// What other modules use of this one.
+export { seedDatastores } from './datastores.seed.js';

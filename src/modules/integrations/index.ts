@@ -49,3 +49,7 @@ function registerImageRoute<R extends RouteConfig & { request: { params: z.ZodTy
   const chain = [...before, params, handler as Handler<AppEnv>];
   app.on('GET', `/integrations/:integrationid/:image_file{[^/]+${escaped}}`, ...(chain as [Handler<AppEnv>]));
 }
+
+export { imageUrl, listIntegrations, requireImage } from './integrations.domain.js';
+// What other modules use of this one.
+export { BoolParam } from './integrations.schemas.js';

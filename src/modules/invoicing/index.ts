@@ -1,8 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerInvoicingClientRoutes } from './invoicing.client-routes.js';
+import { invoicingExamples } from './invoicing.examples.js';
+import { invoicingFixtures } from './invoicing.fixtures.js';
 import * as h from './invoicing.handlers.js';
+import type { InvoicingDataset } from './invoicing.records.js';
 import * as r from './invoicing.routes.js';
+import { invoicingSamples } from './invoicing.samples.js';
+import { buildInvoicingDataset } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
@@ -32,3 +39,18 @@ export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getBankTransactions, h.getBankTransactions);
   registerInvoicingClientRoutes(app);
 }
+
+/** The Invoicing vertical, as the app composes it (src/verticals.ts). */
+export const invoicingModule: VerticalModule<InvoicingDataset, ConnectionDatasetArgs> = {
+  key: 'invoicing',
+  api: 'Invoicing',
+  collection: 'invoicing_datasets',
+  build: buildInvoicingDataset,
+  register: registerInvoicing,
+  fixtures: invoicingFixtures,
+  samples: invoicingSamples,
+  examples: invoicingExamples,
+};
+
+// What other modules use of this one.
+export { PaymentPaymentStatus, Ref } from './invoicing.schemas.js';

@@ -14,7 +14,7 @@ import {
 import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
 import { requireActiveConnection, verticalFailure } from '../../platform/vertical-connection.js';
-import { CustomPathParams, registerCustomRoutes } from '../custom/custom-routes.js';
+import { CustomPathParams, registerCustomRoutes } from '../custom/index.js';
 import { deletePaymentRecord, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
 import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';

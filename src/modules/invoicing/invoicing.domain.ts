@@ -37,7 +37,7 @@ import type {
   ProductOut,
   UploadDocumentOut,
 } from './invoicing.schemas.js';
-import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
+import { buildInvoicingDataset, nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical's rules, as pure functions over one connection's dataset. Derived values (an
@@ -54,7 +54,11 @@ export function invoicingDatasetOf(
   connectionid: string,
   integrationid: number,
 ): InvoicingDataset {
-  return connectionDataset(store, 'invoicing_datasets', { consumerid, connectionid, integrationid });
+  return connectionDataset(store, 'invoicing_datasets', buildInvoicingDataset, {
+    consumerid,
+    connectionid,
+    integrationid,
+  });
 }
 
 const fail = verticalFailure;

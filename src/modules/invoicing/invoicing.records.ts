@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
+import type { VatCodeScope, VatCodeType } from '../../platform/wire.js';
 import type { FieldRefValue, SourceRefValue } from '../../store/world.js';
-import type { VatCodeScope, VatCodeType } from '../accounting/reference.schemas.js';
 import type {
   AddressTypeInvoicing,
   BankTransactionStatus,
@@ -238,4 +238,11 @@ export interface InvoicingDataset {
   bank_transactions: Record<string, InvoicingBankTransaction>;
   opportunities: Record<string, InvoicingOpportunity>;
   documents: Record<string, InvoicingDocument>;
+}
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Invoicing datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
+    invoicing_datasets: Record<string, InvoicingDataset>;
+  }
 }

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { itemOrNull } from '../../platform/openapi.js';
-import { PaymentStatus } from '../accounting/invoices.schemas.js';
-import { VatCodeScope, VatCodeType } from '../accounting/reference.schemas.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
-import { BoolParam } from '../integrations/integrations.schemas.js';
+import { ConsumerIdParam, itemOrNull } from '../../platform/openapi.js';
+import { PaymentPaymentStatus, PaymentStatus, Ref, VatCodeScope, VatCodeType } from '../../platform/wire.js';
+import { BoolParam } from '../integrations/index.js';
+
+// Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
+export { PaymentPaymentStatus, Ref };
 
 /**
  * Wire shapes of the Invoicing vertical, under the reference's names. Output shapes list every field
@@ -12,13 +13,6 @@ import { BoolParam } from '../integrations/integrations.schemas.js';
  */
 
 export { ConsumerIdParam };
-
-export const Ref = z
-  .object({
-    id: z.string().nullable().optional(),
-    model: z.string().nullable().optional(),
-  })
-  .openapi('Ref', { description: 'The record behind an item in the connected software' });
 
 export const FieldRef = z
   .object({
@@ -433,10 +427,6 @@ export const OpportunityItem = z
 export const ServicePage_OpportunityItem_ = servicePage(OpportunityItem, 'OpportunityItem');
 
 // ---- payments, payment methods, bank accounts and bank transactions ------------------------------
-
-export const PaymentPaymentStatus = z
-  .enum(['pending', 'completed', 'partially_completed', 'canceled', 'failed', 'unknown', 'authorized'])
-  .openapi('PaymentPaymentStatus');
 
 export const InvoicingPaymentItem = z
   .object({

@@ -1,4 +1,5 @@
 import { own } from '../../lib/own.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
@@ -788,3 +789,7 @@ export function seedInvoicing(options: SeedInput): InvoicingDataset {
   s.opportunities();
   return s.data;
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildInvoicingDataset = (seed: number, args: ConnectionDatasetArgs): InvoicingDataset =>
+  seedInvoicing({ seed, ...args });

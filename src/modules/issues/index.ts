@@ -8,3 +8,6 @@ export function registerIssues(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.listConsumerIssues, handlers.listConsumerIssuesHandler);
   app.openapi(routes.getIssue, handlers.getIssueHandler);
 }
+
+// What other modules use of this one.
+export { listIssues, toIssueItem } from './issues.domain.js';

@@ -1,7 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
+import { paymentFixtures } from './payment.fixtures.js';
 import * as h from './payment.handlers.js';
+import type { PaymentDataset } from './payment.records.js';
 import * as r from './payment.routes.js';
+import { paymentSamples } from './payment.samples.js';
+import { buildPaymentDataset } from './payment.seed.js';
 
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the
@@ -16,3 +22,14 @@ export function registerPayment(app: OpenAPIHono<AppEnv>): void {
   app.openapi(r.getRefunds, h.getRefunds);
   app.openapi(r.getPayouts, h.getPayouts);
 }
+
+/** The Payment vertical, as the app composes it (src/verticals.ts). */
+export const paymentModule: VerticalModule<PaymentDataset, ConnectionDatasetArgs> = {
+  key: 'payment',
+  api: 'Payment',
+  collection: 'payment_datasets',
+  build: buildPaymentDataset,
+  register: registerPayment,
+  fixtures: paymentFixtures,
+  samples: paymentSamples,
+};

@@ -11,6 +11,7 @@ import type {
   PaymentTransaction,
 } from './payment.records.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
+import { buildPaymentDataset } from './payment.seed.js';
 
 /**
  * The Payment vertical's rules over one connection's dataset (read-only). A balance's available amount
@@ -28,7 +29,11 @@ export function paymentDatasetOf(
   connectionid: string,
   integrationid: number,
 ): PaymentDataset {
-  return connectionDataset(store, 'payment_datasets', { consumerid, connectionid, integrationid });
+  return connectionDataset(store, 'payment_datasets', buildPaymentDataset, {
+    consumerid,
+    connectionid,
+    integrationid,
+  });
 }
 
 const cents = (amount: number) => Math.round(amount * 100);

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
+import type { PaymentPaymentStatus } from '../../platform/wire.js';
 import type { SourceRefValue } from '../../store/world.js';
-import type { PaymentPaymentStatus } from '../invoicing/invoicing.schemas.js';
 import type { PayoutStatus, PayoutType } from './payment.schemas.js';
 
 /**
@@ -105,4 +105,11 @@ export interface PaymentDataset {
   refunds: Record<string, PaymentRefund>;
   transactions: Record<string, PaymentTransaction>;
   payouts: Record<string, PaymentPayout>;
+}
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Payment datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
+    payment_datasets: Record<string, PaymentDataset>;
+  }
 }

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
-import { PaymentPaymentStatus, Ref } from '../invoicing/invoicing.schemas.js';
+import { ConsumerIdParam } from '../../platform/openapi.js';
+import { PaymentPaymentStatus, Ref } from '../../platform/wire.js';
 
 /** Wire shapes of the Payment vertical (a payment service provider's account). */
 

@@ -1,3 +1,4 @@
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
@@ -423,3 +424,7 @@ export function seedPayment(options: SeedInput): PaymentDataset {
   s.payouts(web.balance);
   return s.data;
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildPaymentDataset = (seed: number, args: ConnectionDatasetArgs): PaymentDataset =>
+  seedPayment({ seed, ...args });

@@ -9,7 +9,7 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../datalab/datalab.cube-def.js';
+} from '../../platform/cube.js';
 import { pmsDatasetOf } from './pms.domain.js';
 
 /** The Datalab's cube of PMS invoices: the invoices (one per stay) of the active PMS connections. */

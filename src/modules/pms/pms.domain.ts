@@ -21,6 +21,7 @@ import type {
   PMSOrderOut,
   PMSPaymentOut,
 } from './pms.schemas.js';
+import { buildPmsDataset } from './pms.seed.js';
 
 /**
  * Rules of the Property Management System vertical over a connection's dataset. A stay (order) is
@@ -30,7 +31,7 @@ import type {
  */
 
 export function pmsDatasetOf(store: WorldStore, connection: ConnectionRecord): PmsDataset {
-  return connectionDataset(store, 'pms_datasets', connection);
+  return connectionDataset(store, 'pms_datasets', buildPmsDataset, connection);
 }
 
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);

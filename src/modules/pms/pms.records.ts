@@ -1,5 +1,5 @@
 import type { SourceRefValue, VerticalAddress, VerticalLocation } from '../../store/world.js';
-import type { PosOrder, PosOrderLine, PosPaymentStatusValue } from '../pos/pos.records.js';
+import type { PosOrder, PosOrderLine, PosPaymentStatusValue } from '../pos/index.js';
 
 /**
  * The stored records of the Property Management System vertical: one dataset per (consumer,
@@ -129,4 +129,11 @@ export interface PmsDataset {
   customers: Record<string, PmsCustomer>;
   orders: Record<string, PmsOrder>;
   invoices: Record<string, PmsInvoice>;
+}
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Property Management System datasets, keyed by datasetKey(consumerid, connectionid). */
+    pms_datasets: Record<string, PmsDataset>;
+  }
 }

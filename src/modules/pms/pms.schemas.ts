@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { Ref } from '../invoicing/invoicing.schemas.js';
+import { ConsumerIdParam } from '../../platform/openapi.js';
+import { Ref } from '../../platform/wire.js';
 import {
   AddressItem,
   ClosureItem,
-  ConsumerIdParam,
   DiscountItem,
   dateParam,
   locationIdParam,
@@ -14,7 +14,7 @@ import {
   POSPaymentStatus,
   Source,
   TotalTaxItem,
-} from '../pos/pos.schemas.js';
+} from '../pos/index.js';
 
 /**
  * Wire shapes of the Property Management System vertical, under the reference's names (with the

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
@@ -391,3 +392,7 @@ class StayBuilder {
     });
   }
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildPmsDataset = (seed: number, args: ConnectionDatasetArgs): PmsDataset =>
+  seedPmsDataset({ seed, ...args });

@@ -1,9 +1,18 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Services } from '../../platform/context.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import type { TickTask } from '../../platform/ticker.js';
+import type { VerticalModule } from '../../platform/vertical-module.js';
 import { settleDataset } from './pos.context.js';
+import { posOrdersCube } from './pos.cube.js';
+import { posDatasetOf } from './pos.domain.js';
+import { posExamples } from './pos.examples.js';
+import { posFixtures } from './pos.fixtures.js';
 import * as handlers from './pos.handlers.js';
+import type { PosDataset } from './pos.records.js';
 import * as routes from './pos.routes.js';
+import { posSamples } from './pos.samples.js';
+import { buildPosDataset } from './pos.seed.js';
 
 /**
  * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
@@ -44,3 +53,44 @@ export function posOrdersTask(services: Services): TickTask {
       settleDataset({ ...services, store }, world, dataset);
   };
 }
+
+/** The Point of Sale vertical, as the app composes it (src/verticals.ts). */
+export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
+  key: 'pos',
+  api: 'Point of Sale',
+  collection: 'pos_datasets',
+  build: buildPosDataset,
+  register: registerPos,
+  fixtures: posFixtures,
+  samples: posSamples,
+  examples: posExamples,
+  tasks: (services) => ({ 'pos-orders': posOrdersTask(services) }),
+  cubes: [posOrdersCube],
+  choices: {
+    // The locations of a point of sale connection (its dataset is the connection's own, so a link
+    // that has no connection yet cannot list them).
+    locations: ({ store }, integration, _consumerid, connection) => {
+      if (integration.api !== 'Point of Sale' || connection === null) return null;
+      return posDatasetOf(store, connection).locations.map((location) => ({
+        value: location.id,
+        label: location.name,
+      }));
+    },
+  },
+};
+
+// What other modules use of this one.
+export type { PosOrder, PosOrderLine, PosPaymentStatusValue } from './pos.records.js';
+export {
+  AddressItem,
+  ClosureItem,
+  DiscountItem,
+  dateParam,
+  locationIdParam,
+  Mode,
+  POSLineItemType,
+  POSLocationItem,
+  POSPaymentStatus,
+  Source,
+  TotalTaxItem,
+} from './pos.schemas.js';

@@ -1,7 +1,7 @@
 import { own } from '../../lib/own.js';
 import type { Vertical } from '../../platform/operation.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
-import { type EventServices, publishEvent } from '../webhooks/events.js';
+import { type EventServices, publishEvent } from '../webhooks/index.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
 import type { PosDataset, PosOrder } from './pos.records.js';
 

@@ -8,7 +8,7 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../datalab/datalab.cube-def.js';
+} from '../../platform/cube.js';
 import { settleDataset } from './pos.context.js';
 import { posDatasetOf } from './pos.domain.js';
 

@@ -16,7 +16,7 @@ import type {
   POSOrderOut,
   ReportOut,
 } from './pos.schemas.js';
-import { completionPayment } from './pos.seed.js';
+import { buildPosDataset, completionPayment } from './pos.seed.js';
 
 /**
  * Rules of the Point of Sale vertical, as functions over a connection's dataset. Amounts: a line's
@@ -27,7 +27,7 @@ import { completionPayment } from './pos.seed.js';
 
 /** The dataset of a connection, built from the seed the first time it is reached. */
 export function posDatasetOf(store: WorldStore, connection: ConnectionRecord): PosDataset {
-  return connectionDataset(store, 'pos_datasets', connection);
+  return connectionDataset(store, 'pos_datasets', buildPosDataset, connection);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -180,3 +180,10 @@ export interface PosDataset {
   /** Daily sales objective of each location (taxes included), before the weekday factor. */
   daily_objectives: Record<string, number>;
 }
+
+declare module '../../store/world.js' {
+  interface World {
+    /** Point of Sale datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
+    pos_datasets: Record<string, PosDataset>;
+  }
+}

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
-import { BoolParam } from '../integrations/integrations.schemas.js';
+import { ConsumerIdParam } from '../../platform/openapi.js';
+import { BoolParam } from '../integrations/index.js';
 
 /**
  * Wire shapes of the Point of Sale vertical, under the reference's names. The shapes shared with the

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
@@ -915,3 +916,7 @@ export function completionPayment(
     order_id: order.id,
   };
 }
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`). */
+export const buildPosDataset = (seed: number, args: ConnectionDatasetArgs): PosDataset =>
+  seedPosDataset({ seed, ...args });

@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { admin } from '../../control/sandbox.routes.js';
 import type { Clock } from '../../lib/clock.js';
 import { errors, ValidationFailure } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import type { AppEnv } from '../../platform/context.js';
-import { errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
+import { admin, errorResponses, jsonBody, jsonContent } from '../../platform/openapi.js';
 import type { ExecutionRecord, FailurePlanRecord, World } from '../../store/world.js';
 import { statusOf } from './simulation/engine.js';
 

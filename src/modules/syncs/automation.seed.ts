@@ -1,7 +1,7 @@
-import type { seedDirectory } from '../../control/seeded-world.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { loadCatalogue } from '../../platform/catalogue.js';
+import type { SeededIds } from '../../platform/credentials.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
 import type {
   ExecutionRecord,
@@ -24,7 +24,7 @@ import { describeError } from './simulation/error-codes.js';
  * Invoicing, and enabled on the sync consumer's accounting connection. Ids derive from the seed.
  */
 
-type Directory = ReturnType<typeof seedDirectory>;
+type Directory = SeededIds;
 
 /** Well-known ids of the seeded automation, for tests and docs. */
 export function automationDirectory(seed: number) {

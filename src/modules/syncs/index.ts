@@ -51,6 +51,8 @@ export function automationTask(services: Services): TickTask {
   };
 }
 
+// What other modules use of this one.
+export { seedAutomation } from './automation.seed.js';
 // The control endpoints of the automation (/__sandbox/failures, /__sandbox/executions), and what the
 // console reuses of them.
 export {
@@ -59,3 +61,24 @@ export {
   FailurePlanInput,
   registerAutomationControl,
 } from './automation-control.js';
+export { newestFirst } from './executions.domain.js';
+export { nextRun, parseCron } from './simulation/cron.js';
+export type { SimServices } from './simulation/engine.js';
+export { DATALAYER_SCHEDULE, queueExecution, statusOf } from './simulation/engine.js';
+export {
+  apisOf,
+  createConsumerSyncLink,
+  createSync,
+  enableFlow,
+  flowsOf,
+  replaceMappings,
+  requireFlow,
+} from './syncs.domain.js';
+export {
+  CreateConsumerSyncItem,
+  CreateSyncItem,
+  EmptyObject,
+  EnableFlowConsumer,
+  ReadSyncMappingItem,
+  TriggerResponse,
+} from './syncs.schemas.js';

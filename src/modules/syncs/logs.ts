@@ -3,10 +3,16 @@ import { clientRoute } from '../../lib/client-routes.js';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
 import type { AppEnv } from '../../platform/context.js';
-import { admin, errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
+import {
+  admin,
+  ConsumerIdParam,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  secured,
+} from '../../platform/openapi.js';
 import type { ExecutionLogRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import { requireConsumer } from '../consumers/index.js';
 
 /**
  * Log lines sent by a consumer's code (the official SDK's `consumer.logData`), linked to the

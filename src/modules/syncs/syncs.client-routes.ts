@@ -1,10 +1,15 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
 import type { AppEnv } from '../../platform/context.js';
-import { emptyResponse, errorResponses, jsonContent, secured } from '../../platform/openapi.js';
+import {
+  ConsumerIdParam,
+  emptyResponse,
+  errorResponses,
+  jsonContent,
+  secured,
+} from '../../platform/openapi.js';
 import type { FlowRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import { requireConsumer } from '../consumers/index.js';
 import { requireFlow, requireSync } from './syncs.domain.js';
 import { FlowEventParams } from './syncs.schemas.js';
 

@@ -6,8 +6,8 @@ import type { AppEnv } from '../../platform/context.js';
 import { requestServices } from '../../platform/request-context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import type { ConsumerRecord, FlowRecord } from '../../store/world.js';
-import { requireConsumer } from '../consumers/consumers.domain.js';
-import { publishEvent } from '../webhooks/events.js';
+import { requireConsumer } from '../consumers/index.js';
+import { publishEvent } from '../webhooks/index.js';
 import {
   findExecution,
   listConsumerExecutions,

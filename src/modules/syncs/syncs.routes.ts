@@ -1,7 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
-import { emptyResponse, errorResponses, jsonBody, jsonContent, secured } from '../../platform/openapi.js';
-import { ConsumerIdParam } from '../consumers/consumers.schemas.js';
+import {
+  ConsumerIdParam,
+  emptyResponse,
+  errorResponses,
+  jsonBody,
+  jsonContent,
+  secured,
+} from '../../platform/openapi.js';
 import {
   ChainExecutionItem,
   ConsumerFlowParams,

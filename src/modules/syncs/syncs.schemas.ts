@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DatastoreDef, DatastoreStatus } from '../datastores/datastores.schemas.js';
+import { DatastoreDef, DatastoreStatus } from '../datastores/index.js';
 import { ONE_API_CODES, ONE_API_TABLE } from './one-apis.js';
 import { cronProblem } from './simulation/cron.js';
 

@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { admin } from '../../control/sandbox.routes.js';
 import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import type { AppEnv } from '../../platform/context.js';
-import { errorResponses, jsonContent } from '../../platform/openapi.js';
+import { admin, errorResponses, jsonContent } from '../../platform/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
 import { deliveryWorkKey } from './delivery.js';
 

@@ -27,3 +27,9 @@ export function webhookDeliveryTask(services: Services, options: DeliveryOptions
 export { deliveryHeaders, deliveryWorkKey } from './delivery.js';
 // The control endpoints of deliveries (/__sandbox/webhook-deliveries) and what the console reuses.
 export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery } from './delivery-control.js';
+export type { EventServices } from './events.js';
+// What other modules use of this one.
+export { connectionEvent, publishEvent } from './events.js';
+export { listeningOrigins } from './own-origins.js';
+export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
+export { WebhookInstancePostItem } from './webhooks.schemas.js';

@@ -1,9 +1,14 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { ApiError, ValidationFailure } from '../../lib/errors.js';
-import { armFailurePlan, clearFailurePlans, FailurePlanInput } from '../../modules/syncs/index.js';
-import { statusOf } from '../../modules/syncs/simulation/engine.js';
-import { apisOf, flowsOf } from '../../modules/syncs/syncs.domain.js';
+import {
+  apisOf,
+  armFailurePlan,
+  clearFailurePlans,
+  FailurePlanInput,
+  flowsOf,
+  statusOf,
+} from '../../modules/syncs/index.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ExecutionRecord } from '../../store/world.js';
 import { badge, code, type Html, pageNumber, pager, postButton, slice } from './layout.js';

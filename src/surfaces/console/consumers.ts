@@ -1,11 +1,9 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../lib/errors.js';
-import { searchConsumers } from '../../modules/consumers/consumer-search.js';
-import { requireConsumer } from '../../modules/consumers/consumers.domain.js';
-import { listIssues, toIssueItem } from '../../modules/issues/issues.domain.js';
-import { newestFirst } from '../../modules/syncs/executions.domain.js';
-import { statusOf } from '../../modules/syncs/simulation/engine.js';
+import { requireConsumer, searchConsumers } from '../../modules/consumers/index.js';
+import { listIssues, toIssueItem } from '../../modules/issues/index.js';
+import { newestFirst, statusOf } from '../../modules/syncs/index.js';
 import type { AppEnv } from '../../platform/context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { ApiError } from '../../lib/errors.js';
-import { requireImage } from '../../modules/integrations/integrations.domain.js';
+import { requireImage } from '../../modules/integrations/index.js';
 import { sameSecret } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';

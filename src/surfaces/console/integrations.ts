@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import { listIntegrations } from '../../modules/integrations/integrations.domain.js';
+import { listIntegrations } from '../../modules/integrations/index.js';
 import { API_NAMES } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import { badge, type Html, logo } from './layout.js';

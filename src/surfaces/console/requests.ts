@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import { listRequests, type RequestEntry, type RequestFilter } from '../../control/requests.js';
+import { listRequests, type RequestEntry, type RequestFilter } from '../../control/requests/index.js';
 import type { AppEnv } from '../../platform/context.js';
 import { badge, type Html, pageNumber, pager, postButton, pretty, query } from './layout.js';
 

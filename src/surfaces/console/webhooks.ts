@@ -7,8 +7,8 @@ import {
   queueRedelivery,
   requireDelivery,
   toDelivery,
+  toWebhookInstance,
 } from '../../modules/webhooks/index.js';
-import { toWebhookInstance } from '../../modules/webhooks/webhooks.domain.js';
 import type { AppEnv } from '../../platform/context.js';
 import { badge, code, type Html, pageNumber, pager, postButton, pretty, slice } from './layout.js';
 

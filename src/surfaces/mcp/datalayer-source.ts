@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../platform/catalogue.js';
-import { activeConnectionOf, ONE_API_OF_AREA } from '../../platform/transactions.js';
+import { activeConnectionOf, oneApiOfArea } from '../../platform/transactions.js';
+import type { AnyVerticalModule } from '../../platform/vertical-module.js';
 import type { World } from '../../store/world.js';
 
 /**
@@ -21,12 +22,13 @@ export interface ReadSource {
 export function readSource(
   world: World,
   catalogue: Catalogue,
+  verticals: readonly AnyVerticalModule[],
   consumerId: string,
   path: string,
 ): ReadSource | null {
   // /consumers/{consumer_id}/<area>/...
   const area = path.split('/')[3] ?? '';
-  const api = Object.hasOwn(ONE_API_OF_AREA, area) ? ONE_API_OF_AREA[area] : undefined;
+  const api = oneApiOfArea(verticals, area);
   if (!api) return null;
   const connection = activeConnectionOf(world, consumerId, api, (id) => catalogue.get(id)?.api);
   if (!connection) return null;

@@ -306,6 +306,7 @@ export async function callTool(
     const source = readSource(
       context.services.store.world,
       context.services.catalogue,
+      context.services.verticals,
       context.consumerId,
       tool.path,
     );

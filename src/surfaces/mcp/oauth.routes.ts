@@ -11,8 +11,8 @@ import {
   grantableScopes,
   grantScopes,
   principalOfKey,
-} from '../../modules/auth/auth.domain.js';
-import { searchConsumers } from '../../modules/consumers/consumer-search.js';
+} from '../../modules/auth/index.js';
+import { searchConsumers } from '../../modules/consumers/index.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import type { ApiKeyRecord } from '../../store/world.js';

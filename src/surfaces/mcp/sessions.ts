@@ -170,3 +170,10 @@ export class McpSessions implements McpService {
     return this.#sessions.size;
   }
 }
+
+declare module '../../platform/context.js' {
+  interface Services {
+    /** The MCP server's sessions (`mcp.sessions()`), once registerMcp ran (see surfaces/mcp). */
+    mcp?: McpService;
+  }
+}

@@ -1,8 +1,12 @@
 import type { Integration } from '../../../platform/catalogue.js';
-import { folderLedger } from '../../../platform/datasets.js';
 import type { WorldStore } from '../../../store/store.js';
-import type { LedgerBookYear, LedgerFolder, LedgerRecord } from '../accounting.records.js';
-import { seedFolders } from '../accounting.seed.js';
+import {
+  type LedgerBookYear,
+  type LedgerFolder,
+  type LedgerRecord,
+  ledgerKey,
+} from '../accounting.records.js';
+import { seedFolders, seedLedger } from '../accounting.seed.js';
 
 /**
  * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded
@@ -87,10 +91,33 @@ export function ledgerOf(
   integration: Integration,
   folder: LedgerFolder,
 ): LedgerRecord {
-  return folderLedger(store, {
+  const args: LedgerArgs = {
     consumerid,
     integrationid: integration.integrationid,
     unifiedPartners: integration.features.unified_partners,
     folder,
-  });
+    until: store.today(),
+  };
+  return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, () =>
+    buildLedger(store.world.meta.seed, args),
+  );
 }
+
+/** The world collection of the accounting folders' ledgers. */
+export const LEDGERS = 'accounting_ledgers';
+
+/** What an accounting folder's ledger is built from, besides the seed. */
+export interface LedgerArgs {
+  consumerid: string;
+  integrationid: number;
+  unifiedPartners: boolean;
+  folder: LedgerFolder;
+  /**
+   * The sandbox clock's day when the ledger was first used (YYYY-MM-DD): its history runs up to it.
+   * World files written before it existed replay with the default start's day.
+   */
+  until?: string;
+}
+
+/** Builds one folder's ledger from the seed (the vertical module's `build`). */
+export const buildLedger = (seed: number, args: LedgerArgs): LedgerRecord => seedLedger({ seed, ...args });

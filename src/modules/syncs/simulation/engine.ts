@@ -10,7 +10,7 @@ import type {
   SyncRecord,
   World,
 } from '../../../store/world.js';
-import { publishEvent } from '../../webhooks/events.js';
+import { publishEvent } from '../../webhooks/index.js';
 import { type CronSchedule, dueRuns, nextRun, parseCron } from './cron.js';
 import { closeIssuesAfter, recordFailure } from './issues.js';
 

@@ -1,6 +1,6 @@
 import { own } from '../../../lib/own.js';
 import type { ExecutionRecord, IssueRecord, World } from '../../../store/world.js';
-import { publishEvent } from '../../webhooks/events.js';
+import { publishEvent } from '../../webhooks/index.js';
 import type { SimServices } from './engine.js';
 import { describeError } from './error-codes.js';
 

@@ -1,0 +1,274 @@
+import type { IncomingMessage } from 'node:http';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, Services } from '../../platform/context.js';
+import type { Principal } from '../../platform/tokens.js';
+import { activeConnectionOf, connectionPreference, oneApiOfArea } from '../../platform/transactions.js';
+import { consumerOfPath, isAuthenticationPath, type JournalRecord, MAX_CAPTURED_BODY } from './journal.js';
+
+/**
+ * Capture: the middleware that records each request the API answers in the app's journal, and lets
+ * an armed fault answer it instead (see control/faults.ts).
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Capture.
+
+/** Paths that are not the API: the control endpoints, the docs, the OpenAPI document and the console. */
+export function isRecordedPath(path: string): boolean {
+  return !(
+    path.startsWith('/__sandbox') ||
+    path === '/openapi.json' ||
+    path === '/docs' ||
+    path.startsWith('/docs/') ||
+    path === '/console' ||
+    path.startsWith('/console/') ||
+    path === '/favicon.ico'
+  );
+}
+
+/** A body cut to MAX_CAPTURED_BODY, copied so that the long text it was cut from can be freed. */
+function bounded(text: string): { text: string; truncated: boolean } {
+  if (text.length <= MAX_CAPTURED_BODY) return { text, truncated: false };
+  return { text: Buffer.from(text.slice(0, MAX_CAPTURED_BODY), 'utf8').toString('utf8'), truncated: true };
+}
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface CapturedBody {
+  text: string | null;
+  truncated: boolean;
+}
+
+const NO_BODY: CapturedBody = { text: null, truncated: false };
+const NOT_CAPTURED: CapturedBody = { text: null, truncated: true };
+
+/** At most `limit` bytes of a stream nobody read, as text; the rest is left unread (not cancelled). */
+async function readPrefix(body: ReadableStream<Uint8Array>, limit: number): Promise<CapturedBody> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size > limit) {
+        truncated = true;
+        break;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return truncated ? { text: bounded(text).text, truncated } : bounded(text);
+}
+
+/**
+ * The request's body, read after the answer. A JSON body a route validated is cached parsed by hono:
+ * it is written back to text (the journal keeps no object a handler may still hold). A body the body
+ * guard read is in memory, rebuilt in `c.req.raw`. A body nobody read (a fault answered first) is
+ * read up to the capture limit, the rest left to the server to drain; a dropped request's body is
+ * read only in process. A body refused on its way in (413) is not captured.
+ */
+async function requestBody(c: Context<AppEnv>, original: Request, answered: boolean): Promise<CapturedBody> {
+  if (BODYLESS.has(c.req.method)) return NO_BODY;
+  try {
+    const cache = c.req.bodyCache;
+    if (cache.json) return bounded(JSON.stringify(await cache.json));
+    if (cache.text) return bounded(await cache.text);
+    if (cache.formData || cache.arrayBuffer || cache.blob) return NOT_CAPTURED;
+    // A body refused for its size was not read: reading it now would only wait for the upload.
+    if (answered && c.res.status === 413) return NOT_CAPTURED;
+    const raw = c.req.raw;
+    if (raw !== original) return raw.bodyUsed ? NOT_CAPTURED : bounded(await raw.text());
+    if (!answered && (c.env as { incoming?: unknown } | undefined)?.incoming) return NO_BODY;
+    if (!raw.body) return NO_BODY;
+    if (raw.bodyUsed) return NOT_CAPTURED;
+    return await readPrefix(raw.body, MAX_CAPTURED_BODY);
+  } catch {
+    return NOT_CAPTURED;
+  }
+}
+
+/** The caller behind a token nobody checked (a fault answered first), when it is a valid one. */
+async function principalOf(services: Services, authorization: string): Promise<Principal | null> {
+  try {
+    return await services.tokens.authenticate(authorization);
+  } catch {
+    return null;
+  }
+}
+
+/** The connection a request concerns: in its path, the vertical's active one, or its header. */
+function connectionOfRequest(services: Services, c: Context<AppEnv>, path: string, consumerId: string) {
+  const start = 11 + consumerId.length + 1;
+  const end = path.indexOf('/', start);
+  const area = end === -1 ? path.slice(start) : path.slice(start, end);
+  if (area === 'connections' && end !== -1) {
+    const close = path.indexOf('/', end + 1);
+    const id = close === -1 ? path.slice(end + 1) : path.slice(end + 1, close);
+    if (id) return id.toLowerCase();
+  }
+  const api = oneApiOfArea(services.verticals, area);
+  if (api) {
+    const catalogue = services.catalogue;
+    const active = activeConnectionOf(
+      services.store.world,
+      consumerId,
+      api,
+      (id) => catalogue.get(id)?.api,
+      connectionPreference(c),
+    );
+    if (active) return active.connectionid;
+  }
+  return null;
+}
+
+/**
+ * The text of an answer @hono/node-server made from a string (JSON and text answers): its Response
+ * keeps the status, body and headers it was made with under a symbol of its own, described "cache",
+ * which it writes to the socket without a stream. Anything else (a stream, bytes, another Response
+ * class) gives null: the journal then keeps no response body, never a wrong one.
+ */
+function answerText(response: Response): string | null {
+  const key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
+  const cached = key ? (response as unknown as Record<symbol, unknown>)[key] : undefined;
+  return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : null;
+}
+
+type JsonResponder = (object: unknown, arg?: unknown, headers?: Record<string, string>) => Response;
+
+/**
+ * The middleware in front of every route, before the write boundary: the fault injection (see
+ * faults.ts), then the recording of the request once it is answered.
+ */
+function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
+  const { requests, faults, clock } = services;
+  return async function traffic(c, next) {
+    c.set('requests', requests);
+    c.set('faults', faults);
+    const path = c.req.path;
+    if (!isRecordedPath(path) || (!requests.active && !faults.armed)) return next();
+    const started = performance.now();
+    const at = clock.now().getTime();
+    const original = c.req.raw;
+    const keeps = requests.keeps;
+    let responseText: string | null = null;
+    // Served over a socket, the answer's text is read from the answer once made (see answerText).
+    // In process (app.request), where answers are the platform's Response, the JSON text is caught
+    // as it is made: a property set on the Context per request makes every request of a server
+    // slower (some 30 % of an authenticated read, in garbage collection), so not over a socket.
+    const served = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+    if (keeps && !served) {
+      const context = c as unknown as { json: JsonResponder; body: (...args: unknown[]) => Response };
+      context.json = (object, arg, headers) => {
+        const text = JSON.stringify(object);
+        responseText = text;
+        return context.body(text, arg, { 'Content-Type': 'application/json', ...headers });
+      };
+    }
+    const consumerId = consumerOfPath(path);
+    const fault = faults.armed ? faults.match(c, path, consumerId) : null;
+    let answered = true;
+    if (fault) answered = await faults.apply(fault, c, next, services.config.bodyLimit);
+    else await next();
+    if (!requests.active) return;
+    if (keeps && served && answered) responseText = answerText(c.res);
+    // Recording must never turn an answer into an error: a failure here is logged and skipped.
+    try {
+      await recordRequest(services, c, {
+        started,
+        at,
+        original,
+        path,
+        consumerId,
+        answered,
+        fault,
+        responseText,
+      });
+    } catch (error) {
+      console.error('[unified-api-sandbox] a request could not be recorded:', error);
+    }
+  };
+}
+
+interface Capture {
+  started: number;
+  at: number;
+  original: Request;
+  path: string;
+  consumerId: string | null;
+  answered: boolean;
+  fault: { id: string } | null;
+  responseText: string | null;
+}
+
+async function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture): Promise<void> {
+  const { requests } = services;
+  const { started, at, original, path, consumerId, answered, fault, responseText } = capture;
+  const keeps = requests.keeps;
+  const method = c.req.method;
+  const record: JournalRecord = {
+    seq: 0,
+    chars: 0,
+    at,
+    method,
+    path,
+    url: '',
+    headers: null,
+    principal: null,
+    consumerId,
+    connectionId: null,
+    requestBody: null,
+    requestTruncated: false,
+    status: answered ? c.res.status : 0,
+    responseBody: null,
+    responseTruncated: false,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    fault: fault?.id ?? null,
+  };
+  if (keeps) {
+    // References to what exists anyway; the wire shape is built when the journal is read.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    record.url = original.url;
+    record.headers = incoming ? incoming.rawHeaders : original.headers;
+    record.principal = c.get('principal') ?? null;
+    if (record.principal === null && fault) {
+      const authorization = original.headers.get('authorization');
+      if (authorization) record.principal = await principalOf(services, authorization);
+    }
+    if (consumerId !== null) record.connectionId = connectionOfRequest(services, c, path, consumerId);
+    // An authentication route's bodies are not even read: record() would drop them anyway.
+    const secret = isAuthenticationPath(path);
+    if (!secret && !BODYLESS.has(method)) {
+      const request = await requestBody(c, original, answered);
+      record.requestBody = request.text;
+      record.requestTruncated = request.truncated;
+    }
+    if (!secret && responseText !== null && record.status !== 204 && method !== 'HEAD') {
+      const response = bounded(responseText);
+      record.responseBody = response.text;
+      record.responseTruncated = response.truncated;
+    }
+  }
+  requests.record(record);
+}
+
+/**
+ * Puts the journal and the faults in front of every route (call it before any other middleware), and
+ * makes `app.request` reject, as fetch does, when a fault leaves a request without an answer.
+ */
+export function installTraffic(app: OpenAPIHono<AppEnv>, services: Services): void {
+  app.use('*', trafficMiddleware(services));
+  const request = app.request;
+  app.request = ((...args: Parameters<typeof request>) =>
+    Promise.resolve(request(...args)).then((res) => {
+      const failure = services.faults.unanswered(res);
+      if (failure) throw failure;
+      return res;
+    })) as typeof request;
+}

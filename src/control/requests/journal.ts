@@ -1,0 +1,454 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type Page, paginate } from '../../lib/pagination.js';
+import { compilePathPattern } from '../../lib/path-pattern.js';
+import type { Principal } from '../../platform/tokens.js';
+import { CLIENT_REQUEST_ID_HEADER, CONNECTION_ID_HEADER } from '../../platform/transactions.js';
+
+/**
+ * The request journal: every request the API answers, kept in a ring of the app's (in memory, never
+ * in the world), with what a test wants to assert on: who called what, with which body, and what it
+ * got back. The control endpoints, /docs and /openapi.json are not recorded. Capture does as little
+ * as it can on the request's path: it keeps references to what exists anyway (the url, the headers,
+ * the JSON text of the answer) and builds the wire shape only when the journal is read.
+ */
+
+export const DEFAULT_REQUEST_JOURNAL_SIZE = 10_000;
+/** A body longer than this (in characters) is cut, and flagged `truncated`. */
+export const MAX_CAPTURED_BODY = 64 * 1024;
+/** Characters of bodies the whole journal keeps; past it, the oldest entries lose theirs. */
+export const JOURNAL_BODY_BUDGET = 32 * 1024 * 1024;
+
+// The journal's filter and the faults' match share the path patterns (lib/path-pattern.ts).
+export { compilePathPattern, isPathPattern, type PathMatcher } from '../../lib/path-pattern.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Paths.
+
+/** The first segment of the authentication routes: POST /token, POST /mcp-token and the OAuth flow. */
+const AUTHENTICATION_SEGMENTS = new Set(['token', 'mcp-token', 'oauth']);
+
+/**
+ * Whether a path is one of the authentication routes, whose bodies the journal never keeps: asked
+ * and answered, they hold credentials (a client secret, access and refresh tokens, an authorization
+ * code, the id of a sign-in in progress, in its HTML page). Decided on the first segment as a client
+ * may spell it, whatever the router makes of it: percent-escapes decoded one by one, any case, empty
+ * segments dropped, anything after it, so that `/TOKEN`, `//token`, `/token/` and `/%74oken/x` (all
+ * 404s, their bodies still full of secrets) count as well. The OAuth metadata under /.well-known/ is
+ * public and stays recorded.
+ */
+export function isAuthenticationPath(path: string): boolean {
+  const decoded = path.includes('%') ? decodePercent(path) : path;
+  let start = 0;
+  while (start < decoded.length && decoded.charCodeAt(start) === SLASH) start += 1;
+  const end = decoded.indexOf('/', start);
+  return AUTHENTICATION_SEGMENTS.has(decoded.slice(start, end === -1 ? undefined : end).toLowerCase());
+}
+
+const SLASH = 0x2f;
+
+/** Decodes each %XX on its own, so one malformed escape cannot hide the others. */
+function decodePercent(text: string): string {
+  return text.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The consumer a path concerns: the segment after `/consumers/`, lower-cased. */
+export function consumerOfPath(path: string): string | null {
+  if (!path.startsWith('/consumers/')) return null;
+  const end = path.indexOf('/', 11);
+  const id = end === -1 ? path.slice(11) : path.slice(11, end);
+  return id ? id.toLowerCase() : null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The journal.
+
+/** What one recorded request keeps: cheap references, turned into the wire shape when read. */
+interface JournalRecord {
+  seq: number;
+  /** Characters of body held (0 once dropped for the budget). */
+  chars: number;
+  at: number;
+  method: string;
+  path: string;
+  url: string;
+  /** The request headers as received: node's flat [name, value, ...] list over a socket, else Headers. */
+  headers: Headers | string[] | null;
+  /** The caller, when its token was checked: Authorization shows as its clientId (or mcp). */
+  principal: Principal | null;
+  consumerId: string | null;
+  /** The connection of the path or the vertical's active one; else the header's, when read. */
+  connectionId: string | null;
+  requestBody: string | null;
+  requestTruncated: boolean;
+  status: number;
+  responseBody: string | null;
+  responseTruncated: boolean;
+  durationMs: number;
+  fault: string | null;
+  /** Whether the bodies were left out, as for every authentication route (absent: false). */
+  redacted?: boolean;
+}
+
+/** A recorded request, as GET /__sandbox/requests and `sandbox.requests()` give it. */
+export interface RequestEntry {
+  id: string;
+  /** Sandbox time at which the request arrived (ISO). */
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  consumer_id: string | null;
+  connection_id: string | null;
+  client_request_id: string | null;
+  request: {
+    headers: Record<string, string>;
+    /** Parsed JSON when the body is JSON (and whole), else its text; null when none was captured. */
+    body: unknown;
+    truncated: boolean;
+  };
+  /** 0 when no answer was sent (a dropped connection, a client that gave up). */
+  status: number;
+  response: { body: unknown; truncated: boolean };
+  /**
+   * Whether both bodies were left out (null, whatever was sent and answered), as they are for every
+   * authentication route: their bodies carry credentials (see isAuthenticationPath).
+   */
+  redacted: boolean;
+  duration_ms: number;
+  /** The fault that fired on this request, if any. */
+  fault: string | null;
+}
+
+/** A filter of the journal; every field is optional and they all apply. */
+export interface RequestFilter {
+  method?: string;
+  /** A path pattern: `{param}` matches one segment, `*` one or more (see compilePathPattern). */
+  path?: string;
+  consumer_id?: string;
+  /** An exact status (`201`, or 201) or a class (`4xx`, `5xx`). */
+  status?: string | number;
+  /** Sandbox time, inclusive: a Date or an ISO date-time. */
+  since?: Date | string;
+  until?: Date | string;
+}
+
+/** What the request listener (`onRequest`, the CLI's --log) is told of each request. */
+export interface RequestSummary {
+  id: string;
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  fault: string | null;
+}
+
+/** One line of the CLI's --log: `GET /consumers 200 1.25ms`, with ` fault=<id>` when one fired. */
+export function formatRequestLine(summary: RequestSummary): string {
+  const status = summary.status === 0 ? '---' : String(summary.status);
+  const fault = summary.fault ? ` fault=${summary.fault}` : '';
+  return `${summary.method} ${summary.path} ${status} ${summary.duration_ms}ms${fault}`;
+}
+
+export type { JournalRecord };
+
+const ID_PREFIX = 'req_';
+
+/** A ring of the latest requests: memory stays flat whatever the traffic. */
+export class RequestJournal {
+  readonly capacity: number;
+  readonly #bodyBudget: number;
+  readonly #slots: (JournalRecord | undefined)[];
+  readonly #listener: ((summary: RequestSummary) => void) | undefined;
+  readonly #adminToken: string | null;
+  /** Sequence number of the next record, of the oldest one held, and of the oldest holding bodies. */
+  #next = 1;
+  #first = 1;
+  #bodyTail = 1;
+  #bodyChars = 0;
+
+  constructor(
+    capacity = DEFAULT_REQUEST_JOURNAL_SIZE,
+    options: {
+      onRequest?: ((summary: RequestSummary) => void) | undefined;
+      /** The admin token, shown as `admin` where a request sends it as its Authorization. */
+      adminToken?: string | null;
+      bodyBudget?: number;
+    } = {},
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 0) {
+      throw new RangeError(`The request journal size must be a whole number, not ${capacity}`);
+    }
+    this.capacity = capacity;
+    this.#slots = new Array(capacity);
+    this.#listener = options.onRequest;
+    this.#bodyBudget = options.bodyBudget ?? JOURNAL_BODY_BUDGET;
+    this.#adminToken = options.adminToken ?? null;
+  }
+
+  /** Whether requests are captured at all (a size of 0 and no listener: nothing to do). */
+  get active(): boolean {
+    return this.capacity > 0 || this.#listener !== undefined;
+  }
+
+  /** Whether bodies and headers are worth capturing. */
+  get keeps(): boolean {
+    return this.capacity > 0;
+  }
+
+  /** Number of requests held. */
+  get size(): number {
+    return this.#next - this.#first;
+  }
+
+  /** Keeps `input` (its seq and chars are set here). */
+  record(input: JournalRecord): void {
+    const seq = this.#next;
+    this.#next += 1;
+    input.seq = seq;
+    // The one place every record goes through: an authentication route's bodies are never kept.
+    if (input.redacted || isAuthenticationPath(input.path)) {
+      input.redacted = true;
+      input.requestBody = null;
+      input.responseBody = null;
+      input.requestTruncated = false;
+      input.responseTruncated = false;
+    }
+    if (this.capacity > 0) {
+      if (seq - this.#first >= this.capacity) this.#evict();
+      const chars = (input.requestBody?.length ?? 0) + (input.responseBody?.length ?? 0);
+      input.chars = chars;
+      this.#slots[seq % this.capacity] = input;
+      this.#bodyChars += chars;
+      if (this.#bodyChars > this.#bodyBudget) this.#shed(seq);
+    } else {
+      this.#first = this.#next;
+    }
+    if (this.#listener) {
+      try {
+        this.#listener({
+          id: `${ID_PREFIX}${seq}`,
+          time: new Date(input.at).toISOString(),
+          method: input.method,
+          path: input.path,
+          status: input.status,
+          duration_ms: input.durationMs,
+          fault: input.fault,
+        });
+      } catch (error) {
+        console.error('[unified-api-sandbox] the request listener failed:', error);
+      }
+    }
+  }
+
+  /** Forgets every request; ids go on from where they were. */
+  clear(): void {
+    this.#slots.fill(undefined);
+    this.#first = this.#next;
+    this.#bodyTail = this.#next;
+    this.#bodyChars = 0;
+  }
+
+  get(id: string): RequestEntry | undefined {
+    if (!id.startsWith(ID_PREFIX)) return undefined;
+    const digits = id.slice(ID_PREFIX.length);
+    if (!/^[1-9]\d{0,15}$/.test(digits)) return undefined;
+    const record = this.#at(Number(digits));
+    return record ? toEntry(record, this.#adminToken) : undefined;
+  }
+
+  /** The requests that pass `filter`, newest first. */
+  list(filter: RequestFilter = {}): RequestEntry[] {
+    return this.#matching(filter).map((record) => toEntry(record, this.#adminToken));
+  }
+
+  /** One page of the requests that pass `filter`, newest first. */
+  page(filter: RequestFilter, page: number, size: number) {
+    return this.#entries(paginate(this.#matching(filter), page, size));
+  }
+
+  /**
+   * As page(), for the endpoint: the filter runs in slices of a few milliseconds, giving the event
+   * loop back between them, so that a costly filter over a full journal (10,000 paths of thousands of
+   * segments take up to a second) never holds the other requests up for long. The requests
+   * recorded meanwhile are not in the page; those that left the ring meanwhile are left out.
+   */
+  async pageInSlices(filter: RequestFilter, page: number, size: number) {
+    const test = compileFilter(filter);
+    const out: JournalRecord[] = [];
+    let sliceStart = performance.now();
+    for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
+      if (seq % RECORDS_PER_CLOCK_READ === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      const record = this.#at(seq);
+      if (record && test(record)) out.push(record);
+    }
+    return this.#entries(paginate(out, page, size));
+  }
+
+  #entries(matching: Page<JournalRecord>): Page<RequestEntry> {
+    return { ...matching, items: matching.items.map((record) => toEntry(record, this.#adminToken)) };
+  }
+
+  #matching(filter: RequestFilter): JournalRecord[] {
+    const test = compileFilter(filter);
+    const out: JournalRecord[] = [];
+    for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
+      const record = this.#at(seq);
+      if (record && test(record)) out.push(record);
+    }
+    return out;
+  }
+
+  #at(seq: number): JournalRecord | undefined {
+    if (seq < this.#first || seq >= this.#next || this.capacity === 0) return undefined;
+    const record = this.#slots[seq % this.capacity];
+    return record?.seq === seq ? record : undefined;
+  }
+
+  #evict(): void {
+    const oldest = this.#at(this.#first);
+    if (oldest) {
+      this.#bodyChars -= oldest.chars;
+      this.#slots[this.#first % this.capacity] = undefined;
+    }
+    this.#first += 1;
+    if (this.#bodyTail < this.#first) this.#bodyTail = this.#first;
+  }
+
+  /** Drops the bodies of the oldest entries until the budget holds (the newest keeps its own). */
+  #shed(newest: number): void {
+    if (this.#bodyTail < this.#first) this.#bodyTail = this.#first;
+    while (this.#bodyChars > this.#bodyBudget && this.#bodyTail < newest) {
+      const record = this.#at(this.#bodyTail);
+      if (record && record.chars > 0) {
+        this.#bodyChars -= record.chars;
+        record.chars = 0;
+        if (record.requestBody !== null) record.requestTruncated = true;
+        if (record.responseBody !== null) record.responseTruncated = true;
+        record.requestBody = null;
+        record.responseBody = null;
+      }
+      this.#bodyTail += 1;
+    }
+  }
+}
+
+/** Longest a listing runs before it lets other requests in, in milliseconds. */
+const SLICE_MS = 8;
+/** Records between two readings of the clock: a few milliseconds at most, with the longest paths. */
+const RECORDS_PER_CLOCK_READ = 32;
+
+const STATUS_CLASS = /^[1-5]xx$/i;
+
+function compileFilter(filter: RequestFilter): (record: JournalRecord) => boolean {
+  const method = filter.method?.toUpperCase();
+  const path = filter.path === undefined ? undefined : compilePathPattern(filter.path);
+  const consumer = filter.consumer_id?.toLowerCase();
+  const status = filter.status === undefined ? undefined : String(filter.status);
+  const statusClass = status !== undefined && STATUS_CLASS.test(status) ? Number(status[0]) : undefined;
+  const exactStatus = status !== undefined && statusClass === undefined ? Number(status) : undefined;
+  const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
+  const until = filter.until === undefined ? undefined : new Date(filter.until).getTime();
+  return (record) =>
+    (method === undefined || record.method === method) &&
+    (consumer === undefined || record.consumerId === consumer) &&
+    (exactStatus === undefined || record.status === exactStatus) &&
+    (statusClass === undefined || Math.floor(record.status / 100) === statusClass) &&
+    (since === undefined || record.at >= since) &&
+    (until === undefined || record.at <= until) &&
+    (path === undefined || path(record.path));
+}
+
+function parseBody(text: string | null, truncated: boolean, json: boolean): unknown {
+  if (text === null) return null;
+  if (!json || truncated || text.length === 0) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The headers of a record, lower-cased names, repeated ones joined as fetch joins them. */
+function headerRecord(headers: Headers | string[] | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers === null) return out;
+  if (!Array.isArray(headers)) {
+    for (const [name, value] of headers) out[name] = value;
+    return out;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = (headers[i] as string).toLowerCase();
+    const value = headers[i + 1] as string;
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+/** What the journal shows of the Authorization header: never the credential itself. */
+function redactedAuthorization(
+  value: string,
+  principal: Principal | null,
+  adminToken: string | null,
+): string {
+  if (principal) return principal.kind === 'mcp' ? 'mcp' : principal.clientid;
+  if (adminToken !== null && value === `Bearer ${adminToken}`) return 'admin';
+  return 'redacted';
+}
+
+/**
+ * Request headers that carry credentials besides Authorization: a browser's cookies (the console's
+ * session cookie rides along on every request to the sandbox's origin) and a proxy's credentials.
+ */
+const SECRET_HEADERS = ['cookie', 'proxy-authorization'];
+
+function toEntry(record: JournalRecord, adminToken: string | null): RequestEntry {
+  const headers = headerRecord(record.headers);
+  if (headers.authorization !== undefined) {
+    headers.authorization = redactedAuthorization(headers.authorization, record.principal, adminToken);
+  }
+  for (const name of SECRET_HEADERS) if (headers[name] !== undefined) headers[name] = 'redacted';
+  const query: Record<string, string | string[]> = {};
+  const at = record.url.indexOf('?');
+  if (at !== -1) {
+    for (const [name, value] of new URLSearchParams(record.url.slice(at + 1))) {
+      const earlier = query[name];
+      query[name] =
+        earlier === undefined ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value];
+    }
+  }
+  const requestJson = /json/i.test(headers['content-type'] ?? '');
+  return {
+    id: `${ID_PREFIX}${record.seq}`,
+    time: new Date(record.at).toISOString(),
+    method: record.method,
+    path: record.path,
+    query,
+    consumer_id: record.consumerId,
+    connection_id: record.connectionId ?? headers[CONNECTION_ID_HEADER]?.toLowerCase() ?? null,
+    client_request_id: headers[CLIENT_REQUEST_ID_HEADER] ?? null,
+    request: {
+      headers,
+      body: parseBody(record.requestBody, record.requestTruncated, requestJson),
+      truncated: record.requestTruncated,
+    },
+    status: record.status,
+    response: {
+      body: parseBody(record.responseBody, record.responseTruncated, true),
+      truncated: record.responseTruncated,
+    },
+    redacted: record.redacted === true,
+    duration_ms: record.durationMs,
+    fault: record.fault,
+  };
+}
+
+declare module '../../platform/context.js' {
+  interface Services {
+    /** The latest requests the API answered, in memory (see control/requests/journal.ts). */
+    requests: RequestJournal;
+  }
+}

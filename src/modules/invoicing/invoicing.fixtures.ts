@@ -1,0 +1,260 @@
+import { z } from '@hono/zod-openapi';
+import { own } from '../../lib/own.js';
+import { pinnedIds, RefTable } from '../../platform/fixtures/context.js';
+import type { PathPart } from '../../platform/fixtures/errors.js';
+import {
+  each,
+  type FixtureScope,
+  failureAt,
+  freshId,
+  id,
+  record,
+  split,
+  unknown,
+  type VerticalFixtures,
+  type VerticalRecords,
+  withId,
+} from '../../platform/fixtures/kit.js';
+import { round2 } from '../../platform/seeding/vertical-data.js';
+import {
+  createContact,
+  createInvoice as createInvoicingInvoice,
+  createPayment,
+  createProduct,
+  invoicingDatasetOf,
+} from './invoicing.domain.js';
+import { closedProbability, opportunityRecord } from './invoicing.opportunities.js';
+import type { InvoicingDataset } from './invoicing.records.js';
+import {
+  ContactItemIn,
+  InvoiceItemIn,
+  InvoicingPaymentItemIn,
+  OpportunityStatus,
+  ProductItem,
+} from './invoicing.schemas.js';
+import { nextSourceId } from './invoicing.seed.js';
+
+/**
+ * The Invoicing block of a connection in the fixture document (`connections[].invoicing`): the
+ * connection's dataset, as POST .../invoicing/... writes it, and opportunities of the sales pipeline
+ * as the seeder builds them (the API creates none).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The block's schema.
+
+const day = () => z.iso.date();
+
+export const InvoicingOpportunityFixture = z
+  .object({
+    id: id(),
+    name: z.string().min(1),
+    total: z.number().min(0).describe('The expected amount'),
+    status: OpportunityStatus.default('open'),
+    probability: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('In percent; default 50 while open, 100 won, 0 otherwise (a won one is 100, a lost one 0)'),
+    partner_id: z.string().nullable().optional().describe('A contact: its ref or id'),
+    comment: z.string().nullable().optional(),
+    currency: z.string().default('EUR'),
+    description: z.string().nullable().optional(),
+    pipe_status: z
+      .string()
+      .optional()
+      .describe('The stage (default: Qualification while open, Won for won, Lost otherwise)'),
+    pipe_name: z.string().default('Sales pipeline'),
+    created_date: day().optional().describe('Not after the sandbox clock (default: its day)'),
+    due_date: day().nullable().optional().describe('Default: 45 days after created_date'),
+    end_date: day()
+      .optional()
+      .describe(
+        "When it was closed: not for an open one; not before created_date nor after the clock (default: the clock's day)",
+      ),
+  })
+  .strict();
+
+export const InvoicingFixture = z
+  .object({
+    contacts: z.array(record(ContactItemIn)).optional().describe('POST .../invoicing/contacts'),
+    products: z
+      .array(record(ProductItem))
+      .optional()
+      .describe('POST .../invoicing/products; tax_id takes a tax id or its code'),
+    invoices: z
+      .array(record(InvoiceItemIn))
+      .optional()
+      .describe('POST .../invoicing/invoices; partner_id and lines[].product_id take a ref'),
+    payments: z
+      .array(withId(InvoicingPaymentItemIn))
+      .optional()
+      .describe(
+        'POST .../invoicing/payments; invoice_id takes an invoice ref, payment_method_id an id or a name',
+      ),
+    opportunities: z
+      .array(InvoicingOpportunityFixture)
+      .optional()
+      .describe('Opportunities of the sales pipeline (the software creates them: the API lists them)'),
+  })
+  .strict();
+
+// ---------------------------------------------------------------------------------------------
+// Applying the block.
+
+function applyInvoicing(scope: FixtureScope, block: z.output<typeof InvoicingFixture>): VerticalRecords {
+  const { context, consumer, connection } = scope;
+  const data: InvoicingDataset = invoicingDatasetOf(
+    context.store,
+    consumer.consumerid,
+    connection.connectionid,
+    connection.integrationid,
+  );
+  const contacts = new RefTable(context);
+  const products = new RefTable(context);
+  const invoices = new RefTable(context);
+  const writeContext = (kind: string, id: string) => {
+    const ids = pinnedIds(context.services.ids, kind, id);
+    return { mint: (asked: string) => ids.next(asked), now: context.now() };
+  };
+  /** A tax by id or code. */
+  const taxOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || own(data.taxes, value)) return value;
+    const code = value.toUpperCase();
+    return Object.values(data.taxes).find((t) => t.code?.toUpperCase() === code)?.id ?? value;
+  };
+
+  const out: VerticalRecords = {};
+  out.contacts = each(scope, 'contacts', block.contacts, 'invoicing_post_contacts', (record, path, raw) => {
+    const { id: given, ref, body } = split(record);
+    const id = freshId(context, given, path, data.contacts, 'contact');
+    contacts.declare(ref, id, path);
+    return context.at(path, raw, () => createContact(data, body, writeContext('invoicing-contact', id)).id);
+  });
+  out.products = each(scope, 'products', block.products, 'invoicing_post_products', (record, path) => {
+    const { id: given, ref, body } = split(record);
+    const id = freshId(context, given, path, data.products, 'product');
+    products.declare(ref, id, path);
+    const input = { ...body, tax_id: taxOf(body.tax_id) };
+    return context.at(
+      path,
+      input,
+      () => createProduct(data, input, writeContext('invoicing-product', id)).id,
+    );
+  });
+  out.invoices = each(scope, 'invoices', block.invoices, 'invoicing_post_invoices', (record, path) => {
+    const { id: given, ref, body } = split(record);
+    const id = freshId(context, given, path, data.invoices, 'invoice');
+    invoices.declare(ref, id, path);
+    const input = {
+      ...body,
+      partner_id: contacts.resolve(body.partner_id),
+      lines: body.lines?.map((line) => ({
+        ...line,
+        product_id: products.resolve(line.product_id),
+        tax_id: taxOf(line.tax_id),
+      })),
+    };
+    return context.at(
+      path,
+      input,
+      () => createInvoicingInvoice(data, input, writeContext('invoicing-invoice', id)).id,
+    );
+  });
+  /** A payment method by id or name. */
+  const methodOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || own(data.payment_methods, value)) return value;
+    const name = value.toLowerCase();
+    return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+  };
+  out.payments = each(scope, 'payments', block.payments, 'invoicing_create_payment', (record, path) => {
+    const { id: given, body } = split(record);
+    const id = freshId(context, given, path, data.payments, 'payment');
+    const input = {
+      ...body,
+      invoice_id: invoices.resolve(body.invoice_id),
+      payment_method_id: methodOf(body.payment_method_id),
+    };
+    return context.at(
+      path,
+      input,
+      () => createPayment(data, input, writeContext('invoicing-payment', id)).id,
+    );
+  });
+  out.opportunities = each(scope, 'opportunities', block.opportunities, null, (record, path) =>
+    invoicingOpportunity(scope, data, record, path, contacts),
+  );
+  return out;
+}
+
+/**
+ * An opportunity of the sales pipeline, as the seeder builds one: closed ones (won, lost, cancelled,
+ * closed) have an end date, not before their creation, and won ones are certain (100%), lost ones
+ * hopeless (0%); open ones have neither an end date nor an outcome.
+ */
+function invoicingOpportunity(
+  scope: FixtureScope,
+  data: InvoicingDataset,
+  record: z.output<typeof InvoicingOpportunityFixture>,
+  path: PathPart[],
+  contacts: RefTable,
+): string {
+  const { context } = scope;
+  const failAt = failureAt(context);
+  const id = freshId(context, record.id, path, data.opportunities, 'opportunity');
+  const partnerId = contacts.resolve(record.partner_id) ?? null;
+  if (partnerId !== null && !own(data.contacts, partnerId)) {
+    unknown(
+      context,
+      [...path, 'partner_id'],
+      `'${record.partner_id}' is not a contact of the software (GET .../invoicing/contacts lists them)`,
+    );
+  }
+  const today = context.now().slice(0, 10);
+  const created = record.created_date ?? today;
+  if (created > today) failAt([...path, 'created_date'], `${created} is after the sandbox clock (${today})`);
+  const open = record.status === 'open';
+  if (open && record.end_date !== undefined) {
+    failAt([...path, 'end_date'], 'An open opportunity has no end_date: it is not closed');
+  }
+  const end = open ? null : (record.end_date ?? today);
+  if (end !== null && end < created) {
+    failAt([...path, 'end_date'], `${end} is before created_date ${created}`);
+  }
+  if (end !== null && end > today)
+    failAt([...path, 'end_date'], `${end} is after the sandbox clock (${today})`);
+  const certain = closedProbability(record.status);
+  if (certain !== null && record.probability !== undefined && record.probability !== certain) {
+    failAt(
+      [...path, 'probability'],
+      `A ${record.status} opportunity has a probability of ${certain}, not ${record.probability}`,
+    );
+  }
+  data.opportunities[id] = opportunityRecord({
+    id,
+    source_ref: { id: nextSourceId(data, 'O'), model: 'opportunity' },
+    name: record.name,
+    total: round2(record.total),
+    probability: record.probability,
+    status: record.status,
+    partner_id: partnerId,
+    comment: record.comment,
+    currency: record.currency,
+    description: record.description,
+    // A stage of the pipeline names where an open one stands, and so its probability.
+    stage: record.pipe_status,
+    pipe_status: record.pipe_status,
+    pipe_name: record.pipe_name,
+    created_date: created,
+    due_date: record.due_date,
+    end_date: end,
+  });
+  return id;
+}
+
+/** The Invoicing block of a connection in the fixture document. */
+export const invoicingFixtures: VerticalFixtures<typeof InvoicingFixture> = {
+  schema: InvoicingFixture,
+  apply: applyInvoicing,
+};

@@ -1,0 +1,320 @@
+import { z } from '@hono/zod-openapi';
+import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
+import { RefTable } from '../../platform/fixtures/context.js';
+import type { PathPart } from '../../platform/fixtures/errors.js';
+import {
+  byIdOrName,
+  each,
+  type FixtureScope,
+  failureAt,
+  freshId,
+  id,
+  record,
+  split,
+  unknown,
+  type VerticalFixtures,
+  type VerticalRecords,
+} from '../../platform/fixtures/kit.js';
+import { plusMinutes, round2 } from '../../platform/seeding/vertical-data.js';
+import { createCustomer as createPosCustomer, posDatasetOf } from './pos.domain.js';
+import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from './pos.records.js';
+import { DiscountType, Mode, POSCreateCustomerItem, Source } from './pos.schemas.js';
+import { linePrice, modifierLine, orderLine, orderTotals } from './pos.seed.js';
+
+/**
+ * The Point of Sale block of a connection in the fixture document (`connections[].pos`):
+ * customers as POST .../pos/customers creates them, orders as the till records them.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The block's schema.
+
+export const PosModifierFixture = z
+  .object({
+    modifier_id: z
+      .string()
+      .min(1)
+      .describe('An option of a modifier group the product takes: its id or name (Medium, Béarnaise)'),
+    modifier_group_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The option's group: its id or name (Sauces); needed only when two groups of the product name it",
+      ),
+  })
+  .strict()
+  .describe("An option chosen on the line: one per unit of the line, at the option's price");
+
+const PosDiscountFixture = z
+  .object({
+    name: z.string().min(1).nullable().default(null),
+    total: z.number().positive().describe('Amount taken off the line, before taxes'),
+    type: DiscountType.default('UNKNOWN'),
+  })
+  .strict()
+  .describe(
+    "A discount on the line: the line's discounts take off at most what it comes to, options included",
+  );
+
+const PosOrderLineFixture = z
+  .object({
+    product: z.string().min(1).describe('A product of the point of sale: its id or name'),
+    quantity: z.number().int().min(1).default(1),
+    unit_price: z.number().min(0).optional().describe("Before taxes; default: the product's price"),
+    modifiers: z.array(PosModifierFixture).optional(),
+    discounts: z.array(PosDiscountFixture).optional(),
+  })
+  .strict();
+
+export const PosOrderFixture = z
+  .object({
+    id: id(),
+    creation_date: z.iso.datetime({ offset: true }).describe('When the order was opened'),
+    closing_date: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .describe(
+        'When it was paid and closed (default: 30 minutes after it was opened); after the clock, the order is open and closes then',
+      ),
+    location: z.string().optional().describe('A location id, name or city (default: the first)'),
+    customer_id: z.string().nullable().optional().describe('A customer id or ref'),
+    payment_method: z.string().optional().describe('A payment method id or name (default: the first)'),
+    tip: z.number().min(0).default(0),
+    guests: z.number().int().min(1).nullable().optional(),
+    mode: Mode.optional(),
+    source: Source.optional(),
+    items: z.array(PosOrderLineFixture).min(1),
+  })
+  .strict();
+
+export const PosFixture = z
+  .object({
+    customers: z.array(record(POSCreateCustomerItem)).optional().describe('POST .../pos/customers'),
+    orders: z.array(PosOrderFixture).optional().describe('Orders of the point of sale'),
+  })
+  .strict();
+
+// ---------------------------------------------------------------------------------------------
+// Applying the block.
+
+/**
+ * An option chosen on a line: one of the modifier groups the product takes at the location, by the
+ * option's id or name (and its group's, when two of them name it).
+ */
+function posModifier(
+  scope: FixtureScope,
+  data: PosDataset,
+  product: PosProduct,
+  locationId: string,
+  chosen: z.output<typeof PosModifierFixture>,
+  quantity: number,
+  path: PathPart[],
+) {
+  const { context } = scope;
+  let groups = data.modifiers.filter(
+    (g) => product.modifier_groups_ids.includes(g.id) && g.location_ids.includes(locationId),
+  );
+  const offered = () =>
+    groups.map((g) => `${g.name}: ${g.options.map((o) => o.name).join(', ')}`).join('; ') || 'none';
+  if (chosen.modifier_group_id !== undefined) {
+    const group = byIdOrName(groups, chosen.modifier_group_id);
+    if (!group) {
+      return unknown(
+        context,
+        [...path, 'modifier_group_id'],
+        `'${chosen.modifier_group_id}' is not a modifier group of '${product.name}' (${offered()})`,
+      );
+    }
+    groups = [group];
+  }
+  const matches = groups.flatMap((group) => {
+    const option = byIdOrName(group.options, chosen.modifier_id);
+    return option ? [{ group, option }] : [];
+  });
+  const [match, other] = matches;
+  if (!match) {
+    return unknown(
+      context,
+      [...path, 'modifier_id'],
+      `'${chosen.modifier_id}' is not an option of the modifier groups of '${product.name}' (${offered()})`,
+    );
+  }
+  if (other) {
+    context.fail(
+      [...path, 'modifier_group_id'],
+      'Field required',
+      `'${chosen.modifier_id}' is an option of ${matches.map((m) => m.group.name).join(' and ')}: give its modifier_group_id`,
+    );
+  }
+  return modifierLine(match.group, match.option, quantity);
+}
+
+function posOrder(
+  scope: FixtureScope,
+  data: PosDataset,
+  record: z.output<typeof PosOrderFixture>,
+  path: PathPart[],
+  customers: RefTable,
+): string {
+  const { context } = scope;
+  const failAt = failureAt(context);
+  const orderId = freshId(context, record.id, path, data.orders, 'order');
+  const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
+    list.find((item) => item.id === value || item.name?.toLowerCase() === value.toLowerCase());
+
+  const location = record.location
+    ? (byIdOrName(data.locations, record.location) ??
+      data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
+    : data.locations[0];
+  if (!location) {
+    const names = data.locations.map((l) => `${l.name} (${l.address?.city})`).join(', ');
+    return unknown(
+      context,
+      [...path, 'location'],
+      `'${record.location}' is not a location of the point of sale: ${names}`,
+    );
+  }
+  let customerId: string | null = null;
+  if (record.customer_id !== null && record.customer_id !== undefined) {
+    customerId = customers.resolve(record.customer_id);
+    if (!own(data.customers, customerId)) {
+      unknown(
+        context,
+        [...path, 'customer_id'],
+        `'${record.customer_id}' is not a customer of the point of sale`,
+      );
+    }
+  }
+  const methods = data.payment_methods.filter((m) => m.location_ids.includes(location.id));
+  const method = record.payment_method ? byIdOrName(methods, record.payment_method) : methods[0];
+  if (!method) {
+    unknown(
+      context,
+      [...path, 'payment_method'],
+      `'${record.payment_method ?? ''}' is not a payment method of ${location.name}: ${methods.map((m) => m.name).join(', ')}`,
+    );
+  }
+  const created = new Date(record.creation_date).toISOString();
+  const now = context.now();
+  if (created > now) failAt([...path, 'creation_date'], `${created} is after the sandbox clock (${now})`);
+  const closing =
+    record.closing_date === undefined
+      ? plusMinutes(created, 30)
+      : record.closing_date === null
+        ? null
+        : new Date(record.closing_date).toISOString();
+  if (closing !== null && closing < created) {
+    failAt([...path, 'closing_date'], `${closing} is before the order's creation_date ${created}`);
+  }
+  const mode = record.mode ?? 'EAT_IN';
+  const items: PosOrderLine[] = record.items.map((item, index) => {
+    const at = [...path, 'items', index];
+    const product = byIdOrName(data.products, item.product);
+    if (!product) {
+      return unknown(
+        context,
+        [...at, 'product'],
+        `'${item.product}' is not a product of the point of sale (GET .../pos/products lists them)`,
+      );
+    }
+    if (!product.location_ids.includes(location.id))
+      failAt([...at, 'product'], `'${product.name}' is not sold at ${location.name}`);
+    const { price, tax } = linePrice(data, product, mode);
+    const modifiers = (item.modifiers ?? []).map((chosen, m) =>
+      posModifier(scope, data, product, location.id, chosen, item.quantity, [...at, 'modifiers', m]),
+    );
+    const line = {
+      unitPrice: item.unit_price ?? price.unit_price,
+      quantity: item.quantity,
+      tax,
+      modifiers,
+      discounts: (item.discounts ?? []).map((d) => ({ name: d.name, total: round2(d.total), type: d.type })),
+    };
+    return context.at([...at, 'discounts'], null, () => orderLine(orderId, index, product, line));
+  });
+  const totals = orderTotals(items);
+  const total = totals.total;
+  const closed = closing !== null && closing <= now;
+  data.counters.order = (data.counters.order ?? 0) + 1;
+  const order: PosOrder = {
+    id: orderId,
+    order_number: String(data.counters.order),
+    creation_date: created,
+    closing_date: closed ? closing : null,
+    service_date: created,
+    device_id: null,
+    total,
+    tax_amount: totals.tax_amount,
+    total_discount: totals.total_discount,
+    total_refund: 0,
+    total_tip: closed ? record.tip : 0,
+    delivery_fee: totals.delivery_fee,
+    mode,
+    source: record.source ?? 'POS',
+    currency: 'EUR',
+    country: 'BE',
+    loyalty: customerId && closed ? Math.floor(total) : null,
+    customer_id: customerId,
+    location_id: location.id,
+    taxes: totals.taxes,
+    guests: record.guests ?? null,
+    payments: closed
+      ? [
+          {
+            id: uuidFrom('pos-payment', orderId, 0),
+            payment_method_id: method.id,
+            payment_method_name: method.name,
+            total,
+            tip: record.tip,
+            status: 'Completed',
+            currency: 'EUR',
+            date: closing,
+            invoice_ref: null,
+            order_id: orderId,
+          },
+        ]
+      : [],
+    items,
+    invoice_id: null,
+    // An order closing after the clock is open until then (the clock completes it, as a seeded one).
+    closes_at: closed ? null : closing,
+    planned_payment: closed ? null : { payment_method_id: method.id, tip: record.tip },
+  };
+  data.orders[orderId] = order;
+  if (!closed) data.open_orders.push(orderId);
+  const customer = customerId ? own(data.customers, customerId) : undefined;
+  if (customer && closed) customer.loyalty = (customer.loyalty ?? 0) + Math.floor(total);
+  return orderId;
+}
+
+function applyPos(scope: FixtureScope, block: z.output<typeof PosFixture>): VerticalRecords {
+  const { context, connection } = scope;
+  const data = posDatasetOf(context.store, connection);
+  const customers = new RefTable(context);
+  const out: VerticalRecords = {};
+  out.customers = each(
+    scope,
+    'customers',
+    block.customers,
+    'pos_create_pos_customer',
+    (record, path, raw) => {
+      const { id: given, ref, body } = split(record);
+      const id = freshId(context, given, path, data.customers, 'customer');
+      customers.declare(ref, id, path);
+      return context.at(path, raw, () => createPosCustomer(data, body, () => id, context.now()).id);
+    },
+  );
+  out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
+    posOrder(scope, data, record, path, customers),
+  );
+  return out;
+}
+
+/** The Point of Sale block of a connection in the fixture document. */
+export const posFixtures: VerticalFixtures<typeof PosFixture> = {
+  schema: PosFixture,
+  apply: applyPos,
+};

@@ -1,0 +1,81 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { WorldStore } from '../store/store.js';
+import type { ConnectionRecord } from '../store/world.js';
+import type { ApiName, Integration } from './catalogue.js';
+import type { ConsoleSample } from './console-sample.js';
+import type { AppCaches, AppEnv, Services } from './context.js';
+import type { CubeDef } from './cube.js';
+import type { VerticalExamples } from './examples.js';
+import type { VerticalFixtures } from './fixtures/kit.js';
+import type { TickTask } from './ticker.js';
+
+/** One value a post connection may take, as the page of a link offers it. */
+export interface PostConnectionChoice {
+  value: string;
+  label: string;
+}
+
+/** Where the page of a link finds the choices of a post connection. */
+export interface ChoiceSources {
+  store: WorldStore;
+  caches: AppCaches;
+}
+
+/**
+ * Lists the values a post connection of `resource` may take for a consumer's integration (and its
+ * connection, once there is one), or null when this vertical cannot list them for that integration.
+ */
+export type ChoiceLister = (
+  sources: ChoiceSources,
+  integration: Integration,
+  consumerid: string,
+  connection: ConnectionRecord | null,
+) => PostConnectionChoice[] | null;
+
+/**
+ * A vertical (Accounting, Invoicing, Banking, Payment, Point of Sale, eCommerce, Property Management
+ * System) as the app composes it: everything the layers around it need, declared once in the
+ * vertical's index.ts. `src/verticals.ts` lists the modules; `createApp` builds the world's
+ * collections, the materializers of the world file, the routes, the background tasks, the caches,
+ * the fixtures schema, the Datalab cubes, the console's samples, the docs' examples and the link
+ * pages' choices from that list, so nothing below the app names a vertical.
+ */
+export interface VerticalModule<D extends object = object, A = never> {
+  /** The vertical's path segment (`/consumers/{consumer_id}/<key>/...`) and fixture block name. */
+  key: string;
+  /** The One API of its integrations. */
+  api: ApiName;
+  /**
+   * The verticals whose wire shapes and records this one is built on (the PMS on the POS's orders),
+   * by key: the only verticals it may import (through their index.ts), which the app's list must
+   * hold too.
+   */
+  builtOn?: readonly string[];
+  /** The world collection that keeps its data, one entry per connection (or per folder). */
+  collection: string;
+  /** Builds one entry of the collection from the seed: a pure function of its arguments. */
+  build(seed: number, args: A): D;
+  /** Registers its routes (the published operations and the client routes). */
+  register(app: OpenAPIHono<AppEnv>): void;
+  /** Its background work, by name, run by the app's ticker after the platform's. */
+  tasks?(services: Services): Readonly<Record<string, TickTask>>;
+  /** The app's caches it keeps (each app gets its own). */
+  caches?(): Partial<AppCaches>;
+  /** Its cubes of the Datalab. */
+  cubes?: readonly CubeDef[];
+  /** Lists of post connection values its data can answer, by the post connection's resource. */
+  choices?: Readonly<Record<string, ChoiceLister>>;
+  /** Its block of the fixture document: the schema and how it is applied. */
+  fixtures?: VerticalFixtures;
+  /** What the console shows of a consumer's data in this vertical. */
+  samples?: readonly ConsoleSample[];
+  /**
+   * Request body examples of its operations, by operationId, for the served documents, and what the
+   * platform's examples may read of its data (the scope of its examples, its VAT codes, its tax rates).
+   */
+  examples?: VerticalExamples;
+}
+
+/** A vertical module of any data (the list of the app). */
+// biome-ignore lint/suspicious/noExplicitAny: the list holds modules of different data and arguments
+export type AnyVerticalModule = VerticalModule<any, any>;

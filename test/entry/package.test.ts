@@ -1,0 +1,279 @@
+/**
+ * The package as a newcomer gets it: `npm pack`, then `npm install <tarball>` into an empty project.
+ * It catches what the unit tests cannot see: a file the tarball lacks, types pointing at nothing, a
+ * module the built code needs that is only a dev dependency, a bin that does not start. The
+ * dependencies come from the npm cache the repository's own install filled.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+interface PackageJson {
+  name: string;
+  version: string;
+  main: string;
+  types: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies: Record<string, string>;
+}
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+
+/**
+ * The environment of the npm commands: that of the outer `npm test` would make them act on this
+ * repository (its prefix, its package) instead of the temporary project.
+ */
+const npmEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|INIT_CWD$)/i.test(key),
+  ),
+);
+
+function npm(args: string[], cwd: string, timeout: number) {
+  return run('npm', args, { cwd, env: npmEnv, timeout, maxBuffer: 64 * 1024 * 1024 });
+}
+
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const name of readdirSync(path)) latest = Math.max(latest, newest(join(path, name)));
+  return latest;
+}
+
+/** dist/ is missing, or older than what it is built from (CI's `npm ci` builds it through `prepare`). */
+function distIsStale(): boolean {
+  const inputs = ['src', 'bin', 'fixtures', 'scripts/bundle.mjs', 'scripts/prebuilt-openapi.mjs'];
+  const outputs = ['dist/cli.mjs', 'dist/index.mjs', 'dist/openapi.prebuilt', 'dist/src/index.d.ts'];
+  try {
+    const built = Math.min(...outputs.map((file) => statSync(join(ROOT, file)).mtimeMs));
+    return Math.max(...inputs.map((input) => newest(join(ROOT, input)))) > built;
+  } catch {
+    return true;
+  }
+}
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesUnder(join(dir, entry.name), `${prefix}${entry.name}/`)
+      : [`${prefix}${entry.name}`],
+  );
+}
+
+interface PackedFile {
+  path: string;
+  size: number;
+}
+
+let work: string;
+let project: string;
+let packed: { filename: string; size: number; unpackedSize: number; files: PackedFile[] };
+
+beforeAll(async () => {
+  if (distIsStale()) await npm(['run', 'build'], ROOT, 240_000);
+  work = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
+  // Scripts off: dist/ is fresh now, and `prepare` would build it a second time.
+  const { stdout } = await npm(
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
+    ROOT,
+    120_000,
+  );
+  const [info] = JSON.parse(stdout) as (typeof packed)[];
+  if (!info) throw new Error(`npm pack printed no tarball: ${stdout}`);
+  packed = info;
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'newcomer', version: '1.0.0', private: true, type: 'module' }),
+  );
+  await npm(
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename)],
+    project,
+    180_000,
+  );
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds the built code, its types and the fixtures, nothing to build and no sources, tests or maps', () => {
+    const paths = packed.files.map((file) => file.path);
+    const exported = Object.values(manifest.exports).flatMap((entry) =>
+      typeof entry === 'string' ? [entry] : Object.values(entry),
+    );
+    for (const file of [manifest.main, manifest.types, ...Object.values(manifest.bin), ...exported]) {
+      expect(paths, file).toContain(file.replace(/^\.\//, ''));
+    }
+    expect(paths).toContain('dist/openapi.prebuilt');
+    expect(paths).toContain('LICENSE');
+    expect(paths.some((path) => path.startsWith('fixtures/'))).toBe(true);
+    const unexpected = paths.filter(
+      (path) =>
+        !/^dist\/[^/]+\.mjs$/.test(path) &&
+        !/^dist\/src\/.+\.d\.ts$/.test(path) &&
+        !/^fixtures\/[^/]+\.json$/.test(path) &&
+        !['dist/openapi.prebuilt', 'package.json', 'README.md', 'LICENSE'].includes(path),
+    );
+    expect(unexpected).toEqual([]);
+    // A bound that catches a folder packed by mistake (the tarball is ~1 MB, ~8 MB unpacked).
+    expect(packed.unpackedSize).toBeLessThan(20 * 1024 * 1024);
+  });
+});
+
+describe('installed from the tarball into an empty project', () => {
+  it('installs only the dependencies, and builds nothing', () => {
+    // Exactly the packed files: an install-time build would have left tsc's output beside them.
+    const installed = join(project, 'node_modules', manifest.name);
+    expect(filesUnder(installed).sort()).toEqual(packed.files.map((file) => file.path).sort());
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    for (const name of ['typescript', 'esbuild', 'vitest', 'tsx']) {
+      expect(Object.keys(lock.packages), name).not.toContain(`node_modules/${name}`);
+    }
+  });
+
+  it('is imported from an ES module: createApp answers /openapi.json, a YAML fixture loads', async () => {
+    writeFileSync(join(project, 'world.yaml'), 'consumers:\n  - name: Packaged Bakery\n    ref: bakery\n');
+    writeFileSync(
+      join(project, 'smoke.mjs'),
+      `import { createApp, DEFAULT_SEED } from '${manifest.name}';
+const app = createApp({ fixtures: 'world.yaml' });
+const res = await app.request('/openapi.json');
+const doc = await res.json();
+console.log(JSON.stringify({ seed: DEFAULT_SEED, status: res.status, openapi: doc.openapi, paths: Object.keys(doc.paths).length }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['smoke.mjs'], { cwd: project, timeout: 30_000 });
+    const answer = JSON.parse(stdout) as { seed: number; status: number; openapi: string; paths: number };
+    expect(answer).toMatchObject({ seed: 1, status: 200 });
+    expect(answer.openapi).toMatch(/^3\./);
+    expect(answer.paths).toBeGreaterThan(100);
+  });
+
+  it('type-checks a TypeScript file importing its types, every declaration file included', async () => {
+    writeFileSync(
+      join(project, 'check.ts'),
+      `import { createApp, type RunningSandbox, type SandboxApp, type StartOptions, startSandbox } from '${manifest.name}';
+
+const app: SandboxApp = createApp({ seed: 7 });
+const res: Response = await app.request('/openapi.json');
+const options: StartOptions = { port: 0 };
+const start: (options?: StartOptions) => Promise<RunningSandbox> = startSandbox;
+// @ts-expect-error a seed is a number (were the types missing, everything would be any, and this no error)
+createApp({ seed: 'seven' });
+export { options, res, start };
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          // The MCP SDK's declarations name fetch types (HeadersInit) that only the DOM library declares.
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          // Checked too: a declaration file importing a package that is no dependency fails here.
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    await expect(
+      run(tsc, ['-p', join(project, 'tsconfig.json')], { cwd: project, timeout: 120_000 }).catch(
+        (error: { stdout?: string; message: string }) => {
+          throw new Error(error.stdout || error.message);
+        },
+      ),
+    ).resolves.toBeDefined();
+  }, 150_000);
+
+  it('serves from `npx unified-api-sandbox --port 0 --quiet`, answering within seconds', async () => {
+    const started = performance.now();
+    // Its own process group: npx runs the bin in a child that a signal to npx alone would leave running.
+    const child = spawn('npx', [...Object.keys(manifest.bin), '--port', '0', '--quiet'], {
+      cwd: project,
+      env: npmEnv,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await printedUrl(child, 20_000);
+      const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(10_000) });
+      const firstAnswer = performance.now() - started;
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      // Generous: a loaded CI machine, and npx's own start. The measured figure is in docs/benchmarks.md.
+      expect(firstAnswer).toBeLessThan(5_000);
+      // The API reference's assets come from a dependency resolved at run time.
+      const css = await fetch(`${url}/docs/assets/swagger-ui.css`, { signal: AbortSignal.timeout(10_000) });
+      expect(css.status).toBe(200);
+      await css.arrayBuffer();
+    } finally {
+      await stopGroup(child);
+    }
+  }, 60_000);
+});
+
+function printedUrl(child: ChildProcess, timeout: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no url within ${timeout} ms: ${err}`)), timeout);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/\S+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${err}`));
+    });
+  });
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const pid = child.pid;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+      resolve();
+    }, 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}

@@ -100,4 +100,11 @@ export function manualClock(start: Date | 'now' = DEFAULT_MANUAL_START): Clock {
   return clockIn('manual', checkedInstant((start === 'now' ? currentSecond() : start).getTime()));
 }
 
+/**
+ * The instant (epoch milliseconds) of a date-time a client gives: one without an offset is taken as
+ * UTC, never as the machine's local time, so the same request gives the same answer on any machine.
+ */
+export const instantOf = (value: string): number =>
+  Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
+
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

@@ -1,3 +1,4 @@
+import { instantOf } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
@@ -88,7 +89,7 @@ export function listProducts(
   dataset: CommerceDataset,
   filters: { updated_after?: string | undefined; sku?: string | undefined },
 ): CommerceProduct[] {
-  const after = filters.updated_after ? Date.parse(filters.updated_after) : null;
+  const after = filters.updated_after ? instantOf(filters.updated_after) : null;
   const sku = filters.sku?.trim().toLowerCase();
   return Object.values(dataset.products)
     .filter((product) => {
@@ -302,7 +303,7 @@ export interface OrderFilters {
  * date_from matches nothing: an empty list, as the service answers).
  */
 export function listOrders(dataset: CommerceDataset, filters: OrderFilters): CommerceOrder[] {
-  const after = filters.updated_after ? Date.parse(filters.updated_after) : null;
+  const after = filters.updated_after ? instantOf(filters.updated_after) : null;
   return Object.values(dataset.orders)
     .filter((order) => {
       const day = order.created_on.slice(0, 10);

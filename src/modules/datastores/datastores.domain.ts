@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.js';
+import { instantOf } from '../../lib/clock.js';
 import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
@@ -149,11 +150,6 @@ export function definitionProblems(
 export function assertMatchesDefinition(datastore: DatastoreRecord, data: Record<string, unknown>): void {
   const problems = definitionProblems(datastore.definition.columns, data);
   if (problems.length) throw errors.datastoreInputInvalid(problems);
-}
-
-/** An instant of a query: a date-time without an offset is taken as UTC. */
-export function instantOf(value: string): number {
-  return Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
 }
 
 /** The consumer's rows of the datastore, oldest first, filtered by creation time and execution. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { instantOf } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -69,8 +70,6 @@ const cents = (amount: number) => Math.round(amount * 100);
 const EXCHANGE_RATES: Record<string, number> = { EUR: 1, USD: 0.92, GBP: 1.17, CHF: 1.06 };
 
 /** Reads a date-time filter: an instant without an offset is UTC. */
-export const instantOf = (value: string): number =>
-  Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
 
 // ---- derived values -------------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
+import { instantOf } from '../../../src/lib/clock.js';
 import { errors } from '../../../src/lib/errors.js';
 import {
   definitionProblems,
   fitsType,
-  instantOf,
   RELATED_EXECUTION_HEADER,
 } from '../../../src/modules/datastores/datastores.domain.js';
 import { DataItemOut, DataStoreItem } from '../../../src/modules/datastores/datastores.schemas.js';

@@ -16,8 +16,7 @@ import { fromCents, inMainCurrency, toCents } from './money.js';
  */
 
 /** An instant of a query parameter (a datetime without offset is read as UTC). */
-export const instantOf = (value: string): number =>
-  Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+export { instantOf } from '../../../lib/clock.js';
 
 /** Signed amount of a line in cents: debit positive, credit negative. */
 export const signedCents = (line: Pick<LedgerEntryLine, 'debit' | 'credit'>): number =>

@@ -651,7 +651,8 @@ export function createPayment(
   input: PaymentInInput,
   ctx: WriteContext,
 ): InvoicingPayment {
-  const invoice = own(data.invoices, input.invoice_id);
+  // Ids are uuids, in any case: the same invoice GET .../invoices/{invoice_id} finds.
+  const invoice = own(data.invoices, input.invoice_id.toLowerCase());
   if (!invoice) throw fail(`invoice_id '${input.invoice_id}' is not an invoice of the software`);
   if (invoice.status !== 'posted') {
     throw fail(

@@ -70,13 +70,15 @@ interface IntegrationFixture extends Omit<Integration, 'coverage' | 'images'> {
   coverage: { default: CoverageStatus; except: Record<string, CoverageStatus> };
 }
 
-const fixtureUrl = (name: string) => new URL(`../../../fixtures/${name}`, import.meta.url);
-
+/**
+ * Where the package's fixtures are, from this module: nearest first, so that the lookup never leaves
+ * the package when the nearer folder exists (a folder named fixtures above a checkout is not ours).
+ */
 function readFixture<T>(name: string): T {
   const candidates = [
-    fixtureUrl(name), // dist/src/platform
-    new URL(`../../fixtures/${name}`, import.meta.url), // src/platform
     new URL(`../fixtures/${name}`, import.meta.url), // dist/cli.mjs, the bundled command line
+    new URL(`../../fixtures/${name}`, import.meta.url), // src/platform
+    new URL(`../../../fixtures/${name}`, import.meta.url), // dist/src/platform
   ];
   for (const url of candidates) {
     try {

@@ -1,18 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { assertCovered, pinnedIds, RefTable } from '../../platform/fixtures/context.js';
-import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
-import {
-  each,
-  type FixtureScope,
-  freshId,
-  record,
-  split,
-  type VerticalFixtures,
-  type VerticalRecords,
-  withId,
-} from '../../platform/fixtures/kit.js';
+import { assertCovered, RefTable } from '../../platform/fixtures/context.js';
+import { ruleError } from '../../platform/fixtures/errors.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import type { LedgerRecord } from './accounting.records.js';
 import { draftOf as analyticDraftOf } from './analytic-accounts.domain.js';
 import { AnalyticAccountItemIn } from './analytic-accounts.schemas.js';
@@ -57,78 +48,57 @@ export const AccountingFixture = z
       .describe(
         'The folder (company) to write in, by id or name: required when the integration holds several',
       ),
-    accounts: z.array(LedgerAccountItemIn).optional().describe('POST .../accounting/accounts'),
-    journals: z
-      .array(record(JournalIn))
-      .optional()
-      .describe('POST .../accounting/journal; referred to by ref, id or code'),
-    bank_accounts: z
-      .array(record(BankAccountItemIn))
-      .optional()
-      .describe(
-        "POST .../accounting/bank-accounts: a bank journal on its own ledger account; referred to by ref, id or code wherever a journal is (a statement's bank_account_id)",
-      ),
-    analytic_accounts: z
-      .array(
-        record(AnalyticAccountItemIn).extend({
-          analytic_plan: z
-            .string()
-            .min(1)
-            .optional()
-            .describe(
-              "The plan (POST .../analytic-accounts/multi-analytic-plans/{analytic_plan}), by id or name (Departments); left out, the folder's first active plan (POST .../analytic-accounts)",
-            ),
-        }),
-      )
-      .optional()
-      .describe(
-        "POST .../accounting/analytic-accounts; an invoice line's analytic_account and an analytic distribution take a ref, id or code",
-      ),
-    clients: z.array(record(ClientItemIn)).optional().describe('POST .../accounting/clients'),
-    suppliers: z.array(record(SupplierItemIn)).optional().describe('POST .../accounting/suppliers'),
-    invoices: z
-      .array(record(InvoiceItemInMonoAnalyticPlan))
-      .optional()
-      .describe(
-        'POST .../accounting/invoices; partner_id and journal_id take a ref, tax_code a VAT code id or its code (V21)',
-      ),
-    journal_entries: z
-      .array(record(GenericJournalEntry))
-      .optional()
-      .describe(
-        'POST .../accounting/journal-entries; journal_id takes a ref or a code, a customer or supplier account a ref',
-      ),
-    invoice_payments: z
-      .array(withId(AccountingInvoicePaymentIn))
-      .optional()
-      .describe(
-        'POST .../accounting/invoices/payments; payment_method_id takes an id or a name (Bank transfer), items[].invoice_id an invoice ref',
-      ),
-    expenses: z
-      .array(withId(ExpenseItemIn))
-      .optional()
-      .describe(
-        'POST .../accounting/expenses; employee_id takes an id, reference (EMP-001) or name, lines[].tax_id a VAT code id or its code (A21)',
-      ),
-    bank_statements: z
-      .array(withId(BankStatementItemIn))
-      .optional()
-      .describe(
-        "POST .../accounting/bank-transactions: a statement of a bank account, one posted entry per transaction; bank_account_id takes a bank account ref, id or code (BNK), a counterpart's id a client or supplier ref (an employee's id, reference or name)",
-      ),
-    matchings: z
-      .array(MatchingIn)
-      .optional()
-      .describe(
-        'POST .../accounting/matching; entries take invoice and journal entry refs (or ids, line ids), partner_id a client or supplier ref',
-      ),
+    accounts: kit.list(LedgerAccountItemIn, 'POST .../accounting/accounts'),
+    journals: kit.list(kit.record(JournalIn), 'POST .../accounting/journal; referred to by ref, id or code'),
+    bank_accounts: kit.list(
+      kit.record(BankAccountItemIn),
+      "POST .../accounting/bank-accounts: a bank journal on its own ledger account; referred to by ref, id or code wherever a journal is (a statement's bank_account_id)",
+    ),
+    analytic_accounts: kit.list(
+      kit.record(AnalyticAccountItemIn).extend({
+        analytic_plan: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "The plan (POST .../analytic-accounts/multi-analytic-plans/{analytic_plan}), by id or name (Departments); left out, the folder's first active plan (POST .../analytic-accounts)",
+          ),
+      }),
+      "POST .../accounting/analytic-accounts; an invoice line's analytic_account and an analytic distribution take a ref, id or code",
+    ),
+    clients: kit.list(kit.record(ClientItemIn), 'POST .../accounting/clients'),
+    suppliers: kit.list(kit.record(SupplierItemIn), 'POST .../accounting/suppliers'),
+    invoices: kit.list(
+      kit.record(InvoiceItemInMonoAnalyticPlan),
+      'POST .../accounting/invoices; partner_id and journal_id take a ref, tax_code a VAT code id or its code (V21)',
+    ),
+    journal_entries: kit.list(
+      kit.record(GenericJournalEntry),
+      'POST .../accounting/journal-entries; journal_id takes a ref or a code, a customer or supplier account a ref',
+    ),
+    invoice_payments: kit.list(
+      kit.withId(AccountingInvoicePaymentIn),
+      'POST .../accounting/invoices/payments; payment_method_id takes an id or a name (Bank transfer), items[].invoice_id an invoice ref',
+    ),
+    expenses: kit.list(
+      kit.withId(ExpenseItemIn),
+      'POST .../accounting/expenses; employee_id takes an id, reference (EMP-001) or name, lines[].tax_id a VAT code id or its code (A21)',
+    ),
+    bank_statements: kit.list(
+      kit.withId(BankStatementItemIn),
+      "POST .../accounting/bank-transactions: a statement of a bank account, one posted entry per transaction; bank_account_id takes a bank account ref, id or code (BNK), a counterpart's id a client or supplier ref (an employee's id, reference or name)",
+    ),
+    matchings: kit.list(
+      MatchingIn,
+      'POST .../accounting/matching; entries take invoice and journal entry refs (or ids, line ids), partner_id a client or supplier ref',
+    ),
   })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Applying the block.
 
-function openLedger(scope: FixtureScope, folderId: string | undefined): LedgerRecord {
+function openLedger(scope: kit.FixtureScope, folderId: string | undefined): LedgerRecord {
   const { context, consumer, integration } = scope;
   const folders = foldersOf(
     context.services.caches.ledgerFolders,
@@ -165,30 +135,25 @@ function openLedger(scope: FixtureScope, folderId: string | undefined): LedgerRe
   return ledger;
 }
 
-function applyAccounting(scope: FixtureScope, block: z.output<typeof AccountingFixture>): VerticalRecords {
+type AccountingBlock = z.output<typeof AccountingFixture>;
+
+/** The Accounting block of a connection in the fixture document. */
+export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope, block) => {
   const { context, integration } = scope;
   const ledger = openLedger(scope, block.folder_id);
+  const { newRecord, writeAs } = kit.makerOf(scope, ledger);
   const partners = new RefTable(context);
   const journals = new RefTable(context);
-  const posting = (kind: string, id: string) => {
-    const ids = pinnedIds(context.services.ids, kind, id);
-    return { mint: (asked: string) => ids.next(asked), now: context.now() };
-  };
-  /** The id of a new journal entry (given or derived), refused when an entry holds it already. */
-  const newEntryId = (given: string | undefined, path: PathPart[]): string =>
-    freshId(context, given, path, ledger.entries, 'journal entry');
-  /** Books an entry the API's builder made (a journal entry, a payment, an expense) under `id`. */
-  const bookEntry = (
+  /** Makes a record with one of the API's builders under `id` (the first id of `kind` it mints); books its change. */
+  const book = <Made extends { change: Parameters<typeof applyChange>[1] }>(
+    kind: string,
     id: string,
-    build: (ctx: ReturnType<typeof posting>) => {
-      entry: { id: string };
-      change: Parameters<typeof applyChange>[1];
-    },
-  ) => {
-    const ctx = posting('accounting-entry', id);
-    const { entry, change } = build(ctx);
-    applyChange(ledger, change, ctx.now);
-    return entry.id;
+    build: (ctx: kit.PinnedWrite) => Made,
+  ): Made => {
+    const ctx = writeAs(kind, id);
+    const made = build(ctx);
+    applyChange(ledger, made.change, ctx.now);
+    return made;
   };
   /** A journal by ref, id or code. */
   const journalOf = (value: string) => {
@@ -228,162 +193,12 @@ function applyAccounting(scope: FixtureScope, block: z.output<typeof AccountingF
         }));
   const invoices = new RefTable(context);
   const entries = new RefTable(context);
-
-  const out: VerticalRecords = {};
-  out.accounts = each(
-    scope,
-    'accounts',
-    block.accounts,
-    'accounting_create_ledger_account',
-    (input, path, raw) => context.at(path, raw, () => createLedgerAccount(ledger, input).number),
-  );
-  out.journals = each(scope, 'journals', block.journals, 'accounting_create_journal', (record, path, raw) => {
-    const { id: given, ref, body } = split(record);
-    const id = freshId(context, given, path, ledger.journals, 'journal');
-    journals.declare(ref, id, path);
-    return context.at(path, raw, () => createJournal(ledger, body, posting('accounting-journal', id)).id);
-  });
-  // A bank account is a bank journal: its ref names it wherever a journal is named.
-  out.bank_accounts = each(
-    scope,
-    'bank_accounts',
-    block.bank_accounts,
-    'accounting_create_bank_account',
-    (record, path, raw) => {
-      const { id: given, ref, body } = split(record);
-      const id = freshId(context, given, path, ledger.journals, 'bank account');
-      journals.declare(ref, id, path);
-      return context.at(path, raw, () => {
-        const ctx = posting('accounting-journal', id);
-        const { journal, change } = buildBankAccount(ledger, bankAccountDraftOf(body), ctx);
-        applyChange(ledger, change, ctx.now);
-        return journal.id;
-      });
-    },
-  );
-  out.analytic_accounts = each(
-    scope,
-    'analytic_accounts',
-    block.analytic_accounts,
-    null,
-    (record, path, raw) => {
-      const { id: given, ref, body } = split(record);
-      const { analytic_plan: plan, ...input } = body;
-      const id = freshId(context, given, path, ledger.analytic_accounts, 'analytic account');
-      analytics.declare(ref, id, path);
-      // Two operations: the single-plan one (the folder's first active plan) and the plan's own.
-      assertCovered(
-        context,
-        integration,
-        plan === undefined
-          ? 'accounting_create_analytic_account'
-          : 'accounting_create_analytic_account_multi_plans',
-        path,
-      );
-      const planName = plan?.toLowerCase();
-      const planId =
-        plan === undefined
-          ? undefined
-          : (Object.values(ledger.analytic_plans).find(
-              (p) => p.id === plan || p.name.toLowerCase() === planName,
-            )?.id ?? plan);
-      return context.at(path, raw, () => {
-        const ctx = posting('accounting-analytic-account', id);
-        const target = planId ?? mainAnalyticPlan(ledger).id;
-        const { account, change } = buildAnalyticAccount(ledger, target, analyticDraftOf(input), ctx);
-        applyChange(ledger, change, ctx.now);
-        return account.id;
-      });
-    },
-  );
-  for (const role of ['client', 'supplier'] as const) {
-    const kind = `${role}s` as const;
-    out[kind] = each(scope, kind, block[kind], `accounting_create_${role}`, (record, path, raw) => {
-      const { id: given, ref, body } = split(record);
-      const id = freshId(context, given, path, ledger.partners, role);
-      partners.declare(ref, id, path);
-      return context.at(
-        path,
-        raw,
-        () => createPartner(ledger, integration, role, body, undefined, posting('accounting-partner', id)).id,
-      );
-    });
-  }
-  out.invoices = each(scope, 'invoices', block.invoices, 'accounting_create_invoice', (record, path) => {
-    const { id: given, ref, body } = split(record);
-    const id = freshId(context, given, path, ledger.invoices, 'invoice');
-    invoices.declare(ref, id, path);
-    const input = {
-      ...body,
-      partner_id: partners.resolve(body.partner_id),
-      journal_id: body.journal_id ? journalOf(body.journal_id) : body.journal_id,
-      withholding_tax: body.withholding_tax
-        ? { ...body.withholding_tax, tax_code: vatOf(body.withholding_tax.tax_code) }
-        : body.withholding_tax,
-      lines: body.lines.map((line) => ({
-        ...line,
-        tax_code: vatOf(line.tax_code),
-        analytic_account: analyticOf(line.analytic_account),
-      })),
-    };
-    return context.at(path, input, () => {
-      const ctx = posting('accounting-invoice', id);
-      const { invoice, change } = buildInvoice(ledger, draftFromMono(ledger, input, {}), ctx);
-      applyChange(ledger, change, ctx.now);
-      return invoice.id;
-    });
-  });
-  out.journal_entries = each(
-    scope,
-    'journal_entries',
-    block.journal_entries,
-    'accounting_create_generic_journal_entry',
-    (record, path) => {
-      const { id: given, ref, body } = split(record);
-      const id = newEntryId(given, path);
-      entries.declare(ref, id, path);
-      const input = {
-        ...body,
-        journal_id: journalOf(body.journal_id),
-        items: body.items.map((item) => ({
-          ...item,
-          account:
-            item.account_type === 'customer_account' || item.account_type === 'supplier_account'
-              ? partners.resolve(item.account)
-              : item.account,
-          tax_code: item.tax_code ? vatOf(item.tax_code) : item.tax_code,
-          analytic_distribution: distributionsOf(item.analytic_distribution),
-        })),
-      };
-      return context.at(path, input, () =>
-        bookEntry(id, (ctx) => buildJournalEntry(ledger, draftFromGeneric(input), ctx)),
-      );
-    },
-  );
   /** A payment method by id or name (Bank transfer). */
   const methodOf = (value: string) => {
     if (own(ledger.payment_methods, value)) return value;
     const name = value.toLowerCase();
     return Object.values(ledger.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
   };
-  out.invoice_payments = each(
-    scope,
-    'invoice_payments',
-    block.invoice_payments,
-    'accounting_create_invoice_payment',
-    (record, path) => {
-      const { id: given, body } = split(record);
-      const id = newEntryId(given, path);
-      const input = {
-        ...body,
-        payment_method_id: methodOf(body.payment_method_id),
-        items: body.items.map((item) => ({ ...item, invoice_id: invoices.resolve(item.invoice_id) })),
-      };
-      return context.at(path, input, () =>
-        bookEntry(id, (ctx) => buildInvoicePayment(ledger, draftPayment(input), ctx)),
-      );
-    },
-  );
   /** An employee by id, reference (EMP-001) or name. */
   const employeeOf = (value: string) => {
     if (own(ledger.employees, value)) return value;
@@ -394,18 +209,6 @@ function applyAccounting(scope: FixtureScope, block: z.output<typeof AccountingF
       )?.id ?? value
     );
   };
-  out.expenses = each(scope, 'expenses', block.expenses, 'accounting_create_expense', (record, path) => {
-    const { id: given, body } = split(record);
-    const id = newEntryId(given, path);
-    const input = {
-      ...body,
-      employee_id: employeeOf(body.employee_id),
-      lines: body.lines.map((line) => ({ ...line, tax_id: vatOf(line.tax_id) })),
-    };
-    return context.at(path, input, () =>
-      bookEntry(id, (ctx) => buildExpense(ledger, expenseDraftOf(input), ctx)),
-    );
-  });
   /** A counterpart of a bank transaction: a client or supplier by ref, an employee by id, reference or name. */
   const counterpartOf = <C extends { counterpart_type?: string | null; id?: string | null }>(
     counterpart: C | null | undefined,
@@ -417,52 +220,169 @@ function applyAccounting(scope: FixtureScope, block: z.output<typeof AccountingF
         : partners.resolve(counterpart.id);
     return { ...counterpart, id };
   };
-  out.bank_statements = each(
-    scope,
-    'bank_statements',
-    block.bank_statements,
-    'accounting_create_bank_transactions',
-    (record, path) => {
-      const { id: given, body } = split(record);
-      const id = freshId(context, given, path, ledger.bank_statements, 'bank statement');
-      const input = {
-        ...body,
-        bank_account_id: journalOf(body.bank_account_id),
-        items: body.items.map((item) => ({ ...item, counterpart: counterpartOf(item.counterpart) })),
-      };
-      return context.at(path, input, () => {
-        const ctx = posting('accounting-bank-statement', id);
-        const { statement, change } = buildBankStatement(ledger, statementDraftOf(input), ctx);
-        applyChange(ledger, change, ctx.now);
-        return statement.id;
-      });
-    },
-  );
-  // A matching has no id: the API answers its number, and so does the load.
-  out.matchings = each(scope, 'matchings', block.matchings, 'accounting_match_entries', (record, path) => {
-    const input = {
-      entries: record.entries.map((value) => invoices.get(value) ?? entries.resolve(value)),
-      partner_id: partners.resolve(record.partner_id),
+  /** A client or supplier (POST .../clients, .../suppliers). */
+  const partner =
+    (
+      role: 'client' | 'supplier',
+    ): kit.Creator<NonNullable<AccountingBlock['clients' | 'suppliers']>[number]> =>
+    (record, path, raw) => {
+      const { id, body } = newRecord(record, path, ledger.partners, role, partners);
+      const create = (ctx: kit.PinnedWrite) => createPartner(ledger, integration, role, body, undefined, ctx);
+      return context.at(path, raw, () => create(writeAs('accounting-partner', id)).id);
     };
-    return context.at(path, input, () => {
-      const now = context.now();
-      const ctx = { mint: (kind: string) => context.services.ids.next(kind), now };
-      const { matching, change } = buildMatching(
-        ledger,
-        input.entries,
-        input.partner_id,
-        ctx,
-        now.slice(0, 10),
-      );
-      applyChange(ledger, change, ctx.now);
-      return matching.number;
-    });
-  });
-  return out;
-}
 
-/** The Accounting block of a connection in the fixture document. */
-export const accountingFixtures: VerticalFixtures<typeof AccountingFixture> = {
-  schema: AccountingFixture,
-  apply: applyAccounting,
-};
+  return {
+    accounts: [
+      'accounting_create_ledger_account',
+      (input, path, raw) => context.at(path, raw, () => createLedgerAccount(ledger, input).number),
+    ],
+    journals: [
+      'accounting_create_journal',
+      (record, path, raw) => {
+        const { id, body } = newRecord(record, path, ledger.journals, 'journal', journals);
+        return context.at(path, raw, () => createJournal(ledger, body, writeAs('accounting-journal', id)).id);
+      },
+    ],
+    // A bank account is a bank journal: its ref names it wherever a journal is named.
+    bank_accounts: [
+      'accounting_create_bank_account',
+      (record, path, raw) => {
+        const { id, body } = newRecord(record, path, ledger.journals, 'bank account', journals);
+        const build = (ctx: kit.PinnedWrite) => buildBankAccount(ledger, bankAccountDraftOf(body), ctx);
+        return context.at(path, raw, () => book('accounting-journal', id, build).journal.id);
+      },
+    ],
+    analytic_accounts: [
+      null,
+      (record, path, raw) => {
+        const { id, body } = newRecord(record, path, ledger.analytic_accounts, 'analytic account', analytics);
+        const { analytic_plan: plan, ...input } = body;
+        // Two operations: the single-plan one (the folder's first active plan) and the plan's own.
+        assertCovered(
+          context,
+          integration,
+          plan === undefined
+            ? 'accounting_create_analytic_account'
+            : 'accounting_create_analytic_account_multi_plans',
+          path,
+        );
+        const planName = plan?.toLowerCase();
+        const planId =
+          plan === undefined
+            ? undefined
+            : (Object.values(ledger.analytic_plans).find(
+                (p) => p.id === plan || p.name.toLowerCase() === planName,
+              )?.id ?? plan);
+        const build = (ctx: kit.PinnedWrite) =>
+          buildAnalyticAccount(ledger, planId ?? mainAnalyticPlan(ledger).id, analyticDraftOf(input), ctx);
+        return context.at(path, raw, () => book('accounting-analytic-account', id, build).account.id);
+      },
+    ],
+    clients: ['accounting_create_client', partner('client')],
+    suppliers: ['accounting_create_supplier', partner('supplier')],
+    invoices: [
+      'accounting_create_invoice',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, ledger.invoices, 'invoice', invoices);
+        const input = {
+          ...body,
+          partner_id: partners.resolve(body.partner_id),
+          journal_id: body.journal_id ? journalOf(body.journal_id) : body.journal_id,
+          withholding_tax: body.withholding_tax
+            ? { ...body.withholding_tax, tax_code: vatOf(body.withholding_tax.tax_code) }
+            : body.withholding_tax,
+          lines: body.lines.map((line) => ({
+            ...line,
+            tax_code: vatOf(line.tax_code),
+            analytic_account: analyticOf(line.analytic_account),
+          })),
+        };
+        const build = (ctx: kit.PinnedWrite) => buildInvoice(ledger, draftFromMono(ledger, input, {}), ctx);
+        return context.at(path, input, () => book('accounting-invoice', id, build).invoice.id);
+      },
+    ],
+    journal_entries: [
+      'accounting_create_generic_journal_entry',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, ledger.entries, 'journal entry', entries);
+        const input = {
+          ...body,
+          journal_id: journalOf(body.journal_id),
+          items: body.items.map((item) => ({
+            ...item,
+            account:
+              item.account_type === 'customer_account' || item.account_type === 'supplier_account'
+                ? partners.resolve(item.account)
+                : item.account,
+            tax_code: item.tax_code ? vatOf(item.tax_code) : item.tax_code,
+            analytic_distribution: distributionsOf(item.analytic_distribution),
+          })),
+        };
+        const build = (ctx: kit.PinnedWrite) => buildJournalEntry(ledger, draftFromGeneric(input), ctx);
+        return context.at(path, input, () => book('accounting-entry', id, build).entry.id);
+      },
+    ],
+    invoice_payments: [
+      'accounting_create_invoice_payment',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, ledger.entries, 'journal entry');
+        const input = {
+          ...body,
+          payment_method_id: methodOf(body.payment_method_id),
+          items: body.items.map((item) => ({ ...item, invoice_id: invoices.resolve(item.invoice_id) })),
+        };
+        const build = (ctx: kit.PinnedWrite) => buildInvoicePayment(ledger, draftPayment(input), ctx);
+        return context.at(path, input, () => book('accounting-entry', id, build).entry.id);
+      },
+    ],
+    expenses: [
+      'accounting_create_expense',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, ledger.entries, 'journal entry');
+        const input = {
+          ...body,
+          employee_id: employeeOf(body.employee_id),
+          lines: body.lines.map((line) => ({ ...line, tax_id: vatOf(line.tax_id) })),
+        };
+        const build = (ctx: kit.PinnedWrite) => buildExpense(ledger, expenseDraftOf(input), ctx);
+        return context.at(path, input, () => book('accounting-entry', id, build).entry.id);
+      },
+    ],
+    bank_statements: [
+      'accounting_create_bank_transactions',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, ledger.bank_statements, 'bank statement');
+        const input = {
+          ...body,
+          bank_account_id: journalOf(body.bank_account_id),
+          items: body.items.map((item) => ({ ...item, counterpart: counterpartOf(item.counterpart) })),
+        };
+        const build = (ctx: kit.PinnedWrite) => buildBankStatement(ledger, statementDraftOf(input), ctx);
+        return context.at(path, input, () => book('accounting-bank-statement', id, build).statement.id);
+      },
+    ],
+    // A matching has no id: the API answers its number, and so does the load.
+    matchings: [
+      'accounting_match_entries',
+      (record, path) => {
+        const input = {
+          entries: record.entries.map((value) => invoices.get(value) ?? entries.resolve(value)),
+          partner_id: partners.resolve(record.partner_id),
+        };
+        return context.at(path, input, () => {
+          const now = context.now();
+          const ctx = { mint: (kind: string) => context.services.ids.next(kind), now };
+          const { matching, change } = buildMatching(
+            ledger,
+            input.entries,
+            input.partner_id,
+            ctx,
+            now.slice(0, 10),
+          );
+          applyChange(ledger, change, ctx.now);
+          return matching.number;
+        });
+      },
+    ],
+  };
+});

@@ -2,20 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
-import {
-  byIdOrName,
-  Currency,
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  instant,
-  ref,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { at, belgianIban, fakerFor } from '../../platform/seeding/finance-fakes.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
@@ -35,9 +22,9 @@ import { BankingTransactionStatus, OperationType } from './banking.schemas.js';
 
 export const BankingTransactionFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     amount: z.number().describe('Signed, in the currency of the account: positive in, negative out (not 0)'),
-    execution_date: instant().describe('When the bank executed it (not after the sandbox clock)'),
+    execution_date: kit.instant().describe('When the bank executed it (not after the sandbox clock)'),
     value_date: z.iso
       .date()
       .optional()
@@ -48,7 +35,7 @@ export const BankingTransactionFixture = z
     status: BankingTransactionStatus.default('completed').describe(
       'completed moves the balance; pending outgoing holds the available balance',
     ),
-    currency: Currency.optional().describe("The account's currency (the only one it takes)"),
+    currency: kit.Currency.optional().describe("The account's currency (the only one it takes)"),
     description: z.string().nullable().optional(),
     additional_information: z.string().nullable().optional(),
     counterpart_name: z.string().nullable().optional(),
@@ -61,10 +48,10 @@ export const BankingTransactionFixture = z
 
 export const BankingAccountFixture = z
   .object({
-    id: id(),
-    ref: ref(),
+    id: kit.id(),
+    ref: kit.ref(),
     description: z.string().min(1).describe('e.g. Current account'),
-    currency: Currency.default('EUR'),
+    currency: kit.Currency.default('EUR'),
     institution: z
       .string()
       .optional()
@@ -89,31 +76,31 @@ export const BankingAccountFixture = z
 
 export const BankingFixture = z
   .object({
-    accounts: z.array(BankingAccountFixture).optional().describe('Bank accounts of the connection'),
-    transactions: z
-      .array(
-        BankingTransactionFixture.extend({
-          account: z.string().min(1).describe('The account: a ref of this block or an id of the connection'),
-        }).strict(),
-      )
-      .optional()
-      .describe('Transactions on an account of the connection (a seeded one, or one of this block)'),
+    accounts: kit.list(BankingAccountFixture, 'Bank accounts of the connection'),
+    transactions: kit.list(
+      BankingTransactionFixture.extend({
+        account: z.string().min(1).describe('The account: a ref of this block or an id of the connection'),
+      }).strict(),
+      'Transactions on an account of the connection (a seeded one, or one of this block)',
+    ),
   })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Applying the block.
 
+/** What the block's records are made in: the connection's dataset, and the refs of the accounts. */
+type Banking = kit.Maker<BankingDataset> & { readonly accounts: RefTable };
+type TransactionIn = z.output<typeof BankingTransactionFixture>;
+
 function bankingTransaction(
-  scope: FixtureScope,
-  data: BankingDataset,
+  banking: Banking,
   account: BankingAccount,
-  record: z.output<typeof BankingTransactionFixture>,
+  record: TransactionIn,
   path: PathPart[],
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const id = freshId(context, record.id, path, data.transactions, 'transaction');
+) {
+  const { context, data, failAt } = banking;
+  const id = banking.freshId(record.id, path, data.transactions, 'transaction');
   if (record.amount === 0) failAt([...path, 'amount'], 'A transaction moves an amount: 0 is refused');
   if (record.currency !== undefined && record.currency !== account.currency) {
     failAt(
@@ -154,26 +141,16 @@ function bankingTransaction(
   return id;
 }
 
-function bankingAccount(
-  scope: FixtureScope,
-  data: BankingDataset,
-  record: z.output<typeof BankingAccountFixture>,
-  path: PathPart[],
-  accounts: RefTable,
-): string {
-  const { context } = scope;
-  const id = freshId(context, record.id, path, data.accounts, 'account');
-  accounts.declare(record.ref, id, path);
-  const institutions = Object.values(data.institutions);
-  const institution = record.institution ? byIdOrName(institutions, record.institution) : institutions[0];
-  if (!institution) {
-    const names = institutions.map((i) => `${i.id} (${i.name})`).join(', ');
-    unknown(
-      context,
-      [...path, 'institution'],
-      `'${record.institution ?? ''}' is not a financial institution of the connection: ${names}`,
-    );
-  }
+function bankingAccount(banking: Banking, record: z.output<typeof BankingAccountFixture>, path: PathPart[]) {
+  const { context, data } = banking;
+  const id = banking.freshId(record.id, path, data.accounts, 'account');
+  banking.accounts.declare(record.ref, id, path);
+  const institution = banking.namedIn(
+    Object.values(data.institutions),
+    record.institution,
+    [...path, 'institution'],
+    'a financial institution of the connection',
+  );
   const reference = record.reference ?? belgianIban(fakerFor('fixture-iban', id));
   const key = reference.replace(/\s/g, '').toUpperCase();
   const owner = Object.values(data.accounts).find(
@@ -202,44 +179,41 @@ function bankingAccount(
   return id;
 }
 
-function applyBanking(scope: FixtureScope, block: z.output<typeof BankingFixture>): VerticalRecords {
-  const { context, consumer, connection } = scope;
-  const data = bankingDatasetOf(
-    context.store,
-    consumer.consumerid,
-    connection.connectionid,
-    connection.integrationid,
-  );
-  const accounts = new RefTable(context);
-  const out: VerticalRecords = { accounts: [], transactions: [] };
-  out.accounts = each(scope, 'accounts', block.accounts, null, (record, path) => {
-    const id = bankingAccount(scope, data, record, path, accounts);
-    const account = own(data.accounts, id) as BankingAccount;
-    (record.transactions ?? []).forEach((transaction, index) => {
-      out.transactions?.push(
-        bankingTransaction(scope, data, account, transaction, [...path, 'transactions', index]),
-      );
-    });
-    return id;
-  });
-  const loose = each(scope, 'transactions', block.transactions, null, (record, path) => {
-    const { account: named, ...transaction } = record;
-    const account = own(data.accounts, accounts.resolve(named));
-    if (!account) {
-      return unknown(
-        context,
-        [...path, 'account'],
-        `The account '${named}' does not exist (GET .../banking/accounts lists them)`,
-      );
-    }
-    return bankingTransaction(scope, data, account, transaction, path);
-  });
-  out.transactions?.push(...loose);
-  return out;
-}
-
 /** The Banking block of a connection in the fixture document. */
-export const bankingFixtures: VerticalFixtures<typeof BankingFixture> = {
-  schema: BankingFixture,
-  apply: applyBanking,
-};
+export const bankingFixtures = kit.verticalFixtures(BankingFixture, (scope, _block, out) => {
+  const banking: Banking = {
+    ...kit.makerOf(scope, kit.datasetOf(scope, bankingDatasetOf)),
+    accounts: new RefTable(scope.context),
+  };
+  const { data, accounts } = banking;
+  return {
+    accounts: [
+      null,
+      (record, path) => {
+        const id = bankingAccount(banking, record, path);
+        const account = own(data.accounts, id) as BankingAccount;
+        (record.transactions ?? []).forEach((transaction, index) => {
+          out.transactions?.push(
+            bankingTransaction(banking, account, transaction, [...path, 'transactions', index]),
+          );
+        });
+        return id;
+      },
+    ],
+    // After an account's own: transactions on an account of the connection, seeded or of the block.
+    transactions: [
+      null,
+      (record, path) => {
+        const { account: named, ...transaction } = record;
+        const account = own(data.accounts, accounts.resolve(named));
+        if (!account) {
+          return banking.unknown(
+            [...path, 'account'],
+            `The account '${named}' does not exist (GET .../banking/accounts lists them)`,
+          );
+        }
+        return bankingTransaction(banking, account, transaction, path);
+      },
+    ],
+  };
+});

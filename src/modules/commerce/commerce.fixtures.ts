@@ -5,20 +5,7 @@ import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
-import {
-  assertFree,
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  ref,
-  split,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-  withId,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import { commerceDatasetOf, createOrder } from './commerce.domain.js';
@@ -46,8 +33,8 @@ const Stock = z
 
 const CommerceVariantFixture = z
   .object({
-    id: id(),
-    ref: ref(),
+    id: kit.id(),
+    ref: kit.ref(),
     name: z.string().min(1).optional().describe("Default: the product's name and the attribute values"),
     sku: z.string().min(1).optional(),
     price: z.number().min(0).describe("Price before taxes in the shop's main currency"),
@@ -58,8 +45,8 @@ const CommerceVariantFixture = z
 
 export const CommerceProductFixture = z
   .object({
-    id: id(),
-    ref: ref(),
+    id: kit.id(),
+    ref: kit.ref(),
     name: z.string().min(1),
     sku: z.string().min(1).optional(),
     description: z.string().optional(),
@@ -74,8 +61,8 @@ export const CommerceProductFixture = z
 
 export const CommerceCustomerFixture = z
   .object({
-    id: id(),
-    ref: ref(),
+    id: kit.id(),
+    ref: kit.ref(),
     first_name: z.string().min(1),
     last_name: z.string().min(1),
     email: z.string().min(3).describe('Unique in the shop: an order names its customer by it'),
@@ -93,12 +80,12 @@ export const CommerceCustomerFixture = z
 
 export const CommerceFixture = z
   .object({
-    products: z.array(CommerceProductFixture).optional().describe('Products of the shop'),
-    customers: z.array(CommerceCustomerFixture).optional().describe('Customers of the shop'),
-    orders: z
-      .array(withId(OrderItemIn))
-      .optional()
-      .describe('POST .../commerce/orders; lines[].variant_id takes a variant or product ref, or a sku'),
+    products: kit.list(CommerceProductFixture, 'Products of the shop'),
+    customers: kit.list(CommerceCustomerFixture, 'Customers of the shop'),
+    orders: kit.list(
+      kit.withId(OrderItemIn),
+      'POST .../commerce/orders; lines[].variant_id takes a variant or product ref, or a sku',
+    ),
   })
   .strict();
 
@@ -109,18 +96,18 @@ export const CommerceFixture = z
 const phoneKey = (phone: string) => phone.replace(/[\s.\-/()]/g, '').replace(/^00/, '+');
 const INTERNATIONAL_PHONE = /^\+[1-9]\d{6,14}$/;
 
+/** What the block's records are made in: the shop's dataset, and the refs of its products and variants. */
+type Shop = kit.Maker<CommerceDataset> & { readonly products: RefTable; readonly variants: RefTable };
+
 function commerceProduct(
-  scope: FixtureScope,
-  data: CommerceDataset,
+  shop: Shop,
   record: z.output<typeof CommerceProductFixture>,
   path: PathPart[],
-  refs: { products: RefTable; variants: RefTable },
 ): string {
-  const { context } = scope;
+  const { context, data, failAt } = shop;
   const now = context.now();
-  const failAt = failureAt(context);
-  const productId = freshId(context, record.id, path, data.products, 'product');
-  refs.products.declare(record.ref, productId, path);
+  const productId = shop.freshId(record.id, path, data.products, 'product');
+  shop.products.declare(record.ref, productId, path);
   const rate = record.tax_rate ?? 21;
   const tax =
     data.tax_rates.find((t) => t.rate === rate && t.country === 'BE') ??
@@ -135,7 +122,7 @@ function commerceProduct(
     const found = data.categories.find((c) => c.id === value || c.name.toLowerCase() === value.toLowerCase());
     if (!found) {
       const names = data.categories.map((c) => c.name).join(', ');
-      unknown(context, [...path, 'categories', index], `'${value}' is not a category of the shop: ${names}`);
+      shop.unknown([...path, 'categories', index], `'${value}' is not a category of the shop: ${names}`);
     }
     return found.id;
   });
@@ -159,8 +146,8 @@ function commerceProduct(
     const variantId = record.variants
       ? context.idFor((spec as { id?: string }).id, at)
       : uuidFrom('fixture-variant', productId, 0);
-    if (own(data.variant_index, variantId)) assertFree(context, true, variantId, 'variant', at);
-    refs.variants.declare((spec as { ref?: string }).ref, variantId, at);
+    if (own(data.variant_index, variantId)) kit.assertFree(context, true, variantId, 'variant', at);
+    shop.variants.declare((spec as { ref?: string }).ref, variantId, at);
     const sku = spec.sku ?? null;
     if (sku !== null) {
       if (skus.has(sku.toLowerCase())) {
@@ -185,7 +172,7 @@ function commerceProduct(
         );
         if (!location) {
           const names = data.locations.map((l) => `${l.name} (${l.address.city})`).join(', ');
-          unknown(context, [...at, 'stock', where], `'${where}' is not a location of the shop: ${names}`);
+          shop.unknown([...at, 'stock', where], `'${where}' is not a location of the shop: ${names}`);
         }
         stock[location.id] = units;
       }
@@ -246,13 +233,12 @@ function commerceProduct(
 }
 
 function commerceCustomer(
-  scope: FixtureScope,
-  data: CommerceDataset,
+  shop: Shop,
   record: z.output<typeof CommerceCustomerFixture>,
   path: PathPart[],
 ): string {
-  const { context } = scope;
-  const id = freshId(context, record.id, path, data.customers, 'customer');
+  const { context, data } = shop;
+  const id = shop.freshId(record.id, path, data.customers, 'customer');
   const email = record.email.trim();
   const owner = Object.values(data.customers).find((c) => c.email?.toLowerCase() === email.toLowerCase());
   if (owner) {
@@ -330,15 +316,20 @@ function commerceCustomer(
   return id;
 }
 
-function applyCommerce(scope: FixtureScope, block: z.output<typeof CommerceFixture>): VerticalRecords {
+/** The eCommerce block of a connection in the fixture document. */
+export const commerceFixtures = kit.verticalFixtures(CommerceFixture, (scope) => {
   const { context, connection } = scope;
   const data = commerceDatasetOf(context.store, connection);
-  const refs = { products: new RefTable(context), variants: new RefTable(context) };
+  const shop: Shop = {
+    ...kit.makerOf(scope, data),
+    products: new RefTable(context),
+    variants: new RefTable(context),
+  };
   /** A variant by ref or id, a product of one variant by ref or id, or a sku. */
   const variantOf = (value: string) => {
-    const variant = refs.variants.get(value);
+    const variant = shop.variants.get(value);
     if (variant) return variant;
-    const productId = refs.products.get(value) ?? (own(data.products, value) ? value : undefined);
+    const productId = shop.products.get(value) ?? (own(data.products, value) ? value : undefined);
     const product = productId ? own(data.products, productId) : undefined;
     if (product && product.variants.length === 1) return product.variants[0]?.id ?? value;
     if (own(data.variant_index, value)) return value;
@@ -349,42 +340,34 @@ function applyCommerce(scope: FixtureScope, block: z.output<typeof CommerceFixtu
     }
     return value;
   };
-  const out: VerticalRecords = {};
-  out.products = each(scope, 'products', block.products, null, (record, path) =>
-    commerceProduct(scope, data, record, path, refs),
-  );
-  out.customers = each(scope, 'customers', block.customers, null, (record, path) =>
-    commerceCustomer(scope, data, record, path),
-  );
-  out.orders = each(scope, 'orders', block.orders, 'ecommerce_create_order', (record, path) => {
-    const { id: given, body } = split(record);
-    const id = freshId(context, given, path, data.orders, 'order');
-    const input = {
-      ...body,
-      lines: body.lines.map((line) => ({ ...line, variant_id: variantOf(line.variant_id) })),
-    };
-    const mint = (kind: string) => () => context.services.ids.next(kind);
-    return context.at(path, input, () => {
-      const { order } = createOrder(
-        data,
-        input,
-        {
-          order: () => id,
-          customer: mint('commerce-customer'),
-          line: mint('commerce-line'),
-          fee: mint('commerce-fee'),
-          transaction: mint('commerce-transaction'),
-        },
-        context.now(),
-      );
-      return order.id;
-    });
-  });
-  return out;
-}
-
-/** The eCommerce block of a connection in the fixture document. */
-export const commerceFixtures: VerticalFixtures<typeof CommerceFixture> = {
-  schema: CommerceFixture,
-  apply: applyCommerce,
-};
+  return {
+    products: [null, (record, path) => commerceProduct(shop, record, path)],
+    customers: [null, (record, path) => commerceCustomer(shop, record, path)],
+    orders: [
+      'ecommerce_create_order',
+      (record, path) => {
+        const { id, body } = shop.newRecord(record, path, data.orders, 'order');
+        const input = {
+          ...body,
+          lines: body.lines.map((line) => ({ ...line, variant_id: variantOf(line.variant_id) })),
+        };
+        const mint = (kind: string) => () => context.services.ids.next(kind);
+        return context.at(path, input, () => {
+          const { order } = createOrder(
+            data,
+            input,
+            {
+              order: () => id,
+              customer: mint('commerce-customer'),
+              line: mint('commerce-line'),
+              fee: mint('commerce-fee'),
+              transaction: mint('commerce-transaction'),
+            },
+            context.now(),
+          );
+          return order.id;
+        });
+      },
+    ],
+  };
+});

@@ -1,24 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
-import { pinnedIds, RefTable } from '../../platform/fixtures/context.js';
+import { RefTable } from '../../platform/fixtures/context.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
-import {
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  record,
-  split,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-  withId,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import {
   createContact,
-  createInvoice as createInvoicingInvoice,
+  createInvoice,
   createPayment,
   createProduct,
   invoicingDatasetOf,
@@ -47,7 +35,7 @@ const day = () => z.iso.date();
 
 export const InvoicingOpportunityFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     name: z.string().min(1),
     total: z.number().min(0).describe('The expected amount'),
     status: OpportunityStatus.default('open'),
@@ -78,115 +66,31 @@ export const InvoicingOpportunityFixture = z
 
 export const InvoicingFixture = z
   .object({
-    contacts: z.array(record(ContactItemIn)).optional().describe('POST .../invoicing/contacts'),
-    products: z
-      .array(record(ProductItem))
-      .optional()
-      .describe('POST .../invoicing/products; tax_id takes a tax id or its code'),
-    invoices: z
-      .array(record(InvoiceItemIn))
-      .optional()
-      .describe('POST .../invoicing/invoices; partner_id and lines[].product_id take a ref'),
-    payments: z
-      .array(withId(InvoicingPaymentItemIn))
-      .optional()
-      .describe(
-        'POST .../invoicing/payments; invoice_id takes an invoice ref, payment_method_id an id or a name',
-      ),
-    opportunities: z
-      .array(InvoicingOpportunityFixture)
-      .optional()
-      .describe('Opportunities of the sales pipeline (the software creates them: the API lists them)'),
+    contacts: kit.list(kit.record(ContactItemIn), 'POST .../invoicing/contacts'),
+    products: kit.list(
+      kit.record(ProductItem),
+      'POST .../invoicing/products; tax_id takes a tax id or its code',
+    ),
+    invoices: kit.list(
+      kit.record(InvoiceItemIn),
+      'POST .../invoicing/invoices; partner_id and lines[].product_id take a ref',
+    ),
+    payments: kit.list(
+      kit.withId(InvoicingPaymentItemIn),
+      'POST .../invoicing/payments; invoice_id takes an invoice ref, payment_method_id an id or a name',
+    ),
+    opportunities: kit.list(
+      InvoicingOpportunityFixture,
+      'Opportunities of the sales pipeline (the software creates them: the API lists them)',
+    ),
   })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Applying the block.
 
-function applyInvoicing(scope: FixtureScope, block: z.output<typeof InvoicingFixture>): VerticalRecords {
-  const { context, consumer, connection } = scope;
-  const data: InvoicingDataset = invoicingDatasetOf(
-    context.store,
-    consumer.consumerid,
-    connection.connectionid,
-    connection.integrationid,
-  );
-  const contacts = new RefTable(context);
-  const products = new RefTable(context);
-  const invoices = new RefTable(context);
-  const writeContext = (kind: string, id: string) => {
-    const ids = pinnedIds(context.services.ids, kind, id);
-    return { mint: (asked: string) => ids.next(asked), now: context.now() };
-  };
-  /** A tax by id or code. */
-  const taxOf = (value: string | null | undefined) => {
-    if (value === null || value === undefined || own(data.taxes, value)) return value;
-    const code = value.toUpperCase();
-    return Object.values(data.taxes).find((t) => t.code?.toUpperCase() === code)?.id ?? value;
-  };
-
-  const out: VerticalRecords = {};
-  out.contacts = each(scope, 'contacts', block.contacts, 'invoicing_post_contacts', (record, path, raw) => {
-    const { id: given, ref, body } = split(record);
-    const id = freshId(context, given, path, data.contacts, 'contact');
-    contacts.declare(ref, id, path);
-    return context.at(path, raw, () => createContact(data, body, writeContext('invoicing-contact', id)).id);
-  });
-  out.products = each(scope, 'products', block.products, 'invoicing_post_products', (record, path) => {
-    const { id: given, ref, body } = split(record);
-    const id = freshId(context, given, path, data.products, 'product');
-    products.declare(ref, id, path);
-    const input = { ...body, tax_id: taxOf(body.tax_id) };
-    return context.at(
-      path,
-      input,
-      () => createProduct(data, input, writeContext('invoicing-product', id)).id,
-    );
-  });
-  out.invoices = each(scope, 'invoices', block.invoices, 'invoicing_post_invoices', (record, path) => {
-    const { id: given, ref, body } = split(record);
-    const id = freshId(context, given, path, data.invoices, 'invoice');
-    invoices.declare(ref, id, path);
-    const input = {
-      ...body,
-      partner_id: contacts.resolve(body.partner_id),
-      lines: body.lines?.map((line) => ({
-        ...line,
-        product_id: products.resolve(line.product_id),
-        tax_id: taxOf(line.tax_id),
-      })),
-    };
-    return context.at(
-      path,
-      input,
-      () => createInvoicingInvoice(data, input, writeContext('invoicing-invoice', id)).id,
-    );
-  });
-  /** A payment method by id or name. */
-  const methodOf = (value: string | null | undefined) => {
-    if (value === null || value === undefined || own(data.payment_methods, value)) return value;
-    const name = value.toLowerCase();
-    return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
-  };
-  out.payments = each(scope, 'payments', block.payments, 'invoicing_create_payment', (record, path) => {
-    const { id: given, body } = split(record);
-    const id = freshId(context, given, path, data.payments, 'payment');
-    const input = {
-      ...body,
-      invoice_id: invoices.resolve(body.invoice_id),
-      payment_method_id: methodOf(body.payment_method_id),
-    };
-    return context.at(
-      path,
-      input,
-      () => createPayment(data, input, writeContext('invoicing-payment', id)).id,
-    );
-  });
-  out.opportunities = each(scope, 'opportunities', block.opportunities, null, (record, path) =>
-    invoicingOpportunity(scope, data, record, path, contacts),
-  );
-  return out;
-}
+/** What the block's records are made in: the connection's dataset, and the refs of the contacts. */
+type Invoicing = kit.Maker<InvoicingDataset> & { readonly contacts: RefTable };
 
 /**
  * An opportunity of the sales pipeline, as the seeder builds one: closed ones (won, lost, cancelled,
@@ -194,19 +98,15 @@ function applyInvoicing(scope: FixtureScope, block: z.output<typeof InvoicingFix
  * hopeless (0%); open ones have neither an end date nor an outcome.
  */
 function invoicingOpportunity(
-  scope: FixtureScope,
-  data: InvoicingDataset,
+  invoicing: Invoicing,
   record: z.output<typeof InvoicingOpportunityFixture>,
   path: PathPart[],
-  contacts: RefTable,
 ): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const id = freshId(context, record.id, path, data.opportunities, 'opportunity');
-  const partnerId = contacts.resolve(record.partner_id) ?? null;
+  const { context, data, failAt } = invoicing;
+  const id = invoicing.freshId(record.id, path, data.opportunities, 'opportunity');
+  const partnerId = invoicing.contacts.resolve(record.partner_id) ?? null;
   if (partnerId !== null && !own(data.contacts, partnerId)) {
-    unknown(
-      context,
+    invoicing.unknown(
       [...path, 'partner_id'],
       `'${record.partner_id}' is not a contact of the software (GET .../invoicing/contacts lists them)`,
     );
@@ -254,7 +154,69 @@ function invoicingOpportunity(
 }
 
 /** The Invoicing block of a connection in the fixture document. */
-export const invoicingFixtures: VerticalFixtures<typeof InvoicingFixture> = {
-  schema: InvoicingFixture,
-  apply: applyInvoicing,
-};
+export const invoicingFixtures = kit.verticalFixtures(InvoicingFixture, (scope) => {
+  const { context } = scope;
+  const data = kit.datasetOf(scope, invoicingDatasetOf);
+  const invoicing: Invoicing = { ...kit.makerOf(scope, data), contacts: new RefTable(context) };
+  const { contacts, newRecord, writeAs } = invoicing;
+  const products = new RefTable(context);
+  const invoices = new RefTable(context);
+  /** A tax by id or code. */
+  const taxOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || own(data.taxes, value)) return value;
+    const code = value.toUpperCase();
+    return Object.values(data.taxes).find((t) => t.code?.toUpperCase() === code)?.id ?? value;
+  };
+  /** A payment method by id or name. */
+  const methodOf = (value: string | null | undefined) => {
+    if (value === null || value === undefined || own(data.payment_methods, value)) return value;
+    const name = value.toLowerCase();
+    return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+  };
+  return {
+    contacts: [
+      'invoicing_post_contacts',
+      (record, path, raw) => {
+        const { id, body } = newRecord(record, path, data.contacts, 'contact', contacts);
+        return context.at(path, raw, () => createContact(data, body, writeAs('invoicing-contact', id)).id);
+      },
+    ],
+    products: [
+      'invoicing_post_products',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, data.products, 'product', products);
+        const input = { ...body, tax_id: taxOf(body.tax_id) };
+        return context.at(path, input, () => createProduct(data, input, writeAs('invoicing-product', id)).id);
+      },
+    ],
+    invoices: [
+      'invoicing_post_invoices',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, data.invoices, 'invoice', invoices);
+        const input = {
+          ...body,
+          partner_id: contacts.resolve(body.partner_id),
+          lines: body.lines?.map((line) => ({
+            ...line,
+            product_id: products.resolve(line.product_id),
+            tax_id: taxOf(line.tax_id),
+          })),
+        };
+        return context.at(path, input, () => createInvoice(data, input, writeAs('invoicing-invoice', id)).id);
+      },
+    ],
+    payments: [
+      'invoicing_create_payment',
+      (record, path) => {
+        const { id, body } = newRecord(record, path, data.payments, 'payment');
+        const input = {
+          ...body,
+          invoice_id: invoices.resolve(body.invoice_id),
+          payment_method_id: methodOf(body.payment_method_id),
+        };
+        return context.at(path, input, () => createPayment(data, input, writeAs('invoicing-payment', id)).id);
+      },
+    ],
+    opportunities: [null, (record, path) => invoicingOpportunity(invoicing, record, path)],
+  };
+});

@@ -1,19 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { uuidFrom } from '../../lib/ids.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
-import {
-  byIdOrName,
-  Currency,
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  instant,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { PaymentPaymentStatus } from '../../platform/wire.js';
 import { paymentDatasetOf } from './payment.domain.js';
@@ -48,13 +36,13 @@ import {
 
 export const PaymentRefundFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     amount: z
       .number()
       .positive()
       .describe("Default: what the payment's other refunds leave (all of it)")
       .optional(),
-    refund_date: instant().describe('Not before the payment, not after the sandbox clock'),
+    refund_date: kit.instant().describe('Not before the payment, not after the sandbox clock'),
     status: z.enum(['completed', 'pending']).default('completed'),
     description: z.string().optional(),
   })
@@ -62,14 +50,14 @@ export const PaymentRefundFixture = z
 
 export const PaymentPaymentFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     location: z
       .string()
       .optional()
       .describe('A location of the provider: its id or name (default: the first)'),
     amount: z.number().positive(),
-    currency: Currency.optional().describe("The balance's currency (the only one it takes)"),
-    payment_date: instant().describe('Not after the sandbox clock'),
+    currency: kit.Currency.optional().describe("The balance's currency (the only one it takes)"),
+    payment_date: kit.instant().describe('Not after the sandbox clock'),
     status: PaymentPaymentStatus.default('completed').describe(
       'completed brings its amount into the balance',
     ),
@@ -81,7 +69,7 @@ export const PaymentPaymentFixture = z
 
 export const PaymentPayoutFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     location: z
       .string()
       .optional()
@@ -96,14 +84,14 @@ export const PaymentPayoutFixture = z
 
 export const PaymentFixture = z
   .object({
-    payments: z
-      .array(PaymentPaymentFixture)
-      .optional()
-      .describe('Payments of the provider, with their balance movements and refunds'),
-    payouts: z
-      .array(PaymentPayoutFixture)
-      .optional()
-      .describe('Payouts of a balance to the bank (after the payments): their amount is what they pay out'),
+    payments: kit.list(
+      PaymentPaymentFixture,
+      'Payments of the provider, with their balance movements and refunds',
+    ),
+    payouts: kit.list(
+      PaymentPayoutFixture,
+      'Payouts of a balance to the bank (after the payments): their amount is what they pay out',
+    ),
   })
   .strict();
 
@@ -115,23 +103,17 @@ const sourceId = (prefix: string, of: string) => `${prefix}_F${of.replace(/-/g, 
 /** The id of the balance movement a fixture's payment, refund or payout makes. */
 const movement = (kind: string, of: string) => uuidFrom('fixture-payment-movement', kind, of);
 
+/** What the block's records are made in: the provider's dataset, and the ids the load answers. */
+type Provider = kit.Maker<PaymentDataset> & { readonly out: kit.VerticalRecords };
+
 /** A location of the provider by id or name (default: the first), and its balance. */
 function paymentLocation(
-  scope: FixtureScope,
-  data: PaymentDataset,
+  { data, namedIn }: Provider,
   value: string | undefined,
   path: PathPart[],
 ): { location: PaymentLocation; balance: PaymentBalance } {
   const locations = Object.values(data.locations);
-  const location = value ? byIdOrName(locations, value) : locations[0];
-  if (!location) {
-    const names = locations.map((l) => `${l.id} (${l.name})`).join(', ');
-    return unknown(
-      scope.context,
-      [...path, 'location'],
-      `'${value ?? ''}' is not a location of the provider: ${names}`,
-    );
-  }
+  const location = namedIn(locations, value, [...path, 'location'], 'a location of the provider');
   const balance = Object.values(data.balances).find((b) => b.location_id === location.id) as PaymentBalance;
   return { location, balance };
 }
@@ -140,16 +122,10 @@ function paymentLocation(
  * A payout of a location's balance, as the provider makes one (payment.seed.ts): made three days
  * before it reaches the bank, it pays out the movements no payout has paid yet, once two days old.
  */
-function paymentPayout(
-  scope: FixtureScope,
-  data: PaymentDataset,
-  record: z.output<typeof PaymentPayoutFixture>,
-  path: PathPart[],
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const id = freshId(context, record.id, path, data.payouts, 'payout');
-  const { location, balance } = paymentLocation(scope, data, record.location, path);
+function paymentPayout(provider: Provider, record: z.output<typeof PaymentPayoutFixture>, path: PathPart[]) {
+  const { context, data, failAt } = provider;
+  const id = provider.freshId(record.id, path, data.payouts, 'payout');
+  const { location, balance } = paymentLocation(provider, record.location, path);
   const now = context.now();
   const today = now.slice(0, 10);
   const day = payoutDayOf(record.payment_date);
@@ -182,17 +158,10 @@ function paymentPayout(
   return made.payout.id;
 }
 
-function paymentRecord(
-  scope: FixtureScope,
-  data: PaymentDataset,
-  record: z.output<typeof PaymentPaymentFixture>,
-  path: PathPart[],
-  out: VerticalRecords,
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const id = freshId(context, record.id, path, data.payments, 'payment');
-  const { location, balance } = paymentLocation(scope, data, record.location, path);
+function paymentRecord(provider: Provider, record: z.output<typeof PaymentPaymentFixture>, path: PathPart[]) {
+  const { context, data, failAt, out } = provider;
+  const id = provider.freshId(record.id, path, data.payments, 'payment');
+  const { location, balance } = paymentLocation(provider, record.location, path);
   if (record.currency !== undefined && record.currency !== balance.currency) {
     failAt(
       [...path, 'currency'],
@@ -225,7 +194,7 @@ function paymentRecord(
     if (payment.status !== 'completed') {
       failAt(at, `The payment is ${payment.status}: only a completed payment is refunded`);
     }
-    const refundId = freshId(context, refund.id, at, data.refunds, 'refund');
+    const refundId = provider.freshId(refund.id, at, data.refunds, 'refund');
     const amount = refund.amount === undefined ? left / 100 : round2(refund.amount);
     if (Math.round(amount * 100) > left || left === 0) {
       failAt(
@@ -258,27 +227,13 @@ function paymentRecord(
   return id;
 }
 
-function applyPayment(scope: FixtureScope, block: z.output<typeof PaymentFixture>): VerticalRecords {
-  const { context, consumer, connection } = scope;
-  const data = paymentDatasetOf(
-    context.store,
-    consumer.consumerid,
-    connection.connectionid,
-    connection.integrationid,
-  );
-  const out: VerticalRecords = { payments: [], refunds: [] };
-  out.payments = each(scope, 'payments', block.payments, null, (record, path) =>
-    paymentRecord(scope, data, record, path, out),
-  );
-  // After the payments: a payout pays out their movements too.
-  out.payouts = each(scope, 'payouts', block.payouts, null, (record, path) =>
-    paymentPayout(scope, data, record, path),
-  );
-  return out;
-}
-
 /** The Payment block of a connection in the fixture document. */
-export const paymentFixtures: VerticalFixtures<typeof PaymentFixture> = {
-  schema: PaymentFixture,
-  apply: applyPayment,
-};
+export const paymentFixtures = kit.verticalFixtures(PaymentFixture, (scope, _block, out) => {
+  const provider: Provider = { ...kit.makerOf(scope, kit.datasetOf(scope, paymentDatasetOf)), out };
+  return {
+    payments: [null, (record, path) => paymentRecord(provider, record, path)],
+    refunds: kit.NESTED,
+    // After the payments: a payout pays out their movements too.
+    payouts: [null, (record, path) => paymentPayout(provider, record, path)],
+  };
+});

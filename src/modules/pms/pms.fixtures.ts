@@ -3,19 +3,7 @@ import { isCountryCode } from '../../lib/country-codes.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
-import {
-  byIdOrName,
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  instant,
-  ref,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { Source } from '../pos/index.js';
 import { pmsDatasetOf } from './pms.domain.js';
@@ -47,7 +35,7 @@ const PmsLineFixture = z
 
 export const PmsOrderFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     location: z.string().optional().describe('A hotel: its id, name or city (default: the first)'),
     room: z
       .string()
@@ -57,11 +45,11 @@ export const PmsOrderFixture = z
       .string()
       .min(1)
       .describe('A guest of the property: a ref of this block, an id, account number or e-mail'),
-    check_in: instant(),
-    check_out: instant().describe(
-      'After check_in; a stay checked out by the sandbox clock is invoiced and paid',
-    ),
-    booked: instant().optional().describe('When it was booked (default: check_in), not after check_in'),
+    check_in: kit.instant(),
+    check_out: kit
+      .instant()
+      .describe('After check_in; a stay checked out by the sandbox clock is invoiced and paid'),
+    booked: kit.instant().optional().describe('When it was booked (default: check_in), not after check_in'),
     guests: z.number().int().min(1).default(1),
     source: Source.default('UNKNOWN'),
     payment_method: z
@@ -74,8 +62,8 @@ export const PmsOrderFixture = z
 
 export const PmsGuestFixture = z
   .object({
-    id: id(),
-    ref: ref(),
+    id: kit.id(),
+    ref: kit.ref(),
     first_name: z.string().min(1).nullable().optional(),
     last_name: z.string().min(1).nullable().optional().describe('A person: required (or company_name)'),
     company_name: z
@@ -107,45 +95,27 @@ export const PmsGuestFixture = z
 
 export const PmsFixture = z
   .object({
-    customers: z
-      .array(PmsGuestFixture)
-      .optional()
-      .describe("Guests of the property (a stay's customer takes their ref)"),
-    orders: z.array(PmsOrderFixture).optional().describe('Stays of the property'),
+    customers: kit.list(PmsGuestFixture, "Guests of the property (a stay's customer takes their ref)"),
+    orders: kit.list(PmsOrderFixture, 'Stays of the property'),
   })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Applying the block.
 
-function pmsOrder(
-  scope: FixtureScope,
-  data: PmsDataset,
-  record: z.output<typeof PmsOrderFixture>,
-  path: PathPart[],
-  guests: RefTable,
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const orderId = freshId(context, record.id, path, data.orders, 'order');
-  const location = record.location
-    ? (byIdOrName(data.locations, record.location) ??
-      data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
-    : data.locations[0];
-  if (!location) {
-    const names = data.locations.map((l) => `${l.name} (${l.address?.city})`).join(', ');
-    return unknown(
-      context,
-      [...path, 'location'],
-      `'${record.location}' is not a hotel of the property: ${names}`,
-    );
-  }
+/** What the block's records are made in: the property's dataset, and the refs of the guests. */
+type Pms = kit.Maker<PmsDataset> & { readonly guests: RefTable };
+
+function pmsOrder(pms: Pms, record: z.output<typeof PmsOrderFixture>, path: PathPart[]): string {
+  const { context, data, failAt, guests, unknown } = pms;
+  const orderId = pms.freshId(record.id, path, data.orders, 'order');
+  const location = pms.locationIn(data.locations, record.location, path, 'a hotel of the property');
   const rooms = data.rooms.filter((r) => r.location_id === location.id);
   const room = record.room
-    ? (byIdOrName(rooms, record.room) ?? rooms.find((r) => r.identifier === record.room))
+    ? (kit.byIdOrName(rooms, record.room) ?? rooms.find((r) => r.identifier === record.room))
     : rooms[0];
   if (!room) {
-    return unknown(context, [...path, 'room'], `'${record.room}' is not a room of ${location.name}`);
+    return unknown([...path, 'room'], `'${record.room}' is not a room of ${location.name}`);
   }
   const named = guests.resolve(record.customer);
   const wanted = named.toLowerCase();
@@ -154,20 +124,11 @@ function pmsOrder(
   );
   if (!customer) {
     return unknown(
-      context,
       [...path, 'customer'],
       `'${record.customer}' is not a guest of the property (GET .../pms/customers lists them)`,
     );
   }
-  const methods = data.payment_methods.filter((m) => m.location_ids.includes(location.id));
-  const method = record.payment_method ? byIdOrName(methods, record.payment_method) : methods[0];
-  if (!method) {
-    return unknown(
-      context,
-      [...path, 'payment_method'],
-      `'${record.payment_method ?? ''}' is not a payment method of ${location.name}: ${methods.map((m) => m.name).join(', ')}`,
-    );
-  }
+  const method = pms.paymentMethodAt(data.payment_methods, location, record.payment_method, path);
   const checkIn = new Date(record.check_in).toISOString();
   const checkOut = new Date(record.check_out).toISOString();
   const booked = record.booked ? new Date(record.booked).toISOString() : checkIn;
@@ -188,7 +149,7 @@ function pmsOrder(
     );
     if (!tax) {
       const names = data.tax_rates.map((t) => t.label).join(', ');
-      return unknown(context, [...at, 'tax'], `'${line.tax}' is not a tax of the property: ${names}`);
+      return unknown([...at, 'tax'], `'${line.tax}' is not a tax of the property: ${names}`);
     }
     const key = line.category.toLowerCase();
     const category = data.accounting_categories.find(
@@ -197,7 +158,6 @@ function pmsOrder(
     if (!category) {
       const names = data.accounting_categories.map((c) => `${c.name} (${c.code})`).join(', ');
       return unknown(
-        context,
         [...at, 'category'],
         `'${line.category}' is not an accounting category of the property: ${names}`,
       );
@@ -252,17 +212,10 @@ function pmsOrder(
  * only), with an account number and an e-mail each unique among the guests (a stay names its guest
  * by either), and one address (home for a person, invoice for a company) when a country is given.
  */
-function pmsGuest(
-  scope: FixtureScope,
-  data: PmsDataset,
-  record: z.output<typeof PmsGuestFixture>,
-  path: PathPart[],
-  guests: RefTable,
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const id = freshId(context, record.id, path, data.customers, 'guest');
-  guests.declare(record.ref, id, path);
+function pmsGuest(pms: Pms, record: z.output<typeof PmsGuestFixture>, path: PathPart[]): string {
+  const { context, data, failAt } = pms;
+  const id = pms.freshId(record.id, path, data.customers, 'guest');
+  pms.guests.declare(record.ref, id, path);
   const company = record.company_name ?? null;
   if (company !== null && (record.first_name || record.last_name)) {
     failAt([...path, 'company_name'], 'A company guest has no first_name or last_name');
@@ -318,22 +271,12 @@ function pmsGuest(
   return id;
 }
 
-function applyPms(scope: FixtureScope, block: z.output<typeof PmsFixture>): VerticalRecords {
-  const { context, connection } = scope;
-  const data = pmsDatasetOf(context.store, connection);
-  const guests = new RefTable(context);
-  const out: VerticalRecords = {};
-  out.customers = each(scope, 'customers', block.customers, null, (record, path) =>
-    pmsGuest(scope, data, record, path, guests),
-  );
-  out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
-    pmsOrder(scope, data, record, path, guests),
-  );
-  return out;
-}
-
 /** The Property Management System block of a connection in the fixture document. */
-export const pmsFixtures: VerticalFixtures<typeof PmsFixture> = {
-  schema: PmsFixture,
-  apply: applyPms,
-};
+export const pmsFixtures = kit.verticalFixtures(PmsFixture, (scope) => {
+  const data = pmsDatasetOf(scope.context.store, scope.connection);
+  const pms: Pms = { ...kit.makerOf(scope, data), guests: new RefTable(scope.context) };
+  return {
+    customers: [null, (record, path) => pmsGuest(pms, record, path)],
+    orders: [null, (record, path) => pmsOrder(pms, record, path)],
+  };
+});

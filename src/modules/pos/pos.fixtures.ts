@@ -3,19 +3,7 @@ import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
-import {
-  byIdOrName,
-  each,
-  type FixtureScope,
-  failureAt,
-  freshId,
-  id,
-  record,
-  split,
-  unknown,
-  type VerticalFixtures,
-  type VerticalRecords,
-} from '../../platform/fixtures/kit.js';
+import * as kit from '../../platform/fixtures/kit.js';
 import { plusMinutes, round2 } from '../../platform/seeding/vertical-data.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from './pos.domain.js';
 import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from './pos.records.js';
@@ -70,7 +58,7 @@ const PosOrderLineFixture = z
 
 export const PosOrderFixture = z
   .object({
-    id: id(),
+    id: kit.id(),
     creation_date: z.iso.datetime({ offset: true }).describe('When the order was opened'),
     closing_date: z.iso
       .datetime({ offset: true })
@@ -92,38 +80,39 @@ export const PosOrderFixture = z
 
 export const PosFixture = z
   .object({
-    customers: z.array(record(POSCreateCustomerItem)).optional().describe('POST .../pos/customers'),
-    orders: z.array(PosOrderFixture).optional().describe('Orders of the point of sale'),
+    customers: kit.list(kit.record(POSCreateCustomerItem), 'POST .../pos/customers'),
+    orders: kit.list(PosOrderFixture, 'Orders of the point of sale'),
   })
   .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Applying the block.
 
+/** What the block's records are made in: the point of sale's dataset, and the refs of the customers. */
+type Pos = kit.Maker<PosDataset> & { readonly customers: RefTable };
+
 /**
  * An option chosen on a line: one of the modifier groups the product takes at the location, by the
  * option's id or name (and its group's, when two of them name it).
  */
 function posModifier(
-  scope: FixtureScope,
-  data: PosDataset,
+  pos: Pos,
   product: PosProduct,
   locationId: string,
   chosen: z.output<typeof PosModifierFixture>,
   quantity: number,
   path: PathPart[],
 ) {
-  const { context } = scope;
+  const { context, data, unknown } = pos;
   let groups = data.modifiers.filter(
     (g) => product.modifier_groups_ids.includes(g.id) && g.location_ids.includes(locationId),
   );
   const offered = () =>
     groups.map((g) => `${g.name}: ${g.options.map((o) => o.name).join(', ')}`).join('; ') || 'none';
   if (chosen.modifier_group_id !== undefined) {
-    const group = byIdOrName(groups, chosen.modifier_group_id);
+    const group = kit.byIdOrName(groups, chosen.modifier_group_id);
     if (!group) {
       return unknown(
-        context,
         [...path, 'modifier_group_id'],
         `'${chosen.modifier_group_id}' is not a modifier group of '${product.name}' (${offered()})`,
       );
@@ -131,13 +120,12 @@ function posModifier(
     groups = [group];
   }
   const matches = groups.flatMap((group) => {
-    const option = byIdOrName(group.options, chosen.modifier_id);
+    const option = kit.byIdOrName(group.options, chosen.modifier_id);
     return option ? [{ group, option }] : [];
   });
   const [match, other] = matches;
   if (!match) {
     return unknown(
-      context,
       [...path, 'modifier_id'],
       `'${chosen.modifier_id}' is not an option of the modifier groups of '${product.name}' (${offered()})`,
     );
@@ -152,51 +140,18 @@ function posModifier(
   return modifierLine(match.group, match.option, quantity);
 }
 
-function posOrder(
-  scope: FixtureScope,
-  data: PosDataset,
-  record: z.output<typeof PosOrderFixture>,
-  path: PathPart[],
-  customers: RefTable,
-): string {
-  const { context } = scope;
-  const failAt = failureAt(context);
-  const orderId = freshId(context, record.id, path, data.orders, 'order');
-  const byIdOrName = <T extends { id: string; name: string | null }>(list: readonly T[], value: string) =>
-    list.find((item) => item.id === value || item.name?.toLowerCase() === value.toLowerCase());
-
-  const location = record.location
-    ? (byIdOrName(data.locations, record.location) ??
-      data.locations.find((l) => l.address?.city?.toLowerCase() === record.location?.toLowerCase()))
-    : data.locations[0];
-  if (!location) {
-    const names = data.locations.map((l) => `${l.name} (${l.address?.city})`).join(', ');
-    return unknown(
-      context,
-      [...path, 'location'],
-      `'${record.location}' is not a location of the point of sale: ${names}`,
-    );
-  }
+function posOrder(pos: Pos, record: z.output<typeof PosOrderFixture>, path: PathPart[]): string {
+  const { context, data, failAt, unknown } = pos;
+  const orderId = pos.freshId(record.id, path, data.orders, 'order');
+  const location = pos.locationIn(data.locations, record.location, path, 'a location of the point of sale');
   let customerId: string | null = null;
   if (record.customer_id !== null && record.customer_id !== undefined) {
-    customerId = customers.resolve(record.customer_id);
+    customerId = pos.customers.resolve(record.customer_id);
     if (!own(data.customers, customerId)) {
-      unknown(
-        context,
-        [...path, 'customer_id'],
-        `'${record.customer_id}' is not a customer of the point of sale`,
-      );
+      unknown([...path, 'customer_id'], `'${record.customer_id}' is not a customer of the point of sale`);
     }
   }
-  const methods = data.payment_methods.filter((m) => m.location_ids.includes(location.id));
-  const method = record.payment_method ? byIdOrName(methods, record.payment_method) : methods[0];
-  if (!method) {
-    unknown(
-      context,
-      [...path, 'payment_method'],
-      `'${record.payment_method ?? ''}' is not a payment method of ${location.name}: ${methods.map((m) => m.name).join(', ')}`,
-    );
-  }
+  const method = pos.paymentMethodAt(data.payment_methods, location, record.payment_method, path);
   const created = new Date(record.creation_date).toISOString();
   const now = context.now();
   if (created > now) failAt([...path, 'creation_date'], `${created} is after the sandbox clock (${now})`);
@@ -212,10 +167,9 @@ function posOrder(
   const mode = record.mode ?? 'EAT_IN';
   const items: PosOrderLine[] = record.items.map((item, index) => {
     const at = [...path, 'items', index];
-    const product = byIdOrName(data.products, item.product);
+    const product = kit.byIdOrName(data.products, item.product);
     if (!product) {
       return unknown(
-        context,
         [...at, 'product'],
         `'${item.product}' is not a product of the point of sale (GET .../pos/products lists them)`,
       );
@@ -224,7 +178,7 @@ function posOrder(
       failAt([...at, 'product'], `'${product.name}' is not sold at ${location.name}`);
     const { price, tax } = linePrice(data, product, mode);
     const modifiers = (item.modifiers ?? []).map((chosen, m) =>
-      posModifier(scope, data, product, location.id, chosen, item.quantity, [...at, 'modifiers', m]),
+      posModifier(pos, product, location.id, chosen, item.quantity, [...at, 'modifiers', m]),
     );
     const line = {
       unitPrice: item.unit_price ?? price.unit_price,
@@ -290,31 +244,19 @@ function posOrder(
   return orderId;
 }
 
-function applyPos(scope: FixtureScope, block: z.output<typeof PosFixture>): VerticalRecords {
-  const { context, connection } = scope;
-  const data = posDatasetOf(context.store, connection);
-  const customers = new RefTable(context);
-  const out: VerticalRecords = {};
-  out.customers = each(
-    scope,
-    'customers',
-    block.customers,
-    'pos_create_pos_customer',
-    (record, path, raw) => {
-      const { id: given, ref, body } = split(record);
-      const id = freshId(context, given, path, data.customers, 'customer');
-      customers.declare(ref, id, path);
-      return context.at(path, raw, () => createPosCustomer(data, body, () => id, context.now()).id);
-    },
-  );
-  out.orders = each(scope, 'orders', block.orders, null, (record, path) =>
-    posOrder(scope, data, record, path, customers),
-  );
-  return out;
-}
-
 /** The Point of Sale block of a connection in the fixture document. */
-export const posFixtures: VerticalFixtures<typeof PosFixture> = {
-  schema: PosFixture,
-  apply: applyPos,
-};
+export const posFixtures = kit.verticalFixtures(PosFixture, (scope) => {
+  const data = posDatasetOf(scope.context.store, scope.connection);
+  const pos: Pos = { ...kit.makerOf(scope, data), customers: new RefTable(scope.context) };
+  const { context, customers } = pos;
+  return {
+    customers: [
+      'pos_create_pos_customer',
+      (record, path, raw) => {
+        const { id, body } = pos.newRecord(record, path, data.customers, 'customer', customers);
+        return context.at(path, raw, () => createPosCustomer(data, body, () => id, context.now()).id);
+      },
+    ],
+    orders: [null, (record, path) => posOrder(pos, record, path)],
+  };
+});

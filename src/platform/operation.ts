@@ -1,11 +1,11 @@
-import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ApiName } from './catalogue.js';
 import type { AppEnv } from './context.js';
 import { requireVerticalConnection, type VerticalScope } from './vertical-connection.js';
 
 /** A route that names its operation: the coverage of an integration is kept per operationId. */
-type OperationRoute = RouteConfig & { operationId: string };
+export type OperationRoute = RouteConfig & { operationId: string };
 
 /**
  * A vertical as its operations see it: its One API, and how the data an operation works on is
@@ -33,15 +33,36 @@ export function operation<R extends OperationRoute, D>(
   vertical: Vertical<D>,
   route: R,
   handle: (c: Ctx<R>, scope: OperationScope<D>) => ReturnType<RouteHandler<R, AppEnv>>,
-): RouteHandler<R, AppEnv> {
+  /**
+   * The operation whose coverage this one follows (a deprecated shape is implemented exactly when
+   * its current operation is: the catalogue lists current operationIds only). The route registered
+   * and served keeps its own operationId.
+   */
+  coveredAs: { operationId: string } = route,
+): Operation<R> {
   const handler = (c: Ctx<R>) => {
     const context = c as unknown as Context<AppEnv>;
-    const scope = requireVerticalConnection(context, vertical.api, route.operationId);
+    const scope = requireVerticalConnection(context, vertical.api, coveredAs.operationId);
     const data = vertical.open(context, scope);
     if (data instanceof Promise) {
       return data.then((opened) => handle(c, { ...scope, data: opened }) as unknown as Response);
     }
     return handle(c, { ...scope, data });
   };
-  return handler as RouteHandler<R, AppEnv>;
+  return Object.assign(handler as RouteHandler<R, AppEnv>, { route });
+}
+
+/** A vertical operation's handler, carrying its route: what registering it needs. */
+export type Operation<R extends OperationRoute = OperationRoute> = RouteHandler<R, AppEnv> & {
+  readonly route: R;
+};
+
+/**
+ * Registers operations in the order given (the order matters where two paths could match one
+ * request: `.../invoices/multi-analytic-plans/{id}` before `.../invoices/{id}`). Each names its
+ * route itself, so no route is listed twice.
+ */
+export function registerOperations(app: OpenAPIHono<AppEnv>, operations: readonly Operation[]): void {
+  const register = app.openapi.bind(app) as (route: OperationRoute, handler: Operation) => unknown;
+  for (const op of operations) register(op.route, op);
 }

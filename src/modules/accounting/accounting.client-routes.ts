@@ -16,7 +16,7 @@ import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
 import { requireActiveConnection } from '../../platform/vertical-connection.js';
 import { CustomPathParams, registerCustomRoutes } from '../custom/index.js';
-import { accountingLedger, coveredAs } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import {
   BoolParam,
   ConsumerIdParam,
@@ -208,7 +208,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     getLedgerAccount,
     operation(
       accountingLedger,
-      coveredAs(getLedgerAccount, referenceRoutes.getChartOfAccounts),
+      getLedgerAccount,
       (c, { data: { ledger } }) => {
         const { number } = c.req.valid('param');
         const account = own(ledger.accounts, number);
@@ -220,6 +220,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
         }
         return c.json(toAccountItem(account), 200);
       },
+      referenceRoutes.getChartOfAccounts,
     ),
   );
 
@@ -227,7 +228,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     getJournal,
     operation(
       accountingLedger,
-      coveredAs(getJournal, referenceRoutes.getJournals),
+      getJournal,
       (c, { data: { ledger } }) => {
         const { journal_id } = c.req.valid('param');
         const journal = own(ledger.journals, journal_id);
@@ -235,6 +236,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
           throw serviceError('journalNotFound', `The folder has no journal with the id '${journal_id}'`);
         return c.json(toJournalItem(ledger, journal), 200);
       },
+      referenceRoutes.getJournals,
     ),
   );
 
@@ -242,7 +244,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     addDocumentAttachment,
     operation(
       accountingLedger,
-      coveredAs(addDocumentAttachment, attachmentRoutes.addAttachment),
+      addDocumentAttachment,
       (c, { data: { ledger } }) => {
         const ctx = writeContext(c);
         const body = c.req.valid('json');
@@ -285,6 +287,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
         c.set('createdEntityId', attachment?.id);
         return c.json({ id: attachment?.id ?? '', base64_string: attachment?.base64_string ?? '' }, 200);
       },
+      attachmentRoutes.addAttachment,
     ),
   );
 
@@ -292,7 +295,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
     createInvoicesBatch,
     operation(
       accountingLedger,
-      coveredAs(createInvoicesBatch, invoiceRoutes.createInvoice),
+      createInvoicesBatch,
       (c, { data: { ledger } }) => {
         const body = c.req.valid('json');
         const query = c.req.valid('query');
@@ -317,6 +320,7 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
           200,
         );
       },
+      invoiceRoutes.createInvoice,
     ),
     batchBodyHook,
   );

@@ -1,4 +1,3 @@
-import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
 import type { AppEnv } from '../../platform/context.js';
@@ -79,13 +78,3 @@ export const accountingLedger: Vertical<AccountingLedger> = {
   api: 'Accounting',
   open: requireFolder,
 };
-
-/**
- * A deprecated shape of an operation, covered as its current operation: an integration implements
- * the deprecated shape exactly when it implements the current one (the coverage lists only current
- * operationIds). The route registered and served keeps its own operationId.
- */
-export const coveredAs = <R extends RouteConfig>(deprecated: R, current: { operationId: string }) => ({
-  ...deprecated,
-  operationId: current.operationId,
-});

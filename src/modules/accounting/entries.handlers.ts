@@ -2,7 +2,7 @@ import { ApiError } from '../../lib/errors.js';
 import { paginate } from '../../lib/pagination.js';
 import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
-import { accountingLedger, coveredAs } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import {
   draftFromGeneric,
   draftFromLegacy,
@@ -64,7 +64,7 @@ export const createGenericJournalEntry = operation(
 /** The deprecated shape: the integration must implement the current operation. */
 export const createJournalEntry = operation(
   accountingLedger,
-  coveredAs(routes.createJournalEntry, routes.createGenericJournalEntry),
+  routes.createJournalEntry,
   (c, { data: { ledger } }) => {
     const ctx = writeContext(c);
     const { entry, change } = buildJournalEntry(ledger, draftFromLegacy(ledger, c.req.valid('json')), ctx);
@@ -72,6 +72,7 @@ export const createJournalEntry = operation(
     c.set('createdEntityId', entry.id);
     return c.json(toJournalEntry(ledger, entry, 'multi'), 200);
   },
+  routes.createGenericJournalEntry,
 );
 
 export const getOutstandings = operation(

@@ -1,6 +1,6 @@
 import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
-import { accountingLedger, coveredAs } from './accounting.context.js';
+import { accountingLedger } from './accounting.context.js';
 import {
   draftOf,
   draftOfOld,
@@ -36,7 +36,7 @@ export const createFinancialEntries = operation(
 /** The deprecated shape: the integration must implement the current operation. */
 export const createFinancialEntryOld = operation(
   accountingLedger,
-  coveredAs(routes.createFinancialEntryOld, routes.createFinancialEntries),
+  routes.createFinancialEntryOld,
   (c, { data: { ledger } }) => {
     const ctx = writeContext(c);
     const input = c.req.valid('json');
@@ -54,4 +54,5 @@ export const createFinancialEntryOld = operation(
       200,
     );
   },
+  routes.createFinancialEntries,
 );

@@ -32,6 +32,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerAccountingClientRoutes } from './accounting.client-routes.js';
 import { accountingExamples } from './accounting.examples.js';
@@ -39,117 +40,114 @@ import { accountingFixtures } from './accounting.fixtures.js';
 import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
 import { accountingSamples } from './accounting.samples.js';
 import * as analyticHandlers from './analytic-accounts.handlers.js';
-import * as analyticRoutes from './analytic-accounts.routes.js';
 import * as attachmentHandlers from './attachments.handlers.js';
-import * as attachmentRoutes from './attachments.routes.js';
 import * as bankHandlers from './bank.handlers.js';
-import * as bankRoutes from './bank.routes.js';
 import * as employeeHandlers from './employees.handlers.js';
-import * as employeeRoutes from './employees.routes.js';
 import * as entryHandlers from './entries.handlers.js';
-import * as entryRoutes from './entries.routes.js';
 import * as expenseHandlers from './expenses.handlers.js';
-import * as expenseRoutes from './expenses.routes.js';
 import * as exportHandlers from './exports.handlers.js';
-import * as exportRoutes from './exports.routes.js';
 import * as financialHandlers from './financial-entries.handlers.js';
-import * as financialRoutes from './financial-entries.routes.js';
 import * as invoiceHandlers from './invoices.handlers.js';
-import * as invoiceRoutes from './invoices.routes.js';
 import { buildLedger, foldersOf, LEDGERS, type LedgerArgs, ledgerOf } from './ledger/ledgers.js';
 import * as miscellaneousHandlers from './miscellaneous.handlers.js';
-import * as miscellaneousRoutes from './miscellaneous.routes.js';
 import * as partnerHandlers from './partners.handlers.js';
-import * as partnerRoutes from './partners.routes.js';
 import * as referenceHandlers from './reference.handlers.js';
-import * as referenceRoutes from './reference.routes.js';
 
 /**
  * Registers the Accounting vertical under /consumers/{consumer_id}/accounting. Static path segments
  * are registered before the parameters they would shadow.
  */
 export function registerAccounting(app: OpenAPIHono<AppEnv>): void {
-  const r = referenceRoutes;
   const rh = referenceHandlers;
-  app.openapi(r.getFolders, rh.getFolders);
-  app.openapi(r.getFolder, rh.getFolder);
-  app.openapi(r.getBookyears, rh.getBookyears);
-  app.openapi(r.getAnalyticPlans, rh.getAnalyticPlans);
-  app.openapi(r.getSchemes, rh.getSchemes);
-  app.openapi(r.getVatCodes, rh.getVatCodes);
-  app.openapi(r.getPaymentMethods, rh.getPaymentMethods);
-  app.openapi(r.getPaymentTerms, rh.getPaymentTerms);
-  app.openapi(r.getJournals, rh.getJournals);
-  app.openapi(r.createJournal, rh.createJournalHandler);
-  app.openapi(r.getChartOfAccounts, rh.getChartOfAccounts);
-  app.openapi(r.getAccountsBalances, rh.getAccountsBalances);
-  app.openapi(r.createLedgerAccount, rh.createLedgerAccountHandler);
+  registerOperations(app, [
+    rh.getFolders,
+    rh.getFolder,
+    rh.getBookyears,
+    rh.getAnalyticPlans,
+    rh.getSchemes,
+    rh.getVatCodes,
+    rh.getPaymentMethods,
+    rh.getPaymentTerms,
+    rh.getJournals,
+    rh.createJournalHandler,
+    rh.getChartOfAccounts,
+    rh.getAccountsBalances,
+    rh.createLedgerAccountHandler,
+  ]);
 
-  const p = partnerRoutes;
   const ph = partnerHandlers;
-  app.openapi(p.getClients, ph.getClients);
-  app.openapi(p.createClient, ph.createClient);
-  app.openapi(p.getClient, ph.getClient);
-  app.openapi(p.updateClient, ph.updateClient);
-  app.openapi(p.getSuppliers, ph.getSuppliers);
-  app.openapi(p.createSupplier, ph.createSupplier);
-  app.openapi(p.getSupplier, ph.getSupplier);
-  app.openapi(p.updateSupplier, ph.updateSupplier);
-  app.openapi(p.getPartnerContacts, ph.getPartnerContacts);
+  registerOperations(app, [
+    ph.getClients,
+    ph.createClient,
+    ph.getClient,
+    ph.updateClient,
+    ph.getSuppliers,
+    ph.createSupplier,
+    ph.getSupplier,
+    ph.updateSupplier,
+    ph.getPartnerContacts,
+  ]);
 
-  const i = invoiceRoutes;
   const ih = invoiceHandlers;
-  app.openapi(i.createInvoice, ih.createInvoice);
-  app.openapi(i.createInvoiceMultiplePlans, ih.createInvoiceMultiplePlans);
-  app.openapi(i.createInvoicePayment, ih.createInvoicePayment);
-  app.openapi(i.getInvoicesByType, ih.getInvoicesByType);
-  app.openapi(i.getInvoicesByTypeMultiPlans, ih.getInvoicesByTypeMultiPlans);
-  app.openapi(i.getPaymentsByInvoice, ih.getPaymentsByInvoice);
-  app.openapi(i.getInvoiceMultiPlans, ih.getInvoiceMultiPlans);
-  app.openapi(i.getInvoice, ih.getInvoice);
+  registerOperations(app, [
+    ih.createInvoice,
+    ih.createInvoiceMultiplePlans,
+    ih.createInvoicePayment,
+    ih.getInvoicesByType,
+    ih.getInvoicesByTypeMultiPlans,
+    ih.getPaymentsByInvoice,
+    ih.getInvoiceMultiPlans,
+    ih.getInvoice,
+  ]);
 
-  const e = entryRoutes;
   const eh = entryHandlers;
-  app.openapi(e.getJournalEntriesMultiPlan, eh.getJournalEntriesMultiPlan);
-  app.openapi(e.getJournalEntries, eh.getJournalEntries);
-  app.openapi(e.getJournalEntry, eh.getJournalEntry);
-  app.openapi(e.createGenericJournalEntry, eh.createGenericJournalEntry);
-  app.openapi(e.getOutstandings, eh.getOutstandings);
-  app.openapi(e.matchEntries, eh.matchEntries);
-  app.openapi(e.matchEntriesMultiple, eh.matchEntriesMultiple);
-  app.openapi(e.createJournalEntry, eh.createJournalEntry);
+  registerOperations(app, [
+    eh.getJournalEntriesMultiPlan,
+    eh.getJournalEntries,
+    eh.getJournalEntry,
+    eh.createGenericJournalEntry,
+    eh.getOutstandings,
+    eh.matchEntries,
+    eh.matchEntriesMultiple,
+    eh.createJournalEntry,
+  ]);
 
   // Analytic accounts, miscellaneous operations, attachments, bank accounts and statements,
   // financial entries, expenses, employees and the FEC export.
-  const a = analyticRoutes;
   const ah = analyticHandlers;
-  app.openapi(a.getAnalyticAccounts, ah.getAnalyticAccounts);
-  app.openapi(a.createAnalyticAccount, ah.createAnalyticAccount);
-  app.openapi(a.getAnalyticAccountsMultiPlans, ah.getAnalyticAccountsMultiPlans);
-  app.openapi(a.createAnalyticAccountMultiPlans, ah.createAnalyticAccountMultiPlans);
-  app.openapi(a.getAnalyticAccount, ah.getAnalyticAccount);
-  app.openapi(a.updateAnalyticAccount, ah.updateAnalyticAccount);
-  app.openapi(a.getAnalyticAccountMultiPlans, ah.getAnalyticAccountMultiPlans);
-  app.openapi(a.updateAnalyticAccountMultiPlans, ah.updateAnalyticAccountMultiPlans);
+  registerOperations(app, [
+    ah.getAnalyticAccounts,
+    ah.createAnalyticAccount,
+    ah.getAnalyticAccountsMultiPlans,
+    ah.createAnalyticAccountMultiPlans,
+    ah.getAnalyticAccount,
+    ah.updateAnalyticAccount,
+    ah.getAnalyticAccountMultiPlans,
+    ah.updateAnalyticAccountMultiPlans,
+  ]);
 
-  const m = miscellaneousRoutes;
   const mh = miscellaneousHandlers;
-  app.openapi(m.getMiscellaneousOperations, mh.getMiscellaneousOperations);
-  app.openapi(m.createMiscellaneousOperation, mh.createMiscellaneousOperation);
-  app.openapi(m.getMiscellaneousOperation, mh.getMiscellaneousOperation);
+  registerOperations(app, [
+    mh.getMiscellaneousOperations,
+    mh.createMiscellaneousOperation,
+    mh.getMiscellaneousOperation,
+  ]);
 
-  app.openapi(attachmentRoutes.getAttachments, attachmentHandlers.getAttachments);
-  app.openapi(attachmentRoutes.addAttachment, attachmentHandlers.addAttachment);
+  registerOperations(app, [attachmentHandlers.getAttachments, attachmentHandlers.addAttachment]);
 
-  app.openapi(bankRoutes.getBankAccounts, bankHandlers.getBankAccounts);
-  app.openapi(bankRoutes.createBankAccount, bankHandlers.createBankAccount);
-  app.openapi(bankRoutes.createBankTransactions, bankHandlers.createBankTransactions);
+  registerOperations(app, [
+    bankHandlers.getBankAccounts,
+    bankHandlers.createBankAccount,
+    bankHandlers.createBankTransactions,
+  ]);
 
-  app.openapi(financialRoutes.createFinancialEntries, financialHandlers.createFinancialEntries);
-  app.openapi(financialRoutes.createFinancialEntryOld, financialHandlers.createFinancialEntryOld);
-  app.openapi(expenseRoutes.createExpense, expenseHandlers.createExpense);
-  app.openapi(employeeRoutes.getEmployees, employeeHandlers.getEmployees);
-  app.openapi(exportRoutes.exportFec, exportHandlers.exportFec);
+  registerOperations(app, [
+    financialHandlers.createFinancialEntries,
+    financialHandlers.createFinancialEntryOld,
+    expenseHandlers.createExpense,
+    employeeHandlers.getEmployees,
+    exportHandlers.exportFec,
+  ]);
 
   // Routes the official clients call beyond the published document.
   registerAccountingClientRoutes(app);

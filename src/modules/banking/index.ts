@@ -1,13 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerBankingClientRoutes } from './banking.client-routes.js';
 import { bankingExamples } from './banking.examples.js';
 import { bankingFixtures } from './banking.fixtures.js';
 import * as h from './banking.handlers.js';
 import type { BankingDataset } from './banking.records.js';
-import * as r from './banking.routes.js';
 import { bankingSamples } from './banking.samples.js';
 import { buildBankingDataset } from './banking.seed.js';
 
@@ -16,12 +16,14 @@ import { buildBankingDataset } from './banking.seed.js';
  * consumer's active Banking connection, seeded on first use (banking.seed.ts).
  */
 export function registerBanking(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(r.getFinancialInstitutions, h.getFinancialInstitutions);
-  app.openapi(r.getAccounts, h.getAccounts);
-  app.openapi(r.getAccountTransactions, h.getAccountTransactions);
-  app.openapi(r.getAccountCounterparts, h.getAccountCounterparts);
-  app.openapi(r.getAttachments, h.getAttachments);
-  app.openapi(r.getOpeningBalance, h.getOpeningBalance);
+  registerOperations(app, [
+    h.getFinancialInstitutions,
+    h.getAccounts,
+    h.getAccountTransactions,
+    h.getAccountCounterparts,
+    h.getAttachments,
+    h.getOpeningBalance,
+  ]);
   registerBankingClientRoutes(app);
 }
 

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { registerCommerceClientRoutes } from './commerce.client-routes.js';
 import { commerceOrdersCube } from './commerce.cube.js';
@@ -8,7 +9,6 @@ import { commerceExamples } from './commerce.examples.js';
 import { commerceFixtures } from './commerce.fixtures.js';
 import * as handlers from './commerce.handlers.js';
 import type { CommerceDataset } from './commerce.records.js';
-import * as routes from './commerce.routes.js';
 import { commerceSamples } from './commerce.samples.js';
 import { buildCommerceDataset } from './commerce.seed.js';
 
@@ -18,21 +18,25 @@ import { buildCommerceDataset } from './commerce.seed.js';
  * rules are in commerce.domain.ts.
  */
 export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(routes.getCustomers, handlers.getCustomers);
-  app.openapi(routes.getCustomer, handlers.getCustomer);
-  app.openapi(routes.getProducts, handlers.getProducts);
-  app.openapi(routes.getProduct, handlers.getProduct);
+  registerOperations(app, [
+    handlers.getCustomers,
+    handlers.getCustomer,
+    handlers.getProducts,
+    handlers.getProduct,
+  ]);
   registerCommerceClientRoutes(app);
-  app.openapi(routes.getVariant, handlers.getVariant);
-  app.openapi(routes.updateVariantQuantity, handlers.updateVariantQuantity);
-  app.openapi(routes.getLocations, handlers.getLocations);
-  app.openapi(routes.getOrders, handlers.getOrders);
-  app.openapi(routes.createOrder, handlers.createOrder);
-  app.openapi(routes.getOrder, handlers.getOrder);
-  app.openapi(routes.getPaymentMethods, handlers.getPaymentMethods);
-  app.openapi(routes.getProductCategories, handlers.getProductCategories);
-  app.openapi(routes.getTaxes, handlers.getTaxes);
-  app.openapi(routes.getCountries, handlers.getCountries);
+  registerOperations(app, [
+    handlers.getVariant,
+    handlers.updateVariantQuantity,
+    handlers.getLocations,
+    handlers.getOrders,
+    handlers.createOrder,
+    handlers.getOrder,
+    handlers.getPaymentMethods,
+    handlers.getProductCategories,
+    handlers.getTaxes,
+    handlers.getCountries,
+  ]);
 }
 
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */

@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { paymentFixtures } from './payment.fixtures.js';
 import * as h from './payment.handlers.js';
 import type { PaymentDataset } from './payment.records.js';
-import * as r from './payment.routes.js';
 import { paymentSamples } from './payment.samples.js';
 import { buildPaymentDataset } from './payment.seed.js';
 
@@ -14,13 +14,15 @@ import { buildPaymentDataset } from './payment.seed.js';
  * consumer's active Payment connection, seeded on first use (payment.seed.ts).
  */
 export function registerPayment(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(r.getLocations, h.getLocations);
-  app.openapi(r.getBalances, h.getBalances);
-  app.openapi(r.getTransactions, h.getTransactions);
-  app.openapi(r.getPayments, h.getPayments);
-  app.openapi(r.getPayment, h.getPayment);
-  app.openapi(r.getRefunds, h.getRefunds);
-  app.openapi(r.getPayouts, h.getPayouts);
+  registerOperations(app, [
+    h.getLocations,
+    h.getBalances,
+    h.getTransactions,
+    h.getPayments,
+    h.getPayment,
+    h.getRefunds,
+    h.getPayouts,
+  ]);
 }
 
 /** The Payment vertical, as the app composes it (src/verticals.ts). */

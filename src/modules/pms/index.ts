@@ -1,12 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { pmsInvoicesCube } from './pms.cube.js';
 import { pmsFixtures } from './pms.fixtures.js';
 import * as handlers from './pms.handlers.js';
 import type { PmsDataset } from './pms.records.js';
-import * as routes from './pms.routes.js';
 import { pmsSamples } from './pms.samples.js';
 import { buildPmsDataset } from './pms.seed.js';
 
@@ -16,17 +16,19 @@ import { buildPmsDataset } from './pms.seed.js';
  * pms.seed.ts); the rules are in pms.domain.ts.
  */
 export function registerPms(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(routes.getOrders, handlers.getOrders);
-  app.openapi(routes.getInvoices, handlers.getInvoices);
-  app.openapi(routes.getCustomers, handlers.getCustomers);
-  app.openapi(routes.getCustomer, handlers.getCustomer);
-  app.openapi(routes.getLocations, handlers.getLocations);
-  app.openapi(routes.getPayments, handlers.getPayments);
-  app.openapi(routes.getPaymentMethods, handlers.getPaymentMethods);
-  app.openapi(routes.getAccountingCategories, handlers.getAccountingCategories);
-  app.openapi(routes.getClosure, handlers.getClosure);
-  app.openapi(routes.getTaxes, handlers.getTaxes);
-  app.openapi(routes.getAccountingTransactions, handlers.getAccountingTransactions);
+  registerOperations(app, [
+    handlers.getOrders,
+    handlers.getInvoices,
+    handlers.getCustomers,
+    handlers.getCustomer,
+    handlers.getLocations,
+    handlers.getPayments,
+    handlers.getPaymentMethods,
+    handlers.getAccountingCategories,
+    handlers.getClosure,
+    handlers.getTaxes,
+    handlers.getAccountingTransactions,
+  ]);
 }
 
 /** The Property Management System vertical, as the app composes it (src/verticals.ts). */

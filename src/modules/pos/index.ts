@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { registerOperations } from '../../platform/operation.js';
 import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { settleDataset } from './pos.context.js';
@@ -10,7 +11,6 @@ import { posExamples } from './pos.examples.js';
 import { posFixtures } from './pos.fixtures.js';
 import * as handlers from './pos.handlers.js';
 import type { PosDataset } from './pos.records.js';
-import * as routes from './pos.routes.js';
 import { posSamples } from './pos.samples.js';
 import { buildPosDataset } from './pos.seed.js';
 
@@ -21,24 +21,26 @@ import { buildPosDataset } from './pos.seed.js';
  * POS request for its own dataset.
  */
 export function registerPos(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(routes.getModifiers, handlers.getModifiers);
-  app.openapi(routes.getOrders, handlers.getOrders);
-  app.openapi(routes.getOrder, handlers.getOrder);
-  app.openapi(routes.updateOrder, handlers.updateOrder);
-  app.openapi(routes.getLocations, handlers.getLocations);
-  app.openapi(routes.getPayments, handlers.getPayments);
-  app.openapi(routes.getSales, handlers.getSales);
-  app.openapi(routes.getPaymentMethods, handlers.getPaymentMethods);
-  app.openapi(routes.getCustomers, handlers.getCustomers);
-  app.openapi(routes.createCustomer, handlers.createCustomer);
-  app.openapi(routes.getCustomer, handlers.getCustomer);
-  app.openapi(routes.getProductCategories, handlers.getProductCategories);
-  app.openapi(routes.getProducts, handlers.getProducts);
-  app.openapi(routes.getAccountingCategories, handlers.getAccountingCategories);
-  app.openapi(routes.getTaxes, handlers.getTaxes);
-  app.openapi(routes.getClosure, handlers.getClosure);
-  app.openapi(routes.getObjectives, handlers.getObjectives);
-  app.openapi(routes.getReport, handlers.getReport);
+  registerOperations(app, [
+    handlers.getModifiers,
+    handlers.getOrders,
+    handlers.getOrder,
+    handlers.updateOrder,
+    handlers.getLocations,
+    handlers.getPayments,
+    handlers.getSales,
+    handlers.getPaymentMethods,
+    handlers.getCustomers,
+    handlers.createCustomer,
+    handlers.getCustomer,
+    handlers.getProductCategories,
+    handlers.getProducts,
+    handlers.getAccountingCategories,
+    handlers.getTaxes,
+    handlers.getClosure,
+    handlers.getObjectives,
+    handlers.getReport,
+  ]);
 }
 
 /**

@@ -39,7 +39,9 @@ describe('eCommerce updated_after', () => {
       expect(naive.text).toBe(utc.text);
 
       const orders = await call(s.app, 'GET', `${base}/orders?size=100&updated_after=${after}`, { token });
-      const ordersUtc = await call(s.app, 'GET', `${base}/orders?size=100&updated_after=${after}Z`, { token });
+      const ordersUtc = await call(s.app, 'GET', `${base}/orders?size=100&updated_after=${after}Z`, {
+        token,
+      });
       expect(orders.text).toBe(ordersUtc.text);
     },
   );

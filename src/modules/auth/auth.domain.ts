@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
+import { requireConsumer } from '../../platform/access.js';
 import { readFixture } from '../../platform/catalogue.js';
 import { sha256 } from '../../platform/credentials.js';
 import type { Principal } from '../../platform/tokens.js';
 import type { ApiKeyRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 
 export interface KeyCredentialsInput {
   clientId: string;

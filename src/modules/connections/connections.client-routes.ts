@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
-import { requireConsumer } from '../consumers/index.js';
 import { requireConnection, toConnectionItem } from './connections.domain.js';
 import { ConnectionIdParams, ConnectionItem } from './connections.schemas.js';
 

@@ -2,11 +2,11 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ApiError, errors } from '../../lib/errors.js';
 import { own, putOwn } from '../../lib/own.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { requestServices } from '../../platform/request-context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 import { imageUrl } from '../integrations/index.js';
 import { connectionEvent, publishEvent } from '../webhooks/index.js';
 import {

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { clientRoute } from '../../lib/client-routes.js';
 import { ApiError, messages, serviceError } from '../../lib/errors.js';
 import { DEFAULT_PAGE_SIZE, pageQuery, paginate, servicePage } from '../../lib/pagination.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { ApiName } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import {
@@ -16,7 +17,6 @@ import {
 import { connectionPreference } from '../../platform/transactions.js';
 import type { VerticalScope } from '../../platform/vertical-connection.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
-import { requireConsumer } from '../consumers/index.js';
 import {
   createCustomRecord,
   customSegments,

@@ -1,5 +1,6 @@
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { Catalogue, Integration } from '../../platform/catalogue.js';
 import type { Principal } from '../../platform/tokens.js';
 import type {
@@ -9,7 +10,6 @@ import type {
   ExecutionRecord,
   World,
 } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 import { DATALAYER_SCHEDULE, nextRun, parseCron, queueExecution, type SimServices } from '../syncs/index.js';
 import type { DatalayerEnableInput, DatalayerRefreshInput } from './datalayer.schemas.js';
 

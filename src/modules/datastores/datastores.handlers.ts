@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
-import { requireConsumer } from '../consumers/index.js';
 import {
   createRows,
   deleteRow,

@@ -1,10 +1,9 @@
 import { errors } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
-import { canSee } from '../../platform/access.js';
+import { canSee, requireConsumer } from '../../platform/access.js';
 import type { Principal } from '../../platform/tokens.js';
 import type { IssueRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 import type { ExtendedIssueOut, IssueItemOut, IssuesFilters } from './issues.schemas.js';
 
 export function toIssueItem(issue: IssueRecord): IssueItemOut {

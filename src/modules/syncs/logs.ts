@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import {
   admin,
@@ -12,7 +13,6 @@ import {
   secured,
 } from '../../platform/openapi.js';
 import type { ExecutionLogRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 
 /**
  * Log lines sent by a consumer's code (the official SDK's `consumer.logData`), linked to the

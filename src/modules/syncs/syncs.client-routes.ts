@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import {
   ConsumerIdParam,
@@ -9,7 +10,6 @@ import {
   secured,
 } from '../../platform/openapi.js';
 import type { FlowRecord, World } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 import { requireFlow, requireSync } from './syncs.domain.js';
 import { FlowEventParams } from './syncs.schemas.js';
 

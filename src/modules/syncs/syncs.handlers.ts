@@ -2,11 +2,11 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { requestServices } from '../../platform/request-context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import type { ConsumerRecord, FlowRecord } from '../../store/world.js';
-import { requireConsumer } from '../consumers/index.js';
 import { publishEvent } from '../webhooks/index.js';
 import {
   findExecution,

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/lib/errors.js';
 import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
 import * as analytics from '../../../src/modules/accounting/analytic-accounts.domain.js';
 import * as bank from '../../../src/modules/accounting/bank.domain.js';
 import type { BankStatementInInput } from '../../../src/modules/accounting/bank.schemas.js';
@@ -11,6 +9,8 @@ import type { ExpenseInput } from '../../../src/modules/accounting/expenses.sche
 import * as financial from '../../../src/modules/accounting/financial-entries.domain.js';
 import type * as fwire from '../../../src/modules/accounting/financial-entries.schemas.js';
 import * as reference from '../../../src/modules/accounting/reference.domain.js';
+import { type Refusal, refusal } from '../domain-helpers.js';
+import { seededLedger } from './seeded-ledger.js';
 
 /**
  * Account balances (reference.domain.ts), bank accounts and statements, expenses, financial entries,
@@ -18,20 +18,7 @@ import * as reference from '../../../src/modules/accounting/reference.domain.js'
  */
 
 type Ledger = records.LedgerRecord;
-const FOLDER = seedFolders(3, 'consumer-a', 1000, 1)[0];
-if (!FOLDER) throw new Error('no folder');
-const folder = FOLDER;
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-/** Built once and frozen: every test works on a copy of its own. */
-const SEEDED = deepFreeze(
-  seedLedger({ seed: 3, consumerid: 'consumer-a', integrationid: 1000, unifiedPartners: false, folder }),
-);
+const SEEDED = seededLedger();
 const ledgerOf = (): Ledger => structuredClone(SEEDED) as Ledger;
 const journalOf = (ledger: Ledger, code: string) => {
   const found = Object.values(ledger.journals).find((j) => j.code === code);
@@ -43,17 +30,6 @@ const analyticOf = (ledger: Ledger, code: string) => {
   if (!found) throw new Error(`no analytic account ${code}`);
   return found;
 };
-
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('account balances', () => {
   const line = (account_number: string, debit: number, credit: number): records.LedgerEntryLine => ({

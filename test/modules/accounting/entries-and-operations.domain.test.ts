@@ -1,52 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/lib/errors.js';
 import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
 import * as entries from '../../../src/modules/accounting/entries.domain.js';
 import type * as wire from '../../../src/modules/accounting/entries.schemas.js';
 import { matchingNumbersByLine, openPartnerLines } from '../../../src/modules/accounting/ledger/derived.js';
 import * as operations from '../../../src/modules/accounting/miscellaneous.domain.js';
+import { type Refusal, refusal } from '../domain-helpers.js';
+import { findIn as find, seededLedger } from './seeded-ledger.js';
 
 /** Journal entries, outstanding items and miscellaneous operations: the rules called directly. */
 
 type Ledger = records.LedgerRecord;
 type Entry = records.LedgerEntry;
-const FOLDER = seedFolders(3, 'consumer-a', 1000, 1)[0];
-if (!FOLDER) throw new Error('no folder');
-const folder = FOLDER;
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-/** Built once and frozen: every test works on a copy of its own. */
-const SEEDED = deepFreeze(
-  seedLedger({ seed: 3, consumerid: 'consumer-a', integrationid: 1000, unifiedPartners: false, folder }),
-);
-const find = <T>(list: Record<string, T>, test: (item: T) => boolean): T => {
-  const found = Object.values(list).find(test);
-  if (!found) throw new Error('not in the seed');
-  return found;
-};
+const SEEDED = seededLedger();
 const journal = (code: string) => find(SEEDED.journals, (j) => j.code === code).id;
 const [VEN, BNK, OD] = ['VEN', 'BNK', 'OD'].map(journal) as [string, string, string];
 const CLIENT = find(SEEDED.partners, (p) => p.code === 'C00001');
 const SUPPLIER = find(SEEDED.partners, (p) => p.code === 'S00001');
 const SALES = find(SEEDED.analytic_accounts, (a) => a.code === 'SALES');
 const DEBIT = find(SEEDED.payment_methods, (m) => m.name === 'Direct debit');
-
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 
 type Line = records.LedgerEntryLine;
 const line = (

@@ -1,34 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/lib/errors.js';
 import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
 import { attachmentsOf, toAttachmentItem } from '../../../src/modules/accounting/attachments.domain.js';
 import * as invoices from '../../../src/modules/accounting/invoices.domain.js';
 import type * as wire from '../../../src/modules/accounting/invoices.schemas.js';
+import { type Refusal, refusal } from '../domain-helpers.js';
+import { findIn as find, seededLedger } from './seeded-ledger.js';
 
 /** Invoices and their documents: drafts from the API's bodies, the filters, the wire shapes, called directly. */
 
 type Ledger = records.LedgerRecord;
 type Invoice = records.LedgerInvoice;
-const FOLDER = seedFolders(3, 'consumer-a', 1000, 1)[0];
-if (!FOLDER) throw new Error('no folder');
-const folder = FOLDER;
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-/** Built once and frozen: every test works on a copy of its own. */
-const SEEDED = deepFreeze(
-  seedLedger({ seed: 3, consumerid: 'consumer-a', integrationid: 1000, unifiedPartners: false, folder }),
-);
-const find = <T>(list: Record<string, T>, test: (item: T) => boolean): T => {
-  const found = Object.values(list).find(test);
-  if (!found) throw new Error('not in the seed');
-  return found;
-};
+const SEEDED = seededLedger();
 const journal = (code: string) => find(SEEDED.journals, (j) => j.code === code).id;
 const partner = (code: string) => find(SEEDED.partners, (p) => p.code === code).id;
 const analytic = (code: string) => find(SEEDED.analytic_accounts, (a) => a.code === code);
@@ -36,16 +18,6 @@ const [VEN, VNC, ACH, BNK] = ['VEN', 'VNC', 'ACH', 'BNK'].map(journal) as [strin
 const [CLIENT, SUPPLIER] = [partner('C00001'), partner('S00001')];
 const TRANSFER = find(SEEDED.payment_methods, (m) => m.name === 'Bank transfer').id;
 
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const NO_ANALYTIC = "The analytic account doesn't exist in the accounting system.";
 const NO_INVOICE = "The invoice doesn't exist in the accounting system.";
 const NO_ENTRY = "The entry doesn't exist in the accounting system.";

@@ -1,35 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/lib/errors.js';
 import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
 import type { PostingContext } from '../../../src/modules/accounting/ledger/posting.js';
 import * as partners from '../../../src/modules/accounting/partners.domain.js';
 import type { PartnerInInput, PartnerUpdateInput } from '../../../src/modules/accounting/partners.schemas.js';
 import * as reference from '../../../src/modules/accounting/reference.domain.js';
 import type { JournalInInput } from '../../../src/modules/accounting/reference.schemas.js';
 import type { Integration } from '../../../src/platform/catalogue.js';
+import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
+import { folder, seededLedger } from './seeded-ledger.js';
 
 /** Reference data, clients and suppliers: the rules called directly, each test on a ledger of its own. */
 // The account balances of reference.domain.ts are in balances-treasury-and-analytics.domain.test.ts.
 
 type Ledger = records.LedgerRecord;
 type Role = 'client' | 'supplier';
-const FOLDER = seedFolders(3, 'consumer-a', 1000, 1)[0];
-if (!FOLDER) throw new Error('no folder');
-const folder = FOLDER;
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-const seeded = (unifiedPartners: boolean) =>
-  deepFreeze(seedLedger({ seed: 3, consumerid: 'consumer-a', integrationid: 1000, unifiedPartners, folder }));
-/** Built once and frozen: every test works on a copy of its own. */
-const SEEDED = seeded(false);
-const UNIFIED = seeded(true);
+const SEEDED = seededLedger(false);
+const UNIFIED = seededLedger(true);
 const ledgerOf = (unified = false): Ledger => structuredClone(unified ? UNIFIED : SEEDED);
 
 function context(now = '2026-01-15T09:00:00.000Z'): PostingContext {
@@ -44,23 +31,7 @@ const integration = (unified: boolean): Integration => ({
   features: { ...FEATURES, unified_partners: unified },
 });
 
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 /** Refused, and the ledger is left exactly as it was. */
-function refusedUnchanged(ledger: Ledger, action: () => unknown): Refusal {
-  const before = JSON.stringify(ledger);
-  const refused = refusal(action);
-  expect(JSON.stringify(ledger)).toBe(before);
-  return refused;
-}
 const refusalOf =
   (status: number, code: string | undefined, message: string) =>
   (detail: string): Refusal => ({ status, message, detail, code });

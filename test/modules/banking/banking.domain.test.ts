@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
 import * as B from '../../../src/modules/banking/banking.domain.js';
 import type * as R from '../../../src/modules/banking/banking.records.js';
 import { buildBankingDataset } from '../../../src/modules/banking/banking.seed.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../domain-helpers.js';
 
 /**
  * The Banking rules of banking.domain.ts, called directly: balances derived from the transactions
@@ -19,15 +19,6 @@ const SEEDED = buildBankingDataset(7, ARGS);
 const build = () => structuredClone(SEEDED);
 
 /** The refusal `act` throws, as status, message, error code and detail. */
-function refusal(act: () => unknown) {
-  try {
-    act();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, code: error.errorCode, detail: error.detail };
-  }
-  throw new Error('not refused');
-}
 const generic = (detail: string) => ({
   status: 400,
   message: 'Error while trying to perform your request',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import * as C from '../../../src/modules/commerce/commerce.domain.js';
 import type * as R from '../../../src/modules/commerce/commerce.records.js';
 import type { OrderItemInInput } from '../../../src/modules/commerce/commerce.schemas.js';
 import { buildCommerceDataset } from '../../../src/modules/commerce/commerce.seed.js';
 import { Store } from '../../../src/store/store.js';
 import type { ConnectionRecord } from '../../../src/store/world.js';
+import { refusal } from '../domain-helpers.js';
 
 /** The eCommerce rules of commerce.domain.ts, called directly on a seeded dataset of each test's own. */
 
@@ -18,15 +18,6 @@ const SEEDED = buildCommerceDataset(7, ARGS);
 const build = (): D => structuredClone(SEEDED);
 
 /** The refusal `act` throws, as status, message, error code and detail. */
-function refusal(act: () => unknown) {
-  try {
-    act();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, code: error.errorCode, detail: error.detail };
-  }
-  throw new Error('not refused');
-}
 
 /** What each refusal answers, by error code (null: the generic 400 of a vertical). */
 const ANSWERS: Record<string, [number, string]> = {

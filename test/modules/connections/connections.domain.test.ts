@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import * as domain from '../../../src/modules/connections/connections.domain.js';
 import type * as wire from '../../../src/modules/connections/connections.schemas.js';
@@ -9,6 +8,7 @@ import { type Integration, loadCatalogue } from '../../../src/platform/catalogue
 import type { AnyVerticalModule, ChoiceSources } from '../../../src/platform/vertical-module.js';
 import { Store } from '../../../src/store/store.js';
 import * as records from '../../../src/store/world.js';
+import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
 
 /** The connection rules called directly, each test on its own clone of the seeded world of seed 7. */
 
@@ -55,26 +55,10 @@ const kv = (entries: Record<string, string>): wire.KeyValue[] =>
 const pick = (ids: Record<string, string>, key: string) =>
   (Object.hasOwn(ids, key) ? ids[key] : key) as string;
 
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const bad = (status: number, message: string, detail = ''): Refusal => ({
   ...{ status, message, detail, code: undefined },
 });
 /** Refused, and the world is left exactly as it was. */
-function refusedUnchanged(world: World, action: () => unknown): Refusal {
-  const before = JSON.stringify(world);
-  const refused = refusal(action);
-  expect(JSON.stringify(world)).toBe(before);
-  return refused;
-}
 const INTEGRATION = (detail = '') =>
   bad(400, 'The specified integrationid is not valid, is not active or does not exist', detail);
 const CREDENTIAL = (detail: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError, AUTH_ERROR_CODE } from '../../../src/lib/errors.js';
+import { AUTH_ERROR_CODE } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { searchConsumers } from '../../../src/modules/consumers/consumer-search.js';
 import * as domain from '../../../src/modules/consumers/consumers.domain.js';
@@ -9,7 +9,8 @@ import type { PostConsumerInput } from '../../../src/modules/consumers/consumers
 import type { Principal } from '../../../src/platform/tokens.js';
 import { consumerTextChanged } from '../../../src/store/indexes.js';
 import { Store } from '../../../src/store/store.js';
-import { type ConsumerRecord, transactionKey, type World } from '../../../src/store/world.js';
+import { type ConsumerRecord, transactionKey } from '../../../src/store/world.js';
+import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
 
 /** The consumer rules and the consumer search called directly, each test on its own seeded world (seed 7). */
 
@@ -47,22 +48,6 @@ function setup() {
 }
 const minted = (kind: string, n: number) => uuidFrom('consumers-test', kind, n);
 
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
-function refusedUnchanged(world: World, action: () => unknown): Refusal {
-  const before = JSON.stringify(world);
-  const refused = refusal(action);
-  expect(JSON.stringify(world)).toBe(before);
-  return refused;
-}
 const NAME = (detail: string): Refusal => ({
   status: 400,
   message: 'The specified name is not valid',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import {
   assertConfigured,
@@ -16,6 +15,7 @@ import { loadCatalogue } from '../../../src/platform/catalogue.js';
 import { Ticker } from '../../../src/platform/ticker.js';
 import type { Principal } from '../../../src/platform/tokens.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../domain-helpers.js';
 
 /** The datalayer rules called directly, each test on a store of its own over the world of seed 7. */
 
@@ -51,15 +51,6 @@ function services(at = '2026-01-15T09:00:00.000Z'): SimServices {
 const target = (s: SimServices, consumer: string, connection: string, caller: Partial<Principal> = {}) =>
   requireDatalayerTarget(s.store.world, principal(caller), consumer, connection);
 
-function refusal(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const NO_TARGET = {
   status: 404,
   message: 'The consumer or connection does not exist',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import {
   assertMatchesDefinition,
@@ -29,6 +28,7 @@ import type {
   DatastoreStatus,
   World,
 } from '../../../src/store/world.js';
+import { refusal } from '../domain-helpers.js';
 
 /** The datastore rules called directly, each test on a copy of the seeded world of seed 7. */
 
@@ -70,15 +70,6 @@ function deps(at = '2026-02-01T10:00:00.000Z') {
   return { ids, clock: manualClock(new Date(at)) };
 }
 
-function refusal(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const invalid = (...problems: string[]) => ({
   ...{ status: 422, message: 'The input does not match the definition of the datastore' },
   ...{ detail: problems.join('; '), code: undefined },

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { instantOf } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
 import * as domain from '../../../src/modules/invoicing/invoicing.domain.js';
@@ -15,18 +14,11 @@ import type * as wire from '../../../src/modules/invoicing/invoicing.schemas.js'
 import { buildInvoicingDataset } from '../../../src/modules/invoicing/invoicing.seed.js';
 import { Store } from '../../../src/store/store.js';
 import { datasetKey } from '../../../src/store/world.js';
+import { deepFreeze, refusal, refusedUnchanged } from '../domain-helpers.js';
 
 /** The Invoicing vertical's rules called directly, each test on a copy of one seeded connection's dataset. */
 
 const ARGS = { consumerid: 'consumer-a', connectionid: 'connection-a', integrationid: 1000 };
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** Built once and frozen (a write to it throws): every test works on a copy of its own. */
 const SEEDED = deepFreeze(buildInvoicingDataset(7, ARGS));
@@ -91,26 +83,11 @@ interface Refusal {
   detail: string;
   code: string | undefined;
 }
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 /** The vertical's generic 400: no error code, the detail says what was wrong. */
 const failure = (detail: string): Refusal => ({
   ...{ status: 400, message: 'Error while trying to perform your request', detail, code: undefined },
 });
 /** Refused, and the dataset is left exactly as it was. */
-function refusedUnchanged(data: Data, action: () => unknown): Refusal {
-  const before = JSON.stringify(data);
-  const refused = refusal(action);
-  expect(JSON.stringify(data)).toBe(before);
-  return refused;
-}
 const NOT_TAX = (where: string, id: string) =>
   `${where} '${id}' is not a tax of the software (GET .../invoicing/taxes lists them)`;
 const NO_PAYMENT = (id: string) =>

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import {
   listIssues,
   matchesIssueFilters,
@@ -13,6 +12,7 @@ import type { IssuesFilters } from '../../../src/modules/issues/issues.schemas.j
 import { automationDirectory } from '../../../src/modules/syncs/automation.seed.js';
 import type { Principal } from '../../../src/platform/tokens.js';
 import type { IssueRecord, World } from '../../../src/store/world.js';
+import { refusal } from '../domain-helpers.js';
 
 /** The issue rules called directly, each test on a copy of the seeded world of seed 7. */
 
@@ -35,15 +35,6 @@ function issue(w: World, id: string): IssueRecord {
   return found;
 }
 
-function refusal(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const NO_CONSUMER = { status: 404, message: 'The consumer does not exist.', detail: '', code: undefined };
 const NO_ISSUE = { status: 404, message: 'The issue does not exist.', detail: '', code: undefined };
 const WRONG_ENV = {

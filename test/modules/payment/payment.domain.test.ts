@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import * as P from '../../../src/modules/payment/payment.domain.js';
 import type * as R from '../../../src/modules/payment/payment.records.js';
 import type { TransactionsQueryInput } from '../../../src/modules/payment/payment.schemas.js';
@@ -10,6 +9,7 @@ import {
   payoutNet,
 } from '../../../src/modules/payment/payment.seed.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../domain-helpers.js';
 
 /**
  * The Payment rules of payment.domain.ts, called directly: a balance's available amount derived from
@@ -24,15 +24,6 @@ const build = () => structuredClone(SEEDED);
 const GENERIC = 'Error while trying to perform your request';
 
 /** The refusal `act` throws, as status, message, error code and detail. */
-function refusal(act: () => unknown) {
-  try {
-    act();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, code: error.errorCode, detail: error.detail };
-  }
-  throw new Error('not refused');
-}
 const generic = (detail: string) => ({ status: 400, message: GENERIC, code: undefined, detail });
 const ids = (items: { id: string }[]) => items.map((item) => item.id).join(' ');
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import * as pms from '../../../src/modules/pms/pms.domain.js';
 import type { PmsCustomer, PmsDataset, PmsPayment } from '../../../src/modules/pms/pms.records.js';
 import { buildPmsDataset } from '../../../src/modules/pms/pms.seed.js';
 import { bookStay, nextStay, stayLine } from '../../../src/modules/pms/pms.stays.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../domain-helpers.js';
 
 /**
  * The Property Management System rules as functions (pms.domain.ts, pms.stays.ts) over the seeded
@@ -42,15 +42,6 @@ const tax = (d: PmsDataset, key: string) =>
 const method = (d: PmsDataset, name: string) => find(name, d.payment_methods, (m) => m.name === name);
 
 /** The ApiError `run` throws: status, message, detail and error code. */
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('no refusal');
-}
 
 interface Stay {
   loc: 0 | 1;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { orderCompletedEvent, settleDataset } from '../../../src/modules/pos/pos.context.js';
 import * as pos from '../../../src/modules/pos/pos.domain.js';
@@ -9,6 +8,7 @@ import type { PosDataset, PosOrder, PosPayment } from '../../../src/modules/pos/
 import { buildPosDataset, linePrice, orderLine, orderTotals } from '../../../src/modules/pos/pos.seed.js';
 import { Ticker } from '../../../src/platform/ticker.js';
 import { Store } from '../../../src/store/store.js';
+import { refusal } from '../domain-helpers.js';
 
 /**
  * The Point of Sale rules as functions (pos.domain.ts, the settling of pos.context.ts) over the seeded
@@ -48,15 +48,6 @@ const taxes = (d: PosDataset, spec: string) =>
   });
 
 /** The ApiError `run` throws: status, message, detail and error code. */
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('no refusal');
-}
 
 interface Sale {
   loc?: 0 | 1;

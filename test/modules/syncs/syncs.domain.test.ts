@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError, ValidationFailure } from '../../../src/lib/errors.js';
+import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { automationDirectory } from '../../../src/modules/syncs/automation.seed.js';
 import * as ex from '../../../src/modules/syncs/executions.domain.js';
@@ -14,6 +14,7 @@ import { Ticker } from '../../../src/platform/ticker.js';
 import type { Principal } from '../../../src/platform/tokens.js';
 import { Store } from '../../../src/store/store.js';
 import type { ExecutionRecord, FlowRecord, FlowTriggerRecord } from '../../../src/store/world.js';
+import { refusal } from '../domain-helpers.js';
 
 /** Sync, flow and execution rules called directly, each test on a store over the world of seed 7. */
 
@@ -56,16 +57,6 @@ function setup(at = NOW) {
   return { s, w, main, invoices, payments, consumer: (id: string) => get(w.consumers, id) };
 }
 const minted = (kind: string, n: number) => uuidFrom('domain-test', kind, n);
-function refusal(action: () => unknown) {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof ValidationFailure) return { status: 422, issues: error.issues };
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
 const api = (status: number, message: string, detail = '', code?: string) => ({
   status,
   message,

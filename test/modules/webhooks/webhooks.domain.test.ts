@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seedDirectory, seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
-import { ApiError } from '../../../src/lib/errors.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import * as domain from '../../../src/modules/webhooks/webhooks.domain.js';
 import type { WebhookPatchInput, WebhookPostInput } from '../../../src/modules/webhooks/webhooks.schemas.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
 import type { WebhookDeliveryRecord, WebhookRecord, World } from '../../../src/store/world.js';
+import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
 
 /** The webhook rules called directly, each test on its own clone of the seeded world of seed 7. */
 
@@ -51,22 +51,6 @@ function setup() {
 }
 const minted = (kind: string, n: number) => uuidFrom('webhooks-test', kind, n);
 
-type Refusal = { status: number; message: string; detail: string; code: string | undefined };
-function refusal(action: () => unknown): Refusal {
-  try {
-    action();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, message: error.message, detail: error.detail, code: error.errorCode };
-  }
-  throw new Error('expected a refusal');
-}
-function refusedUnchanged(world: World, action: () => unknown): Refusal {
-  const before = JSON.stringify(world);
-  const refused = refusal(action);
-  expect(JSON.stringify(world)).toBe(before);
-  return refused;
-}
 const bad = (status: number, message: string, detail = ''): Refusal => ({
   status,
   message,

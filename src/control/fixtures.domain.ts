@@ -8,7 +8,7 @@ import {
   createConnection,
   requireActiveIntegration,
 } from '../modules/connections/index.js';
-import { createConsumer, requireConsumer } from '../modules/consumers/index.js';
+import { createConsumer } from '../modules/consumers/index.js';
 import { createRows } from '../modules/datastores/index.js';
 import {
   createConsumerSyncLink,
@@ -19,6 +19,7 @@ import {
   requireFlow,
 } from '../modules/syncs/index.js';
 import { createWebhook, webhookTypes } from '../modules/webhooks/index.js';
+import { requireConsumer } from '../platform/access.js';
 import type { Integration } from '../platform/catalogue.js';
 import { seedCredentials } from '../platform/credentials.js';
 import {

@@ -1,8 +1,8 @@
-import { canSee } from '../../platform/access.js';
+import { canSee, visibleConsumers } from '../../platform/access.js';
 import type { Principal } from '../../platform/tokens.js';
 import { searchCandidates } from '../../store/indexes.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
-import { type ConsumerFilters, consumerMatcher, visibleConsumers } from './consumers.domain.js';
+import { type ConsumerFilters, consumerMatcher } from './consumers.domain.js';
 
 // Printable ASCII: lower-casing it and the haystack finds every match the case-insensitive rule
 // finds (outside ASCII, case folding and lower-casing differ, e.g. the Greek final sigma).

@@ -32,9 +32,6 @@ export function assertValidRedirectUrl(url: string | null | undefined): void {
   if (!isHttpUrl(url)) throw errors.redirectUrlInvalid();
 }
 
-// Which consumers a caller reaches is the platform's rule (platform/access.ts).
-export { requireConsumer, visibleConsumers } from '../../platform/access.js';
-
 export interface ConsumerFilters {
   search?: string | undefined;
   internal_reference?: string | undefined;

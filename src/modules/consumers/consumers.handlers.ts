@@ -1,15 +1,10 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { connectionsOfConsumer, consumerTextChanged } from '../../store/indexes.js';
 import { connectionEvent, publishEvent } from '../webhooks/index.js';
 import { searchConsumers } from './consumer-search.js';
-import {
-  createConsumer,
-  deleteConsumer,
-  requireConsumer,
-  toConsumerItem,
-  updateConsumer,
-} from './consumers.domain.js';
+import { createConsumer, deleteConsumer, toConsumerItem, updateConsumer } from './consumers.domain.js';
 import type * as routes from './consumers.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;

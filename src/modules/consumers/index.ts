@@ -15,5 +15,5 @@ export function registerConsumers(app: OpenAPIHono<AppEnv>): void {
 
 export { searchConsumers } from './consumer-search.js';
 // What other modules use of this one.
-export { createConsumer, requireConsumer, visibleConsumers } from './consumers.domain.js';
+export { createConsumer } from './consumers.domain.js';
 export { PostConsumerItem } from './consumers.schemas.js';

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
+import { visibleConsumers } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
-import { visibleConsumers } from '../consumers/index.js';
 import { cubesOf } from './datalab.cubes.js';
 import { cubeSchemas, type QueryContext, runJoinQuery, runQuery } from './datalab.domain.js';
 import type * as routes from './datalab.routes.js';

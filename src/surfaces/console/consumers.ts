@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../lib/errors.js';
-import { requireConsumer, searchConsumers } from '../../modules/consumers/index.js';
+import { searchConsumers } from '../../modules/consumers/index.js';
 import { listIssues, toIssueItem } from '../../modules/issues/index.js';
 import { newestFirst, statusOf } from '../../modules/syncs/index.js';
+import { requireConsumer } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { publicOrigin } from '../../platform/urls.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';

@@ -6,6 +6,7 @@ import { uuidFrom } from '../../../src/lib/ids.js';
 import { searchConsumers } from '../../../src/modules/consumers/consumer-search.js';
 import * as domain from '../../../src/modules/consumers/consumers.domain.js';
 import type { PostConsumerInput } from '../../../src/modules/consumers/consumers.schemas.js';
+import * as access from '../../../src/platform/access.js';
 import type { Principal } from '../../../src/platform/tokens.js';
 import { consumerTextChanged } from '../../../src/store/indexes.js';
 import { Store } from '../../../src/store/store.js';
@@ -132,7 +133,7 @@ describe('creating a consumer', () => {
       ...{ consumerid: made.consumerid, name: 'Acme', email: 'a@acme.example', internal_reference: null },
       redirect_url: 'https://acme.example/back',
     });
-    const seen = domain.visibleConsumers(world, API);
+    const seen = access.visibleConsumers(world, API);
     expect([seen.length, seen.at(-1)]).toEqual([39, made]);
   });
 
@@ -227,7 +228,7 @@ describe('deleting a consumer', () => {
     expect([Object.keys(world.consumers).length, Object.keys(world.connections).length]).toEqual([
       ...[consumers - 1, connections - 1],
     ]);
-    expect(domain.visibleConsumers(world, API).map((c) => c.consumerid)).not.toContain(ODOO);
+    expect(access.visibleConsumers(world, API).map((c) => c.consumerid)).not.toContain(ODOO);
   });
 });
 
@@ -240,7 +241,7 @@ describe('reaching consumers', () => {
     ['other', 2],
   ] as const)('a %s caller sees %d consumers', (who, count) => {
     const { world } = setup();
-    const seen = domain.visibleConsumers(world, PRINCIPALS[who]);
+    const seen = access.visibleConsumers(world, PRINCIPALS[who]);
     expect(seen).toHaveLength(count);
     expect(
       seen.every((c) => c.accountid === PRINCIPALS[who].accountid && c.envid === PRINCIPALS[who].envid),
@@ -261,7 +262,7 @@ describe('reaching consumers', () => {
     ['api', 'toString', GONE],
   ] as const)('a %s caller asking for %s: refused with %j', (who, id, expected) => {
     const { world } = setup();
-    const action = () => domain.requireConsumer(world, PRINCIPALS[who], id);
+    const action = () => access.requireConsumer(world, PRINCIPALS[who], id);
     if (expected === null) expect(action().consumerid).toBe(id.toLowerCase());
     else expect(refusal(action)).toEqual(expected);
   });

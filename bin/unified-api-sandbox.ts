@@ -11,7 +11,7 @@ import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
-import { StoreFileError } from '../src/store/store.js';
+import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
 
 /** The command line: the only place that reads argv and the environment. */
@@ -36,6 +36,10 @@ Options:
   --journal-limit B   with --db, compact the journal into the file past B bytes,
                       in the background                                (default 8388608)
   --size SIZE         default | large (100,000 consumers)            (default default)
+  --cache-bytes B     bytes of generated data kept in memory; the rest is built
+                      again when reached                             (default 67108864)
+  --max-world-bytes B bytes clients may write into the world; past it a write
+                      is refused with 413                            (default 268435456)
   --now ISO           start a manual clock at this instant (it moves only through
                       POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
   --admin-token T     token the /__sandbox control endpoints require; mandatory when
@@ -100,6 +104,8 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'journal-limit': { type: 'string' },
+  'cache-bytes': { type: 'string' },
+  'max-world-bytes': { type: 'string' },
   fixtures: { type: 'string' },
   // Not --env-file: node reads an --env-file of its own wherever it stands on the command line, even
   // after the script, and exits when the file does not exist yet.
@@ -167,6 +173,8 @@ function parse(argv: string[]) {
     publicUrl: values['public-url'] ?? null,
     allowedHosts: hostsOption(values['allowed-hosts'] ?? env.SANDBOX_ALLOWED_HOSTS),
     journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
+    cacheBytes: integer('cache-bytes', values['cache-bytes'], DEFAULT_CACHE_BYTES),
+    maxWorldBytes: integer('max-world-bytes', values['max-world-bytes'], DEFAULT_MAX_WORLD_BYTES),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
     writeEnv: values['write-env'] ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
@@ -235,6 +243,8 @@ async function serveCommand(args: Args) {
     publicUrl: args.publicUrl,
     ...(args.allowedHosts !== undefined ? { allowedHosts: args.allowedHosts } : {}),
     journalLimit: args.journalLimit,
+    cacheBytes: args.cacheBytes,
+    maxWorldBytes: args.maxWorldBytes,
     ...(args.fixtures ? { fixtures: args.fixtures } : {}),
     envFile: args.writeEnv,
     requestJournalSize: args.requestJournal,

@@ -9,7 +9,7 @@ import {
   RequestJournal,
   type RequestSummary,
 } from './control/requests/index.js';
-import { seedWorld } from './control/seeded-world.js';
+import { seedWorld, verticalMaterializers } from './control/seeded-world.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
@@ -53,6 +53,13 @@ export interface CreateAppOptions {
   /** A store opened by the caller (a file, say); default: a new in-memory world of the seed. */
   store?: Store;
   /**
+   * Without a store: bytes (as JSON) of generated datasets kept in memory (default 64 MiB); the
+   * least recently used go past it and are built again, identically, when next reached.
+   */
+  cacheBytes?: number;
+  /** Without a store: bytes clients may write into the world (default 256 MiB); see docs/persistence.md. */
+  maxWorldBytes?: number;
+  /**
    * Default: a manual clock at 2026-01-15T09:00:00Z, which makes responses byte-identical run after
    * run. A Date starts a manual clock at that instant; 'now' at the machine's current second, which a
    * client that checks a token's `expires_on` against the machine's time (the official Node SDK)
@@ -90,6 +97,13 @@ export interface CreateAppOptions {
   allowedHosts?: readonly string[] | '*';
 }
 
+/**
+ * POSTs that only read (Datalab queries read datasets in passing and write nothing): they run outside
+ * the write boundary, so a long query holds up no write.
+ */
+const readsOnly = (method: string, path: string): boolean =>
+  method === 'POST' && (path === '/datalab/query-db' || path === '/datalab/query-groups-join');
+
 /** Paths whose requests make their own writes instead of running in the request's write boundary. */
 function ownsItsWrites(path: string): boolean {
   const surface = surfaceOf(path);
@@ -109,12 +123,20 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     if (missing.length)
       throw new Error(`The ${module.key} vertical is built on ${missing.join(', ')}: add it to the list too`);
   }
-  const store = options.store ?? Store.memory(seedWorld(seed, options.size ?? 'default', verticals));
+  const store =
+    options.store ??
+    Store.memory(seedWorld(seed, options.size ?? 'default', verticals), {
+      materializers: verticalMaterializers(verticals),
+      ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
+      ...(options.maxWorldBytes !== undefined ? { maxWorldBytes: options.maxWorldBytes } : {}),
+    });
   const clock =
     options.clock === 'now' || options.clock instanceof Date
       ? manualClock(options.clock)
       : (options.clock ?? manualClock());
   store.useClock(() => clock.now());
+  // The custom routes bound their records themselves (count and bytes per path and connection).
+  store.boundedElsewhere('custom_records');
   const config: SandboxConfig = {
     seed,
     publicUrl: options.publicUrl ?? null,
@@ -212,7 +234,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     if (isMcpPath(c.req.path)) return next();
     // The control surfaces (endpoints and console forms) make their own writes, each in its turn,
     // and wait for background work that writes too: held around them, that work would wait for them.
-    if (ownsItsWrites(c.req.path)) return guard(c, next);
+    if (ownsItsWrites(c.req.path) || readsOnly(method, c.req.path)) return guard(c, next);
     // The body is read before the write boundary, so a slow upload holds no one's turn. Within it,
     // what the request changes is kept, and journaled, only when it answers without an error;
     // otherwise memory is rolled back and nothing is persisted.

@@ -12,7 +12,13 @@ import {
 } from './control/fixtures.control.js';
 import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
 import { type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
-import { openWorldFile, type SeedDirectory, seedDirectory, seedWorld } from './control/seeded-world.js';
+import {
+  openWorldFile,
+  type SeedDirectory,
+  seedDirectory,
+  seedWorld,
+  verticalMaterializers,
+} from './control/seeded-world.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import { listeningOrigins } from './modules/webhooks/index.js';
@@ -42,6 +48,10 @@ export interface StartOptions {
   bodyLimit?: number;
   /** With db: the journal size (bytes) past which it is compacted into the file, in the background. */
   journalLimit?: number;
+  /** Bytes (as JSON) of generated datasets kept in memory (default 64 MiB). */
+  cacheBytes?: number;
+  /** Bytes clients may write into the world (default 256 MiB): a write past it is refused with 413. */
+  maxWorldBytes?: number;
   /** Requests the journal keeps (default 10,000; 0 keeps none): see docs/requests-and-faults.md. */
   requestJournalSize?: number;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
@@ -145,12 +155,17 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
+  const limits = {
+    ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
+    ...(options.maxWorldBytes !== undefined ? { maxWorldBytes: options.maxWorldBytes } : {}),
+  };
   // With a world file, the fixtures go into the world it is created with, not into one it holds.
   let fresh = true;
   if (options.db) {
     fresh = !existsSync(options.db);
     store = await openWorldFile(options.db, () => seedWorld(seed, size), {
       ...(options.journalLimit !== undefined ? { compactAfterBytes: options.journalLimit } : {}),
+      ...limits,
     });
     seed = store.world.meta.seed;
     if (exposed && seed === DEFAULT_SEED) {
@@ -158,7 +173,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       throw defaultSeedRefused();
     }
   } else {
-    store = Store.memory(seedWorld(seed, size));
+    store = Store.memory(seedWorld(seed, size), { materializers: verticalMaterializers(), ...limits });
   }
   const app = createApp({
     seed,

@@ -81,8 +81,8 @@ export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
     const input = c.req.valid('json');
     const services = requestServices(c);
     const result = await c.get('store').transact(async (store) => {
-      const { result, replaceWith } = buildFixture(store, services, input);
-      if (replaceWith) await store.replace(replaceWith);
+      const { result, replaceWith, builtIn } = buildFixture(store, services, input);
+      if (replaceWith) await store.replace(replaceWith, builtIn ?? undefined);
       return result;
     });
     return c.json(result, 200);
@@ -106,8 +106,8 @@ export async function loadFixtures(
   const { input, file } = fixtureInput(source);
   const { services } = app;
   return services.store.transact(async (scope) => {
-    const { result, replaceWith } = buildFixture(scope, services, input, file);
-    if (replaceWith) await scope.replace(replaceWith);
+    const { result, replaceWith, builtIn } = buildFixture(scope, services, input, file);
+    if (replaceWith) await scope.replace(replaceWith, builtIn ?? undefined);
     return result;
   });
 }
@@ -141,6 +141,7 @@ export function loadFixturesNow(
   });
   if (outcome === undefined) throw new Error('fixtures: the write did not run at once');
   if ('error' in outcome) throw outcome.error;
-  if (outcome.build.replaceWith) store.replace(outcome.build.replaceWith).catch(report);
+  const { replaceWith, builtIn } = outcome.build;
+  if (replaceWith) store.replace(replaceWith, builtIn ?? undefined).catch(report);
   return outcome.build.result;
 }

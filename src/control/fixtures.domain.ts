@@ -64,6 +64,8 @@ export interface FixtureBuild {
   result: FixtureResultValue;
   /** With `replace: true`: the world to put in place of the current one (built apart). */
   replaceWith: World | null;
+  /** The store it was built in: what its generated datasets were built from. */
+  builtIn: Store | null;
 }
 
 type RawDocument = Record<string, unknown[] | unknown>;
@@ -90,15 +92,17 @@ export function buildFixture(
     services.ids.next('fixture');
     let target: WorldStore = store;
     let fresh: World | null = null;
+    let scratch: Store | null = null;
     if (doc.replace) {
       fresh = worldWithoutRecords(store.world);
-      const scratch = Store.memory(fresh);
+      // Nothing leaves its cache: the loader changes its datasets directly, outside any write.
+      scratch = Store.memory(fresh, { cacheBytes: Number.POSITIVE_INFINITY });
       scratch.useClock(() => services.clock.now());
       target = scratch;
     }
     const result = new Loader(target, services, doc, input as RawDocument, file, base).run();
     if (fresh) fresh.meta.sequence = meta.sequence;
-    return { result, replaceWith: fresh };
+    return { result, replaceWith: fresh, builtIn: scratch };
   } catch (error) {
     meta.sequence = base;
     throw error;

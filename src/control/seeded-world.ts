@@ -339,7 +339,13 @@ export const verticalMaterializers = (verticals: readonly AnyVerticalModule[] = 
 export function openWorldFile(
   file: string,
   makeWorld: () => World,
-  options: { readOnly?: boolean; compactAfterBytes?: number; verticals?: readonly AnyVerticalModule[] } = {},
+  options: {
+    readOnly?: boolean;
+    compactAfterBytes?: number;
+    verticals?: readonly AnyVerticalModule[];
+    cacheBytes?: number;
+    maxWorldBytes?: number;
+  } = {},
 ): Promise<Store> {
   const { verticals, ...rest } = options;
   return Store.file(file, makeWorld, { ...rest, materializers: verticalMaterializers(verticals) });

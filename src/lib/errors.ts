@@ -406,6 +406,8 @@ export const messages = {
     'A client/supplier already exist with the same code/id in the accounting system.',
   accountingOperationNotFound: "The miscellaneous operation doesn't exist in the accounting system.",
   customRecordsFull: 'The custom routes of this connection hold as many records as the sandbox keeps',
+  queryOverBudget: (exceeded: string) =>
+    `The query reads more than the sandbox reads in one request (${exceeded}): narrow it with a consumer_id filter or a time dimension's dateRange`,
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
@@ -414,6 +416,10 @@ export const messages = {
   jsonTooDeep: (max: number) => `JSON decode error: arrays and objects nest deeper than ${max} levels`,
   internal: 'Internal server error',
   changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
+  worldFull: (used: number, limit: number) =>
+    `The world would hold ${used} bytes written by clients, more than its limit of ${limit} (--max-world-bytes): delete records, or reset the world`,
+  recordTooLarge: (path: string, size: number, limit: number) =>
+    `${path} would hold ${size} characters, more than the ${limit} a record (or a field of one) may hold; only a file's content (base64_string) may be longer`,
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
   hostNotAllowed: (host: string) =>
     `The Host '${host}' is not a name of this sandbox: add it with --allowed-hosts (or SANDBOX_ALLOWED_HOSTS)`,
@@ -526,6 +532,9 @@ export const errors = {
     new ApiError(400, messages.accountingPartnerDuplicate, detail, 'ERROR_PARTNER_ALREADY_EXISTS'),
   accountingOperationNotFound: (detail = '') =>
     new ApiError(404, messages.accountingOperationNotFound, detail),
+  /** A Datalab query past the budget of one request (`exceeded`: which bound, e.g. "2,000,000 rows"). */
+  queryOverBudget: (exceeded: string, detail = '') =>
+    new ApiError(400, messages.queryOverBudget(exceeded), detail),
 
   notFound: () => new ApiError(404, messages.notFound),
   /** A path the sandbox serves, asked with a method it does not take (`allowed`, for the Allow header). */
@@ -538,6 +547,9 @@ export const errors = {
   payloadTooLarge: (limit: number) => new ApiError(413, messages.payloadTooLarge(limit)),
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
+  worldFull: (used: number, limit: number) => new ApiError(413, messages.worldFull(used, limit)),
+  recordTooLarge: (path: string, size: number, limit: number) =>
+    new ApiError(413, messages.recordTooLarge(path, size, limit)),
   adminTokenRequired: () => authError(messages.adminTokenRequired),
   /** The request policy (platform/request-policy.ts): a Host that names no server of this sandbox. */
   hostNotAllowed: (host: string) => new ApiError(403, messages.hostNotAllowed(host)),

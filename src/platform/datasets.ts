@@ -16,6 +16,13 @@ export interface ConnectionDatasetArgs {
 // The day of the default manual clock, what datasets were seeded up to before `until` existed.
 export { LEGACY_UNTIL } from './seeding/dataset-seeder.js';
 
+/**
+ * How a dataset is reached: `open` for the API's reads and writes (the dataset is kept in the cache
+ * and its first use recorded), `peek` for reading in passing over many connections (an aggregation):
+ * the cached dataset when there is one, else one built for this read alone, kept nowhere.
+ */
+export type DatasetUse = 'open' | 'peek';
+
 /** How a vertical builds one connection's dataset from the seed (its VerticalModule's `build`). */
 export type DatasetBuilder<D> = (seed: number, args: ConnectionDatasetArgs) => D;
 
@@ -29,6 +36,7 @@ export function connectionDataset<D extends object>(
   collection: string,
   build: DatasetBuilder<D>,
   connection: ConnectionDatasetArgs,
+  how: DatasetUse = 'open',
 ): D {
   const args: ConnectionDatasetArgs = {
     consumerid: connection.consumerid,
@@ -36,7 +44,10 @@ export function connectionDataset<D extends object>(
     integrationid: connection.integrationid,
     until: store.today(),
   };
-  return store.materialize(collection, datasetKey(args.consumerid, args.connectionid), args, () =>
-    build(store.world.meta.seed, args),
-  );
+  const seed = store.world.meta.seed;
+  const key = datasetKey(args.consumerid, args.connectionid);
+  const made = (pinned: ConnectionDatasetArgs) => build(seed, pinned);
+  return how === 'peek'
+    ? store.peek(collection, key, args, made)
+    : store.materialize(collection, key, args, made);
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, errors, invalidJson, messages, ValidationFailure } from '../lib/errors.js';
-import { UnstorableChangeError } from '../store/store.js';
+import { RecordTooLargeError, UnstorableChangeError, WorldFullError } from '../store/store.js';
 
 /**
  * The one error mapper: ApiError to the ServiceError envelope, validation failures to the 422
@@ -11,6 +11,12 @@ import { UnstorableChangeError } from '../store/store.js';
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) return c.json(error.toBody(), error.status);
   if (error instanceof ValidationFailure) return c.json(error.toBody(), 422);
+  if (error instanceof WorldFullError) return c.json(errors.worldFull(error.used, error.limit).toBody(), 413);
+  if (error instanceof RecordTooLargeError) {
+    // The field as the client named it (its place in the world means nothing to a client).
+    const path = error.path.length > 2 ? (error.path.at(-1) as string) : 'The record';
+    return c.json(errors.recordTooLarge(path, error.size, error.limit).toBody(), 413);
+  }
   if (error instanceof UnstorableChangeError) {
     return c.json(errors.changeNotStorable(error.message).toBody(), 422);
   }

@@ -1,11 +1,14 @@
-import type { World } from './world.js';
+import type { WorldStore } from './store.js';
 
 /**
  * Removes everything that belongs to a consumer: every record of any collection that names the
- * consumer, then every record that names one of the removed connections. New collections that
- * carry `consumerid` or `connectionid` are covered without a change here.
+ * consumer, then every record that names one of the removed connections, and its generated datasets
+ * (keyed by consumer first), in memory or not. New collections that carry `consumerid` or
+ * `connectionid` are covered without a change here.
  */
-export function removeConsumerData(world: World, consumerid: string): void {
+export function removeConsumerData(store: WorldStore, consumerid: string): void {
+  const world = store.world;
+  store.forgetGenerated(`${consumerid}:`);
   const connections = new Set<string>();
   for (const connection of Object.values(world.connections)) {
     if (connection.consumerid === consumerid) connections.add(connection.connectionid);

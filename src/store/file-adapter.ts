@@ -2,20 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
+  createReadStream,
   existsSync,
   fstatSync,
   fsyncSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Adapter } from 'lowdb';
+import { addOverlayOp, entriesOf, type GeneratedEntry, type OverlayOp, type Registry } from './generated.js';
 import { applyOp, type PathOp } from './unit-of-work.js';
 
 export class StoreFileError extends Error {
@@ -34,8 +38,22 @@ export interface Materialized {
   a: unknown;
 }
 
-/** Builders of the datasets that are materialized lazily, by collection; replay calls them. */
+/** Builders of the datasets that are materialized lazily, by collection. */
 export type Materializers = Readonly<Record<string, (seed: number, args: never) => object>>;
+
+export type { Registry };
+
+/** What a world file holds once read: the world, and its generated datasets as how to build them. */
+export interface WorldRead<T> {
+  world: T;
+  registry: Registry;
+  /** Read from a file of the first format (one JSON object), to be written again in this one. */
+  migrated: boolean;
+}
+
+/** The head line of a world file: what it is, and the world's meta block and collections. */
+export const WORLD_FORMAT = 'unified-api-sandbox world';
+export const WORLD_VERSION = 2;
 
 /** One journal line: the write's changes, the datasets built before them, the meta block after it. */
 interface JournalLine {
@@ -59,8 +77,102 @@ export const COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
 /** The largest journal line a single write may produce. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
-/** Records serialized between two yields of a background snapshot. */
+/** Records serialized between two yields of a background snapshot, and the bytes written at once. */
 const RECORDS_PER_SLICE = 256;
+const SLICE_BYTES = 1024 * 1024;
+
+/** A world and its generated datasets, as a snapshot writes them. */
+export interface Snapshot<T> {
+  world: T;
+  registry: Registry;
+}
+
+/** One line of a snapshot: its head, a record, a generated dataset, or its last line. */
+interface SnapshotLine {
+  format?: string;
+  version?: number;
+  meta?: unknown;
+  collections?: string[];
+  c?: string;
+  k?: string;
+  v?: unknown;
+  a?: unknown;
+  o?: { p: string[]; v?: unknown }[];
+  end?: boolean;
+  records?: number;
+}
+
+/**
+ * The lines of a snapshot: a head (format, version, the meta block with the last journal line it
+ * holds, the collections), one line per record (`{"c","k","v"}`) and per generated dataset in use
+ * (`{"c","k","a","o"}`: its arguments and its changes), and a last line counting them.
+ */
+function* snapshotLines<T extends Journaled>(
+  state: Snapshot<T>,
+  seq: number,
+  generated: ReadonlySet<string>,
+): Generator<string> {
+  const collections = state.world as unknown as Record<string, Record<string, unknown>>;
+  const names = Object.keys(collections).filter((name) => name !== 'meta');
+  const meta = { ...state.world.meta, journal_seq: seq };
+  yield `${JSON.stringify({ format: WORLD_FORMAT, version: WORLD_VERSION, meta, collections: names })}\n`;
+  let count = 0;
+  for (const name of names) {
+    const c = JSON.stringify(name);
+    if (generated.has(name)) {
+      for (const [key, entry] of state.registry.get(name) ?? []) {
+        const ops = entry.ops.map(
+          (op) => `{"p":${JSON.stringify(op.p)}${op.j === undefined ? '' : `,"v":${op.j}`}}`,
+        );
+        count += 1;
+        yield `{"c":${c},"k":${JSON.stringify(key)},"a":${JSON.stringify(entry.args) ?? 'null'},"o":[${ops.join(',')}]}\n`;
+      }
+      continue;
+    }
+    for (const [key, record] of Object.entries(collections[name] ?? {})) {
+      count += 1;
+      yield `{"c":${c},"k":${JSON.stringify(key)},"v":${JSON.stringify(record)}}\n`;
+    }
+  }
+  yield `{"end":true,"records":${count}}\n`;
+}
+
+/** The first bytes of a file (to tell its format), or '' when it is empty. */
+function sniff(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(16);
+    const read = readSync(fd, buffer, 0, 16, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A change of a generated dataset, replayed: its entry's ops grow, or it goes. */
+function changeGenerated(registry: Registry, collection: string, key: string, op: OverlayOp): void {
+  const entries = entriesOf(registry, collection);
+  if (op.p.length === 0 && op.j === undefined) {
+    entries.delete(key);
+    return;
+  }
+  let entry = entries.get(key);
+  if (!entry) {
+    entry = { args: null, ops: [], bytes: 0 };
+    entries.set(key, entry);
+  }
+  addOverlayOp(entry, op);
+}
+
+const overlayOf = (op: { p: string[]; v?: unknown }): OverlayOp =>
+  'v' in op ? { p: op.p, j: JSON.stringify(op.v) } : { p: op.p };
+
+/** Stores a value as an own, ordinary property, whatever its key (`__proto__` included). */
+function setOwnKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
 
 /**
  * The world file, its journal and its lock.
@@ -79,13 +191,14 @@ const RECORDS_PER_SLICE = 256;
  *
  * Every step of the disk (appends, snapshots, the journal's rotation) runs on one chain, in order.
  */
-export class WorldFile<T extends Journaled> implements Adapter<T> {
+export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
   readonly file: string;
   readonly #temp: string;
   readonly #journal: string;
   readonly #oldJournal: string;
   readonly #lock: string;
-  readonly #materializers: Materializers;
+  /** The generated collections: kept as how to build their datasets and what writes changed. */
+  readonly #generated: ReadonlySet<string>;
   #seq = 0;
   #journalBytes = 0;
   #handle: FileHandle | null = null;
@@ -101,14 +214,14 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
 
   readonly #compactAfter: number;
 
-  constructor(file: string, materializers: Materializers = {}, compactAfterBytes = COMPACT_AFTER_BYTES) {
+  constructor(file: string, generated: Iterable<string> = [], compactAfterBytes = COMPACT_AFTER_BYTES) {
     this.file = file;
     this.#compactAfter = compactAfterBytes;
     this.#temp = join(dirname(file), `.${basename(file)}.tmp`);
     this.#journal = `${file}.journal`;
     this.#oldJournal = `${file}.journal.old`;
     this.#lock = `${file}.lock`;
-    this.#materializers = materializers;
+    this.#generated = new Set(generated);
   }
 
   get journalFile(): string {
@@ -285,13 +398,100 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
     }
   }
 
-  async read(): Promise<T | null> {
+  /**
+   * Reads the snapshot (either format) and replays the journals after it. Null when there is no
+   * file. A snapshot of this format is read line by line, so its size is bounded by the disk, not by
+   * the longest string the runtime can hold.
+   */
+  async read(): Promise<WorldRead<T> | null> {
+    let head: string;
+    try {
+      head = sniff(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new StoreFileError(`Cannot read ${this.file}: ${(error as Error).message}`);
+    }
+    if (head.length === 0) return null;
+    const read = head.startsWith('{"format"') ? await this.#readLines() : this.#readFirstFormat();
+    const { world, registry } = read;
+    // The sequence goes on from the snapshot's even when the journal is missing: a line numbered
+    // at or below it would be skipped by the next replay.
+    this.#seq = world.meta?.journal_seq ?? 0;
+    this.#replay(world, registry, this.#oldJournal);
+    this.#replay(world, registry, this.#journal);
+    return read;
+  }
+
+  /** A snapshot of this format: a head line, then one line per record or generated dataset. */
+  async #readLines(): Promise<WorldRead<T>> {
+    const bad = (why: string) =>
+      new StoreFileError(`${this.file} is not a valid sandbox world (${why}); it was left untouched`);
+    const lines = createInterface({ input: createReadStream(this.file, 'utf8'), crlfDelay: Infinity });
+    let world: Record<string, Record<string, unknown>> | null = null;
+    const registry: Registry = new Map();
+    let ended = false;
+    let count = 0;
+    try {
+      for await (const text of lines) {
+        if (!text) continue;
+        let line: SnapshotLine;
+        try {
+          line = JSON.parse(text) as SnapshotLine;
+        } catch (error) {
+          throw bad((error as Error).message);
+        }
+        if (world === null) {
+          if (
+            line.format !== WORLD_FORMAT ||
+            typeof line.meta !== 'object' ||
+            !Array.isArray(line.collections)
+          )
+            throw bad('no head line');
+          if (line.version !== WORLD_VERSION)
+            throw new StoreFileError(
+              `${this.file} was written by another version of the sandbox (world file version ${String(line.version)}); it was left untouched`,
+            );
+          world = { meta: line.meta as Record<string, unknown> };
+          for (const name of line.collections) world[name] = {};
+          continue;
+        }
+        if (line.end === true) {
+          if (line.records !== count) throw bad(`${count} records where the file says ${line.records}`);
+          ended = true;
+          break;
+        }
+        if (typeof line.c !== 'string' || typeof line.k !== 'string') throw bad('a line without its record');
+        count += 1;
+        if (this.#generated.has(line.c)) {
+          world[line.c] ??= {};
+          const entry: GeneratedEntry = { args: line.a ?? null, ops: [], bytes: 0 };
+          for (const op of line.o ?? []) addOverlayOp(entry, overlayOf(op));
+          entriesOf(registry, line.c).set(line.k, entry);
+        } else {
+          world[line.c] ??= {};
+          setOwnKey(world[line.c] as Record<string, unknown>, line.k, line.v);
+        }
+      }
+    } finally {
+      lines.close();
+    }
+    if (world === null || !ended) throw bad('it ends before its last line');
+    return { world: world as unknown as T, registry, migrated: false };
+  }
+
+  /**
+   * A snapshot of the first format: the whole world as one JSON object, generated datasets included.
+   * Its datasets are kept whole (the arguments they were built with are not in it); the file is
+   * written again in this format once opened.
+   */
+  #readFirstFormat(): WorldRead<T> {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreFileError(`Cannot read ${this.file}: ${(error as Error).message}`);
+      throw new StoreFileError(
+        `Cannot read ${this.file}: ${(error as Error).message}; a world file of the first format this large cannot be converted, start from a new --db file`,
+      );
     }
     let world: T;
     try {
@@ -301,23 +501,25 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
         `${this.file} is not a valid sandbox world (${(error as Error).message}); it was left untouched`,
       );
     }
-    if (
-      world !== null &&
-      typeof world === 'object' &&
-      !Array.isArray(world) &&
-      typeof world.meta === 'object'
-    ) {
-      // The sequence goes on from the snapshot's even when the journal is missing: a line numbered
-      // at or below it would be skipped by the next replay.
-      this.#seq = world.meta?.journal_seq ?? 0;
-      this.#replay(world, this.#oldJournal);
-      this.#replay(world, this.#journal);
+    const registry: Registry = new Map();
+    if (world === null || typeof world !== 'object' || Array.isArray(world) || typeof world.meta !== 'object')
+      return { world, registry, migrated: true };
+    const collections = world as unknown as Record<string, Record<string, unknown>>;
+    for (const name of this.#generated) {
+      const records = collections[name];
+      if (records === null || typeof records !== 'object') continue;
+      const entries = entriesOf(registry, name);
+      for (const [key, value] of Object.entries(records)) {
+        const op: OverlayOp = { p: [], j: JSON.stringify(value) };
+        entries.set(key, { args: null, ops: [op], bytes: (op.j as string).length });
+      }
+      collections[name] = {};
     }
-    return world;
+    return { world, registry, migrated: true };
   }
 
   /** Applies the lines of a journal file newer than the snapshot. */
-  #replay(world: T, journal: string): void {
+  #replay(world: T, registry: Registry, journal: string): void {
     if (!existsSync(journal)) return;
     const snapshotSeq = world.meta.journal_seq ?? 0;
     const collections = world as unknown as Record<string, Record<string, unknown>>;
@@ -332,18 +534,34 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
       if (typeof line?.seq !== 'number') break;
       if (line.seq <= snapshotSeq) continue;
       for (const made of line.mk ?? []) {
-        const build = this.#materializers[made.c];
-        collections[made.c] ??= {};
-        const target = collections[made.c] as Record<string, unknown>;
-        if (build && target[made.k] === undefined) target[made.k] = build(world.meta.seed, made.a as never);
+        if (!this.#generated.has(made.c)) continue;
+        const entries = entriesOf(registry, made.c);
+        if (!entries.has(made.k)) entries.set(made.k, { args: made.a, ops: [], bytes: 0 });
       }
-      for (const op of line.ops ?? []) applyOp(world, op);
+      for (const op of line.ops ?? []) {
+        const [name, key] = op.p;
+        if (name !== undefined && key !== undefined && this.#generated.has(name)) {
+          changeGenerated(registry, name, key, {
+            p: op.p.slice(2),
+            ...('v' in op ? { j: JSON.stringify(op.v) } : {}),
+          });
+        } else {
+          applyOp(world, op);
+        }
+      }
       for (const [name, records] of Object.entries(line.set ?? {})) {
         collections[name] ??= {};
-        Object.assign(collections[name] as object, records);
+        for (const [key, value] of Object.entries(records)) {
+          if (this.#generated.has(name))
+            changeGenerated(registry, name, key, { p: [], j: JSON.stringify(value) });
+          else setOwnKey(collections[name] as Record<string, unknown>, key, value);
+        }
       }
       for (const [name, ids] of Object.entries(line.del ?? {})) {
-        for (const id of ids) delete collections[name]?.[id];
+        for (const id of ids) {
+          if (this.#generated.has(name)) registry.get(name)?.delete(id);
+          else delete collections[name]?.[id];
+        }
       }
       Object.assign(world.meta, line.meta);
       this.#seq = Math.max(this.#seq, line.seq);
@@ -356,15 +574,13 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
   }
 
   /**
-   * Serializes one write's line, numbered next. Throws (and numbers nothing) when the change cannot
-   * be serialized or is larger than MAX_LINE_BYTES.
+   * Serializes one write's line, numbered next, from its changes serialized once (`{"p":…,"v":…}`).
+   * Throws (and numbers nothing) when the line is larger than MAX_LINE_BYTES.
    */
-  line(meta: object, ops: PathOp[], made: Materialized[]): string {
+  line(meta: object, pieces: readonly string[], made: Materialized[]): string {
     const seq = this.#seq + 1;
-    const line: JournalLine = { seq, meta: meta as Record<string, unknown> };
-    if (made.length > 0) line.mk = made;
-    line.ops = ops;
-    const text = `${JSON.stringify(line)}\n`;
+    const mk = made.length > 0 ? `,"mk":${JSON.stringify(made)}` : '';
+    const text = `{"seq":${seq},"meta":${JSON.stringify(meta)}${mk},"ops":[${pieces.join(',')}]}\n`;
     if (text.length > MAX_LINE_BYTES) throw new RangeError(`a journal line of ${text.length} bytes`);
     this.#seq = seq;
     return text;
@@ -399,12 +615,12 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
   }
 
   /**
-   * Starts a background compaction when the journal has grown past the threshold. `world` gives the
-   * world as it is when each slice is written.
+   * Starts a background compaction when the journal has grown past the threshold. `state` gives the
+   * world and its registry as they are when each slice is written.
    */
-  compactIfLarge(world: () => T): void {
+  compactIfLarge(state: () => Snapshot<T>): void {
     if (this.#compacting || this.#journalBytes <= this.#compactAfter) return;
-    this.#compacting = this.#compact(world).finally(() => {
+    this.#compacting = this.#compact(state).finally(() => {
       this.#compacting = null;
     });
     this.#compacting.catch((error) => {
@@ -419,7 +635,7 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
     await this.#chain;
   }
 
-  async #compact(world: () => T): Promise<void> {
+  async #compact(state: () => Snapshot<T>): Promise<void> {
     let upTo = 0;
     let generation = 0;
     // Rotate between two appends: every line up to `upTo` is in the old journal, the rest in a new one.
@@ -436,7 +652,7 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
       upTo = this.#seq;
       generation = this.#generation;
     });
-    const written = await this.#writeSnapshot(world, upTo, () => generation !== this.#generation);
+    const written = await this.#writeSnapshot(state(), upTo, () => generation !== this.#generation);
     if (!written) return;
     await this.#enqueue(async () => {
       if (generation !== this.#generation) return;
@@ -447,41 +663,25 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
   }
 
   /**
-   * Writes the world to the temporary file in slices, yielding to requests between them. Returns
+   * Writes the snapshot to the temporary file in slices, yielding to requests between them. Returns
    * false when `stale()` says a newer snapshot made it pointless.
    */
-  async #writeSnapshot(world: () => T, seq: number, stale: () => boolean): Promise<boolean> {
+  async #writeSnapshot(state: Snapshot<T>, seq: number, stale: () => boolean): Promise<boolean> {
     const handle = await open(this.#temp, 'w');
     try {
-      let buffer = '{';
-      let first = true;
-      const flush = async () => {
-        if (buffer.length > 0) await handle.write(buffer);
-        buffer = '';
-      };
-      const current = world();
-      for (const [name, collection] of Object.entries(current)) {
-        buffer += `${first ? '' : ','}${JSON.stringify(name)}:`;
-        first = false;
-        if (name === 'meta') {
-          buffer += JSON.stringify({ ...(collection as object), journal_seq: seq });
-          continue;
+      let buffer = '';
+      let count = 0;
+      for (const line of snapshotLines(state, seq, this.#generated)) {
+        buffer += line;
+        count += 1;
+        if (count % RECORDS_PER_SLICE === 0 || buffer.length > SLICE_BYTES) {
+          await handle.write(buffer);
+          buffer = '';
+          await yieldToRequests();
+          if (stale()) return false;
         }
-        buffer += '{';
-        let count = 0;
-        for (const [id, record] of Object.entries(collection as Record<string, unknown>)) {
-          buffer += `${count === 0 ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(record)}`;
-          count += 1;
-          if (count % RECORDS_PER_SLICE === 0) {
-            await flush();
-            await yieldToRequests();
-            if (stale()) return false;
-          }
-        }
-        buffer += '}';
       }
-      buffer += '}';
-      await flush();
+      if (buffer.length > 0) await handle.write(buffer);
       await handle.sync();
     } finally {
       await handle.close();
@@ -493,13 +693,20 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
    * Writes the whole world as the new snapshot, after every append before it, and empties the
    * journals: the reset control endpoint, and a world replaced as a whole.
    */
-  snapshot(data: T): Promise<void> {
+  snapshot(world: T, registry: Registry): Promise<void> {
     return this.#enqueue(async () => {
       this.#generation += 1;
-      data.meta.journal_seq = this.#seq;
       const handle = await open(this.#temp, 'w');
       try {
-        await handle.writeFile(JSON.stringify(data), 'utf8');
+        let buffer = '';
+        for (const line of snapshotLines({ world, registry }, this.#seq, this.#generated)) {
+          buffer += line;
+          if (buffer.length > SLICE_BYTES) {
+            await handle.write(buffer);
+            buffer = '';
+          }
+        }
+        if (buffer.length > 0) await handle.write(buffer);
         await handle.sync();
       } finally {
         await handle.close();
@@ -514,16 +721,23 @@ export class WorldFile<T extends Journaled> implements Adapter<T> {
   }
 
   /** lowdb's write: a full snapshot. */
-  write(data: T): Promise<void> {
-    return this.snapshot(data);
+  write(data: WorldRead<T>): Promise<void> {
+    return this.snapshot(data.world, data.registry);
   }
 
   /** Synchronous snapshot, used when a world is created or a journal folded before the server listens. */
-  writeNow(data: T): void {
-    data.meta.journal_seq = this.#seq;
+  writeNow(world: T, registry: Registry): void {
     const fd = openSync(this.#temp, 'w');
     try {
-      writeSync(fd, JSON.stringify(data));
+      let buffer = '';
+      for (const line of snapshotLines({ world, registry }, this.#seq, this.#generated)) {
+        buffer += line;
+        if (buffer.length > SLICE_BYTES) {
+          writeSync(fd, buffer);
+          buffer = '';
+        }
+      }
+      if (buffer.length > 0) writeSync(fd, buffer);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

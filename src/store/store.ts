@@ -1,11 +1,69 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
-import { type Materialized, type Materializers, StoreFileError, WorldFile } from './file-adapter.js';
-import { UnitOfWork } from './unit-of-work.js';
+import {
+  type Materialized,
+  type Materializers,
+  type Registry,
+  StoreFileError,
+  WorldFile,
+} from './file-adapter.js';
+import {
+  addOverlayOp,
+  applyOverlay,
+  diffOverlay,
+  entriesOf,
+  type GeneratedEntry,
+  type OverlayOp,
+} from './generated.js';
+import { type PathOp, UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
 
-export type { Materializers };
+export type { Materializers, Registry };
 export { StoreFileError };
+
+/** Bytes (as JSON) of generated datasets a store keeps in memory by default. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Bytes clients may write into a world by default (records, and their changes to generated data). */
+export const DEFAULT_MAX_WORLD_BYTES = 256 * 1024 * 1024;
+/** The longest text a record may hold in one field, but for the fields that carry a file's content. */
+export const MAX_FIELD_CHARS = 64 * 1024;
+/** The largest record (as JSON), but for records that carry a file's content. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/** The fields that carry a file's content (base64): bounded by the request body's limit only. */
+export const FILE_CONTENT_FIELDS: ReadonlySet<string> = new Set(['base64_string']);
+
+/** How a store keeps generated data and bounds what clients write. */
+export interface StoreOptions {
+  /** Builders of the generated collections (the verticals'), by collection. */
+  materializers?: Materializers;
+  /** Bytes (as JSON) of generated datasets kept in memory; past it the least recently used go. */
+  cacheBytes?: number;
+  /** Bytes clients may write into the world; a write past it is refused (WorldFullError). */
+  maxWorldBytes?: number;
+}
+
+/** Why a write was not kept: the world holds as much client-written data as it may. */
+export class WorldFullError extends Error {
+  constructor(
+    readonly used: number,
+    readonly limit: number,
+  ) {
+    super(`the world holds ${used} bytes written by clients, its limit is ${limit}`);
+    this.name = 'WorldFullError';
+  }
+}
+
+/** Why a write was not kept: a record, or a field of it, is larger than a record may be. */
+export class RecordTooLargeError extends Error {
+  constructor(
+    readonly path: readonly string[],
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`${path.join('.')} holds ${size} characters, more than ${limit}`);
+    this.name = 'RecordTooLargeError';
+  }
+}
 
 /** Why a write was not kept: its change could not be serialized for the journal. */
 export class UnstorableChangeError extends Error {
@@ -38,9 +96,29 @@ export interface WorldStore {
    */
   transactApart<T>(work: Write<T>): Promise<T>;
   /** The dataset at `collection[key]`, built on first use. See Store.materialize. */
-  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R;
+  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R;
+  /**
+   * The dataset at `collection[key]` for a read in passing: the one in use when there is one, else
+   * one built for this read alone, which is neither cached nor recorded. See Store.peek.
+   */
+  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R;
+  /**
+   * Drops the generated datasets whose key starts with `prefix` (a consumer's, when it is deleted),
+   * whether or not they are in memory. Inside a write, with that write.
+   */
+  forgetGenerated(prefix: string): void;
+  /** The keys of a generated collection's datasets in use (built once, or changed by writes), in order. */
+  generatedKeys(collection: string): string[];
+  /**
+   * A number that changes whenever a write changes the dataset at `collection[key]` (never the same
+   * for two states in a process), or undefined when it is not in use: what background work keys its
+   * notes on, to leave alone what did not change.
+   */
+  generatedRevision(collection: string, key: string): number | undefined;
+  /** The dataset in use at `collection[key]` (built again if it left the cache), or undefined. */
+  open<R extends object>(collection: string, key: string): R | undefined;
   /** Replaces the whole world. */
-  replace(world: World): Promise<void>;
+  replace(world: World, from?: Store): Promise<void>;
   /** The sandbox clock's day (YYYY-MM-DD): datasets built now hold records up to it. */
   today(): string;
 }
@@ -51,6 +129,8 @@ class WriteScope implements WorldStore {
   readonly #unit: UnitOfWork<World>;
   /** Writes of their own asked for during this one: they run once it ends, still in its turn. */
   readonly afterwards: (() => Promise<void>)[] = [];
+  /** Prefixes of generated datasets the write drops (see forgetGenerated). */
+  readonly forgotten: string[] = [];
 
   constructor(root: Store, unit: UnitOfWork<World>) {
     this.#root = root;
@@ -78,13 +158,35 @@ class WriteScope implements WorldStore {
     });
   }
 
-  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
+  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
     this.#root.materialize(collection, key, args, build);
     return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key] as R;
   }
 
-  replace(world: World): Promise<void> {
-    return this.#root.replace(world);
+  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+    return this.#root.peek(collection, key, args, build);
+  }
+
+  forgetGenerated(prefix: string): void {
+    if (this.#unit.active && this.#unit.base === this.#root.world) this.forgotten.push(prefix);
+    else this.#root.forgetGenerated(prefix);
+  }
+
+  generatedKeys(collection: string): string[] {
+    return this.#root.generatedKeys(collection);
+  }
+
+  generatedRevision(collection: string, key: string): number | undefined {
+    return this.#root.generatedRevision(collection, key);
+  }
+
+  open<R extends object>(collection: string, key: string): R | undefined {
+    if (this.#root.open(collection, key) === undefined) return undefined;
+    return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key];
+  }
+
+  replace(world: World, from?: Store): Promise<void> {
+    return this.#root.replace(world, from);
   }
 
   today(): string {
@@ -98,14 +200,18 @@ class WriteScope implements WorldStore {
  * Reads use `store.world` directly. Every write runs in `transact()`: inside it `store.world` is a
  * tracking view, the write changes what it needs, and when it ends well exactly the values it
  * changed are appended to the journal (with a file) before `transact()` resolves; when it throws,
- * or its result is refused, every change is undone and nothing is persisted. Datasets built from
- * the seed on first use go through `materialize()`, which journals how to build them instead of
- * their content.
+ * or its result is refused, every change is undone and nothing is persisted.
+ *
+ * Generated datasets (the collections `materialize()` is used on) are derived, not stored: the store
+ * keeps, for each dataset in use, how to build it and the changes writes made to it (see
+ * generated.ts), and holds the datasets themselves in a cache bounded by bytes, which drops the least
+ * recently used between writes. A dataset that left the cache is built again, identically, when
+ * next reached.
  */
 export class Store implements WorldStore {
   #world: World;
   readonly #file: WorldFile<World> | null;
-  /** Datasets built since the last line: the next line says how to build them again. */
+  /** Datasets first used since the last line: the next line says how to build them. */
   #made: Materialized[] = [];
   readonly #listeners: CommitListener[] = [];
   readonly file: string | null;
@@ -113,13 +219,40 @@ export class Store implements WorldStore {
   #busy = false;
   readonly #waiting: (() => void)[] = [];
 
+  /** How to build each generated dataset in use, and what writes changed in it. */
+  #registry: Registry;
+  /** The generated collections, and how to build their datasets. */
+  readonly #builders = new Map<string, (args: never) => object>();
+  readonly #seedBuilders: Materializers;
+  /** The datasets in memory (collection NUL key), least recently used first, with their bytes. */
+  #cache = new Map<string, number>();
+  #cacheTotal = 0;
+  readonly #cacheBytes: number;
+  readonly #maxWorldBytes: number;
+  /** Sizes (as JSON) of the records writes changed, as they are now: what the next change adds to. */
+  #sizes = new Map<string, number>();
+  /** The last revision given to a generated dataset (see generatedRevision). */
+  #revision = 0;
+  /** Collections whose records their module bounds itself (see boundedElsewhere). */
+  readonly #boundedElsewhere = new Set<string>();
+
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
 
-  private constructor(world: World, file: WorldFile<World> | null) {
+  private constructor(
+    world: World,
+    file: WorldFile<World> | null,
+    registry: Registry,
+    options: StoreOptions,
+  ) {
     this.#world = world;
     this.#file = file;
     this.file = file?.file ?? null;
+    this.#registry = registry;
+    this.#seedBuilders = options.materializers ?? {};
+    this.#cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    this.#maxWorldBytes = options.maxWorldBytes ?? DEFAULT_MAX_WORLD_BYTES;
+    for (const name of Object.keys(this.#seedBuilders)) this.#generatedCollection(name);
   }
 
   /** The world, untracked: a write reads and writes through the store it is handed. */
@@ -136,42 +269,57 @@ export class Store implements WorldStore {
     return this.#now().toISOString().slice(0, 10);
   }
 
-  static memory(world: World): Store {
-    return new Store(world, null);
+  static memory(world: World, options: StoreOptions = {}): Store {
+    return new Store(world, null, new Map(), options);
   }
 
   /**
    * Opens a world file (and replays its journal) and locks it for this process. A missing file is
    * created from `makeWorld()`; an unreadable or corrupt one, or one another live server holds, is
-   * refused with a StoreFileError and left as it is. `readOnly` opens without writing or locking
-   * anything (the env command). `materializers` are the builders of the generated collections (the
-   * verticals', handed by whoever opens the file: the store knows no vertical); their names are the
-   * collections a file written by an older version may lack.
+   * refused with a StoreFileError and left as it is; one of the first format (a single JSON object)
+   * is converted once. `readOnly` opens without writing or locking anything (the env command).
+   * `materializers` are the builders of the generated collections (the verticals', handed by whoever
+   * opens the file: the store knows no vertical); their names are the collections a file written by
+   * an older version may lack.
    */
   static async file(
     file: string,
     makeWorld: () => World,
-    options: { readOnly?: boolean; materializers: Materializers; compactAfterBytes?: number },
+    options: StoreOptions & { readOnly?: boolean; materializers: Materializers; compactAfterBytes?: number },
   ): Promise<Store> {
-    const adapter = new WorldFile<World>(file, options.materializers, options.compactAfterBytes);
+    const generated = Object.keys(options.materializers);
+    const adapter = new WorldFile<World>(file, generated, options.compactAfterBytes);
     if (!options.readOnly) adapter.lock();
     try {
-      let world = await adapter.read();
-      if (world === null) {
+      const read = await adapter.read();
+      let world: World;
+      let registry: Registry = new Map();
+      if (read === null) {
         if (existsSync(file))
           throw new StoreFileError(`${file} is empty or unreadable; it was left untouched`);
         world = makeWorld();
-        if (!options.readOnly) adapter.writeNow(world);
+        if (!options.readOnly) adapter.writeNow(world, registry);
       } else {
-        assertWorld(world, file, Object.keys(options.materializers));
-        // Fold the journal into the snapshot, so the file stands alone again.
-        if (!options.readOnly && adapter.hasJournal()) adapter.writeNow(world);
+        world = read.world;
+        registry = read.registry;
+        assertWorld(world, file, generated);
+        // Fold the journal into the snapshot (and convert a file of the first format), so the
+        // file stands alone again.
+        if (!options.readOnly && (read.migrated || adapter.hasJournal())) adapter.writeNow(world, registry);
       }
-      return new Store(world, options.readOnly ? null : adapter);
+      return new Store(world, options.readOnly ? null : adapter, registry, options);
     } catch (error) {
       adapter.unlock();
       throw error;
     }
+  }
+
+  /**
+   * Leaves the records of a collection out of the bounds on a field and a record (still counted in
+   * the world's): its module bounds them itself (the custom routes' records, say).
+   */
+  boundedElsewhere(collection: string): void {
+    this.#boundedElsewhere.add(collection);
   }
 
   /** Called after every committed write with the collections it changed. */
@@ -212,13 +360,21 @@ export class Store implements WorldStore {
     } finally {
       const next = this.#waiting.shift();
       if (next) next();
-      else this.#busy = false;
+      else {
+        this.#busy = false;
+        this.#evict();
+      }
     }
   }
 
   /** One write within the current turn (never call it outside one: see transact). */
   async runWrite<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
-    const unit = new UnitOfWork(this.#world);
+    const before = new Map<string, number>();
+    const unit = new UnitOfWork(this.#world, (collection, key) => {
+      const id = `${collection}\u0000${key}`;
+      if (this.#builders.has(collection) || this.#sizes.has(id) || before.has(id)) return;
+      before.set(id, sizeOf((this.#world as unknown as Bags)[collection]?.[key]));
+    });
     const scope = new WriteScope(this, unit);
     try {
       let result: T;
@@ -232,30 +388,61 @@ export class Store implements WorldStore {
         unit.rollback();
         return result;
       }
-      await this.#persist(unit);
+      await this.#persist(unit, scope.forgotten, before);
       return result;
     } finally {
       for (const after of scope.afterwards) await after();
     }
   }
 
-  async #persist(unit: UnitOfWork<World>): Promise<void> {
+  async #persist(
+    unit: UnitOfWork<World>,
+    forgotten: readonly string[],
+    before: Map<string, number>,
+  ): Promise<void> {
     unit.finish();
     // A reset replaced the world while this write ran: what it changed is gone with the old world.
-    if (unit.base !== this.#world || !unit.changed) return;
+    if (unit.base !== this.#world) return;
     const ops = unit.ops();
+    for (const prefix of forgotten) {
+      for (const [collection, entries] of this.#registry) {
+        for (const key of entries.keys()) {
+          if (
+            key.startsWith(prefix) &&
+            !ops.some((op) => op.p.length === 2 && op.p[0] === collection && op.p[1] === key)
+          )
+            ops.push({ p: [collection, key] });
+        }
+      }
+    }
+    if (ops.length === 0) return;
+    let change: Change;
+    try {
+      change = this.#change(ops, before);
+    } catch (error) {
+      unit.rollback();
+      if (error instanceof WorldFullError || error instanceof RecordTooLargeError) throw error;
+      throw new UnstorableChangeError(error);
+    }
+    const meta = this.#world.meta;
+    const previous = meta.client_bytes;
+    meta.client_bytes = change.used;
     if (this.#file) {
       const made = this.#made;
       let line: string;
       try {
-        line = this.#file.line(this.#world.meta, ops, made);
+        line = this.#file.line(meta, change.pieces, made);
       } catch (error) {
+        meta.client_bytes = previous;
         unit.rollback();
         throw new UnstorableChangeError(error);
       }
+      this.#commit(change);
       this.#made = [];
       await this.#file.append(line);
-      this.#file.compactIfLarge(() => this.#world);
+      this.#file.compactIfLarge(() => ({ world: this.#world, registry: this.#registry }));
+    } else {
+      this.#commit(change);
     }
     if (this.#listeners.length > 0) {
       const collections = new Set(ops.map((op) => op.p[0] as string));
@@ -264,27 +451,262 @@ export class Store implements WorldStore {
   }
 
   /**
-   * The record at `collection[key]`, built by `build()` and stored the first time it is asked for.
-   * Building is deterministic from the seed and `args`, so the journal records only (collection,
-   * key, args) and a replay builds it again. It is not part of any write: a write that fails keeps
-   * it, and the next line journaled says how to build it.
+   * What a write's ops become: the journal's pieces (each value serialized once), the changes of
+   * generated datasets, the new sizes of the records changed, and the bytes clients then hold. Throws
+   * when a record is too large or the world would hold more than it may; changes nothing itself.
    */
-  materialize<R extends object>(collection: string, key: string, args: unknown, build: () => R): R {
-    const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
-    if (!records) throw new Error(`unknown collection ${collection}`);
-    const found = records[key];
-    if (found) return found;
-    const built = build();
-    records[key] = built;
-    if (this.#file) this.#made.push({ c: collection, k: key, a: args });
-    return built;
+  #change(ops: readonly PathOp[], before: Map<string, number>): Change {
+    const pieces: string[] = [];
+    const overlays = new Map<string, { collection: string; key: string; ops: OverlayOp[] }>();
+    const records = new Set<string>();
+    for (const op of ops) {
+      const json = 'v' in op ? JSON.stringify(op.v) : undefined;
+      const bounded = !this.#boundedElsewhere.has(op.p[0] as string);
+      if (bounded && json !== undefined && json.length > MAX_FIELD_CHARS) checkFields(op.p, op.v);
+      pieces.push(`{"p":${JSON.stringify(op.p)}${json === undefined ? '' : `,"v":${json}`}}`);
+      const [collection, key] = op.p as [string, string | undefined];
+      if (key === undefined) continue;
+      if (this.#builders.has(collection)) {
+        const id = `${collection}\u0000${key}`;
+        let changes = overlays.get(id);
+        if (!changes) {
+          changes = { collection, key, ops: [] };
+          overlays.set(id, changes);
+        }
+        changes.ops.push(json === undefined ? { p: op.p.slice(2) } : { p: op.p.slice(2), j: json });
+      } else {
+        records.add(`${collection}\u0000${key}`);
+      }
+    }
+    let added = 0;
+    const sizes = new Map<string, number>();
+    for (const id of records) {
+      const [collection, key] = id.split('\u0000') as [string, string];
+      const size = sizeOf((this.#world as unknown as Bags)[collection]?.[key]);
+      const bounded = !this.#boundedElsewhere.has(collection);
+      if (
+        bounded &&
+        size > MAX_RECORD_BYTES &&
+        !holdsFileContent((this.#world as unknown as Bags)[collection]?.[key])
+      )
+        throw new RecordTooLargeError([collection, key], size, MAX_RECORD_BYTES);
+      added += size - (this.#sizes.get(id) ?? before.get(id) ?? 0);
+      sizes.set(id, size);
+    }
+    const entries = new Map<string, GeneratedEntry | null>();
+    for (const [id, { collection, key, ops: changes }] of overlays) {
+      const current = this.#registry.get(collection)?.get(key);
+      let entry: GeneratedEntry | null = current
+        ? { args: current.args, ops: current.ops, bytes: current.bytes }
+        : { args: null, ops: [], bytes: 0 };
+      for (const change of changes) {
+        if (change.p.length === 0 && change.j === undefined) {
+          entry = null;
+          continue;
+        }
+        entry ??= { args: null, ops: [], bytes: 0 };
+        addOverlayOp(entry, change);
+      }
+      added += (entry?.bytes ?? 0) - (current?.bytes ?? 0);
+      entries.set(id, entry);
+    }
+    const used = Math.max(0, (this.#world.meta.client_bytes ?? 0) + added);
+    if (added > 0 && used > this.#maxWorldBytes) throw new WorldFullError(used, this.#maxWorldBytes);
+    return { pieces, entries, sizes, used };
   }
 
-  /** Replaces the whole world (the reset control endpoint) and saves it as a snapshot. */
-  async replace(world: World): Promise<void> {
+  /** Makes a change computed by #change the store's own. */
+  #commit(change: Change): void {
+    for (const [id, size] of change.sizes) this.#sizes.set(id, size);
+    for (const [id, entry] of change.entries) {
+      const [collection, key] = id.split('\u0000') as [string, string];
+      const entries = this.#entriesOf(collection);
+      if (entry === null) {
+        entries.delete(key);
+        this.#uncache(id);
+        continue;
+      }
+      entry.rev = ++this.#revision;
+      entries.set(key, entry);
+      const value = (this.#world as unknown as Bags)[collection]?.[key];
+      if (value !== undefined && !this.#cache.has(id)) this.#cached(id, value);
+    }
+  }
+
+  #entriesOf(collection: string): Map<string, GeneratedEntry> {
+    return entriesOf(this.#registry, collection);
+  }
+
+  /**
+   * Marks a collection as generated. Datasets it already holds without an entry (a world handed over
+   * with its data) are kept whole: their content is what the world says they are.
+   */
+  #generatedCollection(collection: string, build?: (args: never) => object): void {
+    if (this.#builders.has(collection)) return;
+    const seeded = this.#seedBuilders[collection];
+    const fallback = seeded ? (args: never) => seeded(this.#world.meta.seed, args) : () => ({});
+    this.#builders.set(collection, build ?? fallback);
+    const records = (this.#world as unknown as Bags)[collection];
+    if (!records) return;
+    const entries = this.#entriesOf(collection);
+    for (const [key, value] of Object.entries(records)) {
+      const id = `${collection}\u0000${key}`;
+      if (!entries.has(key)) {
+        const op: OverlayOp = { p: [], j: JSON.stringify(value) };
+        entries.set(key, { args: null, ops: [op], bytes: (op.j as string).length });
+      }
+      if (!this.#cache.has(id)) this.#cached(id, value);
+    }
+  }
+
+  /**
+   * The dataset at `collection[key]`, built by `build(args)` the first time it is asked for: a pure
+   * function of the seed and `args`, which the world keeps (the next journal line records them).
+   * Later it is built again from the arguments of its first use and the changes writes made, when it
+   * left the cache. It is not part of any write: a write that fails keeps it.
+   */
+  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+    const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
+    if (!records) throw new Error(`unknown collection ${collection}`);
+    this.#generatedCollection(collection, build as (args: never) => object);
+    const id = `${collection}\u0000${key}`;
+    const found = records[key];
+    if (found) {
+      this.#touch(id);
+      return found;
+    }
+    const entries = this.#entriesOf(collection);
+    let entry = entries.get(key);
+    let value: R;
+    if (entry) {
+      value = this.#rebuild(entry, build as (args: unknown) => R);
+    } else {
+      entry = { args, ops: [], bytes: 0 };
+      entries.set(key, entry);
+      value = build(args);
+      if (this.#file) this.#made.push({ c: collection, k: key, a: args });
+    }
+    records[key] = value;
+    this.#cached(id, value);
+    this.#evict(id);
+    return value;
+  }
+
+  /** The dataset at `collection[key]` for a read in passing: in use, built again, or built for it alone. */
+  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+    const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
+    const found = records?.[key];
+    if (found) return found;
+    const entry = this.#registry.get(collection)?.get(key);
+    return entry ? this.#rebuild(entry, build as (args: unknown) => R) : build(args);
+  }
+
+  open<R extends object>(collection: string, key: string): R | undefined {
+    const entry = this.#registry.get(collection)?.get(key);
+    const build = this.#builders.get(collection);
+    if (!entry || !build) return undefined;
+    return this.materialize(collection, key, entry.args, (args) => build(args as never) as R);
+  }
+
+  generatedKeys(collection: string): string[] {
+    return [...(this.#registry.get(collection)?.keys() ?? [])];
+  }
+
+  generatedRevision(collection: string, key: string): number | undefined {
+    const entry = this.#registry.get(collection)?.get(key);
+    if (!entry) return undefined;
+    entry.rev ??= ++this.#revision;
+    return entry.rev;
+  }
+
+  forgetGenerated(prefix: string): void {
+    void this.transact((scope) => scope.forgetGenerated(prefix));
+  }
+
+  #rebuild<R extends object>(entry: GeneratedEntry, build: (args: unknown) => R): R {
+    const base = entry.args === null ? undefined : build(entry.args);
+    return (applyOverlay(base, entry.ops) ?? build(entry.args)) as R;
+  }
+
+  #cached(id: string, value: unknown): void {
+    const bytes = sizeOf(value);
+    this.#cacheTotal += bytes - (this.#cache.get(id) ?? 0);
+    this.#cache.delete(id);
+    this.#cache.set(id, bytes);
+  }
+
+  #touch(id: string): void {
+    const bytes = this.#cache.get(id);
+    if (bytes === undefined) return;
+    this.#cache.delete(id);
+    this.#cache.set(id, bytes);
+  }
+
+  #uncache(id: string): void {
+    const bytes = this.#cache.get(id);
+    if (bytes === undefined) return;
+    this.#cache.delete(id);
+    this.#cacheTotal -= bytes;
+  }
+
+  /**
+   * Drops the least recently used datasets past the cache's bytes, `keep` aside; never while a write
+   * holds the world (it may hold one of them), but as soon as it ends.
+   */
+  #evict(keep?: string): void {
+    if (this.#busy || this.#cacheTotal <= this.#cacheBytes) return;
+    for (const [id, bytes] of this.#cache) {
+      if (this.#cacheTotal <= this.#cacheBytes) break;
+      if (id === keep) continue;
+      const [collection, key] = id.split('\u0000') as [string, string];
+      const records = (this.#world as unknown as Bags)[collection];
+      if (records) delete records[key];
+      this.#cache.delete(id);
+      this.#cacheTotal -= bytes;
+    }
+  }
+
+  /** What the cache holds: datasets and bytes (as JSON). */
+  cacheUsage(): { datasets: number; bytes: number; limit: number } {
+    return { datasets: this.#cache.size, bytes: this.#cacheTotal, limit: this.#cacheBytes };
+  }
+
+  /**
+   * Replaces the whole world (the reset control endpoint, fixtures loaded with `replace`) and saves it
+   * as a snapshot. The datasets `world` holds come with it: with the arguments `from` built them
+   * with (a scratch store the world was made in), kept as their changes over what those build; else
+   * whole.
+   */
+  async replace(world: World, from?: Store): Promise<void> {
     this.#world = world;
     this.#made = [];
-    if (this.#file) await this.#file.snapshot(world);
+    this.#registry = new Map();
+    this.#cache = new Map();
+    this.#cacheTotal = 0;
+    this.#sizes = new Map();
+    let used = 0;
+    for (const [collection, build] of this.#builders) {
+      const records = (world as unknown as Bags)[collection] ?? {};
+      const entries = this.#entriesOf(collection);
+      for (const [key, value] of Object.entries(records)) {
+        const args = (from ? from.#registry : undefined)?.get(collection)?.get(key)?.args ?? null;
+        const ops =
+          args === null ? [{ p: [], j: JSON.stringify(value) }] : diffOverlay(build(args as never), value);
+        const entry: GeneratedEntry = { args, ops: [], bytes: 0 };
+        for (const op of ops) addOverlayOp(entry, op);
+        entries.set(key, entry);
+        used += entry.bytes;
+        this.#cached(`${collection}\u0000${key}`, value);
+      }
+    }
+    if (from) {
+      for (const [name, records] of Object.entries(world)) {
+        if (name === 'meta' || this.#builders.has(name)) continue;
+        for (const record of Object.values(records as Record<string, unknown>)) used += sizeOf(record);
+      }
+    }
+    world.meta.client_bytes = used;
+    if (this.#file) await this.#file.snapshot(world, this.#registry);
   }
 
   /** Waits until every write is on disk and no compaction runs. */
@@ -295,6 +717,49 @@ export class Store implements WorldStore {
   /** Flushes, closes the journal and unlocks the file. */
   async close(): Promise<void> {
     await this.#file?.close();
+  }
+}
+
+type Bags = Record<string, Record<string, unknown>>;
+
+/** A write's ops as the store keeps them: see Store.#change. */
+interface Change {
+  pieces: string[];
+  entries: Map<string, GeneratedEntry | null>;
+  sizes: Map<string, number>;
+  used: number;
+}
+
+/** Size of a value as JSON (0 for none). */
+function sizeOf(value: unknown): number {
+  if (value === undefined) return 0;
+  return JSON.stringify(value)?.length ?? 0;
+}
+
+/** Whether a record holds a file's content (see FILE_CONTENT_FIELDS), at any depth. */
+function holdsFileContent(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  for (const [key, child] of Object.entries(value)) {
+    if (FILE_CONTENT_FIELDS.has(key) && typeof child === 'string') return true;
+    if (holdsFileContent(child)) return true;
+  }
+  return false;
+}
+
+/** Refuses a text longer than MAX_FIELD_CHARS in a value, but in the fields of a file's content. */
+function checkFields(path: readonly string[], value: unknown): void {
+  const stack: { path: readonly string[]; value: unknown }[] = [{ path, value }];
+  while (stack.length > 0) {
+    const at = stack.pop() as { path: readonly string[]; value: unknown };
+    if (typeof at.value === 'string') {
+      const field = at.path[at.path.length - 1] ?? '';
+      if (at.value.length > MAX_FIELD_CHARS && !FILE_CONTENT_FIELDS.has(field))
+        throw new RecordTooLargeError(at.path, at.value.length, MAX_FIELD_CHARS);
+      continue;
+    }
+    if (at.value === null || typeof at.value !== 'object') continue;
+    for (const [key, child] of Object.entries(at.value))
+      stack.push({ path: [...at.path, key], value: child });
   }
 }
 

@@ -63,9 +63,13 @@ export class UnitOfWork<W extends object> {
   readonly #places = new WeakMap<object, Place>();
   readonly #targets = new WeakMap<object, object>();
   readonly #handler: ProxyHandler<Bag>;
+  /** Told of each record (collection and key) the unit changes, before its first change. */
+  readonly #onTouch: ((collection: string, key: string) => void) | undefined;
+  readonly #touched = new Set<string>();
 
-  constructor(base: W) {
+  constructor(base: W, onTouch?: (collection: string, key: string) => void) {
     this.base = base;
+    this.#onTouch = onTouch;
     const unit = this;
     this.#handler = {
       get(target, key) {
@@ -133,6 +137,13 @@ export class UnitOfWork<W extends object> {
     const path = place.anchor ? pathOf(place.anchor) : [...pathOf(place), key];
     const id = path.join('\u0000');
     if (!this.#dirty.has(id)) this.#dirty.set(id, path);
+    if (this.#onTouch && path.length >= 2) {
+      const record = `${path[0]}\u0000${path[1]}`;
+      if (!this.#touched.has(record)) {
+        this.#touched.add(record);
+        this.#onTouch(path[0] as string, path[1] as string);
+      }
+    }
   }
 
   /** The value to store: a view becomes its object, and views nested in a new value too. */
@@ -185,15 +196,20 @@ export class UnitOfWork<W extends object> {
 
   /**
    * What the unit changed, as path operations on the world: the current value at each outermost
-   * dirty path, or its removal. A path under another dirty path is covered by it.
+   * dirty path, or its removal, in the order the paths were first changed (keys added to an object
+   * are replayed in the order they were added). A path under another dirty path is covered by it.
    */
   ops(): PathOp[] {
-    const paths = [...this.#dirty.values()].sort(comparePaths);
-    const out: PathOp[] = [];
+    const sorted = [...this.#dirty.entries()].sort((a, b) => comparePaths(a[1], b[1]));
+    const covered = new Set<string>();
     let kept: Path | null = null;
-    for (const path of paths) {
-      if (kept && isPrefix(kept, path)) continue;
-      kept = path;
+    for (const [id, path] of sorted) {
+      if (kept && isPrefix(kept, path)) covered.add(id);
+      else kept = path;
+    }
+    const out: PathOp[] = [];
+    for (const [id, path] of this.#dirty) {
+      if (covered.has(id)) continue;
       const value = valueAt(this.base, path);
       out.push(value === MISSING ? { p: path } : { p: path, v: value });
     }

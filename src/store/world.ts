@@ -455,6 +455,8 @@ export interface WorldMeta {
   sequence: number;
   /** The last journal line a file snapshot includes (see store/file-adapter.ts). */
   journal_seq?: number;
+  /** Bytes clients wrote into the world: records, and changes of generated datasets (see store.ts). */
+  client_bytes?: number;
 }
 
 export type WorldSize = 'default' | 'large';

@@ -7,6 +7,7 @@ import { INVOICE_STATE } from '../../src/modules/datastores/datastores.seed.js';
 import { seedCredentials } from '../../src/platform/credentials.js';
 import type { World } from '../../src/store/world.js';
 import { runCli, serveCli, stop } from '../cli/helpers.js';
+import { withDatasets } from './world-file.js';
 
 /**
  * A child sandbox with --db under concurrent writes is killed with SIGKILL at moments drawn from a
@@ -169,13 +170,14 @@ describe('crash safety', () => {
       expect(acknowledged.filter((a) => a.kind === kind).length, kind.name).toBeGreaterThan(0);
     }
     // The file and its journals, as the next start reads them (without writing).
-    const { world } = await openWorldFile(
+    const opened = await openWorldFile(
       db,
       () => {
         throw new Error('the world file is gone');
       },
-      { readOnly: true },
+      { readOnly: true, cacheBytes: Number.POSITIVE_INFINITY },
     );
+    const world = withDatasets(opened);
     const lost = acknowledged
       .filter(({ kind, n }) => !kind.holds(world, n))
       .map(({ kind, n }) => `${kind.name}: ${n}`);

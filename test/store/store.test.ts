@@ -7,6 +7,7 @@ import { openWorldFile, seedWorld } from '../../src/control/seeded-world.js';
 import { buildInvoicingDataset } from '../../src/modules/invoicing/invoicing.seed.js';
 import { Store, StoreFileError, UnstorableChangeError } from '../../src/store/store.js';
 import type { ConsumerRecord } from '../../src/store/world.js';
+import { snapshotOf } from './world-file.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'sandbox-store-')), 'world.json');
 const open: Store[] = [];
@@ -209,7 +210,7 @@ describe('the write boundary', () => {
     const text = readFileSync(`${file}.journal`, 'utf8');
     expect(text.length).toBeLessThan(8 * 1024);
     const again = await openWorldFile(file, () => seedWorld(5), { readOnly: true });
-    const replayed = again.world.invoicing_datasets['c1:k1'];
+    const replayed = again.open<typeof built>('invoicing_datasets', 'c1:k1');
     expect(replayed?.invoices[firstInvoice]?.due_date).toBe('2099-01-01');
     expect(JSON.stringify(replayed)).toBe(JSON.stringify(store.world.invoicing_datasets['c1:k1']));
   });
@@ -238,7 +239,7 @@ describe('journal', () => {
     expect(again.world.consumers.j2?.name).toBe('Kept');
     expect(again.world.meta.sequence).toBe(store.world.meta.sequence);
     expect(existsSync(`${file}.journal`)).toBe(false);
-    expect(JSON.parse(readFileSync(file, 'utf8')).consumers.j2.name).toBe('Kept');
+    expect((snapshotOf(file).consumers as Record<string, { name: string }>).j2?.name).toBe('Kept');
   });
 
   it('ignores a torn last line, which was never acknowledged', async () => {
@@ -279,7 +280,7 @@ describe('journal', () => {
     await first.close();
     // Opening folds the three lines into the snapshot (journal_seq 3) and leaves no journal file.
     await (await openFile(file)).close();
-    expect(JSON.parse(readFileSync(file, 'utf8')).meta.journal_seq).toBe(3);
+    expect(snapshotOf(file).meta.journal_seq).toBe(3);
     expect(existsSync(`${file}.journal`)).toBe(false);
     const third = await openFile(file);
     for (const n of [1, 2, 3]) {
@@ -306,7 +307,9 @@ describe('journal', () => {
     }
     await Promise.all(writes);
     await store.flush();
-    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    const snapshot = snapshotOf(file) as Record<string, Record<string, unknown>> & {
+      meta: Record<string, number>;
+    };
     expect(snapshot.meta.journal_seq).toBeGreaterThan(0);
     expect(existsSync(`${file}.journal.old`)).toBe(false);
     const again = await openWorldFile(file, () => seedWorld(5), { readOnly: true });

@@ -2,7 +2,7 @@ import { instantOf } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
 import { round2, sum2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
@@ -32,8 +32,12 @@ import { buildCommerceDataset, lineAmounts, shippingFee } from './commerce.seed.
  * its stock at each location; an order takes its quantities off that stock.
  */
 
-export function commerceDatasetOf(store: WorldStore, connection: ConnectionRecord): CommerceDataset {
-  return connectionDataset(store, 'commerce_datasets', buildCommerceDataset, connection);
+export function commerceDatasetOf(
+  store: WorldStore,
+  connection: ConnectionRecord,
+  how: DatasetUse = 'open',
+): CommerceDataset {
+  return connectionDataset(store, 'commerce_datasets', buildCommerceDataset, connection, how);
 }
 
 // ---- products and variants ------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { Principal } from '../../platform/tokens.js';
 import { isHttpUrl } from '../../platform/urls.js';
 import { removeConsumerData } from '../../store/cascade.js';
 import { putConsumer } from '../../store/indexes.js';
+import type { WorldStore } from '../../store/store.js';
 import type { ConsumerRecord, World } from '../../store/world.js';
 import type { ConsumerItemOut, PostConsumerInput, UpdateConsumerInput } from './consumers.schemas.js';
 
@@ -99,6 +100,6 @@ export function updateConsumer(consumer: ConsumerRecord, input: UpdateConsumerIn
   return consumer;
 }
 
-export function deleteConsumer(world: World, consumer: ConsumerRecord): void {
-  removeConsumerData(world, consumer.consumerid);
+export function deleteConsumer(store: WorldStore, consumer: ConsumerRecord): void {
+  removeConsumerData(store, consumer.consumerid);
 }

@@ -48,6 +48,6 @@ export const deleteConsumerHandler: Handler<'deleteConsumer'> = async (c) => {
   for (const connection of connectionsOfConsumer(store.world, consumer.consumerid)) {
     publishEvent(c.var, connectionEvent('deleted', consumer, connection));
   }
-  deleteConsumer(store.world, consumer);
+  deleteConsumer(store, consumer);
   return c.body(null, 204);
 };

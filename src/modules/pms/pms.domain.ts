@@ -1,7 +1,7 @@
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../platform/seeding/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord } from '../../store/world.js';
@@ -30,8 +30,12 @@ import { buildPmsDataset } from './pms.seed.js';
  * running stays), never stored. Days are UTC days.
  */
 
-export function pmsDatasetOf(store: WorldStore, connection: ConnectionRecord): PmsDataset {
-  return connectionDataset(store, 'pms_datasets', buildPmsDataset, connection);
+export function pmsDatasetOf(
+  store: WorldStore,
+  connection: ConnectionRecord,
+  how: DatasetUse = 'open',
+): PmsDataset {
+  return connectionDataset(store, 'pms_datasets', buildPmsDataset, connection, how);
 }
 
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { own } from '../../lib/own.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -44,16 +45,40 @@ export function registerPos(app: OpenAPIHono<AppEnv>): void {
 }
 
 /**
- * Background task: open orders of the datasets built so far complete as the sandbox clock passes
- * their time.
+ * Background task: open orders of the datasets in use (reached once by a request) complete as the
+ * sandbox clock passes their time. A dataset is opened only when its next order is due or a write
+ * changed it since it was last looked at, so a run costs nothing for the datasets with nothing due.
  */
 export function posOrdersTask(services: Services): TickTask {
+  const notes = new Map<string, { revision: number | undefined; due: string | null }>();
   return (store) => {
     // The events published go out by themselves: a write that queues deliveries kicks the worker.
     const world = store.world;
-    for (const dataset of Object.values(world.pos_datasets))
+    const now = services.clock.now().toISOString();
+    for (const key of store.generatedKeys(POS_DATASETS)) {
+      const note = notes.get(key);
+      const revision = store.generatedRevision(POS_DATASETS, key);
+      if (note && note.revision === revision && (note.due === null || note.due > now)) continue;
+      const dataset = store.open<PosDataset>(POS_DATASETS, key);
+      if (!dataset) continue;
       settleDataset({ ...services, store }, world, dataset);
+      // A run that completed orders changes the revision when its write commits: the next run looks
+      // once more, finds nothing due, and notes the new revision.
+      notes.set(key, { revision, due: nextDue(dataset) });
+    }
   };
+}
+
+const POS_DATASETS = 'pos_datasets';
+
+/** When the next open order of a dataset is due, or null when none is. */
+function nextDue(dataset: PosDataset): string | null {
+  let due: string | null = null;
+  for (const id of dataset.open_orders) {
+    const at = own(dataset.orders, id)?.closes_at ?? null;
+    if (at !== null && (due === null || at < due)) due = at;
+  }
+  return due;
 }
 
 /** The Point of Sale vertical, as the app composes it (src/verticals.ts). */

@@ -3,7 +3,7 @@ import { type CustomerFilters, customerFilter } from '../../lib/customer-filters
 import { serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
 import { addDays, mergeTaxTotals, round2, sum2, taxTotals } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
@@ -26,8 +26,12 @@ import { buildPosDataset, completionPayment } from './pos.seed.js';
  */
 
 /** The dataset of a connection, built from the seed the first time it is reached. */
-export function posDatasetOf(store: WorldStore, connection: ConnectionRecord): PosDataset {
-  return connectionDataset(store, 'pos_datasets', buildPosDataset, connection);
+export function posDatasetOf(
+  store: WorldStore,
+  connection: ConnectionRecord,
+  how: DatasetUse = 'open',
+): PosDataset {
+  return connectionDataset(store, 'pos_datasets', buildPosDataset, connection, how);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -37,7 +41,7 @@ export function posDatasetOf(store: WorldStore, connection: ConnectionRecord): P
 export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
   const completed: PosOrder[] = [];
   const instant = now.toISOString();
-  dataset.open_orders = dataset.open_orders.filter((id) => {
+  const open = dataset.open_orders.filter((id) => {
     const order = own(dataset.orders, id);
     if (!order) return false;
     if (order.closes_at === null || order.closes_at > instant) return true;
@@ -57,6 +61,8 @@ export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
     completed.push(order);
     return false;
   });
+  // Nothing due: nothing changes (a read that opens the dataset writes nothing).
+  if (open.length !== dataset.open_orders.length) dataset.open_orders = open;
   return completed;
 }
 

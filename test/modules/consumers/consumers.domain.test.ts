@@ -222,7 +222,7 @@ describe('deleting a consumer', () => {
       Object.keys(world.consumers).length,
       Object.keys(world.connections).length,
     ];
-    domain.deleteConsumer(world, consumer);
+    domain.deleteConsumer(Store.memory(world), consumer);
     expect([world.consumers[ODOO], world.connections[own.connectionid]]).toEqual([undefined, undefined]);
     expect(Object.keys(world.transactions)).toEqual([transactionKey(theirs.connectionid, 'r')]);
     expect([Object.keys(world.consumers).length, Object.keys(world.connections).length]).toEqual([
@@ -348,7 +348,7 @@ describe('the filters of GET /consumers', () => {
     expect(search({ search: 'qzx old' })).toEqual([]); // the stale candidate fails the rule
     consumerTextChanged(world, renamed);
     expect([search({ search: 'wvu new' }), search({ search: 'qzx' })]).toEqual([[renamed.consumerid], []]);
-    domain.deleteConsumer(world, renamed);
+    domain.deleteConsumer(Store.memory(world), renamed);
     expect(search({ search: 'wvu' })).toEqual([]);
   });
 });

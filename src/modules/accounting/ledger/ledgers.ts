@@ -98,8 +98,9 @@ export function ledgerOf(
     folder,
     until: store.today(),
   };
-  return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, () =>
-    buildLedger(store.world.meta.seed, args),
+  const seed = store.world.meta.seed;
+  return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, (pinned) =>
+    buildLedger(seed, pinned),
   );
 }
 

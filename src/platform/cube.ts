@@ -2,7 +2,6 @@ import { connectionsOfConsumer } from '../store/indexes.js';
 import type { WorldStore } from '../store/store.js';
 import type { ConnectionRecord, ConsumerRecord, World } from '../store/world.js';
 import type { ApiName, Catalogue } from './catalogue.js';
-import type { Services } from './context.js';
 
 /**
  * What a cube of the Datalab is: the members it names and how to read them off a row, and where its
@@ -48,8 +47,8 @@ export interface RowSource {
   catalogue: Catalogue;
   /** The consumers the caller reaches, narrowed by a consumer_id filter when the query has one. */
   consumers: ConsumerRecord[];
-  /** The request's services, for datasets that change when opened (a POS completes its due orders). */
-  services: Pick<Services, 'store' | 'clock' | 'ids' | 'ticker'>;
+  /** The sandbox clock when the query runs: rows show the world as of it (due POS orders closed). */
+  now: Date;
 }
 
 export interface CubeDef {
@@ -62,7 +61,11 @@ export interface CubeDef {
   measures: MeasureDef[];
   dimensions: DimensionDef[];
   relationships: { target: string; relationship: 'one_to_one' | 'one_to_many' | 'many_to_one' }[];
-  rows: (source: RowSource) => Row[];
+  /**
+   * The rows, read lazily (connection after connection): a query aggregates them as they come and
+   * keeps none. A cube reads datasets in passing ('peek') and changes nothing.
+   */
+  rows: (source: RowSource) => Iterable<Row>;
   currency?: (row: Row) => string | null;
 }
 
@@ -128,35 +131,31 @@ export const idDimension = (
 export const currencyDimension = (record: string, get: DimensionDef['get']): DimensionDef =>
   stringDimension('currency', 'Currency', `Currency of the ${record}`, get, { alignAxis: 'currency' });
 
-/** Active connections of a One API among the given consumers. */
-export function activeConnections(source: RowSource, api: ApiName): ConnectionRecord[] {
-  const out: ConnectionRecord[] = [];
+/** Active connections of a One API among the given consumers, consumer after consumer. */
+export function* activeConnections(source: RowSource, api: ApiName): Generator<ConnectionRecord> {
   for (const consumer of source.consumers) {
     for (const connection of connectionsOfConsumer(source.world, consumer.consumerid)) {
       if (connection.status === 'active' && source.catalogue.get(connection.integrationid)?.api === api) {
-        out.push(connection);
+        yield connection;
       }
     }
   }
-  return out;
 }
 
 /**
  * The rows of the active connections of a One API: what `rowsOf` reads off each connection, with
- * the consumer and connection it belongs to (the owner dimensions).
+ * the consumer and connection it belongs to (the owner dimensions), one connection at a time.
  */
-export function connectionRows(
+export function* connectionRows(
   source: RowSource,
   api: ApiName,
-  rowsOf: (connection: ConnectionRecord) => object[],
-): Row[] {
-  return activeConnections(source, api).flatMap((connection) =>
-    rowsOf(connection).map((row) => ({
-      ...row,
-      consumerid: connection.consumerid,
-      connectionid: connection.connectionid,
-    })),
-  );
+  rowsOf: (connection: ConnectionRecord) => Iterable<object>,
+): Generator<Row> {
+  for (const connection of activeConnections(source, api)) {
+    for (const row of rowsOf(connection)) {
+      yield { ...row, consumerid: connection.consumerid, connectionid: connection.connectionid };
+    }
+  }
 }
 
 /** The consumer and connection every row belongs to: dimensions of every cube. */

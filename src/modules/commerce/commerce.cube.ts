@@ -11,7 +11,10 @@ import {
 } from '../../platform/cube.js';
 import { commerceDatasetOf, toOrderItem } from './commerce.domain.js';
 
-/** The Datalab's cube of eCommerce orders: every order of the active eCommerce connections, as answered. */
+/**
+ * The Datalab's cube of eCommerce orders: every order of the active eCommerce connections, as
+ * answered. A query reads the datasets in passing.
+ */
 export const commerceOrdersCube: CubeDef = {
   name: 'commerce_orders',
   title: 'eCommerce orders',
@@ -49,8 +52,8 @@ export const commerceOrdersCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    connectionRows(source, 'eCommerce', (connection) => {
-      const dataset = commerceDatasetOf(source.store, connection);
-      return Object.values(dataset.orders).map((order) => ({ order: toOrderItem(dataset, order) }));
+    connectionRows(source, 'eCommerce', function* (connection) {
+      const dataset = commerceDatasetOf(source.store, connection, 'peek');
+      for (const order of Object.values(dataset.orders)) yield { order: toOrderItem(dataset, order) };
     }),
 };

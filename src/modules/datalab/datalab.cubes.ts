@@ -67,13 +67,14 @@ const connectionsCube: CubeDef = {
     timeDimension('created_on', 'Created on', 'When the connection was made', (r) => r.connection.created_on),
   ],
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
-  rows: (source) =>
-    source.consumers.flatMap((consumer) =>
-      connectionsOfConsumer(source.world, consumer.consumerid).map((connection) => {
+  rows: function* (source) {
+    for (const consumer of source.consumers) {
+      for (const connection of connectionsOfConsumer(source.world, consumer.consumerid)) {
         const integration = source.catalogue.get(connection.integrationid);
-        return { connection, integration: integration?.name ?? null, api: integration?.api ?? null };
-      }),
-    ),
+        yield { connection, integration: integration?.name ?? null, api: integration?.api ?? null };
+      }
+    }
+  },
 };
 
 const PLATFORM_CUBES: readonly CubeDef[] = [consumersCube, connectionsCube];

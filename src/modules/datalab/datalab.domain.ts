@@ -1,4 +1,5 @@
-import { ApiError } from '../../lib/errors.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ApiError, errors } from '../../lib/errors.js';
 import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from '../../platform/cube.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
@@ -18,12 +19,32 @@ import type {
  * queries answer 400 with the service's generic message and a detail naming the problem; what Cube
  * takes without complaint (a date range that ends before it starts, a filter on a measure the query
  * does not select) it takes too.
+ *
+ * Rows are read one by one and aggregated as they come: a query keeps its groups (an ungrouped one
+ * the rows its page needs), never the rows. It gives way to other requests every few milliseconds,
+ * and stops with a 400 past the budget of a request (QUERY_BUDGET).
  */
 
 const fail = (detail: string) => verticalFailure(detail);
 
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
+
+/**
+ * What one request may spend (a query, or all the queries of a join): rows read off the cube,
+ * groups kept (an ungrouped answer's rows, a join's rows), and wall time in milliseconds.
+ */
+export interface QueryBudget {
+  rows: number;
+  groups: number;
+  ms: number;
+}
+export const QUERY_BUDGET: QueryBudget = { rows: 2_000_000, groups: 200_000, ms: 10_000 };
+/** Work done in one go before other requests get their turn, in milliseconds. */
+const SLICE_MS = 8;
+/** Steps (rows read, rows merged or joined) between two looks at the time. */
+const STEPS_PER_LOOK = 256;
+
 const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 type Granularity = (typeof GRANULARITIES)[number];
 
@@ -352,14 +373,75 @@ function checkLeaf(
   }
 }
 
+const amount = (n: number) => n.toLocaleString('en-US');
+
+/** The budget of one request as it is spent, and its turns given to other requests. */
+class Meter {
+  readonly budget: QueryBudget;
+  readonly #started = performance.now();
+  #turn = this.#started;
+  #rows = 0;
+  #steps = 0;
+  /** Where the work is (a cube, the join), for the refusal's detail. */
+  where = '';
+
+  constructor(budget: QueryBudget) {
+    this.budget = budget;
+  }
+
+  #over(exceeded: string, detail: string): ApiError {
+    return errors.queryOverBudget(exceeded, `${this.where}: ${detail}`);
+  }
+
+  /** Counts a row read off a cube; true when it is time to `pause`. */
+  read(): boolean {
+    this.#rows += 1;
+    if (this.#rows > this.budget.rows) {
+      const rows = amount(this.budget.rows);
+      throw this.#over(`${rows} rows`, `more than ${rows} rows to read`);
+    }
+    return this.step();
+  }
+
+  /** Counts a step of work; true when it is time to `pause`. */
+  step(): boolean {
+    this.#steps += 1;
+    return this.#steps % STEPS_PER_LOOK === 0;
+  }
+
+  /** Refuses to keep more than the budget's groups (`what`: groups, joined rows...). */
+  keep(count: number, what = 'groups'): void {
+    if (count > this.budget.groups) {
+      const groups = amount(this.budget.groups);
+      throw this.#over(`${groups} ${what}`, `more than ${groups} ${what} to keep`);
+    }
+  }
+
+  /** Gives other requests their turn once the work has gone on for a slice; stops past the time. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.#turn >= SLICE_MS) {
+      await nextTurn();
+      this.#turn = performance.now();
+    }
+    if (performance.now() - this.#started > this.budget.ms) {
+      const ms = amount(this.budget.ms);
+      throw this.#over(`${ms} ms`, `still working after ${ms} ms`);
+    }
+  }
+}
+
 export interface QueryContext {
   now: Date;
   /** The cubes of the app: the platform's and its verticals' (cubesOf). */
   cubes: readonly CubeDef[];
   /** The consumers the caller reaches. */
   consumers: ConsumerRecord[];
-  source: Omit<RowSource, 'consumers'>;
+  source: Omit<RowSource, 'consumers' | 'now'>;
+  /** What the request may spend, where it differs from QUERY_BUDGET. */
+  budget?: Partial<QueryBudget>;
 }
+
+const meterOf = (context: QueryContext) => new Meter({ ...QUERY_BUDGET, ...context.budget });
 
 /** Consumer ids a query narrows to: equals filters on <cube>.consumer_id at the top level. */
 function consumerNarrowing(cube: CubeDef, filters: readonly CubeFilterValue[]): Set<string> | null {
@@ -378,7 +460,21 @@ function consumerNarrowing(cube: CubeDef, filters: readonly CubeFilterValue[]): 
   return narrowed;
 }
 
-export function runQuery(query: CubeLoadQueryInput, context: QueryContext): QueryResponseOut {
+export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Promise<QueryResponseOut> {
+  return execute(query, context, meterOf(context));
+}
+
+/** One entry of an answer: the values of its group (dimensions, buckets) and of its measures. */
+interface Result {
+  key: Value[];
+  measures: Value[];
+}
+
+async function execute(
+  query: CubeLoadQueryInput,
+  context: QueryContext,
+  meter: Meter,
+): Promise<QueryResponseOut> {
   const local = localClockOf(query.timezone);
   const now = new Date(local(context.now.toISOString()));
   if (query.segments?.length)
@@ -452,7 +548,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
   const consumers = narrowing
     ? context.consumers.filter((c) => narrowing.has(c.consumerid))
     : context.consumers;
-  const source: RowSource = { ...context.source, consumers };
+  const source: RowSource = { ...context.source, consumers, now: context.now };
   const dimensionValue = (row: Row, member: Member): Value => {
     const def = member.def as DimensionDef;
     const value = def.get(row);
@@ -471,14 +567,14 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     if (results.length === 0) return true;
     return mode === 'and' ? results.every(Boolean) : results.some(Boolean);
   };
-  const rows = cube.rows(source).filter((row) => {
+  const rowChosen = (row: Row): boolean => {
     for (const t of times) {
       if (!t.range) continue;
       const value = dimensionValue(row, t.member);
       if (value === null || String(value) < t.range[0] || String(value) > t.range[1]) return false;
     }
     return rowMatches(row, rowFilters, 'and');
-  });
+  };
 
   // Groups: by the dimensions and the time buckets (ungrouped: one group per row).
   const timeColumns = times.filter((t) => t.granularity);
@@ -489,22 +585,6 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
       return value === null ? null : truncate(String(value), t.granularity as Granularity);
     }),
   ];
-  const groups = new Map<string, { key: Value[]; rows: Row[] }>();
-  rows.forEach((row, index) => {
-    const key = keyOf(row);
-    const id = query.ungrouped ? String(index) : JSON.stringify(key);
-    const group = groups.get(id) ?? { key, rows: [] };
-    group.rows.push(row);
-    groups.set(id, group);
-  });
-  // Measures alone (no dimension, no bucket) always make one row, as SQL without GROUP BY does.
-  if (groups.size === 0 && !query.ungrouped && dimensions.length + timeColumns.length === 0) {
-    groups.set('[]', { key: [], rows: [] });
-  }
-  let results = [...groups.values()].map((group) => ({
-    key: group.key,
-    measures: aggregated.map((m) => aggregate(m.def as MeasureDef, group.rows)),
-  }));
 
   // Filters on measures apply to the groups.
   const groupMatches = (values: Value[], list: readonly CubeFilterValue[], mode: 'and' | 'or'): boolean => {
@@ -518,7 +598,6 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     if (outcomes.length === 0) return true;
     return mode === 'and' ? outcomes.every(Boolean) : outcomes.some(Boolean);
   };
-  if (groupFilters.length) results = results.filter((r) => groupMatches(r.measures, groupFilters, 'and'));
 
   // Order: as asked, else the first time bucket ascending, else the first measure descending.
   const columns = [
@@ -526,7 +605,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     ...timeColumns.map((t) => `${t.member.name}.${t.granularity}`),
     ...measures.map((m) => m.name),
   ];
-  const valueAt = (r: { key: Value[]; measures: Value[] }, column: number) =>
+  const valueAt = (r: Result, column: number) =>
     column < r.key.length ? r.key[column] : r.measures[column - r.key.length];
   const order = orderOf(
     query.order,
@@ -534,21 +613,63 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
     timeColumns.length ? `${timeColumns[0]?.member.name}.${timeColumns[0]?.granularity}` : null,
     measures[0]?.name ?? null,
     dimensions[0]?.name ?? null,
-  );
-  results.sort((a, b) => {
-    for (const { column, desc } of order) {
-      const i = columns.indexOf(column);
-      const cmp = compare(valueAt(a, i) ?? null, valueAt(b, i) ?? null);
+  ).map(({ column, desc }) => ({ index: columns.indexOf(column), desc }));
+  const inOrder = (a: Result, b: Result): number => {
+    for (const { index, desc } of order) {
+      const cmp = compare(valueAt(a, index) ?? null, valueAt(b, index) ?? null);
       if (cmp !== 0) return desc ? -cmp : cmp;
     }
     return 0;
-  });
+  };
+
+  // The rows are read one by one: each adds to its group's totals (ungrouped: is a row of the
+  // answer, of which only those the page needs are kept).
+  meter.where = cube.name;
+  const measureDefs = aggregated.map((m) => m.def as MeasureDef);
+  const groups = new Map<string, { key: Value[]; totals: Totals[] }>();
+  const firstRows = query.ungrouped ? new FirstRows(offset + limit, inOrder, meter) : null;
+  const currencies = new Set<string>();
+  for (const row of cube.rows(source)) {
+    if (meter.read()) await meter.pause();
+    if (!rowChosen(row)) continue;
+    const currency = cube.currency?.(row);
+    if (currency) currencies.add(currency);
+    const key = keyOf(row);
+    if (firstRows) {
+      const values = measureDefs.map((def) => new Totals(def).add(row).value());
+      const chosen = groupFilters.length === 0 || groupMatches(values, groupFilters, 'and');
+      if (chosen && firstRows.add({ key, measures: values })) await firstRows.trim();
+      continue;
+    }
+    const id = JSON.stringify(key);
+    let group = groups.get(id);
+    if (!group) {
+      group = { key, totals: measureDefs.map((def) => new Totals(def)) };
+      groups.set(id, group);
+      meter.keep(groups.size);
+    }
+    for (const totals of group.totals) totals.add(row);
+  }
+  let results: Result[];
+  if (firstRows) results = await firstRows.all();
+  else {
+    // Measures alone (no dimension, no bucket) always make one row, as SQL without GROUP BY does.
+    if (groups.size === 0 && dimensions.length + timeColumns.length === 0) {
+      groups.set('[]', { key: [], totals: measureDefs.map((def) => new Totals(def)) });
+    }
+    results = [];
+    for (const group of groups.values()) {
+      const values = group.totals.map((totals) => totals.value());
+      if (groupFilters.length === 0 || groupMatches(values, groupFilters, 'and')) {
+        results.push({ key: group.key, measures: values });
+      }
+    }
+    groups.clear();
+    results = await sortGently(results, inOrder, meter);
+  }
   const page = results.slice(offset, offset + limit);
 
   const monetary = measures.filter((m) => m.kind === 'measure' && m.def.monetary).map((m) => m.name);
-  const currencies = cube.currency
-    ? [...new Set(rows.map((r) => cube.currency?.(r)).filter((c): c is string => Boolean(c)))].sort()
-    : [];
   return {
     results: columns.map((column, index) => {
       const member = byName.get(column) ?? byName.get(column.split('.').slice(0, 2).join('.'));
@@ -564,7 +685,7 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
         type,
       };
     }),
-    meta: { currency: currencies, monetary_measures: monetary },
+    meta: { currency: [...currencies].sort(), monetary_measures: monetary },
   };
 }
 
@@ -572,9 +693,9 @@ export function runQuery(query: CubeLoadQueryInput, context: QueryContext): Quer
 // Joined queries (POST /datalab/query-groups-join).
 
 /** A refusal of one query of a join, its place named first. */
-function inQuery<T>(index: number, run: () => T): T {
+async function inQuery<T>(index: number, run: () => Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     throw new ApiError(error.status, error.message, `queries[${index}]: ${error.detail}`, error.errorCode);
@@ -603,8 +724,17 @@ function dimensionOfColumn(cubes: readonly CubeDef[], column: string): Dimension
  * then every other column of each answer in turn; a column name already taken gets the index of its
  * query (`_1`). The meta lists the currencies and monetary measures of every answer.
  */
-export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): QueryResponseOut {
-  const answers = join.queries.map((query, i) => inQuery(i, () => runQuery(query, context)));
+export async function runJoinQuery(
+  join: CubeJoinQueryInput,
+  context: QueryContext,
+): Promise<QueryResponseOut> {
+  // One budget for the whole request: its queries, then the join.
+  const meter = meterOf(context);
+  const answers: QueryResponseOut[] = [];
+  for (const [i, query] of join.queries.entries()) {
+    answers.push(await inQuery(i, () => execute(query, context, meter)));
+  }
+  meter.where = 'the join';
   const axes = (join.align ?? []).map((entry, k) => {
     const where = `align[${k}]`;
     if (entry.length !== answers.length) {
@@ -647,7 +777,7 @@ export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): Q
   const NONE = undefined as unknown as Value;
   let joined: Joined[] = [];
   const known = new Set<number>();
-  answers.forEach((answer, i) => {
+  for (const [i, answer] of answers.entries()) {
     const mine = axes.flatMap((a, k) => (a.columns[i] === null ? [] : [k]));
     const shared = mine.filter((k) => known.has(k));
     const count = answer.results[0]?.data.length ?? 0;
@@ -666,7 +796,9 @@ export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): Q
       const byKey = new Map<string, number[]>();
       rows.forEach((values, r) => {
         const key = keyOf(values);
-        byKey.set(key, [...(byKey.get(key) ?? []), r]);
+        const hits = byKey.get(key);
+        if (hits) hits.push(r);
+        else byKey.set(key, [r]);
       });
       const matched = new Set<number>();
       const next: Joined[] = [];
@@ -678,22 +810,31 @@ export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): Q
           const values = [...row.axes];
           for (const k of mine) values[k] = rows[r]?.[k] ?? null;
           next.push({ axes: values, parts: [...row.parts, r] });
+          if (meter.step()) {
+            meter.keep(next.length, 'joined rows');
+            await meter.pause();
+          }
         }
       }
       rows.forEach((values, r) => {
         if (!matched.has(r)) next.push({ axes: values, parts: [...answers.slice(0, i).map(() => null), r] });
       });
+      meter.keep(next.length, 'joined rows');
       joined = next;
     }
     for (const k of mine) known.add(k);
-  });
-  joined.sort((a, b) => {
-    for (let k = 0; k < axes.length; k++) {
-      const cmp = compare(a.axes[k] ?? null, b.axes[k] ?? null);
-      if (cmp !== 0) return cmp;
-    }
-    return 0;
-  });
+  }
+  joined = await sortGently(
+    joined,
+    (a, b) => {
+      for (let k = 0; k < axes.length; k++) {
+        const cmp = compare(a.axes[k] ?? null, b.axes[k] ?? null);
+        if (cmp !== 0) return cmp;
+      }
+      return 0;
+    },
+    meter,
+  );
 
   const results: QueryResponseOut['results'] = axes.map((a, k) => {
     const i = a.columns.findIndex((c) => c !== null);
@@ -729,17 +870,132 @@ export function runJoinQuery(join: CubeJoinQueryInput, context: QueryContext): Q
   return { results, meta: { currency: currencies, monetary_measures: monetary } };
 }
 
-function aggregate(measure: MeasureDef, rows: readonly Row[]): number | null {
-  if (measure.agg === 'count') return rows.length;
-  const values = rows.map((r) => measure.get?.(r)).filter((v) => v !== null && v !== undefined);
-  if (measure.agg === 'countDistinct') return new Set(values.map(String)).size;
-  const numbers = values.map(Number).filter((n) => !Number.isNaN(n));
-  if (numbers.length === 0) return measure.agg === 'sum' ? 0 : null;
-  const sum = numbers.reduce((t, n) => t + Math.round(n * 100), 0) / 100;
-  if (measure.agg === 'sum') return round2(sum);
-  if (measure.agg === 'avg') return round2(sum / numbers.length);
-  if (measure.agg === 'min') return Math.min(...numbers);
-  return Math.max(...numbers);
+/** The totals of one measure over the rows of a group, added one by one. */
+class Totals {
+  readonly #measure: MeasureDef;
+  #rows = 0;
+  /** How many values are numbers, their sum in cents, their least and greatest. */
+  #numbers = 0;
+  #cents = 0;
+  #min = 0;
+  #max = 0;
+  /** The distinct values (countDistinct), as text. */
+  readonly #distinct: Set<string> | null;
+
+  constructor(measure: MeasureDef) {
+    this.#measure = measure;
+    this.#distinct = measure.agg === 'countDistinct' ? new Set() : null;
+  }
+
+  add(row: Row): this {
+    this.#rows += 1;
+    if (this.#measure.agg === 'count') return this;
+    const value = this.#measure.get?.(row);
+    if (value === null || value === undefined) return this;
+    if (this.#distinct) {
+      this.#distinct.add(String(value));
+      return this;
+    }
+    const n = Number(value);
+    if (Number.isNaN(n)) return this;
+    this.#cents += Math.round(n * 100);
+    this.#min = this.#numbers === 0 ? n : Math.min(this.#min, n);
+    this.#max = this.#numbers === 0 ? n : Math.max(this.#max, n);
+    this.#numbers += 1;
+    return this;
+  }
+
+  value(): number | null {
+    const agg = this.#measure.agg;
+    if (agg === 'count') return this.#rows;
+    if (this.#distinct) return this.#distinct.size;
+    if (this.#numbers === 0) return agg === 'sum' ? 0 : null;
+    const sum = this.#cents / 100;
+    if (agg === 'sum') return round2(sum);
+    if (agg === 'avg') return round2(sum / this.#numbers);
+    return agg === 'min' ? this.#min : this.#max;
+  }
+}
+
+/**
+ * The first `wanted` rows of an ungrouped answer in its order (ties in the order they came), among
+ * rows added one by one: past about twice as many, the others are dropped.
+ */
+class FirstRows {
+  readonly #wanted: number;
+  readonly #inOrder: (a: Result, b: Result) => number;
+  readonly #meter: Meter;
+  #rows: Result[] = [];
+  /** Whether the rows are in order: none added since the last trim. */
+  #sorted = true;
+  /** Rows held before a trim: about twice those wanted, one more than the budget's groups at most. */
+  readonly #most: number;
+
+  constructor(wanted: number, inOrder: (a: Result, b: Result) => number, meter: Meter) {
+    this.#wanted = wanted;
+    this.#inOrder = inOrder;
+    this.#meter = meter;
+    this.#most = Math.min(wanted + Math.max(wanted, 1024), meter.budget.groups + 1);
+  }
+
+  /** Adds a row; true when the rows are to be trimmed (`trim`) before the next one. */
+  add(row: Result): boolean {
+    this.#rows.push(row);
+    this.#sorted = false;
+    return this.#rows.length >= this.#most;
+  }
+
+  /** Keeps the first rows wanted, in order; refuses when they are more than the budget's groups. */
+  async trim(): Promise<void> {
+    this.#rows = (await sortGently(this.#rows, this.#inOrder, this.#meter)).slice(0, this.#wanted);
+    this.#sorted = true;
+    this.#meter.keep(this.#rows.length);
+  }
+
+  async all(): Promise<Result[]> {
+    if (!this.#sorted) await this.trim();
+    return this.#rows;
+  }
+}
+
+/** Rows sorted together at once; longer lists are merged from such runs. */
+const RUN = 2048;
+
+/**
+ * Sorts as Array.prototype.sort does (stable: ties keep their order), giving other requests their
+ * turn between runs and while merging.
+ */
+async function sortGently<T>(items: T[], inOrder: (a: T, b: T) => number, meter: Meter): Promise<T[]> {
+  if (items.length <= RUN) return items.sort(inOrder);
+  let runs: T[][] = [];
+  for (let start = 0; start < items.length; start += RUN) {
+    runs.push(items.slice(start, start + RUN).sort(inOrder));
+    await meter.pause();
+  }
+  while (runs.length > 1) {
+    const merged: T[][] = [];
+    for (let r = 0; r < runs.length; r += 2) {
+      const left = runs[r] as T[];
+      const right = runs[r + 1];
+      if (!right) {
+        merged.push(left);
+        continue;
+      }
+      const out: T[] = [];
+      let i = 0;
+      let j = 0;
+      while (i < left.length && j < right.length) {
+        // On a tie the left one, which came first.
+        out.push(inOrder(right[j] as T, left[i] as T) < 0 ? (right[j++] as T) : (left[i++] as T));
+        if (meter.step()) await meter.pause();
+      }
+      for (; i < left.length; i++) out.push(left[i] as T);
+      for (; j < right.length; j++) out.push(right[j] as T);
+      merged.push(out);
+    }
+    runs = merged;
+  }
+  return runs[0] ?? [];
 }
 
 function compare(a: Value, b: Value): number {

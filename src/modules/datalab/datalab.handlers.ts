@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { visibleConsumers } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
+import { rawOf } from '../../store/unit-of-work.js';
 import { cubesOf } from './datalab.cubes.js';
 import { cubeSchemas, type QueryContext, runJoinQuery, runQuery } from './datalab.domain.js';
 import type * as routes from './datalab.routes.js';
@@ -12,26 +13,28 @@ export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) =>
 
 /**
  * What a query reads: the consumers the caller reaches (a restricted key's consumers, an MCP token's
- * consumer). POS datasets read on the way first complete their due orders, as a POS request would.
+ * consumer), as of the sandbox clock, within the app's budget of one request.
  */
 function queryContext(
   c: Parameters<Handler<'queryDb'>>[0] | Parameters<Handler<'queryGroupsJoin'>>[0],
 ): QueryContext {
   const store = c.get('store');
-  const world = store.world;
+  // The plain world, not the write's tracking view: a query writes nothing.
+  const world = rawOf(store.world);
   return {
     now: c.get('clock').now(),
     cubes: cubesOf(c.get('verticals')),
     consumers: visibleConsumers(world, c.get('principal')),
-    source: { world, store, catalogue: c.get('catalogue'), services: c.var },
+    source: { world, store, catalogue: c.get('catalogue') },
+    budget: c.get('config').datalabBudget,
   };
 }
 
 export const queryDb: Handler<'queryDb'> = async (c) => {
-  return c.json(runQuery(c.req.valid('json'), queryContext(c)), 200);
+  return c.json(await runQuery(c.req.valid('json'), queryContext(c)), 200);
 };
 
 /** Several queries over the same consumers, their answers joined on the aligned dimensions. */
 export const queryGroupsJoin: Handler<'queryGroupsJoin'> = async (c) => {
-  return c.json(runJoinQuery(c.req.valid('json'), queryContext(c)), 200);
+  return c.json(await runJoinQuery(c.req.valid('json'), queryContext(c)), 200);
 };

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
+import type { QueryBudget } from './datalab.domain.js';
 import * as handlers from './datalab.handlers.js';
 import * as routes from './datalab.routes.js';
 
@@ -12,4 +13,11 @@ export function registerDatalab(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getCubeSchemas, handlers.getCubeSchemas);
   app.openapi(routes.queryDb, handlers.queryDb);
   app.openapi(routes.queryGroupsJoin, handlers.queryGroupsJoin);
+}
+
+declare module '../../platform/context.js' {
+  interface SandboxConfig {
+    /** What one Datalab request may spend, where it differs from QUERY_BUDGET (tests lower it). */
+    datalabBudget?: Partial<QueryBudget>;
+  }
 }

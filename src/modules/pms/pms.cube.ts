@@ -12,7 +12,10 @@ import {
 } from '../../platform/cube.js';
 import { pmsDatasetOf } from './pms.domain.js';
 
-/** The Datalab's cube of PMS invoices: the invoices (one per stay) of the active PMS connections. */
+/**
+ * The Datalab's cube of PMS invoices: the invoices (one per stay) of the active PMS connections. A
+ * query reads the datasets in passing.
+ */
 export const pmsInvoicesCube: CubeDef = {
   name: 'pms_invoices',
   title: 'PMS invoices',
@@ -42,13 +45,15 @@ export const pmsInvoicesCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.invoice.currency,
   rows: (source) =>
-    connectionRows(source, 'Property Management System', (connection) => {
-      const dataset = pmsDatasetOf(source.store, connection);
+    connectionRows(source, 'Property Management System', function* (connection) {
+      const dataset = pmsDatasetOf(source.store, connection, 'peek');
       const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
-      return Object.values(dataset.invoices).map((invoice) => ({
-        invoice,
-        location: locations.get(invoice.location_id) ?? null,
-        guests: own(dataset.orders, invoice.order_id)?.guests ?? null,
-      }));
+      for (const invoice of Object.values(dataset.invoices)) {
+        yield {
+          invoice,
+          location: locations.get(invoice.location_id) ?? null,
+          guests: own(dataset.orders, invoice.order_id)?.guests ?? null,
+        };
+      }
     }),
 };

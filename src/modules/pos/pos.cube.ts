@@ -1,3 +1,4 @@
+import { own } from '../../lib/own.js';
 import {
   type CubeDef,
   connectionRows,
@@ -9,12 +10,38 @@ import {
   sumOf,
   timeDimension,
 } from '../../platform/cube.js';
-import { settleDataset } from './pos.context.js';
-import { posDatasetOf } from './pos.domain.js';
+import { completeDueOrders, posDatasetOf } from './pos.domain.js';
+import type { PosDataset, PosOrder } from './pos.records.js';
 
 /**
- * The Datalab's cube of POS orders: every order of the active Point of Sale connections. A dataset
- * read by a query first completes its due orders and publishes their events, as a POS request would.
+ * The orders of a dataset as of `now`: the open orders whose time has come are shown closed, as the
+ * next POS request will close them (completeDueOrders), on copies; the dataset is left as it is.
+ */
+function* ordersAsOf(dataset: PosDataset, now: Date): Generator<PosOrder> {
+  const instant = now.toISOString();
+  const due = dataset.open_orders.filter((id) => {
+    const closesAt = own(dataset.orders, id)?.closes_at;
+    return closesAt !== null && closesAt !== undefined && closesAt <= instant;
+  });
+  let closed: Record<string, PosOrder> = {};
+  if (due.length) {
+    // The rule works on a copy of what it changes: the due orders and their customers.
+    const orders = Object.fromEntries(due.map((id) => [id, { ...(own(dataset.orders, id) as PosOrder) }]));
+    const customers = Object.fromEntries(
+      Object.values(orders).flatMap((order) => {
+        const customer = own(dataset.customers, order.customer_id);
+        return customer ? [[customer.id, { ...customer }]] : [];
+      }),
+    );
+    const copy: PosDataset = { ...dataset, open_orders: due, orders, customers };
+    closed = Object.fromEntries(completeDueOrders(copy, now).map((order) => [order.id, order]));
+  }
+  for (const order of Object.values(dataset.orders)) yield own(closed, order.id) ?? order;
+}
+
+/**
+ * The Datalab's cube of POS orders: every order of the active Point of Sale connections, as of the
+ * query (due open orders shown closed). A query reads the datasets in passing and changes nothing.
  */
 export const posOrdersCube: CubeDef = {
   name: 'pos_orders',
@@ -61,13 +88,11 @@ export const posOrdersCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    connectionRows(source, 'Point of Sale', (connection) => {
-      const dataset = posDatasetOf(source.store, connection);
-      settleDataset(source.services, source.world, dataset);
+    connectionRows(source, 'Point of Sale', function* (connection) {
+      const dataset = posDatasetOf(source.store, connection, 'peek');
       const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
-      return Object.values(dataset.orders).map((order) => ({
-        order,
-        location: locations.get(order.location_id) ?? null,
-      }));
+      for (const order of ordersAsOf(dataset, source.now)) {
+        yield { order, location: locations.get(order.location_id) ?? null };
+      }
     }),
 };

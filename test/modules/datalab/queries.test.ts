@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { errors } from '../../../src/lib/errors.js';
 import { dateRangeOf, localClockOf, truncate } from '../../../src/modules/datalab/datalab.domain.js';
 import { PublicCubeMetaCube, QueryResponse } from '../../../src/modules/datalab/datalab.schemas.js';
@@ -523,15 +523,20 @@ describe('datalab: queries', () => {
       });
       expect(link.status).toBe(200);
     }
+    // Datasets are read in passing (peek): none is kept, so the reads are counted as they happen.
+    const store = s.app.services.store;
+    const peek = vi.spyOn(store, 'peek');
+    const read = () => peek.mock.calls.filter(([collection]) => collection === 'pos_datasets').length;
     const narrowed = await query({
       measures: ['pos_orders.count'],
       filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: created.slice(0, 2) }],
     });
     expect(narrowed.status).toBe(200);
-    expect(Object.keys(s.app.services.store.world.pos_datasets)).toHaveLength(2);
+    expect(read()).toBe(2);
     const res = await query({ measures: ['pos_orders.count'] });
     expect(res.status, res.text).toBe(200);
-    expect(Object.keys(s.app.services.store.world.pos_datasets).length).toBeGreaterThan(51);
+    expect(read() - 2).toBeGreaterThan(51);
+    expect(store.world.pos_datasets).toEqual({});
   });
 });
 

@@ -37,7 +37,7 @@ import { Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
 import type { AnyVerticalModule } from './platform/vertical-module.js';
 import { Store } from './store/store.js';
-import type { WorldSize } from './store/world.js';
+import type { CustomRecordsRecord, WorldSize } from './store/world.js';
 import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js';
 import { registerDocs } from './surfaces/docs/index.js';
 import { isMcpPath, registerMcp } from './surfaces/mcp/index.js';
@@ -135,8 +135,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       ? manualClock(options.clock)
       : (options.clock ?? manualClock());
   store.useClock(() => clock.now());
-  // The custom routes bound their records themselves (count and bytes per path and connection).
-  store.boundedElsewhere('custom_records');
+  // The custom routes bound their records themselves (count and bytes per path and connection), and
+  // keep their size.
+  store.boundedElsewhere<CustomRecordsRecord>('custom_records', (record) => record.bytes);
   const config: SandboxConfig = {
     seed,
     publicUrl: options.publicUrl ?? null,

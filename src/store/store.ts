@@ -233,8 +233,8 @@ export class Store implements WorldStore {
   #sizes = new Map<string, number>();
   /** The last revision given to a generated dataset (see generatedRevision). */
   #revision = 0;
-  /** Collections whose records their module bounds itself (see boundedElsewhere). */
-  readonly #boundedElsewhere = new Set<string>();
+  /** Collections whose records their module bounds itself, with how it knows their size. */
+  readonly #boundedElsewhere = new Map<string, (record: never) => number>();
 
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
@@ -315,11 +315,19 @@ export class Store implements WorldStore {
   }
 
   /**
-   * Leaves the records of a collection out of the bounds on a field and a record (still counted in
-   * the world's): its module bounds them itself (the custom routes' records, say).
+   * Leaves the records of a collection out of the bounds on a field and a record: its module bounds
+   * them itself (the custom routes' records, say), and keeps their size, which `size` reads (they
+   * still count in the world's bound, without serializing a large record at every write).
    */
-  boundedElsewhere(collection: string): void {
-    this.#boundedElsewhere.add(collection);
+  boundedElsewhere<R>(collection: string, size: (record: R) => number): void {
+    this.#boundedElsewhere.set(collection, size as (record: never) => number);
+  }
+
+  /** The size of a record as the world's bound counts it (0 for none). */
+  #recordSize(collection: string, record: unknown): number {
+    if (record === undefined) return 0;
+    const size = this.#boundedElsewhere.get(collection);
+    return size ? size(record as never) : sizeOf(record);
   }
 
   /** Called after every committed write with the collections it changed. */
@@ -373,7 +381,7 @@ export class Store implements WorldStore {
     const unit = new UnitOfWork(this.#world, (collection, key) => {
       const id = `${collection}\u0000${key}`;
       if (this.#builders.has(collection) || this.#sizes.has(id) || before.has(id)) return;
-      before.set(id, sizeOf((this.#world as unknown as Bags)[collection]?.[key]));
+      before.set(id, this.#recordSize(collection, (this.#world as unknown as Bags)[collection]?.[key]));
     });
     const scope = new WriteScope(this, unit);
     try {
@@ -482,7 +490,7 @@ export class Store implements WorldStore {
     const sizes = new Map<string, number>();
     for (const id of records) {
       const [collection, key] = id.split('\u0000') as [string, string];
-      const size = sizeOf((this.#world as unknown as Bags)[collection]?.[key]);
+      const size = this.#recordSize(collection, (this.#world as unknown as Bags)[collection]?.[key]);
       const bounded = !this.#boundedElsewhere.has(collection);
       if (
         bounded &&
@@ -629,7 +637,7 @@ export class Store implements WorldStore {
   }
 
   #cached(id: string, value: unknown): void {
-    const bytes = sizeOf(value);
+    const bytes = estimatedSize(value);
     this.#cacheTotal += bytes - (this.#cache.get(id) ?? 0);
     this.#cache.delete(id);
     this.#cache.set(id, bytes);
@@ -702,7 +710,8 @@ export class Store implements WorldStore {
     if (from) {
       for (const [name, records] of Object.entries(world)) {
         if (name === 'meta' || this.#builders.has(name)) continue;
-        for (const record of Object.values(records as Record<string, unknown>)) used += sizeOf(record);
+        for (const record of Object.values(records as Record<string, unknown>))
+          used += this.#recordSize(name, record);
       }
     }
     world.meta.client_bytes = used;
@@ -735,6 +744,31 @@ function sizeOf(value: unknown): number {
   if (value === undefined) return 0;
   return JSON.stringify(value)?.length ?? 0;
 }
+
+/**
+ * About the size of a dataset as JSON, without serializing all of it (a POS dataset is some 1.7 MB,
+ * 15-20 ms to serialize): each collection of many records is measured on a sample of them.
+ */
+export function estimatedSize(value: unknown, depth = 0): number {
+  if (value === null || typeof value !== 'object') return sizeOf(value);
+  const entries = Object.entries(value);
+  if (entries.length <= SAMPLE * 2 || depth > 1) {
+    if (depth > 1) return sizeOf(value);
+    let total = 2;
+    for (const [key, child] of entries) total += key.length + 4 + estimatedSize(child, depth + 1);
+    return total;
+  }
+  let sampled = 0;
+  const step = entries.length / SAMPLE;
+  for (let i = 0; i < SAMPLE; i++) {
+    const [key, child] = entries[Math.floor(i * step)] as [string, unknown];
+    sampled += key.length + 4 + sizeOf(child);
+  }
+  return Math.round((sampled / SAMPLE) * entries.length) + 2;
+}
+
+/** Records measured of a large collection to estimate its size. */
+const SAMPLE = 32;
 
 /** Whether a record holds a file's content (see FILE_CONTENT_FIELDS), at any depth. */
 function holdsFileContent(value: unknown): boolean {

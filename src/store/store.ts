@@ -366,11 +366,14 @@ export class Store implements WorldStore {
     try {
       return await this.runWrite(work, keep);
     } finally {
+      // Between two turns no write holds a dataset: the cache is trimmed there, even when writes
+      // keep coming (the next starts in a later microtask).
+      this.#busy = false;
+      this.#evict();
       const next = this.#waiting.shift();
-      if (next) next();
-      else {
-        this.#busy = false;
-        this.#evict();
+      if (next) {
+        this.#busy = true;
+        next();
       }
     }
   }

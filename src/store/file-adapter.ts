@@ -19,7 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Adapter } from 'lowdb';
-import { addOverlayOp, entriesOf, type GeneratedEntry, type OverlayOp, type Registry } from './generated.js';
+import { addOverlayOp, entriesOf, newEntry, type OverlayOp, opsOf, type Registry } from './generated.js';
 import { applyOp, type PathOp } from './unit-of-work.js';
 
 export class StoreFileError extends Error {
@@ -121,7 +121,7 @@ function* snapshotLines<T extends Journaled>(
     const c = JSON.stringify(name);
     if (generated.has(name)) {
       for (const [key, entry] of state.registry.get(name) ?? []) {
-        const ops = entry.ops.map(
+        const ops = opsOf(entry).map(
           (op) => `{"p":${JSON.stringify(op.p)}${op.j === undefined ? '' : `,"v":${op.j}`}}`,
         );
         count += 1;
@@ -158,7 +158,7 @@ function changeGenerated(registry: Registry, collection: string, key: string, op
   }
   let entry = entries.get(key);
   if (!entry) {
-    entry = { args: null, ops: [], bytes: 0 };
+    entry = newEntry(null);
     entries.set(key, entry);
   }
   addOverlayOp(entry, op);
@@ -464,7 +464,7 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
         count += 1;
         if (this.#generated.has(line.c)) {
           world[line.c] ??= {};
-          const entry: GeneratedEntry = { args: line.a ?? null, ops: [], bytes: 0 };
+          const entry = newEntry(line.a ?? null);
           for (const op of line.o ?? []) addOverlayOp(entry, overlayOf(op));
           entriesOf(registry, line.c).set(line.k, entry);
         } else {
@@ -510,8 +510,9 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
       if (records === null || typeof records !== 'object') continue;
       const entries = entriesOf(registry, name);
       for (const [key, value] of Object.entries(records)) {
-        const op: OverlayOp = { p: [], j: JSON.stringify(value) };
-        entries.set(key, { args: null, ops: [op], bytes: (op.j as string).length });
+        const entry = newEntry(null);
+        addOverlayOp(entry, { p: [], j: JSON.stringify(value) });
+        entries.set(key, entry);
       }
       collections[name] = {};
     }
@@ -536,7 +537,7 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
       for (const made of line.mk ?? []) {
         if (!this.#generated.has(made.c)) continue;
         const entries = entriesOf(registry, made.c);
-        if (!entries.has(made.k)) entries.set(made.k, { args: made.a, ops: [], bytes: 0 });
+        if (!entries.has(made.k)) entries.set(made.k, newEntry(made.a));
       }
       for (const op of line.ops ?? []) {
         const [name, key] = op.p;

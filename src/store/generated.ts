@@ -14,9 +14,15 @@ import { applyOp, type Path } from './unit-of-work.js';
  */
 export interface GeneratedEntry {
   args: unknown;
-  ops: OverlayOp[];
+  /**
+   * The changes, in the order they replay, keyed by their path (a removal by its path and REMOVED):
+   * a value set again at a path takes its earlier place. Read them with `opsOf`.
+   */
+  ops: Map<string, OverlayOp>;
   /** Bytes of the ops (their paths and values as JSON): what clients wrote into the dataset. */
   bytes: number;
+  /** Bytes of the ops strictly below each path (by key): what a change at that path replaces. */
+  below: Map<string, number>;
   /** Changes with every write to the dataset, never the same twice in a process (not stored). */
   rev?: number;
 }
@@ -40,31 +46,79 @@ export function entriesOf(registry: Registry, collection: string): Map<string, G
   return entries;
 }
 
+/** A dataset in use, with no change yet. */
+export const newEntry = (args: unknown): GeneratedEntry => ({
+  args,
+  ops: new Map(),
+  bytes: 0,
+  below: new Map(),
+});
+
+/** The changes of an entry, in the order they replay. */
+export const opsOf = (entry: GeneratedEntry): OverlayOp[] => [...entry.ops.values()];
+
 export const opBytes = (op: OverlayOp): number => JSON.stringify(op.p).length + (op.j?.length ?? 0) + 8;
 
+const keyOf = (path: Path): string => JSON.stringify(path);
+/** Marks the key of a removal: a path may hold a removal and, after it, a value set again. */
+const REMOVED = '\u0000-';
+
 /**
- * Adds a write's change to a dataset's ops, keeping them short and their replay exact:
+ * How many bytes `op` would add to an entry (less what it replaces), without changing it: what the
+ * world's bound is checked against before a write is kept.
+ */
+export function overlayDelta(entry: GeneratedEntry | undefined, op: OverlayOp): number {
+  if (!entry) return opBytes(op);
+  const key = keyOf(op.p);
+  let replaced = entry.below.get(key) ?? 0;
+  const set = entry.ops.get(key);
+  if (op.j === undefined) {
+    const removed = entry.ops.get(key + REMOVED);
+    replaced += (set ? opBytes(set) : 0) + (removed ? opBytes(removed) : 0);
+  } else if (set) {
+    replaced += opBytes(set);
+  }
+  return opBytes(op) - replaced;
+}
+
+/**
+ * Adds a write's change to a dataset's changes, keeping them short and their replay exact:
  * - a change at a path replaces the changes below it (they are part of its value);
  * - a value set again at a path replaces the earlier value where it stands, so that keys added to an
  *   object keep their place, unless a removal of that path came before it (the key was removed, then
  *   added again: it stands last, as in memory);
- * - a removal replaces every earlier change at or below its path.
+ * - a removal replaces every earlier change at or below its path, and stands last.
+ * Each step costs the length of the path, but for a change at a path with changes below it.
  */
 export function addOverlayOp(entry: GeneratedEntry, op: OverlayOp): void {
-  const ops: OverlayOp[] = [];
-  let lastExact = -1;
-  for (const existing of entry.ops) {
-    if (isUnder(existing.p, op.p)) {
-      if (existing.p.length > op.p.length || op.j === undefined) continue;
-      lastExact = ops.length;
+  const key = keyOf(op.p);
+  if ((entry.below.get(key) ?? 0) > 0) {
+    for (const [other, existing] of [...entry.ops]) {
+      if (existing.p.length > op.p.length && isUnder(existing.p, op.p)) drop(entry, other, existing);
     }
-    ops.push(existing);
   }
-  if (op.j !== undefined && lastExact >= 0 && (ops[lastExact] as OverlayOp).j !== undefined)
-    ops[lastExact] = op;
-  else ops.push(op);
-  entry.ops = ops;
-  entry.bytes = ops.reduce((sum, o) => sum + opBytes(o), 0);
+  if (op.j === undefined) {
+    for (const exact of [key, key + REMOVED]) {
+      const existing = entry.ops.get(exact);
+      if (existing) drop(entry, exact, existing);
+    }
+    put(entry, key + REMOVED, op);
+    return;
+  }
+  const existing = entry.ops.get(key);
+  if (existing) drop(entry, key, existing, true);
+  put(entry, key, op);
+}
+
+/** Removes an op (or, `inPlace`, only its bytes: a new value takes its place in the map). */
+function drop(entry: GeneratedEntry, key: string, op: OverlayOp, inPlace = false): void {
+  if (!inPlace) entry.ops.delete(key);
+  weigh(entry, op, -opBytes(op));
+}
+
+function put(entry: GeneratedEntry, key: string, op: OverlayOp): void {
+  entry.ops.set(key, op);
+  weigh(entry, op, opBytes(op));
 }
 
 /** Whether `path` is `prefix` or below it. */
@@ -72,6 +126,16 @@ function isUnder(path: Path, prefix: Path): boolean {
   if (path.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
   return true;
+}
+
+function weigh(entry: GeneratedEntry, op: OverlayOp, bytes: number): void {
+  entry.bytes += bytes;
+  for (let depth = 0; depth < op.p.length; depth++) {
+    const prefix = keyOf(op.p.slice(0, depth));
+    const total = (entry.below.get(prefix) ?? 0) + bytes;
+    if (total === 0) entry.below.delete(prefix);
+    else entry.below.set(prefix, total);
+  }
 }
 
 /**

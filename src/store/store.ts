@@ -13,7 +13,10 @@ import {
   diffOverlay,
   entriesOf,
   type GeneratedEntry,
+  newEntry,
   type OverlayOp,
+  opsOf,
+  overlayDelta,
 } from './generated.js';
 import { type PathOp, UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
@@ -117,6 +120,8 @@ export interface WorldStore {
   generatedRevision(collection: string, key: string): number | undefined;
   /** The dataset in use at `collection[key]` (built again if it left the cache), or undefined. */
   open<R extends object>(collection: string, key: string): R | undefined;
+  /** What the cache of generated datasets holds: datasets and bytes (as JSON), and its bound. */
+  cacheUsage(): { datasets: number; bytes: number; limit: number };
   /** Replaces the whole world. */
   replace(world: World, from?: Store): Promise<void>;
   /** The sandbox clock's day (YYYY-MM-DD): datasets built now hold records up to it. */
@@ -178,6 +183,10 @@ class WriteScope implements WorldStore {
 
   generatedRevision(collection: string, key: string): number | undefined {
     return this.#root.generatedRevision(collection, key);
+  }
+
+  cacheUsage(): { datasets: number; bytes: number; limit: number } {
+    return this.#root.cacheUsage();
   }
 
   open<R extends object>(collection: string, key: string): R | undefined {
@@ -468,7 +477,7 @@ export class Store implements WorldStore {
    */
   #change(ops: readonly PathOp[], before: Map<string, number>): Change {
     const pieces: string[] = [];
-    const overlays = new Map<string, { collection: string; key: string; ops: OverlayOp[] }>();
+    const overlays = new Map<string, OverlayChanges>();
     const records = new Set<string>();
     for (const op of ops) {
       const json = 'v' in op ? JSON.stringify(op.v) : undefined;
@@ -481,7 +490,7 @@ export class Store implements WorldStore {
         const id = `${collection}\u0000${key}`;
         let changes = overlays.get(id);
         if (!changes) {
-          changes = { collection, key, ops: [] };
+          changes = { collection, key, ops: [], gone: false };
           overlays.set(id, changes);
         }
         changes.ops.push(json === undefined ? { p: op.p.slice(2) } : { p: op.p.slice(2), j: json });
@@ -504,41 +513,38 @@ export class Store implements WorldStore {
       added += size - (this.#sizes.get(id) ?? before.get(id) ?? 0);
       sizes.set(id, size);
     }
-    const entries = new Map<string, GeneratedEntry | null>();
-    for (const [id, { collection, key, ops: changes }] of overlays) {
-      const current = this.#registry.get(collection)?.get(key);
-      let entry: GeneratedEntry | null = current
-        ? { args: current.args, ops: current.ops, bytes: current.bytes }
-        : { args: null, ops: [], bytes: 0 };
-      for (const change of changes) {
-        if (change.p.length === 0 && change.j === undefined) {
-          entry = null;
-          continue;
-        }
-        entry ??= { args: null, ops: [], bytes: 0 };
-        addOverlayOp(entry, change);
+    for (const changes of overlays.values()) {
+      const current = this.#registry.get(changes.collection)?.get(changes.key);
+      if (changes.ops.some((op) => op.p.length === 0 && op.j === undefined)) {
+        changes.gone = true;
+        added -= current?.bytes ?? 0;
+        continue;
       }
-      added += (entry?.bytes ?? 0) - (current?.bytes ?? 0);
-      entries.set(id, entry);
+      // The paths of one write never lie one below another: each change counts on its own.
+      for (const op of changes.ops) added += overlayDelta(current, op);
     }
     const used = Math.max(0, (this.#world.meta.client_bytes ?? 0) + added);
     if (added > 0 && used > this.#maxWorldBytes) throw new WorldFullError(used, this.#maxWorldBytes);
-    return { pieces, entries, sizes, used };
+    return { pieces, overlays, sizes, used };
   }
 
   /** Makes a change computed by #change the store's own. */
   #commit(change: Change): void {
     for (const [id, size] of change.sizes) this.#sizes.set(id, size);
-    for (const [id, entry] of change.entries) {
-      const [collection, key] = id.split('\u0000') as [string, string];
+    for (const [id, { collection, key, ops, gone }] of change.overlays) {
       const entries = this.#entriesOf(collection);
-      if (entry === null) {
+      if (gone) {
         entries.delete(key);
         this.#uncache(id);
         continue;
       }
+      let entry = entries.get(key);
+      if (!entry) {
+        entry = newEntry(null);
+        entries.set(key, entry);
+      }
+      for (const op of ops) addOverlayOp(entry, op);
       entry.rev = ++this.#revision;
-      entries.set(key, entry);
       const value = (this.#world as unknown as Bags)[collection]?.[key];
       if (value !== undefined && !this.#cache.has(id)) this.#cached(id, value);
     }
@@ -563,8 +569,9 @@ export class Store implements WorldStore {
     for (const [key, value] of Object.entries(records)) {
       const id = `${collection}\u0000${key}`;
       if (!entries.has(key)) {
-        const op: OverlayOp = { p: [], j: JSON.stringify(value) };
-        entries.set(key, { args: null, ops: [op], bytes: (op.j as string).length });
+        const entry = newEntry(null);
+        addOverlayOp(entry, { p: [], j: JSON.stringify(value) });
+        entries.set(key, entry);
       }
       if (!this.#cache.has(id)) this.#cached(id, value);
     }
@@ -592,7 +599,7 @@ export class Store implements WorldStore {
     if (entry) {
       value = this.#rebuild(entry, build as (args: unknown) => R);
     } else {
-      entry = { args, ops: [], bytes: 0 };
+      entry = newEntry(args);
       entries.set(key, entry);
       value = build(args);
       if (this.#file) this.#made.push({ c: collection, k: key, a: args });
@@ -636,7 +643,7 @@ export class Store implements WorldStore {
 
   #rebuild<R extends object>(entry: GeneratedEntry, build: (args: unknown) => R): R {
     const base = entry.args === null ? undefined : build(entry.args);
-    return (applyOverlay(base, entry.ops) ?? build(entry.args)) as R;
+    return (applyOverlay(base, opsOf(entry)) ?? build(entry.args)) as R;
   }
 
   #cached(id: string, value: unknown): void {
@@ -703,7 +710,7 @@ export class Store implements WorldStore {
         const args = (from ? from.#registry : undefined)?.get(collection)?.get(key)?.args ?? null;
         const ops =
           args === null ? [{ p: [], j: JSON.stringify(value) }] : diffOverlay(build(args as never), value);
-        const entry: GeneratedEntry = { args, ops: [], bytes: 0 };
+        const entry = newEntry(args);
         for (const op of ops) addOverlayOp(entry, op);
         entries.set(key, entry);
         used += entry.bytes;
@@ -737,9 +744,17 @@ type Bags = Record<string, Record<string, unknown>>;
 /** A write's ops as the store keeps them: see Store.#change. */
 interface Change {
   pieces: string[];
-  entries: Map<string, GeneratedEntry | null>;
+  overlays: Map<string, OverlayChanges>;
   sizes: Map<string, number>;
   used: number;
+}
+
+/** A write's changes of one generated dataset; `gone` when the write removed the dataset whole. */
+interface OverlayChanges {
+  collection: string;
+  key: string;
+  ops: OverlayOp[];
+  gone: boolean;
 }
 
 /** Size of a value as JSON (0 for none). */

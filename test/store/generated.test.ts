@@ -4,7 +4,10 @@ import {
   applyOverlay,
   diffOverlay,
   type GeneratedEntry,
+  newEntry,
   type OverlayOp,
+  opsOf,
+  overlayDelta,
 } from '../../src/store/generated.js';
 
 /**
@@ -12,10 +15,28 @@ import {
  * the dataset had in memory, key order included, however the writes went.
  */
 
-const entry = (): GeneratedEntry => ({ args: null, ops: [], bytes: 0 });
+const entry = (): GeneratedEntry => newEntry(null);
 const set = (p: string[], v: unknown): OverlayOp => ({ p, j: JSON.stringify(v) });
 const del = (p: string[]): OverlayOp => ({ p });
 const base = () => ({ a: 1, b: { x: 1, y: 2 }, c: [1, 2] });
+const weightOf = (ops: OverlayOp[]) =>
+  ops.reduce((sum, op) => sum + JSON.stringify(op.p).length + (op.j?.length ?? 0) + 8, 0);
+
+/** Adds an op, checking on the way what the bound is counted with: the bytes it adds, and their spread. */
+function add(kept: GeneratedEntry, op: OverlayOp): void {
+  const expected = kept.bytes + overlayDelta(kept, op);
+  addOverlayOp(kept, op);
+  expect(kept.bytes).toBe(expected);
+  expect(kept.bytes).toBe(weightOf(opsOf(kept)));
+  const below = new Map<string, number>();
+  for (const o of opsOf(kept)) {
+    for (let depth = 0; depth < o.p.length; depth++) {
+      const key = JSON.stringify(o.p.slice(0, depth));
+      below.set(key, (below.get(key) ?? 0) + weightOf([o]));
+    }
+  }
+  expect(new Map([...kept.below].sort())).toEqual(new Map([...below].sort()));
+}
 
 describe('the changes kept of a generated dataset', () => {
   it.each<[string, OverlayOp[], unknown]>([
@@ -45,8 +66,8 @@ describe('the changes kept of a generated dataset', () => {
     ['the whole dataset set, then changed', [set([], { k: 1 }), set(['l'], 2)], { k: 1, l: 2 }],
   ])('%s', (_name, ops, expected) => {
     const kept = entry();
-    for (const op of ops) addOverlayOp(kept, op);
-    expect(JSON.stringify(applyOverlay(base(), kept.ops))).toBe(JSON.stringify(expected));
+    for (const op of ops) add(kept, op);
+    expect(JSON.stringify(applyOverlay(base(), opsOf(kept)))).toBe(JSON.stringify(expected));
   });
 
   it.each<[string, OverlayOp[], number]>([
@@ -59,11 +80,9 @@ describe('the changes kept of a generated dataset', () => {
     ],
   ])('%s', (_name, ops, count) => {
     const kept = entry();
-    for (const op of ops) addOverlayOp(kept, op);
-    expect(kept.ops).toHaveLength(count);
-    expect(kept.bytes).toBe(
-      kept.ops.reduce((sum, op) => sum + JSON.stringify(op.p).length + (op.j?.length ?? 0) + 8, 0),
-    );
+    for (const op of ops) add(kept, op);
+    expect(kept.ops.size).toBe(count);
+    expect(kept.bytes).toBe(weightOf(opsOf(kept)));
   });
 
   it('replays any series of writes to the bytes they left in memory (300 random series)', () => {
@@ -86,19 +105,19 @@ describe('the changes kept of a generated dataset', () => {
         const parent = memory[top];
         if (roll < 0.3) {
           delete memory[top];
-          addOverlayOp(kept, del([top]));
+          add(kept, del([top]));
         } else if (roll < 0.55 || parent === null || typeof parent !== 'object') {
           memory[top] = { [inner]: step };
-          addOverlayOp(kept, set([top], memory[top]));
+          add(kept, set([top], memory[top]));
         } else if (roll < 0.75) {
           delete (parent as Record<string, unknown>)[inner];
-          addOverlayOp(kept, del([top, inner]));
+          add(kept, del([top, inner]));
         } else {
           (parent as Record<string, unknown>)[inner] = step;
-          addOverlayOp(kept, set([top, inner], step));
+          add(kept, set([top, inner], step));
         }
       }
-      const replayed = applyOverlay({ a: { a: 1, b: 2 }, b: { c: 3 }, c: 4 }, kept.ops);
+      const replayed = applyOverlay({ a: { a: 1, b: 2 }, b: { c: 3 }, c: 4 }, opsOf(kept));
       expect(JSON.stringify(replayed), `series ${series}`).toBe(JSON.stringify(memory));
     }
   });

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 
 /**
  * Deterministic identifiers: the n-th id minted for a seed is always the same uuid, so the same seed
@@ -6,7 +6,8 @@ import { createHash, createHmac } from 'node:crypto';
  * from its file goes on where it stopped instead of minting ids it already used.
  */
 export function uuidFrom(...parts: (string | number)[]): string {
-  return uuidOf(createHash('sha256').update(parts.join(':')).digest('hex'));
+  // The one-shot digest: a generated dataset mints thousands of ids, at half the cost of a Hash object.
+  return uuidOf(hash('sha256', parts.join(':'), 'hex'));
 }
 
 /** A digest shaped as a version 4, variant 1 uuid, so that strict uuid validators accept it. */

@@ -616,11 +616,12 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
   }
 
   /**
-   * Starts a background compaction when the journal has grown past the threshold. `state` gives the
-   * world and its registry as they are when each slice is written.
+   * Starts a background compaction when the journal has grown past the threshold (or `now`: the
+   * journal an opening found). `state` gives the world and its registry as they are when each slice
+   * is written.
    */
-  compactIfLarge(state: () => Snapshot<T>): void {
-    if (this.#compacting || this.#journalBytes <= this.#compactAfter) return;
+  compactIfLarge(state: () => Snapshot<T>, now = false): void {
+    if (this.#compacting || (!now && this.#journalBytes <= this.#compactAfter)) return;
     this.#compacting = this.#compact(state).finally(() => {
       this.#compacting = null;
     });

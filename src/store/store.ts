@@ -312,11 +312,15 @@ export class Store implements WorldStore {
         world = read.world;
         registry = read.registry;
         assertWorld(world, file, generated);
-        // Fold the journal into the snapshot (and convert a file of the first format), so the
-        // file stands alone again.
-        if (!options.readOnly && (read.migrated || adapter.hasJournal())) adapter.writeNow(world, registry);
+        // A file of the first format is converted before anything else is written to it.
+        if (!options.readOnly && read.migrated) adapter.writeNow(world, registry);
       }
-      return new Store(world, options.readOnly ? null : adapter, registry, options);
+      const store = new Store(world, options.readOnly ? null : adapter, registry, options);
+      // The journal found is folded into the snapshot in the background, in slices between
+      // requests, so that the file stands alone again: the server answers meanwhile (a large
+      // world's snapshot takes a second or more to write).
+      if (!options.readOnly && adapter.hasJournal()) adapter.compactIfLarge(() => store.#state(), true);
+      return store;
     } catch (error) {
       adapter.unlock();
       throw error;
@@ -337,6 +341,11 @@ export class Store implements WorldStore {
     if (record === undefined) return 0;
     const size = this.#boundedElsewhere.get(collection);
     return size ? size(record as never) : sizeOf(record);
+  }
+
+  /** The world and its generated datasets, as a snapshot writes them. */
+  #state(): { world: World; registry: Registry } {
+    return { world: this.#world, registry: this.#registry };
   }
 
   /** Called after every committed write with the collections it changed. */
@@ -460,7 +469,7 @@ export class Store implements WorldStore {
       this.#commit(change);
       this.#made = [];
       await this.#file.append(line);
-      this.#file.compactIfLarge(() => ({ world: this.#world, registry: this.#registry }));
+      this.#file.compactIfLarge(() => this.#state());
     } else {
       this.#commit(change);
     }

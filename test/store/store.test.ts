@@ -238,7 +238,10 @@ describe('journal', () => {
     expect(again.world.consumers.j1).toBeUndefined();
     expect(again.world.consumers.j2?.name).toBe('Kept');
     expect(again.world.meta.sequence).toBe(store.world.meta.sequence);
+    // Folded in the background, right after opening.
+    await again.flush();
     expect(existsSync(`${file}.journal`)).toBe(false);
+    expect(existsSync(`${file}.journal.old`)).toBe(false);
     expect((snapshotOf(file).consumers as Record<string, { name: string }>).j2?.name).toBe('Kept');
   });
 

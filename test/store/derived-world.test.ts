@@ -274,4 +274,57 @@ describe('the derived world', () => {
     expect(again.status).toBe(200);
     expect((await call(app, 'GET', '/consumers', { token })).body.length).toBe(count - 3 + 1);
   });
+
+  it('a world loaded whole from fixtures keeps its datasets as their changes, through a tiny cache and a restart', async () => {
+    const file = tempFile();
+    const { app, store } = await fileApp(file, 1);
+    const token = await tokenFor(app, { accountId: ids.accountId, ...ids.sandbox });
+    const loaded = await call(app, 'POST', '/__sandbox/fixtures', {
+      body: {
+        replace: true,
+        consumers: [
+          {
+            name: 'Fixture shop',
+            connections: [
+              { integration: 'Zelty', pos: { customers: [{ first_name: 'Fix', last_name: 'Ture' }] } },
+            ],
+          },
+        ],
+      },
+    });
+    expect(loaded.status, loaded.text).toBe(200);
+    const consumer = (
+      (await call(app, 'GET', '/consumers', { token })).body as { consumerid: string; name: string }[]
+    ).find((c) => c.name === 'Fixture shop')?.consumerid as string;
+    const path = `/consumers/${consumer}/pos/customers`;
+    const before = await call(app, 'GET', path, { token });
+    expect(before.status, before.text).toBe(200);
+    expect(before.text).toContain('"first_name":"Fix"');
+    // Kept as its arguments and its changes, not whole: the fixture's customer, not the generated ones.
+    const [key] = store.generatedKeys('pos_datasets');
+    expect(key?.startsWith(`${consumer}:`)).toBe(true);
+    await store.close();
+    opened.splice(0);
+    const snapshot = snapshotOf(file) as Record<string, Record<string, { a: unknown; o: { p: string[] }[] }>>;
+    const entry = snapshot.pos_datasets?.[key as string];
+    expect(entry?.a).not.toBeNull();
+    expect(entry?.o.every((op) => op.p.length > 0)).toBe(true);
+    const again = await fileApp(file, 1);
+    const after = await call(again.app, 'GET', path, {
+      token: await tokenFor(again.app, { accountId: ids.accountId, ...ids.sandbox }),
+    });
+    expect(after.text).toBe(before.text);
+  });
+
+  it('a reset forgets the datasets in use and the bytes clients wrote', async () => {
+    const app = createApp({ seed: SEED });
+    await answers(app, WRITES.slice(0, 2));
+    const store = app.services.store;
+    expect(store.generatedKeys('pos_datasets')).toHaveLength(1);
+    expect(store.world.meta.client_bytes).toBeGreaterThan(0);
+    expect((await call(app, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(app.services.store.generatedKeys('pos_datasets')).toEqual([]);
+    expect(app.services.store.world.meta.client_bytes ?? 0).toBe(0);
+    expect(app.services.store.cacheUsage().datasets).toBe(0);
+  });
 });

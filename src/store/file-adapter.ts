@@ -417,8 +417,8 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
     // The sequence goes on from the snapshot's even when the journal is missing: a line numbered
     // at or below it would be skipped by the next replay.
     this.#seq = world.meta?.journal_seq ?? 0;
-    this.#replay(world, registry, this.#oldJournal);
-    this.#replay(world, registry, this.#journal);
+    await this.#replay(world, registry, this.#oldJournal);
+    await this.#replay(world, registry, this.#journal);
     return read;
   }
 
@@ -520,52 +520,58 @@ export class WorldFile<T extends Journaled> implements Adapter<WorldRead<T>> {
   }
 
   /** Applies the lines of a journal file newer than the snapshot. */
-  #replay(world: T, registry: Registry, journal: string): void {
+  async #replay(world: T, registry: Registry, journal: string): Promise<void> {
     if (!existsSync(journal)) return;
     const snapshotSeq = world.meta.journal_seq ?? 0;
     const collections = world as unknown as Record<string, Record<string, unknown>>;
-    for (const text of readFileSync(journal, 'utf8').split('\n')) {
-      if (!text) continue;
-      let line: JournalLine;
-      try {
-        line = JSON.parse(text) as JournalLine;
-      } catch {
-        break; // a torn last line: never acknowledged
-      }
-      if (typeof line?.seq !== 'number') break;
-      if (line.seq <= snapshotSeq) continue;
-      for (const made of line.mk ?? []) {
-        if (!this.#generated.has(made.c)) continue;
-        const entries = entriesOf(registry, made.c);
-        if (!entries.has(made.k)) entries.set(made.k, newEntry(made.a));
-      }
-      for (const op of line.ops ?? []) {
-        const [name, key] = op.p;
-        if (name !== undefined && key !== undefined && this.#generated.has(name)) {
-          changeGenerated(registry, name, key, {
-            p: op.p.slice(2),
-            ...('v' in op ? { j: JSON.stringify(op.v) } : {}),
-          });
-        } else {
-          applyOp(world, op);
+    // Line by line, as the snapshot: a journal is never read as one string.
+    const lines = createInterface({ input: createReadStream(journal, 'utf8'), crlfDelay: Infinity });
+    try {
+      for await (const text of lines) {
+        if (!text) continue;
+        let line: JournalLine;
+        try {
+          line = JSON.parse(text) as JournalLine;
+        } catch {
+          break; // a torn last line: never acknowledged
         }
-      }
-      for (const [name, records] of Object.entries(line.set ?? {})) {
-        collections[name] ??= {};
-        for (const [key, value] of Object.entries(records)) {
-          if (this.#generated.has(name))
-            changeGenerated(registry, name, key, { p: [], j: JSON.stringify(value) });
-          else setOwnKey(collections[name] as Record<string, unknown>, key, value);
+        if (typeof line?.seq !== 'number') break;
+        if (line.seq <= snapshotSeq) continue;
+        for (const made of line.mk ?? []) {
+          if (!this.#generated.has(made.c)) continue;
+          const entries = entriesOf(registry, made.c);
+          if (!entries.has(made.k)) entries.set(made.k, newEntry(made.a));
         }
-      }
-      for (const [name, ids] of Object.entries(line.del ?? {})) {
-        for (const id of ids) {
-          if (this.#generated.has(name)) registry.get(name)?.delete(id);
-          else delete collections[name]?.[id];
+        for (const op of line.ops ?? []) {
+          const [name, key] = op.p;
+          if (name !== undefined && key !== undefined && this.#generated.has(name)) {
+            changeGenerated(registry, name, key, {
+              p: op.p.slice(2),
+              ...('v' in op ? { j: JSON.stringify(op.v) } : {}),
+            });
+          } else {
+            applyOp(world, op);
+          }
         }
+        for (const [name, records] of Object.entries(line.set ?? {})) {
+          collections[name] ??= {};
+          for (const [key, value] of Object.entries(records)) {
+            if (this.#generated.has(name))
+              changeGenerated(registry, name, key, { p: [], j: JSON.stringify(value) });
+            else setOwnKey(collections[name] as Record<string, unknown>, key, value);
+          }
+        }
+        for (const [name, ids] of Object.entries(line.del ?? {})) {
+          for (const id of ids) {
+            if (this.#generated.has(name)) registry.get(name)?.delete(id);
+            else delete collections[name]?.[id];
+          }
+        }
+        Object.assign(world.meta, line.meta);
+        this.#seq = Math.max(this.#seq, line.seq);
       }
-      Object.assign(world.meta, line.meta);
-      this.#seq = Math.max(this.#seq, line.seq);
+    } finally {
+      lines.close();
     }
   }
 

@@ -489,13 +489,16 @@ export class Store implements WorldStore {
     const overlays = new Map<string, OverlayChanges>();
     const records = new Set<string>();
     for (const op of ops) {
-      const json = 'v' in op ? JSON.stringify(op.v) : undefined;
-      const bounded = !this.#boundedElsewhere.has(op.p[0] as string);
-      if (bounded && json !== undefined && json.length > MAX_FIELD_CHARS) checkFields(op.p, op.v);
-      pieces.push(`{"p":${JSON.stringify(op.p)}${json === undefined ? '' : `,"v":${json}`}}`);
       const [collection, key] = op.p as [string, string | undefined];
+      const generated = key !== undefined && this.#builders.has(collection);
+      // Serialized once, and only for what needs it: the journal, and a generated dataset's changes
+      // (a record's fields are checked on the record below, whose size is measured anyway).
+      const json = 'v' in op && (this.#file !== null || generated) ? JSON.stringify(op.v) : undefined;
+      if (this.#file) pieces.push(`{"p":${JSON.stringify(op.p)}${json === undefined ? '' : `,"v":${json}`}}`);
       if (key === undefined) continue;
-      if (this.#builders.has(collection)) {
+      if (generated) {
+        if (json !== undefined && json.length > MAX_FIELD_CHARS && !this.#boundedElsewhere.has(collection))
+          checkFields(op.p, op.v);
         const id = `${collection}\u0000${key}`;
         let changes = overlays.get(id);
         if (!changes) {
@@ -511,13 +514,11 @@ export class Store implements WorldStore {
     const sizes = new Map<string, number>();
     for (const id of records) {
       const [collection, key] = id.split('\u0000') as [string, string];
-      const size = this.#recordSize(collection, (this.#world as unknown as Bags)[collection]?.[key]);
+      const record = (this.#world as unknown as Bags)[collection]?.[key];
+      const size = this.#recordSize(collection, record);
       const bounded = !this.#boundedElsewhere.has(collection);
-      if (
-        bounded &&
-        size > MAX_RECORD_BYTES &&
-        !holdsFileContent((this.#world as unknown as Bags)[collection]?.[key])
-      )
+      if (bounded && size > MAX_FIELD_CHARS) checkFields([collection, key], record);
+      if (bounded && size > MAX_RECORD_BYTES && !holdsFileContent(record))
         throw new RecordTooLargeError([collection, key], size, MAX_RECORD_BYTES);
       added += size - (this.#sizes.get(id) ?? before.get(id) ?? 0);
       sizes.set(id, size);

@@ -225,24 +225,19 @@ describe('the derived world', () => {
     const store = await openWorldFile(tempFile(), () => seedWorld(SEED));
     opened.push(store);
     const content = 'A'.repeat(MAX_FIELD_CHARS * 4);
+    const record = (id: string, field: string) => ({
+      connectionid: id,
+      consumerid: 'x',
+      collections: { a: { b: { [field]: content } } },
+      count: 1,
+      bytes: 1,
+    });
     await store.transact((tx) => {
-      tx.world.custom_records.c = {
-        connectionid: 'c',
-        consumerid: 'x',
-        collections: { a: { b: { base64_string: content } } },
-        count: 1,
-        bytes: 1,
-      };
+      tx.world.custom_records.c = record('c', 'base64_string');
     });
     await expect(
       store.transact((tx) => {
-        tx.world.custom_records.d = {
-          connectionid: 'd',
-          consumerid: 'x',
-          collections: { a: { b: { name: content } } },
-          count: 1,
-          bytes: 1,
-        };
+        tx.world.custom_records.d = record('d', 'name');
       }),
     ).rejects.toBeInstanceOf(RecordTooLargeError);
     expect(store.world.custom_records.d).toBeUndefined();

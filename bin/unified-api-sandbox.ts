@@ -256,7 +256,8 @@ async function serveCommand(args: Args) {
     host: args.host,
     db: args.db,
     size: args.size,
-    clock: args.now ?? 'system',
+    // None given: the machine's time, or the clock the world file kept.
+    ...(args.now !== undefined ? { clock: args.now } : {}),
     adminToken: args.adminToken,
     ...(args.cors !== undefined ? { cors: args.cors } : {}),
     publicUrl: args.publicUrl,

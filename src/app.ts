@@ -9,7 +9,8 @@ import {
   RequestJournal,
   type RequestSummary,
 } from './control/requests/index.js';
-import { seedWorld, verticalMaterializers } from './control/seeded-world.js';
+import { keptClock } from './control/sandbox.domain.js';
+import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
@@ -127,13 +128,15 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     options.store ??
     Store.memory(seedWorld(seed, options.size ?? 'default', verticals), {
       materializers: verticalMaterializers(verticals),
+      living: livingCollections(verticals),
       ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
       ...(options.maxWorldBytes !== undefined ? { maxWorldBytes: options.maxWorldBytes } : {}),
     });
   const clock =
     options.clock === 'now' || options.clock instanceof Date
       ? manualClock(options.clock)
-      : (options.clock ?? manualClock());
+      : // A world that kept its clock (a file someone moved it in) goes on from there.
+        (options.clock ?? keptClock(store.world) ?? manualClock());
   store.useClock(() => clock.now());
   // The custom routes bound their records themselves (count and bytes per path and connection), and
   // keep their size.

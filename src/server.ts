@@ -11,8 +11,9 @@ import {
   loadFixtures,
 } from './control/fixtures.control.js';
 import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
-import { type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
+import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
 import {
+  livingCollections,
   openWorldFile,
   type SeedDirectory,
   seedDirectory,
@@ -173,12 +174,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       throw defaultSeedRefused();
     }
   } else {
-    store = Store.memory(seedWorld(seed, size), { materializers: verticalMaterializers(), ...limits });
+    store = Store.memory(seedWorld(seed, size), {
+      materializers: verticalMaterializers(),
+      living: livingCollections(),
+      ...limits,
+    });
   }
   const app = createApp({
     seed,
     store,
-    clock: pickClock(options.clock),
+    clock: options.clock === undefined ? (keptClock(store.world) ?? systemClock()) : pickClock(options.clock),
     adminToken,
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),

@@ -18,7 +18,10 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
     const clock = c.get('clock');
     // The clock refuses (422) a move out of its range and then stays where it was; whatever came due
     // is done before the answer (see moveClock).
-    const now = await moveClock({ clock, ticker: c.get('ticker') }, c.req.valid('json') as ClockMove);
+    const now = await moveClock(
+      { clock, ticker: c.get('ticker'), store: c.get('store') },
+      c.req.valid('json') as ClockMove,
+    );
     return c.json({ now: now.toISOString(), mode: clock.mode }, 200);
   });
 

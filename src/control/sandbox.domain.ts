@@ -1,6 +1,7 @@
 import { type Clock, type ClockMode, manualClock, systemClock } from '../lib/clock.js';
 import { ValidationFailure } from '../lib/errors.js';
 import type { Services } from '../platform/context.js';
+import type { World } from '../store/world.js';
 import { ClockChange } from './sandbox.schemas.js';
 import { seedWorld } from './seeded-world.js';
 
@@ -30,10 +31,10 @@ function applyMove(clock: Clock, change: ClockMove): void {
  * `manual` stops the clock at its current reading; the move, if one comes with it, follows.
  */
 export async function moveClock(
-  services: Pick<Services, 'clock' | 'ticker'>,
+  services: Pick<Services, 'clock' | 'ticker' | 'store'>,
   change: ClockMove,
 ): Promise<Date> {
-  const { clock, ticker } = services;
+  const { clock, ticker, store } = services;
   if (change.mode !== undefined) {
     if (!clock.setMode) {
       throw new ValidationFailure([
@@ -45,8 +46,24 @@ export async function moveClock(
     clock.setMode(change.mode);
   }
   applyMove(clock, change);
+  // The world keeps the clock, so that a restart from its file goes on from where it stood.
+  await store.transact((write) => {
+    write.world.sandbox_state.clock =
+      clock.mode === 'manual' ? { mode: 'manual', now: clock.now().toISOString() } : { mode: 'system' };
+  });
   await ticker.run();
   return clock.now();
+}
+
+/**
+ * The clock a world was left with (see moveClock): a manual clock at its last reading, or the
+ * machine's time; none when no one moved it.
+ */
+export function keptClock(world: World): Clock | undefined {
+  const kept = world.sandbox_state?.clock;
+  if (kept?.mode === 'manual' && kept.now !== undefined) return manualClock(new Date(kept.now));
+  if (kept?.mode === 'system') return systemClock();
+  return undefined;
 }
 
 /** Puts the seeded world back, as at start. */

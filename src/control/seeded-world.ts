@@ -332,6 +332,10 @@ export function seedDirectory(seed: number) {
 export const verticalMaterializers = (verticals: readonly AnyVerticalModule[] = VERTICALS): Materializers =>
   Object.fromEntries(verticals.map((module) => [module.collection, module.build]));
 
+/** The collections of the verticals whose business goes on with the clock (Store's `living`). */
+export const livingCollections = (verticals: readonly AnyVerticalModule[] = VERTICALS): string[] =>
+  verticals.filter((module) => module.lives).map((module) => module.collection);
+
 /**
  * Opens a world file holding the seeded world of `seed` (created when missing), with the verticals'
  * builders: what serve, env and the tests open a file with.
@@ -348,5 +352,9 @@ export function openWorldFile(
   } = {},
 ): Promise<Store> {
   const { verticals, ...rest } = options;
-  return Store.file(file, makeWorld, { ...rest, materializers: verticalMaterializers(verticals) });
+  return Store.file(file, makeWorld, {
+    ...rest,
+    materializers: verticalMaterializers(verticals),
+    living: livingCollections(verticals),
+  });
 }

@@ -24,7 +24,11 @@ export { LEGACY_UNTIL } from './seeding/dataset-seeder.js';
 export type DatasetUse = 'open' | 'peek';
 
 /** How a vertical builds one connection's dataset from the seed (its VerticalModule's `build`). */
-export type DatasetBuilder<D> = (seed: number, args: ConnectionDatasetArgs) => D;
+/**
+ * Builds a connection's dataset: its history up to the day of its first use (`args.until`), and, for
+ * a vertical whose business goes on, the days after it up to the clock's `day`.
+ */
+export type DatasetBuilder<D> = (seed: number, args: ConnectionDatasetArgs, day: string) => D;
 
 /**
  * The dataset of a connection in a vertical's collection, built on first use by `build`, a pure
@@ -46,7 +50,7 @@ export function connectionDataset<D extends object>(
   };
   const seed = store.world.meta.seed;
   const key = datasetKey(args.consumerid, args.connectionid);
-  const made = (pinned: ConnectionDatasetArgs) => build(seed, pinned);
+  const made = (pinned: ConnectionDatasetArgs) => build(seed, pinned, store.today());
   return how === 'peek'
     ? store.peek(collection, key, args, made)
     : store.materialize(collection, key, args, made);

@@ -53,8 +53,16 @@ export interface VerticalModule<D extends object = object, A = never> {
   builtOn?: readonly string[];
   /** The world collection that keeps its data, one entry per connection (or per folder). */
   collection: string;
-  /** Builds one entry of the collection from the seed: a pure function of its arguments. */
-  build(seed: number, args: A): D;
+  /**
+   * Builds one entry of the collection from the seed: a pure function of its arguments and, for a
+   * vertical that `lives`, of the clock's day.
+   */
+  build(seed: number, args: A, day: string): D;
+  /**
+   * Whether its business goes on with the clock: an entry's data grows as days pass (its build reads
+   * the day), and the store builds the entries in memory again when the day changes.
+   */
+  lives?: boolean;
   /** Registers its routes (the published operations and the client routes). */
   register(app: OpenAPIHono<AppEnv>): void;
   /** Its background work, by name, run by the app's ticker after the platform's. */

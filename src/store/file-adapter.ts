@@ -39,7 +39,8 @@ export interface Materialized {
 }
 
 /** Builders of the datasets that are materialized lazily, by collection. */
-export type Materializers = Readonly<Record<string, (seed: number, args: never) => object>>;
+/** How each generated collection's datasets are built: from the seed, their arguments and the clock's day. */
+export type Materializers = Readonly<Record<string, (seed: number, args: never, day: string) => object>>;
 
 export type { Registry };
 

@@ -43,6 +43,11 @@ export interface StoreOptions {
   cacheBytes?: number;
   /** Bytes clients may write into the world; a write past it is refused (WorldFullError). */
   maxWorldBytes?: number;
+  /**
+   * The generated collections whose datasets depend on the clock's day (their business goes on as
+   * days pass): when the day changes, those in memory are dropped, and built again when next used.
+   */
+  living?: readonly string[];
 }
 
 /** Why a write was not kept: the world holds as much client-written data as it may. */
@@ -242,6 +247,9 @@ export class Store implements WorldStore {
   #sizes = new Map<string, number>();
   /** The last revision given to a generated dataset (see generatedRevision). */
   #revision = 0;
+  /** The generated collections that follow the clock's day, and the day those in memory were built for. */
+  readonly #living: ReadonlySet<string>;
+  #day: string | null = null;
   /** Collections whose records their module bounds itself, with how it knows their size. */
   readonly #boundedElsewhere = new Map<string, (record: never) => number>();
 
@@ -261,6 +269,7 @@ export class Store implements WorldStore {
     this.#seedBuilders = options.materializers ?? {};
     this.#cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxWorldBytes = options.maxWorldBytes ?? DEFAULT_MAX_WORLD_BYTES;
+    this.#living = new Set(options.living ?? []);
     for (const name of Object.keys(this.#seedBuilders)) this.#generatedCollection(name);
   }
 
@@ -365,6 +374,7 @@ export class Store implements WorldStore {
    */
   transact<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
     if (!this.#busy) {
+      this.#followDay();
       this.#busy = true;
       return this.#turn(work, keep);
     }
@@ -388,6 +398,7 @@ export class Store implements WorldStore {
       // keep coming (the next starts in a later microtask).
       this.#busy = false;
       this.#evict();
+      this.#followDay();
       const next = this.#waiting.shift();
       if (next) {
         this.#busy = true;
@@ -571,7 +582,7 @@ export class Store implements WorldStore {
   #generatedCollection(collection: string, build?: (args: never) => object): void {
     if (this.#builders.has(collection)) return;
     const seeded = this.#seedBuilders[collection];
-    const fallback = seeded ? (args: never) => seeded(this.#world.meta.seed, args) : () => ({});
+    const fallback = seeded ? (args: never) => seeded(this.#world.meta.seed, args, this.today()) : () => ({});
     this.#builders.set(collection, build ?? fallback);
     const records = (this.#world as unknown as Bags)[collection];
     if (!records) return;
@@ -597,6 +608,7 @@ export class Store implements WorldStore {
     const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
     if (!records) throw new Error(`unknown collection ${collection}`);
     this.#generatedCollection(collection, build as (args: never) => object);
+    this.#followDay();
     const id = `${collection}\u0000${key}`;
     const found = records[key];
     if (found) {
@@ -622,6 +634,7 @@ export class Store implements WorldStore {
 
   /** The dataset at `collection[key]` for a read in passing: in use, built again, or built for it alone. */
   peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+    this.#followDay();
     const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
     const found = records?.[key];
     if (found) return found;
@@ -661,6 +674,25 @@ export class Store implements WorldStore {
     this.#cacheTotal += bytes - (this.#cache.get(id) ?? 0);
     this.#cache.delete(id);
     this.#cache.set(id, bytes);
+  }
+
+  /**
+   * Drops the datasets of the living collections built for another day than the clock's (they are
+   * built again, for today, when next used); never while a write holds the world, whose datasets
+   * stay as it found them until it ends.
+   */
+  #followDay(): void {
+    if (this.#busy || this.#living.size === 0) return;
+    const today = this.today();
+    if (today === this.#day) return;
+    this.#day = today;
+    for (const id of [...this.#cache.keys()]) {
+      const [collection, key] = id.split('\u0000') as [string, string];
+      if (!this.#living.has(collection)) continue;
+      const records = (this.#world as unknown as Bags)[collection];
+      if (records) delete records[key];
+      this.#uncache(id);
+    }
   }
 
   #touch(id: string): void {

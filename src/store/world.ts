@@ -497,6 +497,19 @@ export interface World {
    */
   /** What the custom routes of each connection hold, keyed by connectionid; made on first write. */
   custom_records: Record<string, CustomRecordsRecord>;
+  /** The sandbox's own state that outlives a restart, by name (see SandboxStateRecord). */
+  sandbox_state: Record<string, SandboxStateRecord>;
+}
+
+/**
+ * `clock`: the sandbox clock as it was last moved (a manual clock's reading, or the machine's time),
+ * what a restart from the world file starts from; `business`: the last day whose generated business
+ * was announced (its events published).
+ */
+export interface SandboxStateRecord {
+  mode?: 'system' | 'manual';
+  now?: string;
+  through?: string;
 }
 
 export const transactionKey = (connectionid: string, clientRequestId: string) =>
@@ -532,6 +545,7 @@ export function emptyWorld(seed: number, size: WorldSize, verticalCollections: r
     datalayer_settings: {},
     ...Object.fromEntries(verticalCollections.map((name) => [name, {}])),
     custom_records: {},
+    sandbox_state: {},
   } as World;
 }
 

@@ -87,6 +87,7 @@ export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   api: 'Point of Sale',
   collection: 'pos_datasets',
   build: buildPosDataset,
+  lives: true,
   register: registerPos,
   fixtures: posFixtures,
   samples: posSamples,

@@ -4,6 +4,7 @@ import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/da
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
+  addDays,
   addMonths,
   atMinute,
   connectionIds,
@@ -17,6 +18,7 @@ import {
   pad,
   phoneOf,
   pick,
+  reseed,
   plusMinutes,
   round2,
   sum2,
@@ -917,6 +919,50 @@ export function completionPayment(
   };
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildPosDataset = (seed: number, args: ConnectionDatasetArgs): PosDataset =>
-  seedPosDataset({ seed, ...args });
+/**
+ * The business of the days after the history: each day's orders are drawn from the seed, the
+ * connection and the day alone, so a day reads the same whenever it is built, and the days already
+ * there never change when the clock adds more. A day's orders appear once the day is over: from the
+ * day of the dataset's first use (after its morning, which the history holds) to the day before
+ * `today`. Saturdays are busier, shops are closed on Sundays, December busies shops and summer
+ * restaurants (see docs/living-world.md).
+ */
+export function livePosDays(dataset: PosDataset, input: SeedInput, today: string): PosDataset {
+  const until = untilOf(input);
+  const last = addDays(today, -1);
+  if (last < until) return dataset;
+  const flavour = dataset.integrationid === 9012 ? RESTAURANT : SHOP;
+  const id = connectionIds('pos', dataset.connectionid);
+  const customerIds = Object.keys(dataset.customers);
+  const faker = fakerFor('pos-day');
+  const morning = Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`);
+  for (const day of daysBetween(until, last)) {
+    reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
+    const builder = new OrderBuilder(faker, flavour, dataset, id, `${addDays(day, 1)}T00:00:00.000Z`);
+    const factor = busyness(flavour, day);
+    const first = day === until ? morning / 60_000 + 1 : OPENING;
+    for (const location of dataset.locations) {
+      const drawn = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
+      const count = Math.round(drawn * factor);
+      const minutes = Array.from({ length: count }, () => faker.number.int({ min: first, max: CLOSING })).sort(
+        (a, b) => a - b,
+      );
+      for (const minute of minutes) builder.order(location, atMinute(day, minute), false, customerIds);
+    }
+  }
+  return dataset;
+}
+
+/** How busy a day is against a usual weekday: the weekday, and the season of the trade. */
+function busyness(flavour: Flavour, day: string): number {
+  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const month = Number(day.slice(5, 7));
+  const restaurant = flavour === RESTAURANT;
+  if (weekday === 0) return restaurant ? 1.3 : 0;
+  const season = restaurant ? (month === 7 || month === 8 ? 1.2 : 1) : month === 12 ? 1.4 : 1;
+  return (weekday === 6 ? 1.5 : 1) * season;
+}
+
+/** Builds one connection's dataset from the seed (the vertical module's `build`), up to `today`. */
+export const buildPosDataset = (seed: number, args: ConnectionDatasetArgs, today: string): PosDataset =>
+  livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, today);

@@ -1,8 +1,8 @@
 import { uuidFrom } from '../../lib/ids.js';
 import type { VerticalTaxTotal } from '../../store/world.js';
-import { type Faker, fakerFor } from './fakers.js';
+import { type Faker, fakerFor, reseed } from './fakers.js';
 
-export { type Faker, fakerFor };
+export { type Faker, fakerFor, reseed };
 
 /**
  * Helpers of the seeded POS, eCommerce and PMS datasets (pos.seed.ts, commerce.seed.ts and

@@ -163,7 +163,10 @@ export async function changeClock(c: Context<AppEnv>): Promise<string> {
     return `error=${encodeURIComponent(parsed.error.issues.map((i) => i.message).join('; '))}`;
   }
   try {
-    const now = await moveClock({ clock: c.get('clock'), ticker: c.get('ticker') }, parsed.data as ClockMove);
+    const now = await moveClock(
+      { clock: c.get('clock'), ticker: c.get('ticker'), store: c.get('store') },
+      parsed.data as ClockMove,
+    );
     return `notice=${encodeURIComponent(`The clock now reads ${now.toISOString()}`)}`;
   } catch (error) {
     if (error instanceof ApiError) return `error=${encodeURIComponent(error.detail || error.message)}`;

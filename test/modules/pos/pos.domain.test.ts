@@ -17,7 +17,7 @@ import { refusal } from '../domain-helpers.js';
  */
 
 const ARGS = { consumerid: 'consumer-pos', connectionid: 'connection-pos', integrationid: 9012 };
-const SEEDED = buildPosDataset(7, { ...ARGS, until: '2026-01-15' });
+const SEEDED = buildPosDataset(7, { ...ARGS, until: '2026-01-15' }, '2026-01-15');
 /** Each test's own dataset: a deep copy of the seeded one, which no test changes. */
 const fresh = (): PosDataset => structuredClone(SEEDED);
 const FAILURE = 'Error while trying to perform your request';
@@ -464,7 +464,7 @@ describe('open orders the clock completes', () => {
     expect(pos.posDatasetOf(store, connection)).toBe(first);
     const { consumerid, connectionid, integrationid } = connection;
     const args = { consumerid, connectionid, integrationid, until: '2026-01-15' };
-    expect(first).toEqual(buildPosDataset(7, args));
+    expect(first).toEqual(buildPosDataset(7, args, '2026-01-15'));
   });
 });
 

@@ -123,6 +123,8 @@ export interface WorldStore {
    * notes on, to leave alone what did not change.
    */
   generatedRevision(collection: string, key: string): number | undefined;
+  /** The arguments a generated dataset was first built with (undefined when none is in use). */
+  generatedArgs(collection: string, key: string): unknown;
   /** The dataset in use at `collection[key]` (built again if it left the cache), or undefined. */
   open<R extends object>(collection: string, key: string): R | undefined;
   /** What the cache of generated datasets holds: datasets and bytes (as JSON), and its bound. */
@@ -184,6 +186,10 @@ class WriteScope implements WorldStore {
 
   generatedKeys(collection: string): string[] {
     return this.#root.generatedKeys(collection);
+  }
+
+  generatedArgs(collection: string, key: string): unknown {
+    return this.#root.generatedArgs(collection, key);
   }
 
   generatedRevision(collection: string, key: string): number | undefined {
@@ -651,6 +657,10 @@ export class Store implements WorldStore {
 
   generatedKeys(collection: string): string[] {
     return [...(this.#registry.get(collection)?.keys() ?? [])];
+  }
+
+  generatedArgs(collection: string, key: string): unknown {
+    return this.#registry.get(collection)?.get(key)?.args ?? undefined;
   }
 
   generatedRevision(collection: string, key: string): number | undefined {

@@ -3,9 +3,11 @@ import { own } from '../../lib/own.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
+import { addDays } from '../../platform/seeding/vertical-data.js';
 import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { settleDataset } from './pos.context.js';
+import { publishEvent } from '../webhooks/index.js';
+import { orderCompletedEvent, settleDataset } from './pos.context.js';
 import { posOrdersCube } from './pos.cube.js';
 import { posDatasetOf } from './pos.domain.js';
 import { posExamples } from './pos.examples.js';
@@ -13,7 +15,7 @@ import { posFixtures } from './pos.fixtures.js';
 import * as handlers from './pos.handlers.js';
 import type { PosDataset } from './pos.records.js';
 import { posSamples } from './pos.samples.js';
-import { buildPosDataset } from './pos.seed.js';
+import { buildPosDataset, livingOrders } from './pos.seed.js';
 
 /**
  * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
@@ -70,6 +72,42 @@ export function posOrdersTask(services: Services): TickTask {
 }
 
 const POS_DATASETS = 'pos_datasets';
+/** The world's note of the last day whose POS business was announced (sandbox_state). */
+const POS_BUSINESS = 'business:pos';
+/** A clock moved further than this at once announces the business of these last days only. */
+export const MAX_ANNOUNCED_DAYS = 31;
+
+/**
+ * Background task: once a day is over, announces its business: pos.order.completed for each order
+ * that day drew (see livePosDays) on every dataset in use, to the webhooks that listen. The world
+ * keeps the last day announced, so a restart announces nothing twice. Nothing is built when no
+ * webhook listens.
+ */
+export function posBusinessTask(services: Services): TickTask {
+  return (store) => {
+    const world = store.world;
+    const last = addDays(store.today(), -1);
+    const through = world.sandbox_state[POS_BUSINESS]?.through;
+    if (through !== undefined && through >= last) return;
+    const listened = Object.values(world.webhooks).some(
+      (webhook) => webhook.status === 'active' && webhook.event === 'pos.order.completed',
+    );
+    if (listened) {
+      const oldest = addDays(last, -MAX_ANNOUNCED_DAYS);
+      for (const key of store.generatedKeys(POS_DATASETS)) {
+        const args = store.generatedArgs(POS_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
+        const dataset = args ? store.open<PosDataset>(POS_DATASETS, key) : undefined;
+        const consumer = dataset ? own(world.consumers, dataset.consumerid) : undefined;
+        if (!args || !dataset || !consumer) continue;
+        const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
+        for (const order of livingOrders(dataset, args, after, last)) {
+          publishEvent({ ...services, store }, orderCompletedEvent(consumer, dataset, order));
+        }
+      }
+    }
+    world.sandbox_state[POS_BUSINESS] = { through: last };
+  };
+}
 
 /** When the next open order of a dataset is due, or null when none is. */
 function nextDue(dataset: PosDataset): string | null {
@@ -87,12 +125,12 @@ export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   api: 'Point of Sale',
   collection: 'pos_datasets',
   build: buildPosDataset,
-  lives: true,
   register: registerPos,
   fixtures: posFixtures,
   samples: posSamples,
   examples: posExamples,
-  tasks: (services) => ({ 'pos-orders': posOrdersTask(services) }),
+  lives: true,
+  tasks: (services) => ({ 'pos-orders': posOrdersTask(services), 'pos-business': posBusinessTask(services) }),
   cubes: [posOrdersCube],
   choices: {
     // The locations of a point of sale connection (its dataset is the connection's own, so a link

@@ -18,8 +18,8 @@ import {
   pad,
   phoneOf,
   pick,
-  reseed,
   plusMinutes,
+  reseed,
   round2,
   sum2,
   taxOf,
@@ -944,13 +944,42 @@ export function livePosDays(dataset: PosDataset, input: SeedInput, today: string
     for (const location of dataset.locations) {
       const drawn = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
       const count = Math.round(drawn * factor);
-      const minutes = Array.from({ length: count }, () => faker.number.int({ min: first, max: CLOSING })).sort(
-        (a, b) => a - b,
-      );
+      const minutes = Array.from({ length: count }, () =>
+        faker.number.int({ min: first, max: CLOSING }),
+      ).sort((a, b) => a - b);
       for (const minute of minutes) builder.order(location, atMinute(day, minute), false, customerIds);
     }
   }
   return dataset;
+}
+
+/**
+ * The orders the days after `after` up to `last` (both ISO days) drew for a dataset, by closing time:
+ * those of livePosDays, not the history's nor any a client declared.
+ */
+export function livingOrders(
+  dataset: PosDataset,
+  input: { until?: string },
+  after: string,
+  last: string,
+): PosOrder[] {
+  const since = activityEnd(untilOf(input));
+  const id = connectionIds('pos', dataset.connectionid);
+  return Object.values(dataset.orders)
+    .filter((order) => {
+      const day = order.creation_date.slice(0, 10);
+      return (
+        order.creation_date > since &&
+        day > after &&
+        day <= last &&
+        order.closing_date !== null &&
+        order.id === id('order', Number(order.order_number))
+      );
+    })
+    .sort(
+      (a, b) =>
+        (a.closing_date as string).localeCompare(b.closing_date as string) || a.id.localeCompare(b.id),
+    );
 }
 
 /** How busy a day is against a usual weekday: the weekday, and the season of the trade. */

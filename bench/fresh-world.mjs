@@ -4,7 +4,8 @@
  * Run by bench/run.ts in a process of its own, so that nothing is loaded or compiled before it: the
  * time from importing the library (the built package entry) to the first authenticated answer of a
  * new app, then, in the same process, a further createApp, a reset, the first /openapi.json, and the
- * first read of a connection's dataset on a new app (its POS orders, then its invoicing invoices).
+ * first read of a connection's dataset on a new app (its POS orders, then its invoicing invoices),
+ * and the clock moved a year forward with that data in use, then yesterday's orders read.
  * Prints one line of JSON, in milliseconds.
  */
 import { pathToFileURL } from 'node:url';
@@ -87,6 +88,29 @@ const firstInvoices = await firstRead(`/consumers/${verticalConsumers.INVOICING}
 // The same read again: the dataset is in the app's cache now.
 const againPosOrders = await firstRead(`/consumers/${verticalConsumers.POS}/pos/orders`);
 
+// The living world: the clock moved a year forward with the POS data in use (the background work of
+// the move included), then what a nightly sync reads: yesterday's orders of that connection, at the
+// first read after the move (the dataset is built for the new day) and once more (from the cache).
+const yearStart = performance.now();
+const year = await fresh.request('/__sandbox/clock', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ advance_seconds: 365 * 86_400 }),
+});
+const { now } = await year.json();
+const yearMs = performance.now() - yearStart;
+if (year.status !== 200) throw new Error(`the clock answered ${year.status}`);
+const yesterday = new Date(Date.parse(now) - 86_400_000).toISOString().slice(0, 10);
+const lateToken = await fresh.request('/token', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+});
+freshAuth.authorization = `Bearer ${(await lateToken.json()).access_token}`;
+const sinceYesterdayPath = `/consumers/${verticalConsumers.POS}/pos/orders?date_from=${yesterday}&date_to=${yesterday}`;
+const sinceYesterday = await firstRead(sinceYesterdayPath);
+const sinceYesterdayAgain = await firstRead(sinceYesterdayPath);
+
 const round = (ms) => Math.round(ms * 10) / 10;
 console.log(
   JSON.stringify({
@@ -101,6 +125,9 @@ console.log(
     firstPosOrders: round(firstPosOrders),
     firstInvoices: round(firstInvoices),
     againPosOrders: round(againPosOrders),
+    yearMs: round(yearMs),
+    sinceYesterday: round(sinceYesterday),
+    sinceYesterdayAgain: round(sinceYesterdayAgain),
     rssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );

@@ -412,6 +412,8 @@ const FRESH = {
   openapi: 'first /openapi.json of a process',
   openapiExamples: "an app's first /openapi.json, with the examples of its world",
   firstDataset: "first read of a connection's dataset (POS orders) on a new app",
+  year: 'the clock moved a year forward, POS data in use',
+  sinceYesterday: "yesterday's POS orders of one connection, first read after that move",
 } as const;
 
 /**
@@ -467,6 +469,15 @@ function freshWorlds(rows: Row[]): void {
     30,
     ` (the invoicing consumer's invoices ${median('firstInvoices')} ms; the POS orders read again, from the cache, ${median('againPosOrders')} ms)${of}`,
   );
+  // The living world: the move itself (its background work included), then the nightly sync's read,
+  // which builds the dataset for the new day (a year of days after its history).
+  row(FRESH.year, median('yearMs'), 2000, of);
+  row(
+    FRESH.sinceYesterday,
+    median('sinceYesterday'),
+    20,
+    ` (read again, from the cache: ${median('sinceYesterdayAgain')} ms)${of}`,
+  );
 }
 
 /** The rows of the derived world: the world file keeps what clients did, the datasets are a cache. */
@@ -514,6 +525,8 @@ const EXPECTED_SCENARIOS = [
   FRESH.openapi,
   FRESH.openapiExamples,
   FRESH.firstDataset,
+  FRESH.year,
+  FRESH.sinceYesterday,
   'cold start to first 2xx',
   'POST /token',
   'GET /consumers/{id} (authenticated)',

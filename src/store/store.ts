@@ -255,7 +255,7 @@ export class Store implements WorldStore {
   #revision = 0;
   /** The generated collections that follow the clock's day, and the day those in memory were built for. */
   readonly #living: ReadonlySet<string>;
-  #day: string | null = null;
+  #day: number | null = null;
   /** Collections whose records their module bounds itself, with how it knows their size. */
   readonly #boundedElsewhere = new Map<string, (record: never) => number>();
 
@@ -693,7 +693,8 @@ export class Store implements WorldStore {
    */
   #followDay(): void {
     if (this.#busy || this.#living.size === 0) return;
-    const today = this.today();
+    // The day as a number: every read of a dataset asks, and formatting a date is not free.
+    const today = Math.floor(this.#now().getTime() / 86_400_000);
     if (today === this.#day) return;
     this.#day = today;
     for (const id of [...this.#cache.keys()]) {

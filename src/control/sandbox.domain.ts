@@ -72,7 +72,13 @@ export async function resetSandbox(
 ): Promise<void> {
   const { store, config } = services;
   // In its turn, as every write: a write under way ends before the world is replaced.
-  await store.transact((write) => write.replace(seedWorld(config.seed, write.world.meta.size)));
+  await store.transact((write) => {
+    const seeded = seedWorld(config.seed, write.world.meta.size);
+    // The clock is not reset: the world goes on keeping where it stands.
+    const clock = write.world.sandbox_state.clock;
+    if (clock) seeded.sandbox_state.clock = clock;
+    write.replace(seeded);
+  });
   // The request journal and the faults are the app's, not the world's: a reset empties them too.
   services.requests.clear();
   services.faults.clear();

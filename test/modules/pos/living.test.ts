@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../../src/app.js';
 import { MAX_ANNOUNCED_DAYS } from '../../../src/modules/pos/index.js';
+import type { Store } from '../../../src/store/store.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 
 /**
@@ -175,5 +177,17 @@ describe('the POS business on the clock', () => {
     // A year of orders is some 3 MB as JSON; the world grew by the platform's own scheduled work.
     expect((quiet.app.services.store.world.meta.client_bytes ?? 0) - oneDay).toBeLessThan(32 * 1024);
     expect(oneDay).toBeLessThan(16 * 1024);
+  });
+});
+
+describe('the clock kept in the world', () => {
+  it('an app on a world someone moved the clock of starts where it stood, also after a reset', async () => {
+    await advanceDays(3);
+    const reset = await call(s.app, 'POST', '/__sandbox/reset');
+    expect(reset.status).toBe(200);
+    // The app's store is the Store createApp made.
+    const again = createApp({ seed: s.app.services.config.seed, store: s.app.services.store as Store });
+    const clock = await call(again, 'GET', '/__sandbox/clock');
+    expect(clock.body).toEqual({ now: '2026-01-18T09:00:00.000Z', mode: 'manual' });
   });
 });

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { PaceOf } from '../lib/pace.js';
 import type { WorldStore } from '../store/store.js';
 import type { ConnectionRecord } from '../store/world.js';
 import type { ApiName, Integration } from './catalogue.js';
@@ -55,9 +56,9 @@ export interface VerticalModule<D extends object = object, A = never> {
   collection: string;
   /**
    * Builds one entry of the collection from the seed: a pure function of its arguments and, for a
-   * vertical that `lives`, of the clock's day.
+   * vertical that `lives`, of the clock's day and the world's pace (the factor of each day's counts).
    */
-  build(seed: number, args: A, day: string): D;
+  build(seed: number, args: A, day: string, pace: PaceOf): D;
   /**
    * Whether its business goes on with the clock: an entry's data grows as days pass (its build reads
    * the day), and the store builds the entries in memory again when the day changes.

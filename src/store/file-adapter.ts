@@ -19,6 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Adapter } from 'lowdb';
+import type { PaceOf } from '../lib/pace.js';
 import { addOverlayOp, entriesOf, newEntry, type OverlayOp, opsOf, type Registry } from './generated.js';
 import { applyOp, type PathOp } from './unit-of-work.js';
 
@@ -38,9 +39,13 @@ export interface Materialized {
   a: unknown;
 }
 
-/** Builders of the datasets that are materialized lazily, by collection. */
-/** How each generated collection's datasets are built: from the seed, their arguments and the clock's day. */
-export type Materializers = Readonly<Record<string, (seed: number, args: never, day: string) => object>>;
+/**
+ * How each generated collection's datasets are built: from the seed, their arguments, the clock's
+ * day and the world's pace (for the collections whose business goes on with the clock).
+ */
+export type Materializers = Readonly<
+  Record<string, (seed: number, args: never, day: string, pace: PaceOf) => object>
+>;
 
 export type { Registry };
 

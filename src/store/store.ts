@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
+import { NORMAL_PACE, type PaceChange, type PaceOf, paceOf } from '../lib/pace.js';
 import {
   type Materialized,
   type Materializers,
@@ -133,6 +134,8 @@ export interface WorldStore {
   replace(world: World, from?: Store): Promise<void>;
   /** The sandbox clock's day (YYYY-MM-DD): datasets built now hold records up to it. */
   today(): string;
+  /** The factor of each day's generated business under the world's pace (see lib/pace.ts). */
+  pace(): PaceOf;
 }
 
 /** The store as one write sees it: reads and writes go through the write's tracking view. */
@@ -212,6 +215,10 @@ class WriteScope implements WorldStore {
   today(): string {
     return this.#root.today();
   }
+
+  pace(): PaceOf {
+    return this.#root.pace();
+  }
 }
 
 /**
@@ -256,6 +263,11 @@ export class Store implements WorldStore {
   /** The generated collections that follow the clock's day, and the day those in memory were built for. */
   readonly #living: ReadonlySet<string>;
   #day: number | null = null;
+  /** The world's changes of pace the datasets in memory were built under, and their factors. */
+  #paceChanges: readonly PaceChange[] | undefined;
+  #paceOf: PaceOf = NORMAL_PACE;
+  #builtChanges: readonly PaceChange[] | undefined;
+  #builtUnder: string | null = null;
   /** Collections whose records their module bounds itself, with how it knows their size. */
   readonly #boundedElsewhere = new Map<string, (record: never) => number>();
 
@@ -291,6 +303,15 @@ export class Store implements WorldStore {
 
   today(): string {
     return this.#now().toISOString().slice(0, 10);
+  }
+
+  pace(): PaceOf {
+    const changes = this.#world.sandbox_state?.pace?.changes;
+    if (changes !== this.#paceChanges) {
+      this.#paceChanges = changes;
+      this.#paceOf = paceOf(changes);
+    }
+    return this.#paceOf;
   }
 
   static memory(world: World, options: StoreOptions = {}): Store {
@@ -588,7 +609,9 @@ export class Store implements WorldStore {
   #generatedCollection(collection: string, build?: (args: never) => object): void {
     if (this.#builders.has(collection)) return;
     const seeded = this.#seedBuilders[collection];
-    const fallback = seeded ? (args: never) => seeded(this.#world.meta.seed, args, this.today()) : () => ({});
+    const fallback = seeded
+      ? (args: never) => seeded(this.#world.meta.seed, args, this.today(), this.pace())
+      : () => ({});
     this.#builders.set(collection, build ?? fallback);
     const records = (this.#world as unknown as Bags)[collection];
     if (!records) return;
@@ -695,8 +718,14 @@ export class Store implements WorldStore {
     if (this.#busy || this.#living.size === 0) return;
     // The day as a number: every read of a dataset asks, and formatting a date is not free.
     const today = Math.floor(this.#now().getTime() / 86_400_000);
-    if (today === this.#day) return;
+    const changes = this.#world.sandbox_state?.pace?.changes;
+    if (today === this.#day && changes === this.#builtChanges) return;
+    this.#builtChanges = changes;
+    // A record written again with the same changes builds nothing again.
+    const under = JSON.stringify(changes ?? []);
+    if (today === this.#day && under === this.#builtUnder) return;
     this.#day = today;
+    this.#builtUnder = under;
     for (const id of [...this.#cache.keys()]) {
       const [collection, key] = id.split('\u0000') as [string, string];
       if (!this.#living.has(collection)) continue;

@@ -1,3 +1,5 @@
+import type { PaceChange } from '../lib/pace.js';
+
 /**
  * The stored world: one JSON document. Records are kept in maps keyed by their id so that a lookup
  * stays O(1) on a world of 100,000 consumers. Field names follow the service's own words.
@@ -503,13 +505,14 @@ export interface World {
 
 /**
  * `clock`: the sandbox clock as it was last moved (a manual clock's reading, or the machine's time),
- * what a restart from the world file starts from; `business`: the last day whose generated business
- * was announced (its events published).
+ * what a restart from the world file starts from; `business:<vertical>`: the last day whose generated
+ * business was announced (its events published); `pace`: the world's changes of pace.
  */
 export interface SandboxStateRecord {
   mode?: 'system' | 'manual';
   now?: string;
   through?: string;
+  changes?: PaceChange[];
 }
 
 export const transactionKey = (connectionid: string, clientRequestId: string) =>

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
@@ -925,9 +926,14 @@ export function completionPayment(
  * there never change when the clock adds more. A day's orders appear once the day is over: from the
  * day of the dataset's first use (after its morning, which the history holds) to the day before
  * `today`. Saturdays are busier, shops are closed on Sundays, December busies shops and summer
- * restaurants (see docs/living-world.md).
+ * restaurants, and the world's pace scales every day (see docs/living-world.md).
  */
-export function livePosDays(dataset: PosDataset, input: SeedInput, today: string): PosDataset {
+export function livePosDays(
+  dataset: PosDataset,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): PosDataset {
   const until = untilOf(input);
   const last = addDays(today, -1);
   if (last < until) return dataset;
@@ -939,7 +945,7 @@ export function livePosDays(dataset: PosDataset, input: SeedInput, today: string
   for (const day of daysBetween(until, last)) {
     reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
     const builder = new OrderBuilder(faker, flavour, dataset, id, `${addDays(day, 1)}T00:00:00.000Z`);
-    const factor = busyness(flavour, day);
+    const factor = busyness(flavour, day) * pace(day);
     const first = day === until ? morning / 60_000 + 1 : OPENING;
     for (const location of dataset.locations) {
       const drawn = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
@@ -993,5 +999,9 @@ function busyness(flavour: Flavour, day: string): number {
 }
 
 /** Builds one connection's dataset from the seed (the vertical module's `build`), up to `today`. */
-export const buildPosDataset = (seed: number, args: ConnectionDatasetArgs, today: string): PosDataset =>
-  livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, today);
+export const buildPosDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): PosDataset => livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, today, pace);

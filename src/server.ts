@@ -22,6 +22,7 @@ import {
 } from './control/seeded-world.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
+import type { Pace, PaceChange } from './lib/pace.js';
 import { listeningOrigins } from './modules/webhooks/index.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 import { Store } from './store/store.js';
@@ -97,6 +98,8 @@ export interface RunningSandbox {
   reset(): Promise<void>;
   /** The sandbox clock; moving it does what POST /__sandbox/clock does (the background work due). */
   clock: SandboxClock;
+  /** As POST /__sandbox/pace: how busy the generated business is from a day (default: the clock's) on. */
+  setPace(pace: Pace, from?: string): Promise<{ pace: Pace; changes: PaceChange[] }>;
   /** Declared worlds: what the start's `fixtures` created (null without), and loading more. */
   fixtures: { loaded: FixtureResult | null; load(source: FixtureSource): Promise<FixtureResult> };
   /** The recorded requests that pass `filter`, newest first (GET /__sandbox/requests, unpaged). */

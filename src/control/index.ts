@@ -5,7 +5,7 @@ import type { AppEnv } from '../platform/context.js';
 import { registerFaultControl } from './faults.js';
 import { registerFixtureControl } from './fixtures.control.js';
 import { registerRequestControl } from './requests/index.js';
-import { type ClockMove, moveClock, resetSandbox } from './sandbox.domain.js';
+import { type ClockMove, moveClock, paceState, resetSandbox, setPace } from './sandbox.domain.js';
 import * as routes from './sandbox.routes.js';
 
 export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
@@ -23,6 +23,16 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
       c.req.valid('json') as ClockMove,
     );
     return c.json({ now: now.toISOString(), mode: clock.mode }, 200);
+  });
+
+  app.openapi(routes.getPace, (c) => {
+    const store = c.get('store');
+    return c.json(paceState(store.world, store.today()), 200);
+  });
+
+  app.openapi(routes.setPace, async (c) => {
+    const { pace, from } = c.req.valid('json');
+    return c.json(await setPace(c.get('store'), pace, from), 200);
   });
 
   app.openapi(routes.reset, async (c) => {

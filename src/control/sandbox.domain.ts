@@ -1,8 +1,10 @@
 import { type Clock, type ClockMode, manualClock, systemClock } from '../lib/clock.js';
 import { ValidationFailure } from '../lib/errors.js';
+import { type Pace, type PaceChange, paceOn } from '../lib/pace.js';
 import type { Services } from '../platform/context.js';
+import type { WorldStore } from '../store/store.js';
 import type { World } from '../store/world.js';
-import { ClockChange } from './sandbox.schemas.js';
+import { ClockChange, PaceSet } from './sandbox.schemas.js';
 import { seedWorld } from './seeded-world.js';
 
 /**
@@ -66,6 +68,29 @@ export function keptClock(world: World): Clock | undefined {
   return undefined;
 }
 
+/** The pace of the clock's day and every change of pace (GET /__sandbox/pace). */
+export function paceState(world: World, today: string): { pace: Pace; changes: PaceChange[] } {
+  const changes = world.sandbox_state.pace?.changes ?? [];
+  return { pace: paceOn(changes, today), changes: [...changes] };
+}
+
+/**
+ * Sets the pace from a day on (default: the clock's day): a change from the same day replaces the
+ * earlier one. The store builds the living datasets again under it.
+ */
+export async function setPace(
+  store: WorldStore,
+  pace: Pace,
+  from: string = store.today(),
+): Promise<{ pace: Pace; changes: PaceChange[] }> {
+  return store.transact((write) => {
+    const kept = (write.world.sandbox_state.pace?.changes ?? []).filter((change) => change.from !== from);
+    const changes = [...kept, { from, pace }].sort((a, b) => a.from.localeCompare(b.from));
+    write.world.sandbox_state.pace = { changes };
+    return paceState(write.world, write.today());
+  });
+}
+
 /** Puts the seeded world back, as at start. */
 export async function resetSandbox(
   services: Pick<Services, 'store' | 'config' | 'requests' | 'faults'>,
@@ -74,9 +99,10 @@ export async function resetSandbox(
   // In its turn, as every write: a write under way ends before the world is replaced.
   await store.transact((write) => {
     const seeded = seedWorld(config.seed, write.world.meta.size);
-    // The clock is not reset: the world goes on keeping where it stands.
-    const clock = write.world.sandbox_state.clock;
+    // Neither the clock nor the pace is reset: the world goes on where it stands, at its pace.
+    const { clock, pace } = write.world.sandbox_state;
     if (clock) seeded.sandbox_state.clock = clock;
+    if (pace) seeded.sandbox_state.pace = pace;
     write.replace(seeded);
   });
   // The request journal and the faults are the app's, not the world's: a reset empties them too.
@@ -104,7 +130,12 @@ export interface SandboxClock {
 }
 
 /** The control helpers of an app: the same domain code as the control endpoints. */
-export function sandboxControls(services: Services): { clock: SandboxClock; reset(): Promise<void> } {
+export function sandboxControls(services: Services): {
+  clock: SandboxClock;
+  reset(): Promise<void>;
+  /** As POST /__sandbox/pace: the pace of the generated business from a day (default: the clock's) on. */
+  setPace(pace: Pace, from?: string): Promise<{ pace: Pace; changes: PaceChange[] }>;
+} {
   // The endpoint's own check of its body (the century either way, an ISO date-time with an offset).
   const checked = (change: unknown): ClockMove => {
     const result = ClockChange.safeParse(change);
@@ -125,5 +156,12 @@ export function sandboxControls(services: Services): { clock: SandboxClock; rese
       setMode: async (mode) => moveClock(services, checked({ mode })),
     },
     reset: async () => resetSandbox(services),
+    setPace: async (pace, from) => {
+      const checked = PaceSet.safeParse({ pace, from });
+      if (!checked.success) {
+        throw new RangeError(`Invalid pace: ${checked.error.issues.map((i) => i.message).join('; ')}`);
+      }
+      return setPace(services.store, checked.data.pace, checked.data.from);
+    },
   };
 }

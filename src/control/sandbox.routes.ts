@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { admin, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
-import { ClockChange, ClockState, ResetResult } from './sandbox.schemas.js';
+import { ClockChange, ClockState, PaceSet, PaceState, ResetResult } from './sandbox.schemas.js';
 
 const tags = ['Sandbox control'];
 
@@ -37,4 +37,27 @@ export const reset = createRoute({
   summary: 'Put the seeded world back, as at start',
   ...admin,
   responses: { 200: jsonContent(ResetResult, 'The world was reseeded'), ...errorResponses([401]) },
+});
+
+export const getPace = createRoute({
+  method: 'get',
+  path: '/__sandbox/pace',
+  operationId: 'sandbox_get_pace',
+  tags,
+  summary: 'Read the pace of the generated business',
+  ...admin,
+  responses: { 200: jsonContent(PaceState, 'The pace, and its changes'), ...errorResponses([401]) },
+});
+
+export const setPace = createRoute({
+  method: 'post',
+  path: '/__sandbox/pace',
+  operationId: 'sandbox_set_pace',
+  tags,
+  summary: 'Set the pace of the generated business (quiet, normal, busy) from a day on',
+  description:
+    "Scales how much business each day draws in every vertical that goes on with the clock, from `from` (default: the clock's day) on. The days before keep theirs; a change from a day already over rewrites those days, so give a day still to come to keep what clients read.",
+  ...admin,
+  request: { body: jsonBody(PaceSet, 'pace, from') },
+  responses: { 200: jsonContent(PaceState, 'The pace, and its changes'), ...errorResponses([401, 422]) },
 });

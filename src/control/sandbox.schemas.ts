@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { PACES } from '../lib/pace.js';
 
 const MAX_SHIFT_SECONDS = 100 * 366 * 86_400;
 
@@ -40,3 +41,28 @@ export const ClockChange = z
 export const ResetResult = z
   .object({ status: z.literal('reset'), seed: z.number().int() })
   .openapi('SandboxReset');
+
+const Day = z.iso.date();
+
+export const PaceState = z
+  .object({
+    pace: z.enum(PACES).openapi({ description: "The pace of the clock's day" }),
+    changes: z
+      .array(z.object({ from: Day, pace: z.enum(PACES) }))
+      .openapi({ description: 'Every change of pace, by the day it applies from' }),
+  })
+  .openapi('SandboxPace');
+
+export const PaceSet = z
+  .object({
+    pace: z.enum(PACES).openapi({
+      description:
+        "quiet: about 0.4 times a usual day's sales, invoices, bank lines and stays; normal; busy: 2.5 times",
+    }),
+    from: Day.optional().openapi({
+      description:
+        "The first day it applies to (default: the clock's day). Days before it keep their pace, so what a client read never changes",
+    }),
+  })
+  .strict()
+  .openapi('SandboxPaceChange');

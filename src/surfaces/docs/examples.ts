@@ -638,6 +638,10 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
     path: '/__sandbox/clock',
     build: () => ({ body: { advance_seconds: 3600 } }),
   },
+  sandbox_set_pace: {
+    path: '/__sandbox/pace',
+    build: () => ({ body: { pace: 'busy' } }),
+  },
   sandbox_arm_failure: {
     path: '/__sandbox/failures',
     build: (w) => ({

@@ -13,7 +13,7 @@ import { buildPmsDataset } from './pms.seed.js';
 /**
  * The Property Management System vertical under /consumers/{consumer_id}/pms (read only). Every
  * operation resolves the consumer's PMS connection and its dataset (built on first access from
- * pms.seed.ts); the rules are in pms.domain.ts.
+ * pms.seed.ts, its stays going on with the clock); the rules are in pms.domain.ts.
  */
 export function registerPms(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -42,5 +42,6 @@ export const pmsModule: VerticalModule<PmsDataset, ConnectionDatasetArgs> = {
   register: registerPms,
   fixtures: pmsFixtures,
   samples: pmsSamples,
+  lives: true,
   cubes: [pmsInvoicesCube],
 };

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
@@ -20,6 +21,7 @@ import {
   pad,
   phoneOf,
   pick,
+  reseed,
   round2,
 } from '../../platform/seeding/vertical-data.js';
 import type { VerticalLocation } from '../../store/world.js';
@@ -27,12 +29,13 @@ import type {
   PmsAccountingCategory,
   PmsCustomer,
   PmsDataset,
+  PmsOrder,
   PmsOrderLine,
   PmsPayment,
   PmsPaymentMethod,
   PmsTaxRate,
 } from './pms.records.js';
-import { bookStay, nextStay, stayLine } from './pms.stays.js';
+import { bookStay, checkOutStay, nextStay, stayLine, stayOrder } from './pms.stays.js';
 
 /**
  * The seeded dataset of one Property Management System connection, built from (seed, consumerid,
@@ -41,7 +44,8 @@ import { bookStay, nextStay, stayLine } from './pms.stays.js';
  * two months before `until`'s to the day before `until` (for the default clock, 2025-11-01 to
  * 2026-01-14), and before them one or two stays a month at each hotel back to January 2021. A stay
  * is an order whose lines are the nights, breakfasts, extras and the city tax; it is invoiced and
- * paid at check-out. Stays still running on `until` (09:00 UTC) are open (no invoice yet).
+ * paid at check-out. Stays still running on `until` (09:00 UTC) are open (no invoice yet). The days
+ * after `until` bring their own stays, and check the running ones out (livePmsDays).
  */
 
 /** The recent window, whose every day has check-ins: from the first of the month this many months before `until`'s. */
@@ -253,6 +257,23 @@ interface Lookups {
   category: (key: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city') => PmsAccountingCategory;
 }
 
+/** A stay as drawn: its room, dates, guests and lines, before it is stored. */
+interface DrawnStay {
+  room: PmsDataset['rooms'][number];
+  checkIn: string;
+  checkOut: string;
+  booked: string;
+  guests: number;
+  lines: PmsOrderLine[];
+}
+
+/** How a stay's invoice is settled: its payments' amounts and methods, drawn before it is numbered. */
+interface Settlement {
+  amount: number;
+  method: PmsPaymentMethod;
+  deposit: boolean;
+}
+
 class StayBuilder {
   constructor(
     private readonly faker: Faker,
@@ -262,9 +283,52 @@ class StayBuilder {
     private readonly end: string,
   ) {}
 
+  /** A stay of the history: numbered after the dataset's last, invoiced and paid if it checked out by `end`. */
   stay(location: VerticalLocation, baseRate: number, checkInDay: string, customerId: string): void {
-    const { faker, dataset, lookups } = this;
+    const { dataset } = this;
     const { number, orderId } = nextStay(dataset);
+    const drawn = this.draw(location, baseRate, checkInDay, orderId, number);
+    bookStay(dataset, {
+      ...drawn,
+      orderId,
+      number,
+      locationId: location.id,
+      customerId,
+      closed: drawn.checkOut <= this.end,
+      payments: (invoiceId, invoiceNumber, total) =>
+        paymentsOf(this.settlement(location, total), invoiceId, invoiceNumber, drawn.checkOut, customerId),
+      source: () => this.source(),
+    });
+  }
+
+  /**
+   * A stay of the days after the history, checked in on `checkInDay` under its own number: stored
+   * running, with how it will be settled (drawn now, whatever the day it checks out).
+   */
+  arrival(
+    location: VerticalLocation,
+    baseRate: number,
+    checkInDay: string,
+    customerId: string,
+    orderId: string,
+    number: string,
+  ): RunningStay {
+    const drawn = this.draw(location, baseRate, checkInDay, orderId, number);
+    const order = stayOrder(this.dataset, { ...drawn, orderId, number, locationId: location.id, customerId });
+    const settlement = this.settlement(location, order.total);
+    order.source = this.source();
+    return { order, settlement };
+  }
+
+  /** The nights, guests, room, times and lines of a stay checked in on `checkInDay`. */
+  private draw(
+    location: VerticalLocation,
+    baseRate: number,
+    checkInDay: string,
+    orderId: string,
+    number: number | string,
+  ): DrawnStay {
+    const { faker, lookups } = this;
     const nights = faker.helpers.weightedArrayElement([
       { weight: 40, value: 1 },
       { weight: 30, value: 2 },
@@ -288,10 +352,13 @@ class StayBuilder {
       addDays(checkInDay, -faker.number.int({ min: 1, max: 60 })),
       faker.number.int({ min: 480, max: 1320 }),
     );
-    const weekendNights = daysBetween(checkInDay, addDays(checkOutDay, -1)).filter((d) => {
-      const weekday = new Date(`${d}T00:00:00Z`).getUTCDay();
-      return weekday === 5 || weekday === 6;
-    }).length;
+    // The nights of Friday and Saturday, from the weekday of the first.
+    const firstNight = new Date(`${checkInDay}T00:00:00Z`).getUTCDay();
+    let weekendNights = 0;
+    for (let night = 0; night < nights; night++) {
+      const weekday = (firstNight + night) % 7;
+      if (weekday === 5 || weekday === 6) weekendNights += 1;
+    }
     const rate = round2(
       baseRate + (room.name.startsWith('Suite') ? 90 : room.name.startsWith('Single') ? -20 : 0),
     );
@@ -332,38 +399,11 @@ class StayBuilder {
     if (faker.datatype.boolean(0.3)) add('Minibar', faker.number.int({ min: 1, max: 4 }), 4.5, 'v21', 'fb');
     if (faker.datatype.boolean(0.2)) add('Parking', nights, 22, 'v21', 'parking');
     add('City tax', nights * guests, CITY_TAX, 'city', 'city');
-
-    bookStay(dataset, {
-      orderId,
-      number,
-      locationId: location.id,
-      room,
-      customerId,
-      checkIn,
-      checkOut,
-      booked,
-      guests,
-      lines,
-      closed: checkOut <= this.end,
-      payments: (invoiceId, invoiceNumber, total) =>
-        this.payments(invoiceId, invoiceNumber, location, total, checkOut, customerId),
-      source: () =>
-        faker.helpers.weightedArrayElement([
-          { weight: 50, value: 'WEB' as const },
-          { weight: 20, value: 'MOBILE' as const },
-          { weight: 30, value: 'UNKNOWN' as const },
-        ]),
-    });
+    return { room, checkIn, checkOut, booked, guests, lines };
   }
 
-  private payments(
-    invoiceId: string,
-    invoiceNumber: string,
-    location: VerticalLocation,
-    total: number,
-    date: string,
-    customerId: string,
-  ): PmsPayment[] {
+  /** How a stay's total is paid at its hotel. */
+  settlement(location: VerticalLocation, total: number): Settlement[] {
     const { faker, dataset } = this;
     const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
     const pickMethod = () =>
@@ -373,26 +413,153 @@ class StayBuilder {
     // Now and then the guest settles in two payments (a deposit and the balance), both booked at check-out.
     const deposit = total > 150 && faker.datatype.boolean(0.2) ? round2(Math.floor(total * 0.3)) : 0;
     const parts = deposit ? [deposit, round2(total - deposit)] : [total];
-    return parts.map((amount, index) => {
-      const method = pickMethod();
-      return {
-        id: uuidFrom('pms-payment', invoiceId, index),
-        source_ref: { id: `${invoiceNumber}/${index + 1}`, model: 'payment' },
-        payment_method_id: method.id,
-        payment_method_name: method.name,
-        total: amount,
-        tip: 0,
-        status: 'Completed',
-        currency: 'EUR',
-        date,
-        invoice_ref: invoiceNumber,
-        customer_id: customerId,
-        description: `${index === 0 && deposit ? 'Deposit' : 'Payment'} for invoice ${invoiceNumber}`,
-      };
-    });
+    return parts.map((amount, index) => ({
+      amount,
+      method: pickMethod(),
+      deposit: index === 0 && deposit > 0,
+    }));
+  }
+
+  private source(): PmsOrder['source'] {
+    return this.faker.helpers.weightedArrayElement([
+      { weight: 50, value: 'WEB' as const },
+      { weight: 20, value: 'MOBILE' as const },
+      { weight: 30, value: 'UNKNOWN' as const },
+    ]);
   }
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildPmsDataset = (seed: number, args: ConnectionDatasetArgs): PmsDataset =>
-  seedPmsDataset({ seed, ...args });
+/** The payments of an invoice, as it was settled, all made at check-out. */
+function paymentsOf(
+  settlement: readonly Settlement[],
+  invoiceId: string,
+  invoiceNumber: string,
+  date: string,
+  customerId: string,
+): PmsPayment[] {
+  return settlement.map(({ amount, method, deposit }, index) => ({
+    id: uuidFrom('pms-payment', invoiceId, index),
+    source_ref: { id: `${invoiceNumber}/${index + 1}`, model: 'payment' },
+    payment_method_id: method.id,
+    payment_method_name: method.name,
+    total: amount,
+    tip: 0,
+    status: 'Completed',
+    currency: 'EUR',
+    date,
+    invoice_ref: invoiceNumber,
+    customer_id: customerId,
+    description: `${deposit ? 'Deposit' : 'Payment'} for invoice ${invoiceNumber}`,
+  }));
+}
+
+/** A stay running after the history's end, and how its invoice will be settled at check-out. */
+interface RunningStay {
+  order: PmsOrder;
+  settlement: Settlement[];
+}
+
+/** The taxes and accounting categories of a dataset, by the keys the stays' lines name them. */
+function lookupsOf(dataset: PmsDataset): Lookups {
+  return {
+    tax: (key) => dataset.tax_rates[TAXES.findIndex((t) => t.key === key)] as PmsTaxRate,
+    category: (key) =>
+      dataset.accounting_categories[CATEGORIES.findIndex((c) => c.key === key)] as PmsAccountingCategory,
+  };
+}
+
+/**
+ * The business of the days after the history. Each day from the dataset's first use to the day
+ * before `today` draws its arrivals at each hotel from the seed, the connection and the day alone
+ * (and the world's pace of that day), so a day reads the same whenever it is built and the days
+ * already there never change when the clock adds more. A stay is booked 1 to 60 days ahead; it
+ * appears once the day of its check-in is over, running, and is checked out (closed, invoiced and
+ * paid, its invoice numbered among that day's) once the day of its check-out is over. The stays the
+ * history left running at its end are checked out the same way. Friday and Saturday arrivals are
+ * half as many again, summer's more (see docs/living-world.md).
+ */
+export function livePmsDays(
+  dataset: PmsDataset,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): PmsDataset {
+  const until = untilOf(input);
+  const last = addDays(today, -1);
+  if (last < until) return dataset;
+  const faker = fakerFor('pms-day');
+  const stays = new StayBuilder(faker, dataset, lookupsOf(dataset), activityEnd(until));
+  const customerIds = Object.keys(dataset.customers);
+  const running: RunningStay[] = [];
+  for (const day of daysBetween(until, last)) {
+    reseed(faker, 'pms-day', input.seed, dataset.connectionid, day);
+    if (day === until) {
+      // The stays the history left running: how they will be paid is the first day's first draw.
+      for (const order of Object.values(dataset.orders)) {
+        const location = dataset.locations.find((l) => l.id === order.location_id);
+        if (order.closing_date !== null || !location) continue;
+        running.push({ order, settlement: stays.settlement(location, order.total) });
+      }
+    }
+    const factor = busyness(day) * pace(day);
+    // A folio number the API never gives: the day of check-in and the arrival's rank that day.
+    const prefix = day.replaceAll('-', '');
+    let index = 0;
+    HOTELS.forEach((hotel, h) => {
+      const location = dataset.locations[h] as VerticalLocation;
+      const count = Math.round(faker.number.float({ min: 1, max: 2 }) * factor);
+      for (let a = 0; a < count; a++) {
+        index += 1;
+        const orderId = uuidFrom('pms-day', dataset.connectionid, 'order', day, index);
+        const customerId = pick(faker, customerIds);
+        running.push(
+          stays.arrival(location, hotel.base, day, customerId, orderId, `${prefix}${pad(index, 3)}`),
+        );
+      }
+    });
+  }
+  checkOutDays(dataset, running, last);
+  return dataset;
+}
+
+/**
+ * Checks out the running stays whose check-out day is over (up to `last`): each day's invoices are
+ * numbered from 1 in the order of check-out, under a number the API never gives (the day in it).
+ */
+function checkOutDays(dataset: PmsDataset, running: readonly RunningStay[], last: string): void {
+  const end = `${addDays(last, 1)}T00:00:00.000Z`;
+  const leaving = running
+    .map((stay) => ({ ...stay, at: stay.order.reservation?.end_date as string }))
+    .filter((stay) => stay.at < end)
+    .sort((a, b) => a.at.localeCompare(b.at) || a.order.id.localeCompare(b.order.id));
+  let day = '';
+  let rank = 0;
+  for (const { order, settlement, at } of leaving) {
+    rank = at.startsWith(day) && day !== '' ? rank + 1 : 1;
+    day = at.slice(0, 10);
+    const number = `F${day.slice(0, 4)}-${day.slice(5, 7)}${day.slice(8, 10)}-${pad(rank, 3)}`;
+    const invoiceId = uuidFrom('pms-day', dataset.connectionid, 'invoice', order.id);
+    checkOutStay(dataset, order, invoiceId, number, () =>
+      paymentsOf(settlement, invoiceId, number, at, order.customer_id as string),
+    );
+  }
+}
+
+/** How busy a day's arrivals are against a usual weekday's: weekends and summer fill the hotels. */
+function busyness(day: string): number {
+  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const month = Number(day.slice(5, 7));
+  const season = month === 7 || month === 8 ? 1.4 : month === 6 || month === 9 ? 1.2 : 1;
+  return (weekday === 5 || weekday === 6 ? 1.5 : 1) * season;
+}
+
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
+ * its first use, and the days after it up to `today`.
+ */
+export const buildPmsDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, today, pace);

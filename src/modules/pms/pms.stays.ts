@@ -32,7 +32,12 @@ export interface StayLineInput {
 }
 
 /** The index-th line (from 0) of the stay numbered `number`. */
-export function stayLine(orderId: string, number: number, index: number, line: StayLineInput): PmsOrderLine {
+export function stayLine(
+  orderId: string,
+  number: number | string,
+  index: number,
+  line: StayLineInput,
+): PmsOrderLine {
   const untaxed = round2(line.quantity * line.unitPrice - (line.discount?.total ?? 0));
   const taxAmount = line.tax.is_city_tax ? 0 : taxOf(untaxed, line.tax.rate ?? 0);
   return {
@@ -73,51 +78,42 @@ export interface StayInput {
   source: () => PmsOrder['source'];
 }
 
-/** Stores the stay's order, and its invoice when it is closed. */
+/** Stores the stay's order, and its invoice (numbered after the dataset's last) when it is closed. */
 export function bookStay(dataset: PmsDataset, stay: StayInput): void {
-  const { orderId, number, lines, checkIn, checkOut, booked, room, customerId } = stay;
-  const total = sum2(lines.map((l) => l.total));
-  const taxAmount = sum2(lines.map((l) => l.tax_amount));
-  const invoiceIds: string[] = [];
+  const order = stayOrder(dataset, stay);
   if (stay.closed) {
     dataset.counters.invoice = (dataset.counters.invoice ?? 0) + 1;
-    const invoiceNumber = `F${checkOut.slice(0, 4)}-${pad(dataset.counters.invoice, 5)}`;
+    const invoiceNumber = `F${stay.checkOut.slice(0, 4)}-${pad(dataset.counters.invoice, 5)}`;
     const invoiceId = uuidFrom('pms', dataset.connectionid, 'invoice', dataset.counters.invoice);
-    const invoice: PmsInvoice = {
-      id: invoiceId,
-      source_ref: { id: invoiceNumber, model: 'invoice' },
-      invoice_number: invoiceNumber,
-      creation_date: checkOut,
-      closing_date: checkOut,
-      customer_id: customerId,
-      order_id: orderId,
-      location_id: stay.locationId,
-      payments: stay.payments(invoiceId, invoiceNumber, total),
-      service_id: null,
-      tax_amount: taxAmount,
-      untaxed_amount: round2(total - taxAmount),
-      total,
-      currency: 'EUR',
-    };
-    dataset.invoices[invoiceId] = invoice;
-    invoiceIds.push(invoiceId);
+    checkOutStay(dataset, order, invoiceId, invoiceNumber, (total) =>
+      stay.payments(invoiceId, invoiceNumber, total),
+    );
   }
-  dataset.orders[orderId] = {
+  order.source = stay.source();
+}
+
+/** Stores a stay's order as it runs: checked in, not invoiced yet (its source drawn by the caller). */
+export function stayOrder(
+  dataset: PmsDataset,
+  stay: Omit<StayInput, 'closed' | 'payments' | 'source' | 'number'> & { number: number | string },
+): PmsOrder {
+  const { orderId, number, lines, checkIn, booked, room, customerId } = stay;
+  const order: PmsOrder = {
     id: orderId,
-    source_ref: { id: `FOLIO-${pad(number, 6)}`, model: 'folio' },
+    source_ref: { id: `FOLIO-${String(number).padStart(6, '0')}`, model: 'folio' },
     order_number: String(number),
     creation_date: booked,
-    closing_date: stay.closed ? checkOut : null,
+    closing_date: null,
     service_date: checkIn,
     device_id: null,
-    total,
-    tax_amount: taxAmount,
+    total: sum2(lines.map((l) => l.total)),
+    tax_amount: sum2(lines.map((l) => l.tax_amount)),
     total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
     total_refund: 0,
     total_tip: 0,
     delivery_fee: 0,
     mode: 'UNKNOWN',
-    source: stay.source(),
+    source: 'UNKNOWN',
     currency: 'EUR',
     country: 'BE',
     loyalty: null,
@@ -129,14 +125,50 @@ export function bookStay(dataset: PmsDataset, stay: StayInput): void {
     service_id: null,
     reservation: {
       id: uuidFrom('pms', dataset.connectionid, 'reservation', number),
-      source_ref: { id: `RES-${pad(number, 6)}`, model: 'reservation' },
+      source_ref: { id: `RES-${String(number).padStart(6, '0')}`, model: 'reservation' },
       start_date: checkIn,
-      end_date: checkOut,
+      end_date: stay.checkOut,
       creation_date: booked,
       resource_id: { id: room.id, source_ref: { id: room.identifier, model: 'room' } },
       resource_name: room.name,
       resource_identifier: room.identifier,
     },
-    invoice_ids: invoiceIds,
+    invoice_ids: [],
   };
+  dataset.orders[orderId] = order;
+  return order;
+}
+
+/**
+ * Checks a running stay out at its reservation's end: its invoice bills the stay's lines, settled by
+ * the payments `payments` makes of its total, and the order is closed then.
+ */
+export function checkOutStay(
+  dataset: PmsDataset,
+  order: PmsOrder,
+  invoiceId: string,
+  invoiceNumber: string,
+  payments: (total: number) => PmsPayment[],
+): PmsInvoice {
+  const checkOut = order.reservation?.end_date as string;
+  const invoice: PmsInvoice = {
+    id: invoiceId,
+    source_ref: { id: invoiceNumber, model: 'invoice' },
+    invoice_number: invoiceNumber,
+    creation_date: checkOut,
+    closing_date: checkOut,
+    customer_id: order.customer_id as string,
+    order_id: order.id,
+    location_id: order.location_id as string,
+    payments: payments(order.total),
+    service_id: null,
+    tax_amount: order.tax_amount,
+    untaxed_amount: round2(order.total - order.tax_amount),
+    total: order.total,
+    currency: 'EUR',
+  };
+  dataset.invoices[invoiceId] = invoice;
+  order.closing_date = checkOut;
+  order.invoice_ids = [invoiceId];
+  return invoice;
 }

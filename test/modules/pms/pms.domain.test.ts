@@ -16,7 +16,7 @@ import { refusal } from '../domain-helpers.js';
 
 const CONNECTION = 'connection-pms';
 const ARGS = { consumerid: 'consumer-pms', connectionid: CONNECTION, integrationid: 9503 };
-const SEEDED = buildPmsDataset(7, { ...ARGS, until: '2026-01-15' });
+const SEEDED = buildPmsDataset(7, { ...ARGS, until: '2026-01-15' }, '2026-01-15');
 /** Each test's own dataset: a deep copy of the seeded one, its next stay numbered 1001, invoice 2001. */
 const fresh = (): PmsDataset => ({ ...structuredClone(SEEDED), counters: { order: 1000, invoice: 2000 } });
 const ids = (spec: string) => (spec ? spec.split(' ') : []);
@@ -473,6 +473,6 @@ describe('customers and hotels', () => {
     expect(pms.pmsDatasetOf(store, connection)).toBe(first);
     const { consumerid, connectionid, integrationid } = connection;
     const args = { consumerid, connectionid, integrationid, until: '2026-01-15' };
-    expect(first).toEqual(buildPmsDataset(7, args));
+    expect(first).toEqual(buildPmsDataset(7, args, '2026-01-15'));
   });
 });

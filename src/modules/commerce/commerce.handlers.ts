@@ -1,6 +1,5 @@
 import { paginate } from '../../lib/pagination.js';
 import { operation } from '../../platform/operation.js';
-import type { ConsumerRecord } from '../../store/world.js';
 import { publishEvent } from '../webhooks/index.js';
 import {
   createOrder as createOrderRecord,
@@ -16,37 +15,12 @@ import {
   toProductItem,
   toVariantItem,
 } from './commerce.domain.js';
+import { orderCreatedEvent } from './commerce.events.js';
 import * as routes from './commerce.routes.js';
-import type { OrderItemOutValue } from './commerce.schemas.js';
 import { commerce } from './commerce.vertical.js';
 
 const isTrue = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true';
-
-/** commerce.order.created: an order was placed through the API. */
-function orderCreatedEvent(
-  consumer: ConsumerRecord,
-  connectionid: string,
-  integrationid: number,
-  order: Pick<OrderItemOutValue, 'id' | 'order_number' | 'status' | 'currency' | 'total'>,
-) {
-  return {
-    accountid: consumer.accountid,
-    envid: consumer.envid,
-    event: 'commerce.order.created',
-    consumerid: consumer.consumerid,
-    integrationid,
-    fields: {
-      connectionid,
-      integrationid,
-      order_id: order.id,
-      order_number: order.order_number,
-      status: order.status,
-      currency: order.currency,
-      total: order.total,
-    },
-  };
-}
 
 export const getCustomers = operation(commerce, routes.getCustomers, (c, { data }) => {
   const { page, size } = c.req.valid('query');

@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
@@ -6,7 +7,9 @@ import {
   activityEnd,
   addDays,
   addMonths,
+  atMinute,
   connectionIds,
+  daysBetween,
   emailOf,
   fakerFor,
   historyStart,
@@ -18,10 +21,12 @@ import {
   phoneOf,
   pick,
   plusMinutes,
+  reseed,
   round2,
   sum2,
   taxOf,
 } from '../../platform/seeding/vertical-data.js';
+import type { SourceRefValue } from '../../store/world.js';
 import type {
   CommerceAddress,
   CommerceCategory,
@@ -46,7 +51,8 @@ import type {
  * variants, prices in EUR and GBP and stock per location, customers with addresses, and orders in
  * every status, with shipping fees, payments and refunds whose amounts add up: 160 in the year
  * before `until` (for the default clock, 2025-02-01 to 2026-01-15 09:00 UTC), and before them two or
- * three a month back to January 2021.
+ * three a month back to January 2021. The days after `until` add their own orders and customers, drawn
+ * by the same builders, and the stock follows them (see liveCommerceDays).
  */
 
 /** The recent window: from the first of the month this many months before `until`'s. */
@@ -210,6 +216,9 @@ const PAYMENT_METHODS: { name: string; active: boolean; weight: number }[] = [
   { name: 'Klarna', active: false, weight: 0 },
 ];
 
+/** The reasons a customer gives for sending an order back. */
+const REFUND_REASONS = ['Damaged in transit', 'Changed my mind', 'Wrong size'];
+
 const CITIES: Record<string, { city: string; postal: string }[]> = {
   BE: [
     { city: 'Bruxelles', postal: '1050' },
@@ -258,6 +267,63 @@ export function shippingFee(
     untaxed_amount: untaxed,
     tax_amount: round2(gross - untaxed),
     total: gross,
+  };
+}
+
+/**
+ * A customer of the shop, drawn from `faker`: a name, a country (mostly Belgium), an e-mail, often a
+ * phone, one address or a main and a delivery one, the currency of the country. `sourceRef` and
+ * `created` are asked for at their place in the draws.
+ */
+function drawCustomer(
+  faker: Faker,
+  id: string,
+  sourceRef: () => SourceRefValue,
+  created: () => string,
+): CommerceCustomer {
+  const first = faker.person.firstName();
+  const last = faker.person.lastName();
+  const country = faker.helpers.weightedArrayElement([
+    { weight: 60, value: 'BE' },
+    { weight: 15, value: 'FR' },
+    { weight: 10, value: 'NL' },
+    { weight: 5, value: 'LU' },
+    { weight: 5, value: 'DE' },
+    { weight: 5, value: 'GB' },
+  ]);
+  const email = emailOf(faker, first, last);
+  const phone = faker.datatype.boolean(0.7) ? phoneOf(faker) : null;
+  const address = (type: 'main' | 'delivery'): CommerceAddress => {
+    const place = pick(faker, CITIES[country] ?? CITIES.BE ?? []);
+    return {
+      address_type: type,
+      company_name: null,
+      first_name: first,
+      last_name: last,
+      street: faker.location.street(),
+      number: faker.location.buildingNumber(),
+      box: null,
+      city: place.city,
+      postal_code: place.postal,
+      country,
+      phone,
+      email,
+      vat: null,
+    };
+  };
+  return {
+    id,
+    source_ref: sourceRef(),
+    first_name: first,
+    last_name: last,
+    phone,
+    email,
+    language:
+      country === 'NL' ? 'nl' : country === 'GB' || country === 'DE' ? 'en' : pick(faker, ['fr', 'nl']),
+    internal_notes: faker.datatype.boolean(0.1) ? 'Prefers delivery after 5 pm' : null,
+    currency: country === 'GB' ? 'GBP' : 'EUR',
+    addresses: faker.datatype.boolean(0.3) ? [address('main'), address('delivery')] : [address('main')],
+    created_on: created(),
   };
 }
 
@@ -397,56 +463,19 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const customers: Record<string, CommerceCustomer> = {};
   const customerIds: string[] = [];
   for (let i = 0; i < 40; i++) {
-    const first = faker.person.firstName();
-    const last = faker.person.lastName();
-    const country = faker.helpers.weightedArrayElement([
-      { weight: 60, value: 'BE' },
-      { weight: 15, value: 'FR' },
-      { weight: 10, value: 'NL' },
-      { weight: 5, value: 'LU' },
-      { weight: 5, value: 'DE' },
-      { weight: 5, value: 'GB' },
-    ]);
-    const email = emailOf(faker, first, last);
-    const phone = faker.datatype.boolean(0.7) ? phoneOf(faker) : null;
-    const address = (type: 'main' | 'delivery'): CommerceAddress => {
-      const place = pick(faker, CITIES[country] ?? CITIES.BE ?? []);
-      return {
-        address_type: type,
-        company_name: null,
-        first_name: first,
-        last_name: last,
-        street: faker.location.street(),
-        number: faker.location.buildingNumber(),
-        box: null,
-        city: place.city,
-        postal_code: place.postal,
-        country,
-        phone,
-        email,
-        vat: null,
-      };
-    };
-    const customer: CommerceCustomer = {
-      id: id('customer', i),
-      source_ref: ref('customer'),
-      first_name: first,
-      last_name: last,
-      phone,
-      email,
-      language:
-        country === 'NL' ? 'nl' : country === 'GB' || country === 'DE' ? 'en' : pick(faker, ['fr', 'nl']),
-      internal_notes: faker.datatype.boolean(0.1) ? 'Prefers delivery after 5 pm' : null,
-      currency: country === 'GB' ? 'GBP' : 'EUR',
-      addresses: faker.datatype.boolean(0.3) ? [address('main'), address('delivery')] : [address('main')],
-      // Customers since half a year before the history, the last ones two months before `until`.
-      created_on: faker.date
-        .between({
-          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
-          to: `${monthEnd(addMonths(until, -2))}T00:00:00Z`,
-        })
-        .toISOString(),
-    };
+    // Customers since half a year before the history, the last ones two months before `until`.
+    const customer = drawCustomer(
+      faker,
+      id('customer', i),
+      () => ref('customer'),
+      () =>
+        faker.date
+          .between({
+            from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+            to: `${monthEnd(addMonths(until, -2))}T00:00:00Z`,
+          })
+          .toISOString(),
+    );
     customers[customer.id] = customer;
     customerIds.push(customer.id);
   }
@@ -468,6 +497,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     orders: {},
   };
 
+  const sellable = Object.values(products).filter((p) => p.status === 'published');
   // The older history first (numbered first, drawn from a faker of its own), of customers known by then.
   const past = historyFaker('commerce', input);
   for (const month of monthsBetween(firstDay, recentStart)) {
@@ -481,7 +511,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
       const created = new Date(stamp).toISOString();
       const known = customerIds.filter((c) => String(customers[c]?.created_on) < created);
       const customer = customers[pick(past, known.length ? known : customerIds)] as CommerceCustomer;
-      seedOrder(past, dataset, customer, created, end);
+      seedOrder(past, dataset, sellable, customer, created, end);
     }
   }
 
@@ -492,39 +522,40 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   ).sort((a, b) => a - b);
   for (const instant of instants) {
     const customer = customers[pick(faker, customerIds)] as CommerceCustomer;
-    seedOrder(faker, dataset, customer, new Date(instant).toISOString(), end);
+    seedOrder(faker, dataset, sellable, customer, new Date(instant).toISOString(), end);
   }
   return dataset;
 }
 
-function seedOrder(
+/** What every order draws, in the history and in the days after it: its lines, fee, total and payment. */
+interface OrderBasis {
+  id: string;
+  number: number;
+  /** The order's id in the shop software (its source_ref). */
+  ref: string;
+  created: string;
+  customer: CommerceCustomer;
+  currency: string;
+  lines: CommerceOrderLine[];
+  fees: CommerceFee[];
+  total: number;
+  method: CommercePaymentMethod;
+  /** When its payment went through (or failed). */
+  paidOn: string;
+}
+
+/**
+ * Draws an order's lines (one to four, of published products, in the customer's currency, some
+ * discounted), its shipping fee, its payment method and when it was paid.
+ */
+function drawBasis(
   faker: Faker,
   dataset: CommerceDataset,
-  customer: CommerceCustomer,
-  created: string,
-  /** The instant the seeded activity stops: nothing happens after it. */
-  end: string,
-): void {
-  dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
-  const number = dataset.counters.order;
-  const orderId = uuidFrom('commerce', dataset.connectionid, 'order', number);
+  sellable: readonly CommerceProduct[],
+  order: { id: string; number: number; ref: string; created: string; customer: CommerceCustomer },
+): OrderBasis {
+  const { id: orderId, number, created, customer } = order;
   const currency = customer.currency === 'GBP' ? 'GBP' : 'EUR';
-  const ageDays = (Date.parse(end) - Date.parse(created)) / 86_400_000;
-  const status: CommerceOrderStatusValue =
-    ageDays < 2
-      ? faker.helpers.weightedArrayElement([
-          { weight: 60, value: 'confirmed' },
-          { weight: 25, value: 'draft' },
-          { weight: 15, value: 'cancelled_unpaid' },
-        ])
-      : faker.helpers.weightedArrayElement([
-          { weight: 80, value: 'shipped' },
-          { weight: 7, value: 'refunded' },
-          { weight: 6, value: 'cancelled' },
-          { weight: 4, value: 'cancelled_unpaid' },
-          { weight: 3, value: 'confirmed' },
-        ]);
-  const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
   const lines: CommerceOrderLine[] = [];
   const count = faker.number.int({ min: 1, max: 4 });
   for (let i = 0; i < count; i++) {
@@ -572,122 +603,446 @@ function seedOrder(
       })),
   );
   const paidOn = plusMinutes(created, faker.number.int({ min: 0, max: 3 }));
-  const transaction = (
-    suffix: string,
-    amount: number,
-    state: CommerceTransaction['status'],
-    on: string,
-  ): CommerceTransaction => ({
-    id: uuidFrom('commerce-transaction', orderId, suffix),
+  return { ...order, currency, lines, fees, total, method, paidOn };
+}
+
+/** A payment of an order (its sale, or a refund's), with the order's payment method. */
+const transactionOf = (
+  basis: OrderBasis,
+  suffix: string,
+  amount: number,
+  status: CommerceTransaction['status'],
+  on: string,
+): CommerceTransaction => ({
+  id: uuidFrom('commerce-transaction', basis.id, suffix),
+  created_on: on,
+  payment_method_id: basis.method.id,
+  payment_method_name: basis.method.name,
+  amount,
+  status,
+});
+
+/** The refund of a whole order (its lines and its shipping) on `on`: no line is left. */
+function refundAll(basis: OrderBasis, on: string, reason: string): CommerceRefund {
+  const refund: CommerceRefund = {
+    id: uuidFrom('commerce-refund', basis.id, 0),
+    source_ref: { id: `R${basis.number}`, model: 'refund' },
     created_on: on,
-    payment_method_id: method.id,
-    payment_method_name: method.name,
-    amount,
-    status: state,
+    total: basis.total,
+    reason,
+    order_lines: basis.lines.map((line) => ({
+      id: line.id,
+      variant_id: line.variant_id,
+      quantity: line.quantity,
+      untaxed_amount: line.untaxed_amount,
+      tax_amount: line.tax_amount,
+      total: line.total,
+    })),
+    other: 0,
+    shipping_refunds: basis.fees.map((f) => ({
+      id: f.id,
+      source_ref: f.source_ref,
+      untaxed_amount: f.untaxed_amount,
+      tax_amount: f.tax_amount,
+      total: f.total,
+    })),
+    other_fees: [],
+    transactions: [transactionOf(basis, 'refund', basis.total, 'success', on)],
+  };
+  for (const line of basis.lines) line.current_quantity = 0;
+  return refund;
+}
+
+/** A partial refund on `on`: one unit of the first line came back. */
+function refundOne(basis: OrderBasis, on: string): CommerceRefund {
+  const line = basis.lines[0] as CommerceOrderLine;
+  const unit = lineAmounts(
+    1,
+    line.unit_price,
+    round2(line.discounts.reduce((t, d) => t + d.amount, 0) / line.quantity),
+    line.tax_rate,
+  );
+  line.current_quantity = line.quantity - 1;
+  return {
+    id: uuidFrom('commerce-refund', basis.id, 0),
+    source_ref: { id: `R${basis.number}`, model: 'refund' },
+    created_on: on,
+    total: unit.total,
+    reason: 'Returned item',
+    order_lines: [{ id: line.id, variant_id: line.variant_id, quantity: 1, ...unit }],
+    other: 0,
+    shipping_refunds: [],
+    other_fees: [],
+    transactions: [transactionOf(basis, 'refund', unit.total, 'success', on)],
+  };
+}
+
+/** Where an order stands: its status and the instants, payments and refunds that go with it. */
+type OrderState = Pick<
+  CommerceOrder,
+  | 'status'
+  | 'last_updated_on'
+  | 'confirmed_on'
+  | 'delivery_date'
+  | 'cancelled_on'
+  | 'fulfilled_from'
+  | 'payment_method_id'
+  | 'transactions'
+  | 'refunds'
+>;
+
+/** The order of a basis in a state, with the customer's addresses; draws its note and tags. */
+function orderRecord(faker: Faker, basis: OrderBasis, state: OrderState): CommerceOrder {
+  const { customer, lines } = basis;
+  const shippingAddress =
+    customer.addresses.find((a) => a.address_type === 'delivery') ?? customer.addresses[0] ?? null;
+  const billing = customer.addresses.find((a) => a.address_type === 'main') ?? null;
+  return {
+    id: basis.id,
+    source_ref: { id: basis.ref, model: 'order' },
+    order_number: `#${basis.number}`,
+    customer_id: customer.id,
+    billing_address: billing ? { ...billing, address_type: 'invoice' } : null,
+    shipping_address: shippingAddress ? { ...shippingAddress, address_type: 'delivery' } : null,
+    created_on: basis.created,
+    last_updated_on: state.last_updated_on,
+    confirmed_on: state.confirmed_on,
+    delivery_date: state.delivery_date,
+    cancelled_on: state.cancelled_on,
+    status: state.status,
+    fulfilled_from: state.fulfilled_from,
+    discount_amount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.amount))),
+    currency: basis.currency,
+    note: faker.datatype.boolean(0.1) ? 'Please leave the parcel with the neighbours' : null,
+    tags: faker.datatype.boolean(0.2) ? [pick(faker, ['gift', 'vip', 'wholesale'])] : [],
+    lines,
+    other_fees: basis.fees,
+    payment_method_id: state.payment_method_id,
+    transactions: state.transactions,
+    refunds: state.refunds,
+  };
+}
+
+function seedOrder(
+  faker: Faker,
+  dataset: CommerceDataset,
+  sellable: readonly CommerceProduct[],
+  customer: CommerceCustomer,
+  created: string,
+  /** The instant the seeded activity stops: nothing happens after it. */
+  end: string,
+): void {
+  dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
+  const number = dataset.counters.order;
+  const orderId = uuidFrom('commerce', dataset.connectionid, 'order', number);
+  const ageDays = (Date.parse(end) - Date.parse(created)) / 86_400_000;
+  const status: CommerceOrderStatusValue =
+    ageDays < 2
+      ? faker.helpers.weightedArrayElement([
+          { weight: 60, value: 'confirmed' },
+          { weight: 25, value: 'draft' },
+          { weight: 15, value: 'cancelled_unpaid' },
+        ])
+      : faker.helpers.weightedArrayElement([
+          { weight: 80, value: 'shipped' },
+          { weight: 7, value: 'refunded' },
+          { weight: 6, value: 'cancelled' },
+          { weight: 4, value: 'cancelled_unpaid' },
+          { weight: 3, value: 'confirmed' },
+        ]);
+  const basis = drawBasis(faker, dataset, sellable, {
+    id: orderId,
+    number,
+    ref: String(5_000_000 + number),
+    created,
+    customer,
   });
+  const { total, paidOn } = basis;
   const transactions: CommerceTransaction[] =
     status === 'draft'
       ? []
-      : status === 'cancelled_unpaid'
-        ? [transaction('sale', total, 'failed', paidOn)]
-        : [transaction('sale', total, 'success', paidOn)];
+      : [transactionOf(basis, 'sale', total, status === 'cancelled_unpaid' ? 'failed' : 'success', paidOn)];
   const refunds: CommerceRefund[] = [];
   // Orders older than two days ship within 40 hours, so before the sandbox starts.
   const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
   const capped = (instant: string) => (instant < end ? instant : end);
   if (status === 'refunded' || status === 'cancelled') {
     const on = capped(plusMinutes(created, faker.number.int({ min: 60, max: 10 * 24 * 60 })));
-    refunds.push({
-      id: uuidFrom('commerce-refund', orderId, 0),
-      source_ref: { id: `R${number}`, model: 'refund' },
-      created_on: on,
-      total,
-      reason:
-        status === 'cancelled'
-          ? 'Order cancelled by the customer'
-          : pick(faker, ['Damaged in transit', 'Changed my mind', 'Wrong size']),
-      order_lines: lines.map((line) => ({
-        id: line.id,
-        variant_id: line.variant_id,
-        quantity: line.quantity,
-        untaxed_amount: line.untaxed_amount,
-        tax_amount: line.tax_amount,
-        total: line.total,
-      })),
-      other: 0,
-      shipping_refunds: fees.map((f) => ({
-        id: f.id,
-        source_ref: f.source_ref,
-        untaxed_amount: f.untaxed_amount,
-        tax_amount: f.tax_amount,
-        total: f.total,
-      })),
-      other_fees: [],
-      transactions: [transaction('refund', total, 'success', on)],
-    });
-    for (const line of lines) line.current_quantity = 0;
+    const reason = status === 'cancelled' ? 'Order cancelled by the customer' : pick(faker, REFUND_REASONS);
+    refunds.push(refundAll(basis, on, reason));
   } else if (status === 'shipped' && faker.datatype.boolean(0.08)) {
-    // A partial refund: one unit of the first line came back.
-    const line = lines[0] as CommerceOrderLine;
-    const unit = lineAmounts(
-      1,
-      line.unit_price,
-      round2(line.discounts.reduce((t, d) => t + d.amount, 0) / line.quantity),
-      line.tax_rate,
-    );
     const on = capped(plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 })));
-    refunds.push({
-      id: uuidFrom('commerce-refund', orderId, 0),
-      source_ref: { id: `R${number}`, model: 'refund' },
-      created_on: on,
-      total: unit.total,
-      reason: 'Returned item',
-      order_lines: [{ id: line.id, variant_id: line.variant_id, quantity: 1, ...unit }],
-      other: 0,
-      shipping_refunds: [],
-      other_fees: [],
-      transactions: [transaction('refund', unit.total, 'success', on)],
-    });
-    line.current_quantity = line.quantity - 1;
+    refunds.push(refundOne(basis, on));
   }
-  const shippingAddress =
-    customer.addresses.find((a) => a.address_type === 'delivery') ?? customer.addresses[0] ?? null;
-  const billing = customer.addresses.find((a) => a.address_type === 'main') ?? null;
   const cancelled = status === 'cancelled' || status === 'cancelled_unpaid';
-  const lastUpdate = [
-    created,
-    ...refunds.map((r) => r.created_on ?? created),
-    status === 'shipped' || status === 'refunded' ? shippedOn : created,
-  ]
+  const shipped = status === 'shipped' || status === 'refunded';
+  const lastUpdate = [created, ...refunds.map((r) => r.created_on ?? created), shipped ? shippedOn : created]
     .sort()
     .at(-1) as string;
-  const order: CommerceOrder = {
-    id: orderId,
-    source_ref: { id: String(5_000_000 + number), model: 'order' },
-    order_number: `#${number}`,
-    customer_id: customer.id,
-    billing_address: billing ? { ...billing, address_type: 'invoice' } : null,
-    shipping_address: shippingAddress ? { ...shippingAddress, address_type: 'delivery' } : null,
-    created_on: created,
+  dataset.orders[orderId] = orderRecord(faker, basis, {
+    status,
     last_updated_on: lastUpdate,
     confirmed_on: status === 'draft' || status === 'cancelled_unpaid' ? null : paidOn,
-    delivery_date: status === 'shipped' || status === 'refunded' ? shippedOn : null,
+    delivery_date: shipped ? shippedOn : null,
     cancelled_on: cancelled ? (refunds[0]?.created_on ?? plusMinutes(created, 45)) : null,
-    status,
-    fulfilled_from: status === 'shipped' || status === 'refunded' ? (dataset.locations[0]?.id ?? null) : null,
-    discount_amount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.amount))),
-    currency,
-    note: faker.datatype.boolean(0.1) ? 'Please leave the parcel with the neighbours' : null,
-    tags: faker.datatype.boolean(0.2) ? [pick(faker, ['gift', 'vip', 'wholesale'])] : [],
-    lines,
-    other_fees: fees,
-    payment_method_id: status === 'draft' ? null : method.id,
+    fulfilled_from: shipped ? (dataset.locations[0]?.id ?? null) : null,
+    payment_method_id: status === 'draft' ? null : basis.method.id,
     transactions,
     refunds,
-  };
-  dataset.orders[orderId] = order;
+  });
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildCommerceDataset = (seed: number, args: ConnectionDatasetArgs): CommerceDataset =>
-  seedCommerceDataset({ seed, ...args });
+/** Orders a usual weekday draws on average: each day's count is a Poisson draw around its rhythm. */
+const ORDERS_PER_DAY = 1.8;
+/** The share of a day's orders placed by a customer new to the shop. */
+const NEW_CUSTOMERS = 0.25;
+/** Units of a variant the warehouse receives at once when its stock cannot cover an order. */
+export const STOCK_DELIVERY = 24;
+/** The hours of a day the shop's customers order in (minutes after midnight UTC). */
+const FIRST_ORDER = 7 * 60;
+const LAST_ORDER = 23 * 60 + 30;
+
+/** A change of a variant's stock: units taken by an order (negative), or put back by a cancellation. */
+interface StockMove {
+  at: string;
+  variantId: string;
+  quantity: number;
+}
+
+/**
+ * The business of the days after the history: each day's orders are drawn from the seed, the
+ * connection and the day alone, so a day reads the same whenever it is built, and the days already
+ * there never change when the clock adds more. A day's orders appear once the day is over: from the
+ * day of the dataset's first use (after its morning, which the history holds) to the day before
+ * `today`. Weekends are busier, December up to the 20th busier still, summer quieter, and the world's
+ * pace scales every day (see docs/living-world.md).
+ *
+ * What happens to an order later (it ships, it is cancelled, sent back or partly returned) is drawn
+ * when it is placed; the order shows each change once `today` has begun after it, with its
+ * `last_updated_on` at that instant. The stock of the variants follows the orders (see settleStock).
+ */
+export function liveCommerceDays(
+  dataset: CommerceDataset,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): CommerceDataset {
+  const until = untilOf(input);
+  const last = addDays(today, -1);
+  if (last < until) return dataset;
+  const cutoff = `${today}T00:00:00.000Z`;
+  const faker = fakerFor('commerce-day');
+  const regulars = Object.values(dataset.customers);
+  const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
+  const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
+  const moves: StockMove[] = [];
+  for (const day of daysBetween(until, last)) {
+    reseed(faker, 'commerce-day', input.seed, dataset.connectionid, day);
+    const count = poisson(faker, ORDERS_PER_DAY * busyness(day) * pace(day));
+    // The first day's orders come after its morning (and its new customers' sign-up, after it too).
+    const first = (day === until ? morning + 30 : FIRST_ORDER) * 60;
+    const midnight = Date.parse(`${day}T00:00:00.000Z`);
+    const seconds = Array.from({ length: count }, () =>
+      faker.number.int({ min: first, max: LAST_ORDER * 60 }),
+    ).sort((a, b) => a - b);
+    // Numbers with the day in them: the API numbers the orders and customers it creates otherwise.
+    const prefix = Number(day.replaceAll('-', '')) * 1000;
+    let newcomers = 0;
+    for (const [index, second] of seconds.entries()) {
+      const created = new Date(midnight + second * 1000).toISOString();
+      let customer = pick(faker, regulars);
+      if (faker.datatype.boolean(NEW_CUSTOMERS)) {
+        newcomers += 1;
+        const ref = String(prefix + newcomers);
+        customer = drawCustomer(
+          faker,
+          uuidFrom('commerce-customer', dataset.connectionid, day, newcomers - 1),
+          () => ({ id: ref, model: 'customer' }),
+          () => plusMinutes(created, -faker.number.int({ min: 2, max: 20 })),
+        );
+        dataset.customers[customer.id] = customer;
+      }
+      const basis = drawBasis(faker, dataset, sellable, {
+        id: uuidFrom('commerce-order', dataset.connectionid, day, index),
+        number: prefix + index + 1,
+        ref: `5${prefix + index + 1}`,
+        created,
+        customer,
+      });
+      dataset.orders[basis.id] = livingOrder(faker, dataset, basis, day, cutoff, moves);
+    }
+  }
+  settleStock(dataset, moves, cutoff);
+  return dataset;
+}
+
+/**
+ * A day's order as it stands at `cutoff`. Its course is drawn when it is placed: its payment fails
+ * (cancelled_unpaid) or goes through (confirmed); a paid order ships 12 to 40 hours later, unless the
+ * customer cancels it the next day (refunded whole); a shipped one may be sent back whole (refunded)
+ * or in part (one unit) 2 to 14 days after. A paid order takes its units off the stock when it is
+ * placed; a cancelled one puts them back.
+ */
+function livingOrder(
+  faker: Faker,
+  dataset: CommerceDataset,
+  basis: OrderBasis,
+  day: string,
+  cutoff: string,
+  moves: StockMove[],
+): CommerceOrder {
+  const { created, paidOn } = basis;
+  const paid = faker.datatype.boolean(0.95);
+  const course = faker.helpers.weightedArrayElement([
+    { weight: 83, value: 'kept' },
+    { weight: 5, value: 'cancelled' },
+    { weight: 6, value: 'refunded' },
+    { weight: 6, value: 'returned' },
+  ] as const);
+  const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
+  const cancelledOn = atMinute(addDays(day, 1), faker.number.int({ min: 7 * 60, max: 20 * 60 }));
+  const refundedOn = plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 }));
+  const reason = pick(faker, REFUND_REASONS);
+  const sale = transactionOf(basis, 'sale', basis.total, paid ? 'success' : 'failed', paidOn);
+  const state: OrderState = {
+    status: paid ? 'confirmed' : 'cancelled_unpaid',
+    last_updated_on: created,
+    confirmed_on: paid ? paidOn : null,
+    delivery_date: null,
+    cancelled_on: paid ? null : paidOn,
+    fulfilled_from: null,
+    payment_method_id: basis.method.id,
+    transactions: [sale],
+    refunds: [],
+  };
+  if (paid) {
+    for (const line of basis.lines) {
+      moves.push({ at: created, variantId: line.variant_id as string, quantity: -line.quantity });
+      if (course === 'cancelled')
+        moves.push({ at: cancelledOn, variantId: line.variant_id as string, quantity: line.quantity });
+    }
+    if (course === 'cancelled') {
+      if (cancelledOn <= cutoff) {
+        state.status = 'cancelled';
+        state.cancelled_on = cancelledOn;
+        state.last_updated_on = cancelledOn;
+        state.refunds = [refundAll(basis, cancelledOn, 'Order cancelled by the customer')];
+      }
+    } else if (shippedOn <= cutoff) {
+      state.status = 'shipped';
+      state.delivery_date = shippedOn;
+      state.fulfilled_from = dataset.locations[0]?.id ?? null;
+      state.last_updated_on = shippedOn;
+      if (course !== 'kept' && refundedOn <= cutoff) {
+        state.last_updated_on = refundedOn;
+        if (course === 'refunded') {
+          state.status = 'refunded';
+          state.refunds = [refundAll(basis, refundedOn, reason)];
+        } else {
+          state.refunds = [refundOne(basis, refundedOn)];
+        }
+      }
+    }
+  }
+  return orderRecord(faker, basis, state);
+}
+
+/**
+ * The stock of the variants after the moves up to `cutoff`, in the order they happened: an order
+ * takes its units location by location in the shop's order; when the locations together lack them,
+ * the warehouse (the first location) first receives deliveries of STOCK_DELIVERY units, enough to
+ * cover the order, so no stock goes below zero. A cancellation puts the units back in the warehouse.
+ * A product whose stock moved was last updated at its last move.
+ */
+function settleStock(dataset: CommerceDataset, moves: StockMove[], cutoff: string): void {
+  const warehouse = dataset.locations[0]?.id;
+  if (warehouse === undefined) return;
+  // A stable sort: moves of the same instant keep the order they were drawn in.
+  const due = moves
+    .filter((move) => move.at <= cutoff)
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  for (const move of due) {
+    const product = dataset.products[dataset.variant_index[move.variantId] ?? ''];
+    const variant = product?.variants.find((v) => v.id === move.variantId);
+    if (!product || !variant) continue;
+    const stock = variant.stock;
+    if (move.quantity > 0) {
+      stock[warehouse] = (stock[warehouse] ?? 0) + move.quantity;
+    } else {
+      let wanted = -move.quantity;
+      const held = Object.values(stock).reduce((total, units) => total + units, 0);
+      if (held < wanted) {
+        stock[warehouse] =
+          (stock[warehouse] ?? 0) + STOCK_DELIVERY * Math.ceil((wanted - held) / STOCK_DELIVERY);
+      }
+      for (const location of dataset.locations) {
+        const here = stock[location.id] ?? 0;
+        const taken = Math.min(here, wanted);
+        stock[location.id] = here - taken;
+        wanted -= taken;
+      }
+    }
+    product.last_updated_on = move.at;
+  }
+}
+
+/**
+ * The orders the days after `after` up to `last` (both ISO days) drew for a dataset, by creation:
+ * those of liveCommerceDays, not the history's nor any a client created.
+ */
+export function livingOrders(
+  dataset: CommerceDataset,
+  input: { until?: string },
+  after: string,
+  last: string,
+): CommerceOrder[] {
+  const since = activityEnd(untilOf(input));
+  return Object.values(dataset.orders)
+    .filter((order) => {
+      const day = order.created_on.slice(0, 10);
+      if (order.created_on <= since || day <= after || day > last) return false;
+      const index = Number(order.order_number?.slice(9)) - 1;
+      return order.id === uuidFrom('commerce-order', dataset.connectionid, day, index);
+    })
+    .sort((a, b) => a.created_on.localeCompare(b.created_on) || a.id.localeCompare(b.id));
+}
+
+/** The status an order of the days after the history was placed with: paid, or its payment failed. */
+export const placedStatus = (order: CommerceOrder): CommerceOrderStatusValue =>
+  order.transactions.some((t) => t.status === 'failed') ? 'cancelled_unpaid' : 'confirmed';
+
+/** How busy a day is against a usual weekday: the weekend, and the season of a gift shop. */
+function busyness(day: string): number {
+  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const month = Number(day.slice(5, 7));
+  const season =
+    month === 12 ? (Number(day.slice(8, 10)) <= 20 ? 1.8 : 1) : month === 7 || month === 8 ? 0.7 : 1;
+  return (weekday === 0 || weekday === 6 ? 1.4 : 1) * season;
+}
+
+/** A count drawn around `mean` (a Poisson draw, from one number of the faker): some days are quiet. */
+function poisson(faker: Faker, mean: number): number {
+  const drawn = faker.number.float({ min: 0, max: 1 });
+  let count = 0;
+  let chance = Math.exp(-mean);
+  let below = chance;
+  while (drawn > below && count < 1000) {
+    count += 1;
+    chance = (chance * mean) / count;
+    below += chance;
+  }
+  return count;
+}
+
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history, and
+ * the business of the days after it up to `today` (by default the day of its first use: the history
+ * alone).
+ */
+export const buildCommerceDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today: string = untilOf(args),
+  pace: PaceOf = NORMAL_PACE,
+): CommerceDataset =>
+  liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, today, pace);

@@ -1,21 +1,27 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../platform/context.js';
+import { own } from '../../lib/own.js';
+import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
+import { addDays } from '../../platform/seeding/vertical-data.js';
+import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
+import { publishEvent } from '../webhooks/index.js';
 import { registerCommerceClientRoutes } from './commerce.client-routes.js';
 import { commerceOrdersCube } from './commerce.cube.js';
+import { toOrderItem } from './commerce.domain.js';
+import { orderCreatedEvent } from './commerce.events.js';
 import { commerceExamples } from './commerce.examples.js';
 import { commerceFixtures } from './commerce.fixtures.js';
 import * as handlers from './commerce.handlers.js';
 import type { CommerceDataset } from './commerce.records.js';
 import { commerceSamples } from './commerce.samples.js';
-import { buildCommerceDataset } from './commerce.seed.js';
+import { buildCommerceDataset, livingOrders, placedStatus } from './commerce.seed.js';
 
 /**
  * The eCommerce vertical under /consumers/{consumer_id}/commerce. Every operation resolves the
- * consumer's eCommerce connection and its dataset (built on first access from commerce.seed.ts); the
- * rules are in commerce.domain.ts.
+ * consumer's eCommerce connection and its dataset (built on first access from commerce.seed.ts, and
+ * again as the clock's days pass: the shop's business goes on); the rules are in commerce.domain.ts.
  */
 export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -39,15 +45,60 @@ export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
   ]);
 }
 
+const COMMERCE_DATASETS = 'commerce_datasets';
+/** The world's note of the last day whose eCommerce business was announced (sandbox_state). */
+const COMMERCE_BUSINESS = 'business:commerce';
+/** A clock moved further than this at once announces the business of these last days only. */
+export const MAX_ANNOUNCED_DAYS = 31;
+
+/**
+ * Background task: once a day is over, announces its business: commerce.order.created for each order
+ * the shop's customers placed that day (see liveCommerceDays) on every dataset in use, to the webhooks
+ * that listen, with the fields the API's own create publishes (the order as it was placed). The world
+ * keeps the last day announced, so a restart announces nothing twice. Nothing is built when no
+ * webhook listens.
+ */
+export function commerceBusinessTask(services: Services): TickTask {
+  return (store) => {
+    const world = store.world;
+    const last = addDays(store.today(), -1);
+    const through = world.sandbox_state[COMMERCE_BUSINESS]?.through;
+    if (through !== undefined && through >= last) return;
+    const listened = Object.values(world.webhooks).some(
+      (webhook) => webhook.status === 'active' && webhook.event === 'commerce.order.created',
+    );
+    if (listened) {
+      const oldest = addDays(last, -MAX_ANNOUNCED_DAYS);
+      const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
+      for (const key of store.generatedKeys(COMMERCE_DATASETS)) {
+        const args = store.generatedArgs(COMMERCE_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
+        const dataset = args ? store.open<CommerceDataset>(COMMERCE_DATASETS, key) : undefined;
+        const consumer = dataset ? own(world.consumers, dataset.consumerid) : undefined;
+        if (!args || !dataset || !consumer) continue;
+        for (const order of livingOrders(dataset, args, after, last)) {
+          const placed = { ...toOrderItem(dataset, order), status: placedStatus(order) };
+          publishEvent(
+            { ...services, store },
+            orderCreatedEvent(consumer, dataset.connectionid, dataset.integrationid, placed),
+          );
+        }
+      }
+    }
+    world.sandbox_state[COMMERCE_BUSINESS] = { through: last };
+  };
+}
+
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */
 export const commerceModule: VerticalModule<CommerceDataset, ConnectionDatasetArgs> = {
   key: 'commerce',
   api: 'eCommerce',
-  collection: 'commerce_datasets',
+  collection: COMMERCE_DATASETS,
   build: buildCommerceDataset,
   register: registerCommerce,
   fixtures: commerceFixtures,
   samples: commerceSamples,
   examples: commerceExamples,
+  lives: true,
+  tasks: (services) => ({ 'commerce-business': commerceBusinessTask(services) }),
   cubes: [commerceOrdersCube],
 };

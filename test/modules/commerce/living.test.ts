@@ -1,0 +1,358 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STOCK_DELIVERY } from '../../../src/modules/commerce/commerce.seed.js';
+import { MAX_ANNOUNCED_DAYS } from '../../../src/modules/commerce/index.js';
+import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
+
+/**
+ * The eCommerce business goes on with the clock: each day after the first use of a connection's data
+ * draws its own orders (some by new customers), which appear once the day is over and are announced
+ * by commerce.order.created; an order ships, is cancelled or sent back at instants drawn when it was
+ * placed, and its update time is that instant; the stock follows the orders; the days already there
+ * never change; the same moves give the same bytes, whatever the cache.
+ */
+
+const DAY = 86_400;
+const START = '2026-01-15';
+/** The instant the history stops and the clock starts. */
+const MORNING = `${START}T09:00:00.000Z`;
+// biome-ignore lint/suspicious/noExplicitAny: records are read field by field
+type Item = any;
+
+let s: TestSandbox;
+let consumer: string;
+
+beforeEach(() => {
+  s = sandbox();
+  consumer = s.ids.verticalConsumers.ECOMMERCE as string;
+});
+
+async function advanceDays(days: number, app = s.app): Promise<void> {
+  const res = await call(app, 'POST', '/__sandbox/clock', { body: { advance_seconds: days * DAY } });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** Every item of a list, all pages, as the API answers them (a new token: the clock moved). */
+async function list(resource: string, query = '', t: TestSandbox = s): Promise<Item[]> {
+  const bearer = await sandboxToken(t);
+  const out: Item[] = [];
+  for (let page = 1; ; page++) {
+    const res = await call(
+      t.app,
+      'GET',
+      `/consumers/${consumer}/commerce/${resource}?${query}&page=${page}&size=100`,
+      { token: bearer },
+    );
+    expect(res.status, res.text).toBe(200);
+    out.push(...res.body.items);
+    if (page * 100 >= res.body.total) return out;
+  }
+}
+
+const orders = (query = '', t: TestSandbox = s) => list('orders', query, t);
+const dayOf = (instant: string) => instant.slice(0, 10);
+const isoDay = (base: string, days: number) =>
+  new Date(Date.parse(`${base}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
+/** The orders the days after the history drew (the clients of these tests create none). */
+const living = (list: Item[]) => list.filter((o) => o.created_on > MORNING);
+const byId = (list: Item[]) => new Map<string, Item>(list.map((item) => [item.id, item]));
+
+/** Sets the world's pace from a day on, as the sandbox's own write does. */
+async function setPace(app: TestSandbox['app'], from: string, pace: 'quiet' | 'busy'): Promise<void> {
+  await app.services.store.transact(async (write) => {
+    write.world.sandbox_state.pace = { changes: [{ from, pace }] };
+  });
+}
+
+describe('the eCommerce business on the clock', () => {
+  let receiver: Server | null = null;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    receiver = null;
+  });
+
+  it('a vendor nightly sync over 60 days sees every order, product and customer created or changed, and a webhook for every order placed', async () => {
+    // The vendor's webhook receiver.
+    const received: Record<string, unknown>[] = [];
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        received.push(JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const hook = await call(s.app, 'POST', '/webhooks', {
+      token: await sandboxToken(s),
+      body: { event: 'commerce.order.created', url, integrationid: 90301 },
+    });
+    expect(hook.status, hook.text).toBe(200);
+
+    // The first sync: everything up to now (the clock starts on 2026-01-15 at 09:00).
+    const seenOrders = byId(await orders());
+    const seenProducts = byId(await list('products'));
+    const initialVariants = byId(await list('variants'));
+    const initialCustomers = await list('customers');
+    const pulledByDay = new Map<string, string[]>();
+    for (let night = 1; night <= 60; night++) {
+      await advanceDays(1);
+      const yesterday = isoDay(START, night - 1);
+      const since = `${yesterday}T00:00:00Z`;
+      for (const order of await orders(`updated_after=${since}`)) seenOrders.set(order.id, order);
+      for (const product of await list('products', `updated_after=${since}`))
+        seenProducts.set(product.id, product);
+      const placed = await orders(`date_from=${yesterday}&date_to=${yesterday}`);
+      pulledByDay.set(
+        yesterday,
+        placed.map((o) => o.id),
+      );
+    }
+    await s.app.services.ticker.idle();
+
+    // The business moved: orders on most days, none dated after the last full day.
+    const all = await orders();
+    const placed = living(all);
+    const days = new Set(placed.map((o) => dayOf(o.created_on)));
+    expect(days.size).toBeGreaterThanOrEqual(40);
+    expect(placed.length).toBeGreaterThan(70);
+    expect([...days].every((d) => d >= START && d <= isoDay(START, 59))).toBe(true);
+    // What the nightly pulls saw is exactly what the world holds (ids and bodies), products too.
+    expect([...seenOrders.keys()].sort()).toEqual(all.map((o) => o.id).sort());
+    for (const order of all) expect(seenOrders.get(order.id), order.id).toEqual(order);
+    const products = await list('products');
+    expect([...seenProducts.keys()].sort()).toEqual(products.map((p) => p.id).sort());
+    for (const product of products) expect(seenProducts.get(product.id), product.id).toEqual(product);
+    // Each day's orders by date are those the world holds for that day, placed once the day was over.
+    for (const [day, ids] of pulledByDay) {
+      expect(all.filter((o) => dayOf(o.created_on) === day).map((o) => o.id)).toEqual(ids);
+    }
+
+    // Orders look like the history's: their amounts add up, in the customer's currency.
+    const sum = (amounts: number[]) => Math.round(amounts.reduce((t, a) => t + a * 100, 0)) / 100;
+    for (const order of placed) {
+      expect(order.total, order.id).toBe(
+        sum([order.total_without_fees, ...order.other_fees.map((f: Item) => f.total)]),
+      );
+      expect(order.total).toBe(sum([order.untaxed_amount, order.tax_amount]));
+      expect(order.current_total).toBe(sum([order.total, -order.refunded_amount]));
+      expect(['EUR', 'GBP']).toContain(order.currency);
+      expect(order.order_number).toMatch(
+        new RegExp(`^#${dayOf(order.created_on).replaceAll('-', '')}\\d{3}$`),
+      );
+    }
+    // Most ship; some are cancelled or sent back on a later day, their update time the change's.
+    const statuses = new Set(placed.map((o) => o.status));
+    expect(statuses).toContain('shipped');
+    const later = placed.filter((o) => ['cancelled', 'refunded'].includes(o.status));
+    expect(later.length).toBeGreaterThan(0);
+    for (const order of later) {
+      expect(dayOf(order.last_updated_on) > dayOf(order.created_on), order.id).toBe(true);
+      expect(order.current_total).toBe(0);
+    }
+    for (const order of placed.filter((o) => o.status === 'shipped'))
+      expect(order.last_updated_on >= order.delivery_date).toBe(true);
+    expect(placed.every((o) => o.last_updated_on < `${isoDay(START, 60)}T00:00:00.000Z`)).toBe(true);
+
+    // Some orders came from customers new to the shop, signed up that day, before ordering.
+    const customers = byId(await list('customers'));
+    const newcomers = [...customers.values()].filter((c) => c.created_on > MORNING);
+    expect(newcomers.length).toBeGreaterThan(5);
+    expect(customers.size).toBe(initialCustomers.length + newcomers.length);
+    for (const order of placed) expect(customers.has(order.customer.id), order.id).toBe(true);
+    for (const customer of newcomers) {
+      const first = placed.find((o) => o.customer.id === customer.id);
+      expect(first, customer.id).toBeDefined();
+      expect(dayOf(customer.created_on)).toBe(dayOf(first.created_on));
+      expect(customer.created_on < first.created_on).toBe(true);
+    }
+
+    // The stock follows the orders: what was sold is gone, never below zero; deliveries of whole
+    // batches came in where the stock could not cover an order.
+    const variants = await list('variants');
+    const sold = new Map<string, number>();
+    for (const order of placed.filter((o) => ['confirmed', 'shipped', 'refunded'].includes(o.status)))
+      for (const line of order.lines)
+        sold.set(line.variant.id, (sold.get(line.variant.id) ?? 0) + line.quantity);
+    expect([...sold.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+    let deliveries = 0;
+    for (const variant of variants) {
+      for (const place of variant.inventory_details)
+        expect(place.available_quantity).toBeGreaterThanOrEqual(0);
+      const before = initialVariants.get(variant.id).available_quantity;
+      const delivered = variant.available_quantity - before + (sold.get(variant.id) ?? 0);
+      expect(delivered, variant.sku).toBeGreaterThanOrEqual(0);
+      expect(delivered % STOCK_DELIVERY, variant.sku).toBe(0);
+      deliveries += delivered / STOCK_DELIVERY;
+    }
+    expect(deliveries).toBeGreaterThan(0);
+    // A product was last updated when its stock last moved: an order placed (and paid) or cancelled.
+    const lastMove = new Map<string, string>();
+    const productOf = new Map(variants.map((v) => [v.id, v.parent_id]));
+    for (const order of placed.filter((o) => o.status !== 'cancelled_unpaid')) {
+      const at = order.status === 'cancelled' ? order.cancelled_on : order.created_on;
+      for (const line of order.lines) {
+        const product = productOf.get(line.variant.id);
+        if (at > (lastMove.get(product) ?? '')) lastMove.set(product, at);
+      }
+    }
+    expect(lastMove.size).toBeGreaterThan(5);
+    for (const product of products) {
+      if (lastMove.has(product.id))
+        expect(product.last_updated_on, product.id).toBe(lastMove.get(product.id));
+      else expect(product.last_updated_on <= MORNING, product.id).toBe(true);
+    }
+
+    // One commerce.order.created for each order placed since the vendor's first sync, no more, with
+    // the order as it was placed.
+    const announced = received.map((body) => body.order_id as string);
+    expect(new Set(announced).size).toBe(announced.length);
+    expect([...announced].sort()).toEqual(placed.map((o) => o.id).sort());
+    const ordersById = byId(all);
+    for (const body of received) {
+      const order = ordersById.get(body.order_id as string);
+      expect(body).toMatchObject({
+        event: 'commerce.order.created',
+        consumerid: consumer,
+        integrationid: 90301,
+        order_number: order.order_number,
+        currency: order.currency,
+        total: order.total,
+        status: order.status === 'cancelled_unpaid' ? 'cancelled_unpaid' : 'confirmed',
+      });
+    }
+  }, 240_000);
+
+  it('the same clock moves give the same bytes, with a cache of one byte too; the days already there stay as they were but for their scheduled changes', async () => {
+    const tiny = sandbox({ cacheBytes: 1 });
+    const before = await orders();
+    expect(await orders('', tiny)).toEqual(before);
+    await advanceDays(20);
+    await advanceDays(20, tiny.app);
+    const after = await orders();
+    expect(await orders('', tiny)).toEqual(after);
+    expect(await list('products', '', tiny)).toEqual(await list('products'));
+    expect(await list('customers', '', tiny)).toEqual(await list('customers'));
+    expect(after.length).toBeGreaterThan(before.length + 20);
+    // The history's orders are there still, unchanged.
+    const now = byId(after);
+    for (const order of before) expect(now.get(order.id)).toEqual(order);
+    // A further move adds days; the first twenty keep their orders, each unchanged unless the clock
+    // passed one of its scheduled changes, whose instant is then its update time.
+    await advanceDays(20);
+    const later = await orders();
+    const firstDays = (list: Item[]) => living(list).filter((o) => dayOf(o.created_on) < '2026-02-04');
+    expect(firstDays(later).map((o) => o.id)).toEqual(firstDays(after).map((o) => o.id));
+    // What the first build showed: the changes up to the day it was built for.
+    const cutoff = '2026-02-04T00:00:00.000Z';
+    let changed = 0;
+    for (const order of firstDays(later)) {
+      const then = now.get(order.id);
+      if (order.last_updated_on <= cutoff) {
+        expect(order, order.id).toEqual(then);
+        continue;
+      }
+      changed += 1;
+      expect(order.last_updated_on > then.last_updated_on, order.id).toBe(true);
+      const fixed = ['id', 'order_number', 'created_on', 'customer', 'currency', 'total', 'other_fees'];
+      for (const field of fixed) expect(order[field], `${order.id} ${field}`).toEqual(then[field]);
+    }
+    expect(changed).toBeGreaterThan(0);
+  });
+
+  it('a pace set from a day on scales the days from it and leaves the days before as they were', async () => {
+    const busy = sandbox();
+    await orders();
+    await orders('', busy);
+    await advanceDays(10);
+    await advanceDays(10, busy.app);
+    const read = await orders('', busy);
+    expect(read).toEqual(await orders());
+    // From the clock's day on, the second world is busy.
+    await setPace(busy.app, '2026-01-25', 'busy');
+    await advanceDays(30);
+    await advanceDays(30, busy.app);
+    const normal = living(await orders());
+    const busier = living(await orders('', busy));
+    const earlier = (list: Item[]) => list.filter((o) => dayOf(o.created_on) < '2026-01-25');
+    const from = (list: Item[]) => list.filter((o) => dayOf(o.created_on) >= '2026-01-25');
+    // The days before the change read the same in both worlds (the clock changed both alike).
+    expect(earlier(busier).map((o) => o.id)).toEqual(earlier(living(read)).map((o) => o.id));
+    expect(earlier(busier)).toEqual(earlier(normal));
+    expect(from(busier).length).toBeGreaterThan(from(normal).length * 1.8);
+  });
+
+  it('an order a client creates keeps its number and stays as written while the days after add theirs', async () => {
+    const variant = (await list('variants')).find((v) => v.available_quantity >= 2);
+    const address = {
+      first_name: 'Ada',
+      last_name: 'Peeters',
+      street: 'Meir',
+      number: '1',
+      city: 'Antwerpen',
+      country: 'BE',
+    };
+    const created = await call(s.app, 'POST', `/consumers/${consumer}/commerce/orders`, {
+      token: await sandboxToken(s),
+      body: {
+        customer: { email: 'ada.peeters@example.test' },
+        billing_address: address,
+        shipping_address: address,
+        currency: 'EUR',
+        payment_method: 'card',
+        lines: [{ variant_id: variant.id, quantity: 2, unit_price: 10, tax_rate: 21 }],
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    await advanceDays(20);
+    const all = await orders();
+    const mine = all.find((o) => o.id === created.body.id);
+    expect(mine).toEqual(created.body);
+    const numbers = all.map((o) => o.order_number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect(new Set(all.map((o) => o.source_ref.id)).size).toBe(all.length);
+    const customers = await list('customers');
+    expect(new Set(customers.map((c) => c.source_ref.id)).size).toBe(customers.length);
+    expect(living(all).length).toBeGreaterThan(20);
+  });
+
+  it(`a clock moved a year at once announces the last ${MAX_ANNOUNCED_DAYS} days, and the world stores none of the generated orders`, async () => {
+    const hook = await call(s.app, 'POST', '/webhooks', {
+      token: await sandboxToken(s),
+      body: { event: 'commerce.order.created', url: 'http://127.0.0.1:9/hooks', integrationid: 90301 },
+    });
+    expect(hook.status).toBe(200);
+    await orders();
+    await advanceDays(365);
+    const deliveries = await call(
+      s.app,
+      'GET',
+      '/__sandbox/webhook-deliveries?event=commerce.order.created&limit=500',
+    );
+    expect(deliveries.status).toBe(200);
+    const announced = (deliveries.body as { payload: { order_id: string } }[]).map((d) => d.payload.order_id);
+    const all = await orders();
+    const created = new Map(all.map((o) => [o.id, dayOf(o.created_on)]));
+    const cutoff = isoDay(START, 365 - MAX_ANNOUNCED_DAYS);
+    const lastDays = living(all).filter((o) => dayOf(o.created_on) >= cutoff);
+    expect(lastDays.length).toBeGreaterThan(20);
+    expect([...announced].sort()).toEqual(lastDays.map((o) => o.id).sort());
+    expect(announced.every((id) => (created.get(id) ?? '') >= cutoff)).toBe(true);
+    expect(s.app.services.store.world.sandbox_state['business:commerce']).toEqual({
+      through: isoDay(START, 364),
+    });
+    // Without a webhook (whose deliveries are records), a year adds nothing of its orders to the world.
+    const quiet = sandbox();
+    await orders('', quiet);
+    await advanceDays(1, quiet.app);
+    const oneDay = quiet.app.services.store.world.meta.client_bytes ?? 0;
+    await advanceDays(364, quiet.app);
+    expect(living(await orders('', quiet)).length).toBeGreaterThan(500);
+    expect((quiet.app.services.store.world.meta.client_bytes ?? 0) - oneDay).toBeLessThan(32 * 1024);
+    expect(oneDay).toBeLessThan(16 * 1024);
+  });
+});

@@ -1,11 +1,14 @@
+import { uuidFrom } from '../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
   at,
   belgianIban,
   dayBetween,
+  type Faker,
   fakerFor,
   round2,
   structuredCommunication,
@@ -20,6 +23,7 @@ import {
   monthEnd,
   monthStart,
   monthsBetween,
+  reseed,
 } from '../../platform/seeding/vertical-data.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 
@@ -36,6 +40,10 @@ import type { BankingAccount, BankingDataset, BankingTransaction } from './banki
  * debit, card spending, the fees), the savings account's quarterly interest and the USD account's
  * income and spending. Balances are not stored: they are the opening balance plus the completed
  * transactions, the opening balance being that of the history's first day.
+ *
+ * The business goes on after `until`: every business day that is over adds its transactions, drawn
+ * from the seed, the connection and the day alone (liveBankingDays), and the pending card payments
+ * are booked a business day or two after they were made.
  */
 
 /** The recent window: the months this many months before `until`'s, and `until`'s month. */
@@ -404,10 +412,7 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
       tax_amount: round2((amount * 21) / 121),
     });
     if (receipt) {
-      record.attachments.push({
-        id: this.id('attachment'),
-        filename: `receipt-${day}-${merchant.replace(/\W+/g, '-').toLowerCase()}.pdf`,
-      });
+      record.attachments.push({ id: this.id('attachment'), filename: receiptName(day, merchant) });
       record.last_update_on = at(addDays(day, 1), 9);
     }
   }
@@ -426,7 +431,28 @@ const vendorAccount = (vendor: string): string => `US${fakerFor('vendor', vendor
 /** A stable IBAN for a well-known creditor (the same across its debits and datasets). */
 const creditorIban = (creditor: string): string => belgianIban(fakerFor('creditor', creditor));
 
-export function seedBanking(options: SeedInput): BankingDataset {
+/** A connection's history, and what the days after it draw on: its accounts and counterparts. */
+interface SeededBanking {
+  data: BankingDataset;
+  current: BankingAccount;
+  savings: BankingAccount;
+  usd: BankingAccount;
+  parties: Parties;
+  /** The card payments the history left pending, and when the bank books them. */
+  bookings: Booking[];
+}
+
+type Parties = ReturnType<BankingSeeder['parties']>;
+
+/** When the bank books a pending card payment: its day, its instant and the receipt it brings. */
+interface Booking {
+  transaction: BankingTransaction;
+  day: string;
+  instant: string;
+  receipt: { id: string; filename: string } | null;
+}
+
+function seedBankingHistory(options: SeedInput): SeededBanking {
   const s = new BankingSeeder(options);
   const [first, second] = s.institutions();
   const holder = s.faker.company.name();
@@ -445,9 +471,430 @@ export function seedBanking(options: SeedInput): BankingDataset {
     account.opening_balance = round2(account.opening_balance - moved / 100);
   }
   s.activity(current, savings, usd, parties);
-  return s.data;
+  // The card payments still pending on the first morning are booked a business day or two later, not
+  // before that morning (drawn last: the records above draw what they drew before).
+  const firstBooking = workingDayFrom(s.until);
+  const bookings = Object.values(s.data.transactions)
+    .filter((t) => t.status === 'pending')
+    .map((transaction): Booking => {
+      const made = transaction.execution_date.slice(0, 10);
+      const after = businessDaysAfter(made, s.faker.number.int({ min: 1, max: 2 }));
+      const day = after < firstBooking ? firstBooking : after;
+      const instant = at(
+        day,
+        s.faker.number.int({ min: 10, max: 15 }),
+        s.faker.number.int({ min: 0, max: 59 }),
+      );
+      const receipt = s.faker.datatype.boolean(0.45)
+        ? {
+            id: uuidFrom('banking-attachment', s.data.connectionid, 'history', transaction.id),
+            filename: receiptName(made, transaction.counterpart_name ?? ''),
+          }
+        : null;
+      return { transaction, day, instant, receipt };
+    });
+  return { data: s.data, current, savings, usd, parties, bookings };
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildBankingDataset = (seed: number, args: ConnectionDatasetArgs): BankingDataset =>
-  seedBanking({ seed, ...args });
+/** A connection's dataset as its history leaves it on the morning of its first use. */
+export function seedBanking(options: SeedInput): BankingDataset {
+  return seedBankingHistory(options).data;
+}
+
+/** The file name of a card payment's receipt. */
+const receiptName = (day: string, merchant: string): string =>
+  `receipt-${day}-${merchant.replace(/\W+/g, '-').toLowerCase()}.pdf`;
+
+/** The business day `count` business days after `day` (at the latest, the clock's last day). */
+function businessDaysAfter(day: string, count: number): string {
+  let out = day;
+  for (let i = 0; i < count; i++) out = workingDayFrom(addDays(out, 1));
+  // Past year 9999 a day has six digits (+010000-01-03): the clock never gets there.
+  return out.startsWith('+') ? LAST_DAY : out;
+}
+
+/** The clock's last day. */
+const LAST_DAY = '9999-12-31';
+
+/** The last day of the month of `day` (December 9999's too, which monthEnd cannot reach). */
+const lastOfMonth = (day: string): string =>
+  `${day.slice(0, 8)}${new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate()}`;
+
+/** The last business day of the month of `day`. */
+function lastBusinessDay(day: string): string {
+  let out = lastOfMonth(day);
+  while (weekday(out) === 0 || weekday(out) === 6) out = addDays(out, -1);
+  return out;
+}
+
+/** How many of something a day draws when it draws `mean` on average (Poisson, by Knuth's product). */
+function drawCount(f: Faker, mean: number): number {
+  const limit = Math.exp(-mean);
+  let count = 0;
+  for (let product = f.number.float(); product > limit; product *= f.number.float()) count++;
+  return count;
+}
+
+/** What a business day draws on average, at the usual pace, on the current and USD accounts. */
+const MEAN_PER_DAY = { customers: 0.45, suppliers: 0.5, cards: 0.9, swift: 0.05 };
+
+/**
+ * How busy a business day is against a usual one: customers pay more in the last days of the month,
+ * August (the holidays) is quieter, December spends more by card.
+ */
+function rhythm(day: string): { customers: number; suppliers: number; cards: number } {
+  const month = day.slice(5, 7);
+  const season = month === '08' ? 0.6 : 1;
+  return {
+    customers: season * (Number(day.slice(8, 10)) >= 25 ? 1.4 : 1),
+    suppliers: season,
+    cards: season * (month === '12' ? 1.3 : 1),
+  };
+}
+
+/** The days of the month a connection's standing orders fall on: its mandates, and its USD vendor. */
+interface Standing {
+  debits: { creditor: string; min: number; max: number; day: number }[];
+  vendor: string;
+  vendorDay: number;
+}
+
+function standingOf(f: Faker, seed: number, connectionid: string): Standing {
+  reseed(f, 'banking-mandates', seed, connectionid);
+  return {
+    debits: DIRECT_DEBITS.map(([creditor, min, max]) => ({
+      creditor,
+      min,
+      max,
+      day: f.number.int({ min: 5, max: 15 }),
+    })),
+    vendor: f.helpers.arrayElement(['Amazon Web Services', 'GitHub', 'Atlassian', 'Figma']),
+    vendorDay: f.number.int({ min: 1, max: 28 }),
+  };
+}
+
+/** The first working day on or after the `day`-th of the month of `month`, within that month. */
+function monthDay(month: string, day: number): string {
+  const out = workingDayFrom(`${month.slice(0, 8)}${String(day).padStart(2, '0')}`);
+  return out.slice(0, 7) === month.slice(0, 7) ? out : lastBusinessDay(month);
+}
+
+const DAY_MS = 86_400_000;
+
+/** The days of a month its standing business falls on (worked out once a month). */
+interface MonthCalendar {
+  month: string;
+  debits: { creditor: string; min: number; max: number; on: string }[];
+  /** The salaries: the first working day from two days before the month's end. */
+  payday: string;
+  /** The move to savings, on the first business day of a quarter (null in the other months). */
+  savings: string | null;
+  /** The month's last business day: the fees, and at a quarter's end the savings' interest. */
+  closing: string;
+  quarterEnd: boolean;
+  vendor: string;
+}
+
+function monthCalendar(day: string, standing: Standing): MonthCalendar {
+  const month = Number(day.slice(5, 7));
+  return {
+    month: day.slice(0, 7),
+    debits: standing.debits.map(({ day: on, ...debit }) => ({ ...debit, on: monthDay(day, on) })),
+    payday: workingDayFrom(addDays(lastOfMonth(day), -2)),
+    savings: month % 3 === 1 ? monthDay(day, 1) : null,
+    closing: lastBusinessDay(day),
+    quarterEnd: month % 3 === 0,
+    vendor: monthDay(day, standing.vendorDay),
+  };
+}
+
+/**
+ * One business day of a connection's accounts, drawn from its own faker: the transactions are
+ * numbered in the day, and those a later day changes (card payments the bank books) show the change
+ * when that day is over (`last` is the last day over).
+ */
+class BankingDay {
+  #made = 0;
+  /** The first minute of the day a transaction may be made in. */
+  readonly #from: number;
+
+  constructor(
+    readonly f: Faker,
+    readonly live: SeededBanking,
+    readonly day: string,
+    readonly last: string,
+    morning: boolean,
+  ) {
+    // The first day's business starts after its morning (the history's).
+    this.#from = morning ? 9 * 60 + 1 : 7 * 60;
+  }
+
+  transaction(
+    account: BankingAccount,
+    amount: number,
+    fields: Partial<BankingTransaction> & { operation_type: BankingTransaction['operation_type'] },
+    instant = this.#instant(),
+  ): BankingTransaction {
+    const id = uuidFrom('banking-transaction', this.live.data.connectionid, this.day, this.#made++);
+    const record: BankingTransaction = {
+      id,
+      bank_account_id: account.id,
+      amount: round2(amount),
+      tax_amount: null,
+      currency: account.currency,
+      description: null,
+      additional_information: null,
+      counterpart_name: null,
+      counterpart_reference: null,
+      remittance_information: null,
+      creation_date: instant,
+      value_date: at(this.day, 0),
+      execution_date: instant,
+      internal_transaction: false,
+      last_update_on: instant,
+      status: 'completed',
+      attachments: [],
+      ...fields,
+    };
+    this.live.data.transactions[id] = record;
+    return record;
+  }
+
+  #instant(): string {
+    const minute = this.f.number.int({ min: this.#from, max: 19 * 60 + 59 });
+    return at(this.day, Math.floor(minute / 60), minute % 60);
+  }
+
+  customer(amount: number) {
+    const customer = this.f.helpers.arrayElement(this.live.parties.customers);
+    this.transaction(this.live.current, amount, {
+      operation_type: 'incoming_transfer',
+      description: `Transfer from ${customer.name}`,
+      additional_information: 'SEPA credit transfer',
+      counterpart_name: customer.name,
+      counterpart_reference: customer.iban,
+      remittance_information: structuredCommunication(this.f),
+    });
+  }
+
+  supplier() {
+    const f = this.f;
+    const supplier = f.helpers.arrayElement(this.live.parties.suppliers);
+    this.transaction(this.live.current, -amountBetween(f, 200, 4200), {
+      operation_type: 'outgoing_transfer',
+      description: `Transfer to ${supplier.name}`,
+      additional_information: 'SEPA credit transfer',
+      counterpart_name: supplier.name,
+      counterpart_reference: supplier.iban,
+      remittance_information: `Invoice ${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(5)}`,
+    });
+  }
+
+  /**
+   * A card payment: declined now and then; otherwise pending, with the day the bank books it (a
+   * business day or two later) as its value date. Once that day is over it is completed, updated at
+   * the booking, and some bring their receipt then.
+   */
+  card() {
+    const f = this.f;
+    const merchant = f.helpers.arrayElement(MERCHANTS);
+    const amount = -amountBetween(f, 6, 420);
+    const declined = f.datatype.boolean(0.03);
+    const record = this.transaction(this.live.current, amount, {
+      operation_type: 'card',
+      status: declined ? 'declined' : 'pending',
+      description: `Card payment ${merchant}`,
+      additional_information: `Card **** ${f.string.numeric(4)}`,
+      counterpart_name: merchant,
+      tax_amount: round2((amount * 21) / 121),
+    });
+    if (declined) return;
+    const day = businessDaysAfter(this.day, f.number.int({ min: 1, max: 2 }));
+    const instant = at(day, f.number.int({ min: 6, max: 11 }), f.number.int({ min: 0, max: 59 }));
+    const receipt = f.datatype.boolean(0.45)
+      ? {
+          id: uuidFrom('banking-attachment', this.live.data.connectionid, record.id),
+          filename: receiptName(this.day, merchant),
+        }
+      : null;
+    record.value_date = at(day, 0);
+    if (day <= this.last) book({ transaction: record, day, instant, receipt });
+  }
+
+  debit(creditor: string, min: number, max: number) {
+    const f = this.f;
+    const period = `${this.day.slice(5, 7)}/${this.day.slice(0, 4)}`;
+    this.transaction(this.live.current, -amountBetween(f, min, max), {
+      operation_type: 'direct_debit',
+      description: `Direct debit ${creditor}`,
+      additional_information: `SEPA direct debit, mandate ${f.string.alphanumeric({ length: 10, casing: 'upper' })}`,
+      counterpart_name: creditor,
+      counterpart_reference: creditorIban(creditor),
+      remittance_information: `${creditor} ${period}`,
+    });
+  }
+
+  salaries() {
+    const period = `${this.day.slice(5, 7)}/${this.day.slice(0, 4)}`;
+    for (const employee of this.live.parties.employees) {
+      this.transaction(this.live.current, -amountBetween(this.f, 2300, 3400), {
+        operation_type: 'outgoing_transfer',
+        description: `Salary ${employee.name}`,
+        additional_information: 'SEPA credit transfer',
+        counterpart_name: employee.name,
+        counterpart_reference: employee.iban,
+        remittance_information: `Salary ${period}`,
+      });
+    }
+  }
+
+  fees() {
+    this.transaction(this.live.current, -amountBetween(this.f, 8, 15), {
+      operation_type: 'fee',
+      description: 'Account management fees',
+      additional_information: 'Monthly package',
+    });
+  }
+
+  /** The quarter's move to the savings account: both legs at the same instant. */
+  toSavings() {
+    const { current, savings } = this.live;
+    const amount = amountBetween(this.f, 5000, 10_000);
+    const instant = this.#instant();
+    this.transaction(
+      current,
+      -amount,
+      {
+        operation_type: 'outgoing_transfer',
+        description: 'Transfer to savings account',
+        counterpart_name: current.holder_name,
+        counterpart_reference: savings.reference,
+        internal_transaction: true,
+      },
+      instant,
+    );
+    this.transaction(
+      savings,
+      amount,
+      {
+        operation_type: 'incoming_transfer',
+        description: 'Transfer from current account',
+        counterpart_name: current.holder_name,
+        counterpart_reference: current.reference,
+        internal_transaction: true,
+      },
+      instant,
+    );
+  }
+
+  interest() {
+    this.transaction(this.live.savings, amountBetween(this.f, 40, 160), {
+      operation_type: 'interest',
+      description: 'Quarterly interest',
+    });
+  }
+
+  /** A client abroad paying in USD, and the bank's charges on it. */
+  swiftIncome() {
+    const f = this.f;
+    const client = f.company.name();
+    this.transaction(this.live.usd, amountBetween(f, 1500, 6000), {
+      operation_type: 'swift_income',
+      description: `SWIFT transfer from ${client}`,
+      additional_information: 'International transfer',
+      counterpart_name: client,
+      counterpart_reference: `US${f.string.numeric(18)}`,
+    });
+    this.transaction(this.live.usd, -amountBetween(f, 10, 25), {
+      operation_type: 'fee',
+      description: 'SWIFT charges',
+    });
+  }
+
+  /** The monthly subscription to the supplier abroad, from the USD account. */
+  vendor(vendor: string) {
+    this.transaction(this.live.usd, -amountBetween(this.f, 150, 600), {
+      operation_type: 'outgoing_transfer',
+      description: `Transfer to ${vendor}`,
+      additional_information: 'International transfer',
+      counterpart_name: vendor,
+      counterpart_reference: vendorAccount(vendor),
+    });
+  }
+}
+
+/** A pending card payment as the bank books it: completed, valued and updated at its booking. */
+function book({ transaction, day, instant, receipt }: Booking): void {
+  transaction.status = 'completed';
+  transaction.value_date = at(day, 0);
+  transaction.last_update_on = instant;
+  if (receipt) transaction.attachments.push(receipt);
+}
+
+/**
+ * The business of the days after the history, on every business day (Monday to Friday) from the day
+ * of the dataset's first use (after its morning, which the history holds) to the day before `today`:
+ * each day is drawn from the seed, the connection and the day alone, so it reads the same whenever it
+ * is built, and the days already there never change when the clock adds more. A day's transactions
+ * appear once it is over. Customers pay in and suppliers are paid, cards spend (pending until the
+ * bank books them, a business day or two later), in counts that follow the month and the world's
+ * pace; the direct debits fall on their mandate's day, the salaries near the month's end, the fees on
+ * its last business day; a quarter starts with a move to savings and ends with their interest; the
+ * USD account is paid from abroad now and then and pays its supplier there monthly. The card payments
+ * the history left pending are booked likewise. Balances follow: they are derived from the
+ * transactions.
+ */
+export function liveBankingDays(
+  live: SeededBanking,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): BankingDataset {
+  const until = untilOf(input);
+  const last = addDays(today, -1);
+  if (last < until) return live.data;
+  for (const booking of live.bookings) if (booking.day <= last) book(booking);
+  const f = fakerFor('banking-day');
+  const standing = standingOf(f, input.seed, live.data.connectionid);
+  let calendar: MonthCalendar | null = null;
+  // Days as numbers (days since 1970-01-01, a Thursday): a date is formatted for business days only.
+  const firstDay = Date.parse(`${until}T00:00:00.000Z`) / DAY_MS;
+  const lastDay = Date.parse(`${last}T00:00:00.000Z`) / DAY_MS;
+  for (let n = firstDay; n <= lastDay; n++) {
+    const week = (((n + 4) % 7) + 7) % 7;
+    if (week === 0 || week === 6) continue;
+    const day = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    if (calendar?.month !== day.slice(0, 7)) calendar = monthCalendar(day, standing);
+    reseed(f, 'banking-day', input.seed, live.data.connectionid, day);
+    const business = new BankingDay(f, live, day, last, day === until);
+    const factor = pace(day);
+    const busy = rhythm(day);
+    for (let i = drawCount(f, MEAN_PER_DAY.customers * busy.customers * factor); i > 0; i--)
+      business.customer(amountBetween(f, 350, 7500));
+    for (let i = drawCount(f, MEAN_PER_DAY.suppliers * busy.suppliers * factor); i > 0; i--)
+      business.supplier();
+    for (let i = drawCount(f, MEAN_PER_DAY.cards * busy.cards * factor); i > 0; i--) business.card();
+    for (const { creditor, min, max, on } of calendar.debits)
+      if (on === day) business.debit(creditor, min, max);
+    if (calendar.payday === day) business.salaries();
+    if (calendar.savings === day) business.toSavings();
+    if (calendar.closing === day) {
+      business.fees();
+      if (calendar.quarterEnd) business.interest();
+    }
+    for (let i = drawCount(f, MEAN_PER_DAY.swift * factor); i > 0; i--) business.swiftIncome();
+    if (calendar.vendor === day) business.vendor(standing.vendor);
+  }
+  return live.data;
+}
+
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history, and the
+ * business of the days after it up to `today` at the world's pace.
+ */
+export const buildBankingDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today: string = untilOf(args),
+  pace: PaceOf = NORMAL_PACE,
+): BankingDataset => liveBankingDays(seedBankingHistory({ seed, ...args }), { seed, ...args }, today, pace);

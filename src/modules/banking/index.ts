@@ -13,7 +13,8 @@ import { buildBankingDataset } from './banking.seed.js';
 
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the
- * consumer's active Banking connection, seeded on first use (banking.seed.ts).
+ * consumer's active Banking connection, seeded on first use (banking.seed.ts). Its business goes on
+ * with the clock: every business day after the first use adds its transactions (liveBankingDays).
  */
 export function registerBanking(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -37,4 +38,5 @@ export const bankingModule: VerticalModule<BankingDataset, ConnectionDatasetArgs
   fixtures: bankingFixtures,
   samples: bankingSamples,
   examples: bankingExamples,
+  lives: true,
 };

@@ -11,7 +11,8 @@ import { buildPaymentDataset } from './payment.seed.js';
 
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the
- * consumer's active Payment connection, seeded on first use (payment.seed.ts).
+ * consumer's active Payment connection, seeded on first use (payment.seed.ts). Its business goes on
+ * with the clock: each day that ends adds its payments, refunds and payouts (livePaymentDays).
  */
 export function registerPayment(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -34,4 +35,5 @@ export const paymentModule: VerticalModule<PaymentDataset, ConnectionDatasetArgs
   register: registerPayment,
   fixtures: paymentFixtures,
   samples: paymentSamples,
+  lives: true,
 };

@@ -1,5 +1,11 @@
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import {
+  DatasetSeeder,
+  LATEST_UNTIL,
+  type SeedInput,
+  untilOf,
+} from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -8,7 +14,16 @@ import {
   round2,
   weekday,
 } from '../../platform/seeding/finance-fakes.js';
-import { addMonths, historyStart, monthStart, monthsBetween } from '../../platform/seeding/vertical-data.js';
+import {
+  addMonths,
+  connectionIds,
+  type Faker,
+  fakerFor,
+  historyStart,
+  monthStart,
+  monthsBetween,
+  reseed,
+} from '../../platform/seeding/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
 import type {
   PaymentBalance,
@@ -23,7 +38,7 @@ import type {
 
 /**
  * The seeded payment provider account of one connection, built from (seed, consumerid, connectionid)
- * and its `until` day alone.
+ * and its `until` day alone, and the days after it from the clock's day and the world's pace.
  *
  * A merchant with two locations (a shop and a web shop), each with its own EUR balance. Card payments
  * of the year before `until` up to its eve (for the default clock, 2025-01-02 to 2026-01-14: most
@@ -33,6 +48,8 @@ import type {
  * subscription fee is charged. Every Monday the balance's net movements of before the Saturday are
  * paid out to the bank, arriving on Thursday (the last payout is still in transit), so a balance's
  * available amount is what has not been paid out yet: the sum of its unpaid movements.
+ *
+ * The business goes on after `until`, a day at a time, as the clock moves (see livePaymentDays).
  */
 
 /** The recent window starts on the 2nd of the month this many months before `until`'s. */
@@ -95,6 +112,18 @@ export const refundFields = (payment: PaymentPayment, refund: PaymentRefund): Mo
   description: `Refund of ${payment.description}`,
 });
 
+/** What the provider's monthly subscription moves, charged on `day` (the first of the month). */
+export const subscriptionFields = (day: string): MovementFields => ({
+  amount: -19,
+  fee: 0,
+  create_date: at(day, 3),
+  application_type: 'subscription_fee',
+  accounting_category: 'fee',
+  refund_id: null,
+  payment_id: null,
+  description: `Subscription ${day.slice(0, 7)}`,
+});
+
 /** How a refund of `payment` describes itself. */
 export const refundDescription = (payment: PaymentPayment, full: boolean): string =>
   full ? `Refund of ${payment.description}` : `Partial refund of ${payment.description}`;
@@ -106,8 +135,10 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   readonly last = addDays(this.until, -1);
   /** The first day of the older history. */
   readonly origin = historyStart(this.until);
-  /** The customers of each location, drawn once. */
-  readonly #customers = new Map<string, string[]>();
+  /** The customers of each location, drawn once (the days after the history pay with them too). */
+  readonly customers = new Map<string, string[]>();
+  /** The refunds a payment of the last days drew for a day after the history's: the days to come make them. */
+  readonly later: LaterRefund[] = [];
 
   constructor(options: SeedInput) {
     super('payment', options, {
@@ -166,7 +197,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   payments(location: PaymentLocation, balance: PaymentBalance, online: boolean) {
     const f = this.faker;
     const customers = Array.from({ length: 25 }, () => `cus_${f.string.alphanumeric({ length: 14 })}`);
-    this.#customers.set(location.id, customers);
+    this.customers.set(location.id, customers);
     for (let day = this.first; day <= this.last; day = addDays(day, 1)) {
       if (!online && weekday(day) === 0) continue;
       // A couple of payments a week in each location keeps the year to a few hundred records.
@@ -196,7 +227,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     for (const month of monthsBetween(this.origin, monthStart(this.first))) {
       const made: PaymentPayment[] = [];
       for (const { location, balance, online } of locations) {
-        const customers = this.#customers.get(location.id) ?? [];
+        const customers = this.customers.get(location.id) ?? [];
         if (month.first > this.origin) this.subscription(balance, month.first);
         const days = Array.from({ length: f.number.int({ min: 1, max: 3 }) }, () =>
           dayBetween(f, month.first, month.last),
@@ -265,16 +296,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
 
   /** The provider's subscription of the month of `day` (its first). */
   subscription(balance: PaymentBalance, day: string) {
-    this.movement(balance, {
-      amount: -19,
-      fee: 0,
-      create_date: at(day, 3),
-      application_type: 'subscription_fee',
-      accounting_category: 'fee',
-      refund_id: null,
-      payment_id: null,
-      description: `Subscription ${day.slice(0, 7)}`,
-    });
+    this.movement(balance, subscriptionFields(day));
   }
 
   /** A refund of `payment`, one to ten days after it unless `day` is given. */
@@ -284,7 +306,10 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     day = addDays(payment.payment_date.slice(0, 10), this.faker.number.int({ min: 1, max: 10 })),
   ) {
     const f = this.faker;
-    if (day > this.last) return;
+    if (day > this.last) {
+      this.later.push({ payment, day });
+      return;
+    }
     const full = f.datatype.boolean(0.6);
     const amount = full ? payment.amount : round2(payment.amount * f.number.float({ min: 0.2, max: 0.8 }));
     const id = this.id('refund');
@@ -313,18 +338,48 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
   payouts(balance: PaymentBalance) {
     // Mondays, from the first after the history's first day.
     const start = addDays(this.origin, 1);
-    for (let day = addDays(start, (8 - weekday(start)) % 7); day <= this.last; day = addDays(day, 7)) {
-      const unpaid = payableMovements(this.data, balance, day);
-      if (payoutNet(unpaid) <= 0) continue;
-      const payout = () =>
-        payOut(this.data, balance, unpaid, day, this.until, (kind) => ({
-          id: this.id(kind),
-          sourceId: this.sourceId(kind === 'payout' ? 'po' : 'txn'),
-        })).payout;
-      if (day <= this.first) this.inHistory(payout);
-      else payout();
-    }
+    const mint = (kind: 'payout' | 'transaction'): MovementIds => ({
+      id: this.id(kind),
+      sourceId: this.sourceId(kind === 'payout' ? 'po' : 'txn'),
+    });
+    weeklyPayouts(this.data, balance, nextMonday(start), this.last, this.until, (day, kind) =>
+      day <= this.first ? this.inHistory(() => mint(kind)) : mint(kind),
+    );
   }
+}
+
+/** The first Monday on or after `day`. */
+const nextMonday = (day: string): string => addDays(day, (8 - weekday(day)) % 7);
+
+/**
+ * Pays out a balance every Monday from `first` (a Monday) to `last`: the net of the movements no
+ * payout has paid yet, once two days old (see payableMovements), when it comes to more than nothing;
+ * otherwise they wait for the next Monday. The unpaid movements are sorted by time once, and each
+ * Monday takes those before its cutoff. `ids` gives a payout's ids, then its movement's.
+ */
+function weeklyPayouts(
+  data: PaymentDataset,
+  balance: PaymentBalance,
+  first: string,
+  last: string,
+  until: string,
+  ids: (day: string, kind: 'payout' | 'transaction') => MovementIds,
+): { payout: PaymentPayout; movement: PaymentTransaction }[] {
+  const unpaid = Object.values(data.transactions)
+    .filter((t) => t.balance_id === balance.id && t.payout_id === null)
+    .sort((a, b) => (a.create_date < b.create_date ? -1 : a.create_date > b.create_date ? 1 : 0));
+  const made: { payout: PaymentPayout; movement: PaymentTransaction }[] = [];
+  let from = 0;
+  let to = 0;
+  for (let day = first; day <= last; day = addDays(day, 7)) {
+    const cutoff = at(addDays(day, -2), 0);
+    while (to < unpaid.length && (unpaid[to] as PaymentTransaction).create_date < cutoff) to += 1;
+    const movements = unpaid.slice(from, to);
+    if (payoutNet(movements) <= 0) continue;
+    made.push(payOut(data, balance, movements, day, until, (kind) => ids(day, kind)));
+    from = to;
+  }
+  return made;
 }
 
 /** A payout reaches the bank three days after it is made (a Monday's on Thursday). */
@@ -406,7 +461,29 @@ export function payOut(
   return { payout, movement };
 }
 
-export function seedPayment(options: SeedInput): PaymentDataset {
+/** A location of the provider, its balance, and whether it sells on the web. */
+interface PaymentSite {
+  location: PaymentLocation;
+  balance: PaymentBalance;
+  online: boolean;
+}
+
+/** A refund a payment drew for a later day: made when that day is over. */
+interface LaterRefund {
+  payment: PaymentPayment;
+  day: string;
+}
+
+/** The history of a provider account, and what the days after it go on with. */
+interface PaymentHistory {
+  data: PaymentDataset;
+  sites: readonly PaymentSite[];
+  customers: ReadonlyMap<string, readonly string[]>;
+  /** The refunds the history's last payments drew for the days after it. */
+  later: readonly LaterRefund[];
+}
+
+function seedPaymentHistory(options: SeedInput): PaymentHistory {
   const s = new PaymentSeeder(options);
   const brand = s.faker.company.name();
   const city = s.faker.helpers.arrayElement(['Brussels', 'Ghent', 'Antwerp', 'Liège', 'Namur', 'Leuven']);
@@ -414,17 +491,221 @@ export function seedPayment(options: SeedInput): PaymentDataset {
   const web = s.location(`${brand} web shop`);
   s.payments(shop.location, shop.balance, false);
   s.payments(web.location, web.balance, true);
-  s.inHistory(() =>
-    s.history([
-      { ...shop, online: false },
-      { ...web, online: true },
-    ]),
-  );
+  const sites = [
+    { ...shop, online: false },
+    { ...web, online: true },
+  ];
+  s.inHistory(() => s.history(sites));
   s.payouts(shop.balance);
   s.payouts(web.balance);
-  return s.data;
+  return { data: s.data, sites, customers: s.customers, later: s.later };
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildPaymentDataset = (seed: number, args: ConnectionDatasetArgs): PaymentDataset =>
-  seedPayment({ seed, ...args });
+/** The seeded provider account up to the day of its first use (`until`), without the days after it. */
+export const seedPayment = (options: SeedInput): PaymentDataset => seedPaymentHistory(options).data;
+
+/** Payments a usual day takes at each location: none, one, now and then two (as the history draws). */
+const PAYMENTS_PER_DAY = 0.5;
+/** The minute of the day the shop opens (09:00) and of its last sale (19:59); the web shop never closes. */
+const SHOP_OPENS = 9 * 60;
+const SHOP_CLOSES = 19 * 60 + 59;
+/** The minute the history's morning ends on the day of first use (09:00, see activityEnd). */
+const MORNING = 9 * 60;
+/** Refunds are made in office hours, from 09:00 to 18:59. */
+const REFUNDS_FROM = 9 * 60;
+const REFUNDS_TO = 18 * 60 + 59;
+
+/**
+ * How busy a day is at a location against a usual weekday: the shop is closed on Sundays, both are
+ * quieter at weekends, and December (the gifts) busies both.
+ */
+function busyness(site: PaymentSite, day: string): number {
+  const weekend = weekday(day);
+  if (!site.online && weekend === 0) return 0;
+  return (weekend === 0 || weekend === 6 ? 0.7 : 1) * (day.slice(5, 7) === '12' ? 1.3 : 1);
+}
+
+/** A count drawn around `mean` (Poisson): around a half, mostly none or one, now and then two. */
+function countAround(faker: Faker, mean: number): number {
+  const drawn = faker.number.float();
+  let count = 0;
+  let chance = Math.exp(-mean);
+  let below = chance;
+  while (drawn >= below && count < 100) {
+    count += 1;
+    chance *= mean / count;
+    below += chance;
+  }
+  return count;
+}
+
+/** An instant `minute` minutes after midnight (UTC) of `day`. */
+const atMinuteOf = (day: string, minute: number): string => at(day, Math.floor(minute / 60), minute % 60);
+
+/**
+ * The provider's own id of a record of the days after the history (its source_ref id): from the
+ * record's id, in lower-case hex, where the history's ids are drawn and those of a fixture start
+ * with an upper-case F.
+ */
+const sourceOf = (prefix: string, id: string): string => `${prefix}_${id.replace(/-/g, '').slice(-14)}`;
+
+/**
+ * The business of the days after the history: each day's payments are drawn from the seed, the
+ * connection and the day alone, so a day reads the same whenever it is built, and the days already
+ * there never change when the clock adds more. A day's records appear once the day is over: from the
+ * day of the dataset's first use (after its morning, 09:00) to the day before `today`.
+ *
+ * - Payments: about one every other day at each location (the shop closed on Sundays, both quieter
+ *   at weekends, busier in December), times the world's pace; most completed, some failed or
+ *   canceled, as the history's, each bringing its amount in less the card fee when completed.
+ * - Refunds: a completed payment draws on its day whether it will be refunded (6% on the web, 3% at
+ *   the shop) and when (one to ten days later); the refund, and its movement, appear once that day
+ *   is over, completed. The refunds the history's last payments drew for these days come the same way.
+ * - The subscription on the first of each month.
+ * - Payouts every Monday, as the history's (see weeklyPayouts); a payout is in transit until the day
+ *   it reaches the bank is over, then paid (the history's last ones too).
+ */
+function livePaymentDays(
+  history: PaymentHistory,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): PaymentDataset {
+  const { data } = history;
+  const until = untilOf(input);
+  // Near the end of year 9999, the days stop where the seeded data does (see LATEST_UNTIL), so that
+  // a payout's arrival and a refund's day stay within four-digit years.
+  const eve = addDays(today, -1);
+  const last = eve < LATEST_UNTIL ? eve : LATEST_UNTIL;
+  if (last < until) return data;
+  const id = connectionIds('payment-day', data.connectionid);
+  const faker = fakerFor('payment-day');
+  const siteOf = new Map(history.sites.map((site) => [site.location.id, site]));
+  /** The refunds the history's last payments drew for each day after it, in the order they were drawn. */
+  const due = new Map<string, PaymentPayment[]>();
+  for (const { payment, day } of history.later) due.set(day, [...(due.get(day) ?? []), payment]);
+  const refund = (payment: PaymentPayment, day: string, full: boolean, share: number, minute: number) => {
+    const site = siteOf.get(payment.location_id) as PaymentSite;
+    const refundId = id('refund', payment.id);
+    const made: PaymentRefund = {
+      id: refundId,
+      source_ref: ref(sourceOf('re', refundId), 'refund'),
+      location_id: payment.location_id,
+      payment_id: payment.id,
+      status: 'completed',
+      description: refundDescription(payment, full),
+      amount: full ? payment.amount : round2(payment.amount * share),
+      currency: payment.currency,
+      refund_date: atMinuteOf(day, minute),
+    };
+    data.refunds[refundId] = made;
+    const movementId = id('movement', refundId);
+    data.transactions[movementId] = balanceMovement(
+      site.balance,
+      { id: movementId, sourceId: sourceOf('txn', movementId) },
+      refundFields(payment, made),
+    );
+  };
+
+  for (let day = until; day <= last; day = addDays(day, 1)) {
+    reseed(faker, 'payment-day', input.seed, data.connectionid, day);
+    const opening = day === until ? MORNING + 1 : 0;
+    let index = 0;
+    for (const site of history.sites) {
+      const { location, balance, online } = site;
+      const count = countAround(faker, PAYMENTS_PER_DAY * busyness(site, day) * pace(day));
+      const minutes = Array.from({ length: count }, () =>
+        faker.number.int({
+          min: Math.max(opening, online ? 0 : SHOP_OPENS),
+          max: online ? 24 * 60 - 1 : SHOP_CLOSES,
+        }),
+      ).sort((a, b) => a - b);
+      const customers = history.customers.get(location.id) ?? [];
+      for (const minute of minutes) {
+        index += 1;
+        const paymentId = id('payment', day, index);
+        const amount = amountBetween(faker, online ? 15 : 4, online ? 420 : 160);
+        const status = faker.helpers.weightedArrayElement([
+          { weight: 90, value: 'completed' as const },
+          { weight: 6, value: 'failed' as const },
+          { weight: 4, value: 'canceled' as const },
+        ]);
+        const order = faker.number.int({ min: 10000, max: 99999 });
+        const customer = online || faker.datatype.boolean(0.3);
+        const payment: PaymentPayment = {
+          id: paymentId,
+          source_ref: ref(sourceOf('py', paymentId), 'payment'),
+          location_id: location.id,
+          status,
+          description: online ? `Web order #${order}` : `Sale ${location.name} #${order}`,
+          amount,
+          currency: balance.currency,
+          payment_date: atMinuteOf(day, minute),
+          partner_id: customer && customers.length > 0 ? faker.helpers.arrayElement(customers) : null,
+        };
+        data.payments[paymentId] = payment;
+        if (status !== 'completed') continue;
+        const movementId = id('movement', paymentId);
+        data.transactions[movementId] = balanceMovement(
+          balance,
+          { id: movementId, sourceId: sourceOf('txn', movementId) },
+          chargeFields(payment),
+        );
+        // Its fate, drawn today: a refund one to ten days later, made once that day is over.
+        if (!faker.datatype.boolean(online ? 0.06 : 0.03)) continue;
+        const on = addDays(day, faker.number.int({ min: 1, max: 10 }));
+        const full = faker.datatype.boolean(0.6);
+        const share = faker.number.float({ min: 0.2, max: 0.8 });
+        const time = faker.number.int({ min: REFUNDS_FROM, max: REFUNDS_TO });
+        if (on <= last) refund(payment, on, full, share, time);
+      }
+    }
+    if (day > until && day.endsWith('-01')) {
+      for (const { balance } of history.sites) {
+        const movementId = id('subscription', day, balance.id);
+        data.transactions[movementId] = balanceMovement(
+          balance,
+          { id: movementId, sourceId: sourceOf('txn', movementId) },
+          subscriptionFields(day),
+        );
+      }
+    }
+    // The refunds the history's last payments drew for this day, drawn with the day's own faker.
+    for (const payment of due.get(day) ?? []) {
+      const full = faker.datatype.boolean(0.6);
+      const share = faker.number.float({ min: 0.2, max: 0.8 });
+      const minute = faker.number.int({ min: Math.max(opening, REFUNDS_FROM), max: REFUNDS_TO });
+      refund(payment, day, full, share, minute);
+    }
+  }
+
+  for (const { balance } of history.sites) {
+    const made = weeklyPayouts(data, balance, nextMonday(until), last, today, (day, kind) => {
+      const own = id(kind, day, balance.id);
+      return { id: own, sourceId: sourceOf(kind === 'payout' ? 'po' : 'txn', own) };
+    });
+    // On a Monday of first use, the payout leaves after the morning the history holds.
+    for (const { movement } of made) {
+      if (movement.create_date.slice(0, 10) === until) movement.create_date = at(until, 12);
+    }
+  }
+  // A payout is paid once the day it reaches the bank is over.
+  for (const payout of Object.values(data.payouts)) {
+    if (payout.status === 'in_transit' && payout.payment_date < today) payout.status = 'paid';
+  }
+  return data;
+}
+
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
+ * the day of first use, and the business of the days after it up to `today`.
+ */
+export const buildPaymentDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today?: string,
+  pace: PaceOf = NORMAL_PACE,
+): PaymentDataset => {
+  const input = { seed, ...args };
+  return livePaymentDays(seedPaymentHistory(input), input, today ?? untilOf(input), pace);
+};

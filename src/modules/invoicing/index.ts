@@ -14,7 +14,9 @@ import { buildInvoicingDataset } from './invoicing.seed.js';
 /**
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
  * consumer's active Invoicing connection (consumers/vertical-connection.ts) and works on that
- * connection's dataset, seeded on first use (invoicing.seed.ts).
+ * connection's dataset, seeded on first use (invoicing.seed.ts). Its business goes on with the clock:
+ * each business day after the first use issues and receives invoices, paid, partly paid or left
+ * open on the days drawn for them (liveInvoicingDays); there is no invoicing event to announce them.
  */
 export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -48,6 +50,7 @@ export const invoicingModule: VerticalModule<InvoicingDataset, ConnectionDataset
   api: 'Invoicing',
   collection: 'invoicing_datasets',
   build: buildInvoicingDataset,
+  lives: true,
   register: registerInvoicing,
   fixtures: invoicingFixtures,
   samples: invoicingSamples,

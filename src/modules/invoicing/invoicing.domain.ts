@@ -76,26 +76,59 @@ const EXCHANGE_RATES: Record<string, number> = { EUR: 1, USD: 0.92, GBP: 1.17, C
 const settles = (payment: InvoicingPayment) =>
   payment.status === 'completed' || payment.status === 'partially_completed';
 
-export function paymentsOf(data: InvoicingDataset, invoiceId: string): InvoicingPayment[] {
+/**
+ * The payments of each invoice, gathered in one pass: what a list of invoices reads for every
+ * invoice's open amount, status and last payment (instead of going through all the payments for each).
+ */
+export type PaymentsByInvoice = ReadonlyMap<string, readonly InvoicingPayment[]>;
+
+export function paymentsByInvoice(data: InvoicingDataset): PaymentsByInvoice {
+  const index = new Map<string, InvoicingPayment[]>();
+  for (const payment of Object.values(data.payments)) {
+    const list = index.get(payment.invoice_id);
+    if (list) list.push(payment);
+    else index.set(payment.invoice_id, [payment]);
+  }
+  return index;
+}
+
+export function paymentsOf(
+  data: InvoicingDataset,
+  invoiceId: string,
+  index?: PaymentsByInvoice,
+): readonly InvoicingPayment[] {
+  if (index) return index.get(invoiceId) ?? [];
   return Object.values(data.payments).filter((p) => p.invoice_id === invoiceId);
 }
 
 /** Amount left to pay: the total less the settled payments (0 for a cancelled invoice). */
-export function outstandingOf(data: InvoicingDataset, invoice: InvoicingInvoice): number {
+export function outstandingOf(
+  data: InvoicingDataset,
+  invoice: InvoicingInvoice,
+  index?: PaymentsByInvoice,
+): number {
   if (invoice.status === 'cancelled') return 0;
-  const paid = paymentsOf(data, invoice.id)
+  const paid = paymentsOf(data, invoice.id, index)
     .filter(settles)
     .reduce((sum, p) => sum + cents(p.amount), 0);
   return (cents(invoice.total) - paid) / 100;
 }
 
 /** The status on the wire: a posted invoice with nothing left to pay is paid. */
-export function statusOf(data: InvoicingDataset, invoice: InvoicingInvoice): InvoiceOut['status'] {
-  return invoice.status === 'posted' && outstandingOf(data, invoice) <= 0 ? 'paid' : invoice.status;
+export function statusOf(
+  data: InvoicingDataset,
+  invoice: InvoicingInvoice,
+  index?: PaymentsByInvoice,
+): InvoiceOut['status'] {
+  return invoice.status === 'posted' && outstandingOf(data, invoice, index) <= 0 ? 'paid' : invoice.status;
 }
 
-function lastPaymentDate(data: InvoicingDataset, invoice: InvoicingInvoice): string | null {
-  const dates = paymentsOf(data, invoice.id)
+function lastPaymentDate(
+  data: InvoicingDataset,
+  invoice: InvoicingInvoice,
+  index?: PaymentsByInvoice,
+): string | null {
+  const dates = paymentsOf(data, invoice.id, index)
     .filter(settles)
     .map((p) => p.payment_date.slice(0, 10))
     .sort();
@@ -157,17 +190,19 @@ const lineOut = (line: InvoicingInvoiceLine, analytic: boolean) => ({
   analytic_distribution: analytic ? cloneRecord(line.analytic_distribution) : [],
 });
 
+/** An invoice on the wire; `index`: the payments of a list's invoices, gathered once for it. */
 export function toInvoiceItem(
   data: InvoicingDataset,
   invoice: InvoicingInvoice,
   view: InvoiceView,
+  index?: PaymentsByInvoice,
 ): InvoiceOut {
   return {
     id: invoice.id,
     source_ref: { ...invoice.source_ref },
     currency: invoice.currency,
     invoice_type: invoice.invoice_type,
-    status: statusOf(data, invoice),
+    status: statusOf(data, invoice, index),
     invoice_date: invoice.invoice_date,
     tax_amount: invoice.tax_amount,
     untaxed_amount: invoice.untaxed_amount,
@@ -184,8 +219,8 @@ export function toInvoiceItem(
       ? (cloneRecord(invoice.italian_specificities) as InvoiceOut['italian_specificities'])
       : null,
     last_updated_on: invoice.last_updated_on,
-    outstanding_amount: outstandingOf(data, invoice),
-    last_payment_date: lastPaymentDate(data, invoice),
+    outstanding_amount: outstandingOf(data, invoice, index),
+    last_payment_date: lastPaymentDate(data, invoice, index),
     accounting_date: invoice.accounting_date,
     payment_method_id: invoice.payment_method_id,
     currency_exchange_rate: invoice.currency_exchange_rate,
@@ -304,7 +339,11 @@ const newestInvoiceFirst = (a: InvoicingInvoice, b: InvoicingInvoice) =>
   a.id.localeCompare(b.id);
 
 /** Invoices matching every filter given, newest first. */
-export function listInvoices(data: InvoicingDataset, filters: InvoiceFilters): InvoicingInvoice[] {
+export function listInvoices(
+  data: InvoicingDataset,
+  filters: InvoiceFilters,
+  index: PaymentsByInvoice = paymentsByInvoice(data),
+): InvoicingInvoice[] {
   const after = filters.updated_after ? instantOf(filters.updated_after) : null;
   return Object.values(data.invoices)
     .filter((invoice) => {
@@ -317,7 +356,7 @@ export function listInvoices(data: InvoicingDataset, filters: InvoiceFilters): I
       )
         return false;
       if (after !== null && Date.parse(invoice.last_updated_on) <= after) return false;
-      const status = statusOf(data, invoice);
+      const status = statusOf(data, invoice, index);
       if (filters.payment_status === 'paid' && status !== 'paid') return false;
       if (filters.payment_status === 'unpaid' && status !== 'draft' && status !== 'posted') return false;
       return true;

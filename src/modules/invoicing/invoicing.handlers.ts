@@ -11,6 +11,7 @@ import {
   listInvoices,
   listOpportunities,
   listPayments,
+  paymentsByInvoice,
   requireContact,
   requireInvoice,
   requireOpportunity,
@@ -81,8 +82,12 @@ export const getInvoices = operation(invoicing, routes.getInvoices, (c, { data, 
     lines: q.include_invoice_lines === 'true' || !integration.features.invoice_lines_on_request,
     analytic: q.include_analytic_accounts === 'true',
   };
-  const items = listInvoices(data, q).map((invoice) => toInvoiceItem(data, invoice, view));
-  return c.json(paginate(items, q.page, q.size), 200);
+  const index = paymentsByInvoice(data);
+  const page = paginate(listInvoices(data, q, index), q.page, q.size);
+  return c.json(
+    { ...page, items: page.items.map((invoice) => toInvoiceItem(data, invoice, view, index)) },
+    200,
+  );
 });
 
 export const createInvoice = operation(invoicing, routes.createInvoice, async (c, { data }) => {

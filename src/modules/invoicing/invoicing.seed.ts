@@ -1,6 +1,9 @@
+import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
+import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { type Faker, fakerFor, reseed } from '../../platform/seeding/fakers.js';
 import {
   addDays,
   amountBetween,
@@ -48,7 +51,8 @@ import type {
  * the bank statement lines that carry the bank-transfer payments, bank fees and an internal
  * transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
  * history holds a service invoice a month, a purchase every other month, a credit note of each kind
- * and an export a year, their payments and the monthly bank fees.
+ * and an export a year, their payments and the monthly bank fees. After `until`'s morning, the
+ * business goes on with the clock's day (liveInvoicingDays).
  */
 
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
@@ -135,7 +139,252 @@ const OPPORTUNITY_TOPICS = [
 /** The recent window starts on the 2nd of the month this many months before `until`'s. */
 export const INVOICING_RECENT_MONTHS = 12;
 
+/** What makes new records of a dataset: its faker, and how the records are named and numbered. */
+interface InvoicingMaker {
+  readonly data: InvoicingDataset;
+  readonly faker: Faker;
+  /** The id of a new record of a kind. */
+  id(kind: string): string;
+  /** The software's own number of a new record (its source_ref id). */
+  sourceId(prefix: string): string;
+  /** The number of a new invoice of a type, dated `day`. */
+  number(type: InvoicingInvoiceTypeValue, day: string): string;
+}
+
+/** The bank accounts of a dataset: the current account, the savings account, the USD account. */
+interface Accounts {
+  main: InvoicingBankAccount;
+  savings: InvoicingBankAccount;
+  usd: InvoicingBankAccount;
+}
+
+/**
+ * How the software's documents are drawn: invoice lines and invoices, their payments and the bank
+ * statement lines that carry them, with the faker and the numbering of `m` (the seeded history's, or
+ * a day's after it).
+ */
+class Books {
+  constructor(readonly m: InvoicingMaker) {}
+
+  taxByCode(code: string): InvoicingTax {
+    const tax = Object.values(this.m.data.taxes).find((t) => t.code === code);
+    if (!tax) throw new Error(`seed: unknown tax ${code}`);
+    return tax;
+  }
+
+  method(name: (typeof PAYMENT_METHODS)[number]): string {
+    const found = Object.values(this.m.data.payment_methods).find((m) => m.name === name);
+    if (!found) throw new Error(`seed: unknown payment method ${name}`);
+    return found.id;
+  }
+
+  line(type: InvoicingInvoiceTypeValue, product: InvoicingProduct, quantity: number): InvoicingInvoiceLine {
+    const f = this.m.faker;
+    const tax = product.tax_id ? own(this.m.data.taxes, product.tax_id) : undefined;
+    const sale = type.startsWith('customer');
+    const unitPrice = sale ? (product.unit_price ?? 0) : (product.cost ?? 0);
+    const gross = round2(unitPrice * quantity);
+    const discount = sale && f.datatype.boolean(0.15) ? round2(gross * 0.1) : 0;
+    const untaxed = round2(gross - discount);
+    const rate = tax?.rate ?? 0;
+    const taxAmount = round2((untaxed * rate) / 100);
+    const goods = product.initial_stock !== null;
+    const split = f.datatype.boolean(0.2);
+    const analytic = f.helpers.arrayElement(ANALYTIC);
+    return {
+      description: product.name,
+      unit_price: unitPrice,
+      quantity,
+      discount_amount: discount,
+      tax_amount: taxAmount,
+      untaxed_amount: untaxed,
+      total: round2(untaxed + taxAmount),
+      tax_rate: rate,
+      account_number: sale ? (goods ? '700000' : '700100') : goods ? '604000' : '613000',
+      tax_id: tax?.id ?? null,
+      tax_exemption_reason: rate === 0 ? 'Article 44 of the VAT code' : null,
+      unit_of_measure: product.unit,
+      product_id: product.id,
+      product_code: product.code,
+      product_name: product.name,
+      analytic_distribution: [
+        {
+          analytic_plan_code: 'DEPT',
+          analytic_accounts: split
+            ? [
+                { analytic_account_code: 'SALES', analytic_account_name: 'Sales', percentage: 60 },
+                { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 40 },
+              ]
+            : [analytic],
+        },
+      ],
+    };
+  }
+
+  invoice(
+    type: InvoicingInvoiceTypeValue,
+    partner: InvoicingContact,
+    day: string,
+    status: InvoicingInvoice['status'],
+    currency = 'EUR',
+    credited?: InvoicingInvoice,
+    products = Object.values(this.m.data.products),
+    maxLines = 4,
+  ): InvoicingInvoice {
+    const f = this.m.faker;
+    const sale = type.startsWith('customer');
+    const count = f.number.int({ min: 1, max: maxLines });
+    const picked = f.helpers.arrayElements(products, count);
+    const firstLine = credited?.lines[0];
+    // A credit note takes back the first line of the invoice it corrects.
+    const lines = firstLine
+      ? [{ ...structuredClone(firstLine), description: `Credit: ${firstLine.description ?? ''}`.trim() }]
+      : picked.map((product) => {
+          const quantity =
+            product.initial_stock === null
+              ? f.number.int({ min: 1, max: product.unit === 'hour' ? 24 : 3 })
+              : f.number.int({ min: 1, max: sale ? 3 : 10 });
+          return this.line(type, product, quantity);
+        });
+    if (currency !== 'EUR') {
+      for (const line of lines) {
+        // An export: no Belgian VAT.
+        const exempt = this.taxByCode('EXP');
+        line.tax_id = exempt.id;
+        line.tax_rate = 0;
+        line.tax_amount = 0;
+        line.total = line.untaxed_amount;
+        line.tax_exemption_reason = 'Export outside the EU';
+      }
+    }
+    const untaxed = round2(lines.reduce((sum, l) => sum + l.untaxed_amount, 0));
+    const taxAmount = round2(lines.reduce((sum, l) => sum + l.tax_amount, 0));
+    const id = this.m.id('invoice');
+    const number = this.m.number(type, day);
+    const invoice: InvoicingInvoice = {
+      id,
+      source_ref: ref(this.m.sourceId('I'), 'invoice'),
+      invoice_type: type,
+      status,
+      currency,
+      currency_exchange_rate: currency === 'EUR' ? 1 : 0.92,
+      invoice_date: day,
+      due_date: addDays(day, 30),
+      accounting_date: day,
+      untaxed_amount: untaxed,
+      tax_amount: taxAmount,
+      total: round2(untaxed + taxAmount),
+      lines,
+      partner_id: partner.id,
+      invoice_number: number,
+      reference: sale
+        ? f.datatype.boolean(0.3)
+          ? `PO-${f.string.numeric(6)}`
+          : null
+        : `${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(6)}`,
+      payment_communication: sale && !credited ? structuredCommunication(f) : null,
+      customer_memo: sale && f.datatype.boolean(0.2) ? 'Thank you for your business.' : null,
+      journal_ref: sale
+        ? { id: 'SAL', model: 'journal', name: 'Sales journal' }
+        : { id: 'PUR', model: 'journal', name: 'Purchase journal' },
+      italian_specificities: null,
+      payment_method_id: this.method(
+        currency === 'EUR' && f.datatype.boolean(0.15) ? 'Direct debit' : 'Bank transfer',
+      ),
+      created_on: at(day, 9),
+      last_updated_on: at(day, 9),
+    };
+    this.m.data.invoices[id] = invoice;
+    return invoice;
+  }
+
+  /** A payment of `amount` on `day`, and (for bank transfers) the statement line that carries it. */
+  pay(invoice: InvoicingInvoice, amount: number, day: string, accounts: Accounts) {
+    const f = this.m.faker;
+    const sale = invoice.invoice_type.startsWith('customer');
+    const refund = invoice.invoice_type.endsWith('refund');
+    const byCard = sale && !refund && invoice.currency === 'EUR' && f.datatype.boolean(0.15);
+    const methodId = byCard
+      ? this.method('Credit card')
+      : (invoice.payment_method_id ?? this.method('Bank transfer'));
+    const id = this.m.id('payment');
+    const partner = invoice.partner_id ? own(this.m.data.contacts, invoice.partner_id) : undefined;
+    const partnerName =
+      partner?.company_name ??
+      ([partner?.first_name, partner?.last_name].filter(Boolean).join(' ') || 'unknown');
+    const stamp = at(day, f.number.int({ min: 8, max: 17 }), f.number.int({ min: 0, max: 59 }));
+    this.m.data.payments[id] = {
+      id,
+      source_ref: ref(this.m.sourceId('PAY'), 'payment'),
+      status: 'completed',
+      description: `Payment of ${invoice.invoice_number}`,
+      amount,
+      currency: invoice.currency,
+      payment_date: stamp,
+      payment_method_id: methodId,
+      invoice_id: invoice.id,
+      created_on: stamp,
+      last_updated_on: stamp,
+    };
+    if (byCard) return;
+    // Money comes in for customer invoices and supplier credit notes, goes out otherwise.
+    const incoming = sale !== refund;
+    const account = invoice.currency === 'USD' ? accounts.usd : accounts.main;
+    const transactionId = this.m.id('bank-transaction');
+    this.m.data.bank_transactions[transactionId] = {
+      id: transactionId,
+      source_ref: ref(this.m.sourceId('ST'), 'bank_statement_line'),
+      status: 'done',
+      bank_account_id: account.id,
+      amount: incoming ? amount : -amount,
+      date: day,
+      description: `${invoice.invoice_number} ${partnerName}`,
+      currency: invoice.currency,
+      currency_exchange_rate: invoice.currency_exchange_rate,
+      accounting_code: null,
+      linked_documents: [{ id: invoice.id, source_ref: { ...invoice.source_ref }, amount, type: 'invoice' }],
+    };
+  }
+
+  /** A bank statement line; `other`: an internal transfer, linked to no invoice. */
+  statementLine(
+    account: InvoicingBankAccount,
+    day: string,
+    amount: number,
+    description: string,
+    status: 'draft' | 'done',
+    accountingCode: string | null,
+    other = false,
+  ) {
+    const id = this.m.id('bank-transaction');
+    this.m.data.bank_transactions[id] = {
+      id,
+      source_ref: ref(this.m.sourceId('ST'), 'bank_statement_line'),
+      status,
+      bank_account_id: account.id,
+      amount,
+      date: day,
+      description,
+      currency: account.currency ?? 'EUR',
+      currency_exchange_rate: account.currency === 'USD' ? 0.92 : 1,
+      accounting_code: accountingCode,
+      linked_documents: other
+        ? [
+            {
+              id: `transfer-${id.slice(0, 8)}`,
+              source_ref: ref(`TR-${id.slice(0, 8)}`, 'transfer'),
+              amount: Math.abs(amount),
+              type: 'other',
+            },
+          ]
+        : [],
+    };
+  }
+}
+
 class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
+  readonly books = new Books(this);
+
   /** The first day of the recent window (for the default clock, 2025-01-02). */
   readonly first = addDays(monthStart(addMonths(this.until, -INVOICING_RECENT_MONTHS)), 1);
   /** The last day with activity: the eve of `until`. */
@@ -180,12 +429,6 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     }
   }
 
-  taxByCode(code: string): InvoicingTax {
-    const tax = Object.values(this.data.taxes).find((t) => t.code === code);
-    if (!tax) throw new Error(`seed: unknown tax ${code}`);
-    return tax;
-  }
-
   products() {
     for (const [name, code, unit, category, price, taxCode, stock] of PRODUCTS) {
       const id = this.id('product');
@@ -194,7 +437,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
         source_ref: ref(this.sourceId('P'), 'product'),
         name,
         unit_price: price,
-        tax_id: this.taxByCode(taxCode).id,
+        tax_id: this.books.taxByCode(taxCode).id,
         code,
         unit,
         category,
@@ -314,13 +557,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     }
   }
 
-  method(name: (typeof PAYMENT_METHODS)[number]): string {
-    const found = Object.values(this.data.payment_methods).find((m) => m.name === name);
-    if (!found) throw new Error(`seed: unknown payment method ${name}`);
-    return found.id;
-  }
-
-  bankAccounts(): { main: InvoicingBankAccount; savings: InvoicingBankAccount; usd: InvoicingBankAccount } {
+  bankAccounts(): Accounts {
     const make = (name: string, currency: string, opening: number): InvoicingBankAccount => {
       const id = this.id('bank-account');
       const account: InvoicingBankAccount = {
@@ -341,184 +578,11 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     };
   }
 
-  line(type: InvoicingInvoiceTypeValue, product: InvoicingProduct, quantity: number): InvoicingInvoiceLine {
-    const f = this.faker;
-    const tax = product.tax_id ? own(this.data.taxes, product.tax_id) : undefined;
-    const sale = type.startsWith('customer');
-    const unitPrice = sale ? (product.unit_price ?? 0) : (product.cost ?? 0);
-    const gross = round2(unitPrice * quantity);
-    const discount = sale && f.datatype.boolean(0.15) ? round2(gross * 0.1) : 0;
-    const untaxed = round2(gross - discount);
-    const rate = tax?.rate ?? 0;
-    const taxAmount = round2((untaxed * rate) / 100);
-    const goods = product.initial_stock !== null;
-    const split = f.datatype.boolean(0.2);
-    const analytic = f.helpers.arrayElement(ANALYTIC);
-    return {
-      description: product.name,
-      unit_price: unitPrice,
-      quantity,
-      discount_amount: discount,
-      tax_amount: taxAmount,
-      untaxed_amount: untaxed,
-      total: round2(untaxed + taxAmount),
-      tax_rate: rate,
-      account_number: sale ? (goods ? '700000' : '700100') : goods ? '604000' : '613000',
-      tax_id: tax?.id ?? null,
-      tax_exemption_reason: rate === 0 ? 'Article 44 of the VAT code' : null,
-      unit_of_measure: product.unit,
-      product_id: product.id,
-      product_code: product.code,
-      product_name: product.name,
-      analytic_distribution: [
-        {
-          analytic_plan_code: 'DEPT',
-          analytic_accounts: split
-            ? [
-                { analytic_account_code: 'SALES', analytic_account_name: 'Sales', percentage: 60 },
-                { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 40 },
-              ]
-            : [analytic],
-        },
-      ],
-    };
-  }
-
   number(type: InvoicingInvoiceTypeValue, day: string): string {
     return nextInvoiceNumber(this.data, type, day);
   }
 
-  invoice(
-    type: InvoicingInvoiceTypeValue,
-    partner: InvoicingContact,
-    day: string,
-    status: InvoicingInvoice['status'],
-    currency = 'EUR',
-    credited?: InvoicingInvoice,
-    products = Object.values(this.data.products),
-    maxLines = 4,
-  ): InvoicingInvoice {
-    const f = this.faker;
-    const sale = type.startsWith('customer');
-    const count = f.number.int({ min: 1, max: maxLines });
-    const picked = f.helpers.arrayElements(products, count);
-    const firstLine = credited?.lines[0];
-    // A credit note takes back the first line of the invoice it corrects.
-    const lines = firstLine
-      ? [{ ...structuredClone(firstLine), description: `Credit: ${firstLine.description ?? ''}`.trim() }]
-      : picked.map((product) => {
-          const quantity =
-            product.initial_stock === null
-              ? f.number.int({ min: 1, max: product.unit === 'hour' ? 24 : 3 })
-              : f.number.int({ min: 1, max: sale ? 3 : 10 });
-          return this.line(type, product, quantity);
-        });
-    if (currency !== 'EUR') {
-      for (const line of lines) {
-        // An export: no Belgian VAT.
-        const exempt = this.taxByCode('EXP');
-        line.tax_id = exempt.id;
-        line.tax_rate = 0;
-        line.tax_amount = 0;
-        line.total = line.untaxed_amount;
-        line.tax_exemption_reason = 'Export outside the EU';
-      }
-    }
-    const untaxed = round2(lines.reduce((sum, l) => sum + l.untaxed_amount, 0));
-    const taxAmount = round2(lines.reduce((sum, l) => sum + l.tax_amount, 0));
-    const id = this.id('invoice');
-    const number = this.number(type, day);
-    const invoice: InvoicingInvoice = {
-      id,
-      source_ref: ref(this.sourceId('I'), 'invoice'),
-      invoice_type: type,
-      status,
-      currency,
-      currency_exchange_rate: currency === 'EUR' ? 1 : 0.92,
-      invoice_date: day,
-      due_date: addDays(day, 30),
-      accounting_date: day,
-      untaxed_amount: untaxed,
-      tax_amount: taxAmount,
-      total: round2(untaxed + taxAmount),
-      lines,
-      partner_id: partner.id,
-      invoice_number: number,
-      reference: sale
-        ? f.datatype.boolean(0.3)
-          ? `PO-${f.string.numeric(6)}`
-          : null
-        : `${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(6)}`,
-      payment_communication: sale && !credited ? structuredCommunication(f) : null,
-      customer_memo: sale && f.datatype.boolean(0.2) ? 'Thank you for your business.' : null,
-      journal_ref: sale
-        ? { id: 'SAL', model: 'journal', name: 'Sales journal' }
-        : { id: 'PUR', model: 'journal', name: 'Purchase journal' },
-      italian_specificities: null,
-      payment_method_id: this.method(
-        currency === 'EUR' && f.datatype.boolean(0.15) ? 'Direct debit' : 'Bank transfer',
-      ),
-      created_on: at(day, 9),
-      last_updated_on: at(day, 9),
-    };
-    this.data.invoices[id] = invoice;
-    return invoice;
-  }
-
-  /** A payment of `amount` on `day`, and (for bank transfers) the statement line that carries it. */
-  pay(
-    invoice: InvoicingInvoice,
-    amount: number,
-    day: string,
-    accounts: ReturnType<InvoicingSeeder['bankAccounts']>,
-  ) {
-    const f = this.faker;
-    const sale = invoice.invoice_type.startsWith('customer');
-    const refund = invoice.invoice_type.endsWith('refund');
-    const byCard = sale && !refund && invoice.currency === 'EUR' && f.datatype.boolean(0.15);
-    const methodId = byCard
-      ? this.method('Credit card')
-      : (invoice.payment_method_id ?? this.method('Bank transfer'));
-    const id = this.id('payment');
-    const partner = invoice.partner_id ? own(this.data.contacts, invoice.partner_id) : undefined;
-    const partnerName =
-      partner?.company_name ??
-      ([partner?.first_name, partner?.last_name].filter(Boolean).join(' ') || 'unknown');
-    const stamp = at(day, f.number.int({ min: 8, max: 17 }), f.number.int({ min: 0, max: 59 }));
-    this.data.payments[id] = {
-      id,
-      source_ref: ref(this.sourceId('PAY'), 'payment'),
-      status: 'completed',
-      description: `Payment of ${invoice.invoice_number}`,
-      amount,
-      currency: invoice.currency,
-      payment_date: stamp,
-      payment_method_id: methodId,
-      invoice_id: invoice.id,
-      created_on: stamp,
-      last_updated_on: stamp,
-    };
-    if (byCard) return;
-    // Money comes in for customer invoices and supplier credit notes, goes out otherwise.
-    const incoming = sale !== refund;
-    const account = invoice.currency === 'USD' ? accounts.usd : accounts.main;
-    const transactionId = this.id('bank-transaction');
-    this.data.bank_transactions[transactionId] = {
-      id: transactionId,
-      source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
-      status: 'done',
-      bank_account_id: account.id,
-      amount: incoming ? amount : -amount,
-      date: day,
-      description: `${invoice.invoice_number} ${partnerName}`,
-      currency: invoice.currency,
-      currency_exchange_rate: invoice.currency_exchange_rate,
-      accounting_code: null,
-      linked_documents: [{ id: invoice.id, source_ref: { ...invoice.source_ref }, amount, type: 'invoice' }],
-    };
-  }
-
-  invoicesAndPayments(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+  invoicesAndPayments(accounts: Accounts) {
     const f = this.faker;
     const contacts = Object.values(this.data.contacts);
     const customers = contacts.filter((c) => c.is_customer && c.currency === 'EUR');
@@ -555,12 +619,12 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     const posted: InvoicingInvoice[] = [];
     plan.forEach((entry, index) => {
       const status: InvoicingInvoice['status'] = index === 11 ? 'cancelled' : 'posted';
-      const invoice = this.invoice(entry.type, entry.partner, entry.day, status, entry.currency);
+      const invoice = this.books.invoice(entry.type, entry.partner, entry.day, status, entry.currency);
       if (status === 'posted') posted.push(invoice);
     });
     // Invoices being prepared, not sent yet.
     for (const day of [addDays(this.until, -3), this.last]) {
-      this.invoice('customer_invoice', f.helpers.arrayElement(customers), day, 'draft');
+      this.books.invoice('customer_invoice', f.helpers.arrayElement(customers), day, 'draft');
     }
     // Credit notes on some posted invoices: a refund of one line.
     for (const type of [
@@ -580,7 +644,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       if (!partner) continue;
       const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
       if (day > this.last) continue;
-      const credit = this.invoice(type, partner, day, 'posted', 'EUR', source);
+      const credit = this.books.invoice(type, partner, day, 'posted', 'EUR', source);
       credit.reference = source.invoice_number;
       posted.push(credit);
     }
@@ -596,53 +660,18 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       if (share === 1 && f.datatype.boolean(0.15) && invoice.total > 100) {
         // Paid in two instalments.
         const first = round2(invoice.total / 2);
-        this.pay(invoice, first, payDay, accounts);
+        this.books.pay(invoice, first, payDay, accounts);
         const second = workingDayFrom(addDays(payDay, 14));
-        if (second <= this.last) this.pay(invoice, round2(invoice.total - first), second, accounts);
+        if (second <= this.last) this.books.pay(invoice, round2(invoice.total - first), second, accounts);
         continue;
       }
-      this.pay(invoice, round2(invoice.total * share), payDay, accounts);
+      this.books.pay(invoice, round2(invoice.total * share), payDay, accounts);
     }
   }
 
-  /** A bank statement line; `other`: an internal transfer, linked to no invoice. */
-  statementLine(
-    account: InvoicingBankAccount,
-    day: string,
-    amount: number,
-    description: string,
-    status: 'draft' | 'done',
-    accountingCode: string | null,
-    other = false,
-  ) {
-    const id = this.id('bank-transaction');
-    this.data.bank_transactions[id] = {
-      id,
-      source_ref: ref(this.sourceId('ST'), 'bank_statement_line'),
-      status,
-      bank_account_id: account.id,
-      amount,
-      date: day,
-      description,
-      currency: account.currency ?? 'EUR',
-      currency_exchange_rate: account.currency === 'USD' ? 0.92 : 1,
-      accounting_code: accountingCode,
-      linked_documents: other
-        ? [
-            {
-              id: `transfer-${id.slice(0, 8)}`,
-              source_ref: ref(`TR-${id.slice(0, 8)}`, 'transfer'),
-              amount: Math.abs(amount),
-              type: 'other',
-            },
-          ]
-        : [],
-    };
-  }
-
-  bankActivity(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+  bankActivity(accounts: Accounts) {
     const f = this.faker;
-    const add = this.statementLine.bind(this);
+    const add = this.books.statementLine.bind(this.books);
     for (let month = 1; month <= 12; month++) {
       const day = workingDayFrom(dayOfMonth(this.until, month - 13, 28));
       if (day <= this.last) add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
@@ -671,7 +700,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
    * customer credit note and a supplier one. Services only, so the stock of goods stays as the
    * recent window leaves it.
    */
-  history(accounts: ReturnType<InvoicingSeeder['bankAccounts']>) {
+  history(accounts: Accounts) {
     const f = this.faker;
     const contacts = Object.values(this.data.contacts);
     const customers = contacts.filter((c) => c.is_customer && c.currency === 'EUR');
@@ -686,7 +715,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       currency = 'EUR',
     ) => {
       const day = workingDayIn(f, month);
-      const invoice = this.invoice(type, partner, day, 'posted', currency, undefined, services, 2);
+      const invoice = this.books.invoice(type, partner, day, 'posted', currency, undefined, services, 2);
       posted.push(invoice);
       return invoice;
     };
@@ -700,7 +729,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       if (!source || !partner) return;
       const day = workingDayFrom(addDays(source.invoice_date, f.number.int({ min: 5, max: 20 })));
       if (day >= monthStart(this.first)) return;
-      const note = this.invoice(type, partner, day, 'posted', 'EUR', source);
+      const note = this.books.invoice(type, partner, day, 'posted', 'EUR', source);
       note.reference = source.invoice_number;
       posted.push(note);
     };
@@ -714,7 +743,14 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       if (m === 10) credit('supplier_refund');
       const fees = workingDayFrom(dayOfMonth(month.first, 0, 28));
       if (fees < this.first) {
-        this.statementLine(accounts.main, fees, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+        this.books.statementLine(
+          accounts.main,
+          fees,
+          -amountBetween(f, 9, 16),
+          'Bank fees',
+          'done',
+          '657000',
+        );
       }
     }
     // Old invoices are settled, most in full within six weeks; a few are still open.
@@ -723,7 +759,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       const share = roll < 0.9 ? 1 : roll < 0.96 ? 0.5 : 0;
       const payDay = workingDayFrom(addDays(invoice.invoice_date, f.number.int({ min: 3, max: 40 })));
       if (share === 0 || payDay > this.last) continue;
-      this.pay(invoice, round2(invoice.total * share), payDay, accounts);
+      this.books.pay(invoice, round2(invoice.total * share), payDay, accounts);
     }
   }
 
@@ -790,6 +826,312 @@ export function seedInvoicing(options: SeedInput): InvoicingDataset {
   return s.data;
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`). */
-export const buildInvoicingDataset = (seed: number, args: ConnectionDatasetArgs): InvoicingDataset =>
-  seedInvoicing({ seed, ...args });
+// ---- the days after the history ------------------------------------------------------------------
+
+/** Customer invoices a usual business day issues, and supplier invoices it receives, on average. */
+const CUSTOMER_INVOICES_PER_DAY = 1.1;
+const SUPPLIER_INVOICES_PER_DAY = 0.5;
+
+/**
+ * The last day that draws business: what a day draws happens at most 92 days later (a late
+ * payment), so the days stop in time for that to stay within year 9999 (see LATEST_UNTIL).
+ */
+const LAST_DAY_DRAWN = '9999-08-31';
+
+/** The first and last minute of the day at which the office issues and books invoices (09:01-17:59). */
+const OFFICE_HOURS: [number, number] = [9 * 60 + 1, 17 * 60 + 59];
+
+/**
+ * What becomes of an invoice, drawn on its day, by the share of invoices it befalls: paid in full
+ * before its due date, in two instalments, after its due date, partly paid (the rest stays open), or
+ * left unpaid (open, and overdue after its due date).
+ */
+type Fate = 'on_time' | 'instalments' | 'late' | 'partly' | 'unpaid';
+const FATES: Readonly<Record<'customer' | 'supplier', [Fate, number][]>> = {
+  customer: [
+    ['on_time', 0.55],
+    ['instalments', 0.1],
+    ['late', 0.15],
+    ['partly', 0.08],
+    ['unpaid', 0.12],
+  ],
+  supplier: [
+    ['on_time', 0.7],
+    ['instalments', 0.05],
+    ['late', 0.12],
+    ['partly', 0.05],
+    ['unpaid', 0.08],
+  ],
+};
+
+/** The share of customer (supplier) invoices a credit note later corrects, and of those refunded. */
+const CREDITED = { customer: 0.05, supplier: 0.03 };
+const REFUNDED = 0.7;
+
+/**
+ * The records one day after the history draws, named by the day alone: ids from (seed, connection,
+ * day, kind, order of drawing), and the software's numbers with the day in them (INV-20260115-001,
+ * BILL-20260115-001, I20260115-001, PAY20260115-001, ST20260115-001), a series apart from the
+ * INV-2026-0001 and I1001 the API gives to what a client creates, which never hold a day. A credit
+ * note or a payment drawn on an invoice's day carries that day, whatever its own date.
+ *
+ * The day's records go to a dataset of their own (sharing the reference data), so that the day draws
+ * the same whatever part of it has happened yet.
+ */
+class DayMaker implements InvoicingMaker {
+  readonly faker = fakerFor('invoicing-day');
+  data: InvoicingDataset;
+  #day = '';
+  #compact = '';
+  #minted = 0;
+  readonly #numbers = new Map<string, number>();
+
+  constructor(
+    readonly base: InvoicingDataset,
+    readonly seed: number,
+  ) {
+    this.data = base;
+  }
+
+  /** Starts drawing `day`: the faker seeded for it alone, and an empty dataset for its records. */
+  begin(day: string): void {
+    reseed(this.faker, 'invoicing-day', this.seed, this.base.connectionid, day);
+    this.#day = day;
+    this.#compact = `${day.slice(0, 4)}${day.slice(5, 7)}${day.slice(8, 10)}`;
+    this.#minted = 0;
+    this.#numbers.clear();
+    this.data = { ...this.base, invoices: {}, payments: {}, bank_transactions: {} };
+  }
+
+  id(kind: string): string {
+    this.#minted += 1;
+    return uuidFrom('invoicing-day', this.seed, this.base.connectionid, this.#day, kind, this.#minted);
+  }
+
+  #next(prefix: string): string {
+    const next = (this.#numbers.get(prefix) ?? 0) + 1;
+    this.#numbers.set(prefix, next);
+    return `${this.#compact}-${String(next).padStart(3, '0')}`;
+  }
+
+  sourceId(prefix: string): string {
+    return `${prefix}${this.#next(prefix)}`;
+  }
+
+  number(type: InvoicingInvoiceTypeValue): string {
+    return `${NUMBER_PREFIXES[type]}-${this.#next(NUMBER_PREFIXES[type])}`;
+  }
+}
+
+/** What the days draw from: the dataset's partners, the services it sells and buys, its accounts. */
+interface Trade {
+  customers: InvoicingContact[];
+  usdCustomer: InvoicingContact | undefined;
+  suppliers: InvoicingContact[];
+  services: InvoicingProduct[];
+  accounts: Accounts;
+}
+
+function tradeOf(data: InvoicingDataset): Trade {
+  const contacts = Object.values(data.contacts);
+  const accounts = Object.values(data.bank_accounts);
+  const account = (name: string) => {
+    const found = accounts.find((a) => a.name === name);
+    if (!found) throw new Error(`seed: no bank account ${name}`);
+    return found;
+  };
+  return {
+    customers: contacts.filter((c) => c.is_customer && c.currency === 'EUR'),
+    usdCustomer: contacts.find((c) => c.currency === 'USD'),
+    suppliers: contacts.filter((c) => c.is_supplier),
+    // Services only: the stock of goods stays as the history leaves it.
+    services: Object.values(data.products).filter((p) => p.initial_stock === null),
+    accounts: {
+      main: account('Current account'),
+      savings: account('Savings account'),
+      usd: account('USD account'),
+    },
+  };
+}
+
+/** How busy a business day is against a usual one: quieter in August, late December and on holidays. */
+function busyness(day: string): number {
+  const month = day.slice(5, 7);
+  const date = day.slice(8, 10);
+  if ((month === '12' && date === '25') || (month === '01' && date === '01')) return 0;
+  if (month === '12' && date >= '22') return 0.3;
+  return month === '08' ? 0.5 : 1;
+}
+
+/** A count of events around `mean` (Poisson): some days none, some days more. */
+function countAround(faker: Faker, mean: number): number {
+  if (mean <= 0) return 0;
+  const limit = Math.exp(-mean);
+  let count = 0;
+  for (let p = faker.number.float({ min: 0, max: 1 }); p > limit; p *= faker.number.float({ min: 0, max: 1 }))
+    count += 1;
+  return count;
+}
+
+/** The working day `days` after `day`. */
+const workingDayAfter = (day: string, days: number) => workingDayFrom(addDays(day, days));
+
+/** An instant of `day` in the office hours. */
+function officeTime(faker: Faker, day: string): string {
+  const minute = faker.number.int({ min: OFFICE_HOURS[0], max: OFFICE_HOURS[1] });
+  return at(day, Math.floor(minute / 60), minute % 60);
+}
+
+/**
+ * One invoice of a day, with all that becomes of it: its payments (on later days), and now and then
+ * a credit note correcting its first line, refunded or not. Everything is drawn now, the later days'
+ * records included; the dataset keeps those whose day is over.
+ */
+function liveInvoice(
+  m: DayMaker,
+  books: Books,
+  trade: Trade,
+  type: 'customer_invoice' | 'supplier_invoice',
+  day: string,
+): void {
+  const f = m.faker;
+  const side = type === 'customer_invoice' ? 'customer' : 'supplier';
+  const usd = side === 'customer' && trade.usdCustomer !== undefined && f.datatype.boolean(0.05);
+  const partner = usd
+    ? (trade.usdCustomer as InvoicingContact)
+    : f.helpers.arrayElement(side === 'customer' ? trade.customers : trade.suppliers);
+  const invoice = books.invoice(
+    type,
+    partner,
+    day,
+    'posted',
+    usd ? 'USD' : 'EUR',
+    undefined,
+    trade.services,
+    3,
+  );
+  const issued = officeTime(f, day);
+  invoice.created_on = issued;
+  invoice.last_updated_on = issued;
+  const pay = (amount: number, payDay: string) => books.pay(invoice, amount, payDay, trade.accounts);
+  const roll = f.number.float({ min: 0, max: 1 });
+  let fate: Fate = 'unpaid';
+  let below = 0;
+  for (const [name, share] of FATES[side]) {
+    below += share;
+    if (roll < below) {
+      fate = name;
+      break;
+    }
+  }
+  // The due date is 30 days after the invoice's.
+  if (fate === 'on_time') pay(invoice.total, workingDayAfter(day, f.number.int({ min: 3, max: 28 })));
+  if (fate === 'late') pay(invoice.total, workingDayAfter(day, f.number.int({ min: 31, max: 90 })));
+  if (fate === 'partly') {
+    const share = f.number.float({ min: 0.3, max: 0.7 });
+    pay(round2(invoice.total * share), workingDayAfter(day, f.number.int({ min: 5, max: 40 })));
+  }
+  if (fate === 'instalments') {
+    const first = round2(invoice.total / 2);
+    const firstDay = workingDayAfter(day, f.number.int({ min: 3, max: 20 }));
+    pay(first, firstDay);
+    pay(round2(invoice.total - first), workingDayAfter(firstDay, f.number.int({ min: 14, max: 30 })));
+  }
+  if (!f.datatype.boolean(CREDITED[side])) return;
+  const creditDay = workingDayAfter(day, f.number.int({ min: 5, max: 20 }));
+  const refund = side === 'customer' ? 'customer_refund' : 'supplier_refund';
+  const note = books.invoice(refund, partner, creditDay, 'posted', invoice.currency, invoice);
+  note.reference = invoice.invoice_number;
+  const noted = officeTime(f, creditDay);
+  note.created_on = noted;
+  note.last_updated_on = noted;
+  if (f.datatype.boolean(REFUNDED)) {
+    books.pay(
+      note,
+      note.total,
+      workingDayAfter(creditDay, f.number.int({ min: 3, max: 15 })),
+      trade.accounts,
+    );
+  }
+}
+
+/** Whether `day` is the day the bank charges its monthly fees (the working day from the 28th). */
+function isFeeDay(day: string): boolean {
+  return day === workingDayFrom(dayOfMonth(day, 0, 28)) || day === workingDayFrom(dayOfMonth(day, -1, 28));
+}
+
+/**
+ * The business of the days after the history: each business day (Monday to Friday) issues customer
+ * invoices and receives supplier invoices, fewer in August and late December, none on Christmas and
+ * New Year's day, times the world's pace; the bank charges its fees each month. Each invoice is
+ * drawn on its day with what becomes of it (see liveInvoice), from the seed, the connection and the
+ * day alone: a day reads the same whenever it is built, and a record changes only at the instants
+ * drawn for it. A day appears once it is over, from the day of the dataset's first use (whose morning
+ * the history holds: the day's invoices come after 09:00) to the day before `today`; a payment, a
+ * credit note and a statement line appear once their own day is over, and an invoice's
+ * `last_updated_on` is then the instant of its last payment (its status and open amount follow from
+ * the payments).
+ */
+export function liveInvoicingDays(
+  dataset: InvoicingDataset,
+  input: SeedInput,
+  today: string,
+  pace: PaceOf = NORMAL_PACE,
+): InvoicingDataset {
+  const until = untilOf(input);
+  const eve = addDays(today, -1);
+  const last = eve < LAST_DAY_DRAWN ? eve : LAST_DAY_DRAWN;
+  if (last < until) return dataset;
+  const trade = tradeOf(dataset);
+  const m = new DayMaker(dataset, input.seed);
+  const books = new Books(m);
+  for (let day = until; day <= last; day = addDays(day, 1)) {
+    const dayOfWeek = weekday(day);
+    if (dayOfWeek === 0 || dayOfWeek === 6) continue;
+    m.begin(day);
+    const factor = busyness(day) * pace(day);
+    const customers = countAround(m.faker, CUSTOMER_INVOICES_PER_DAY * factor);
+    const suppliers = countAround(m.faker, SUPPLIER_INVOICES_PER_DAY * factor);
+    if (isFeeDay(day)) {
+      books.statementLine(
+        trade.accounts.main,
+        day,
+        -amountBetween(m.faker, 9, 16),
+        'Bank fees',
+        'done',
+        '657000',
+      );
+    }
+    for (let i = 0; i < customers; i++) liveInvoice(m, books, trade, 'customer_invoice', day);
+    for (let i = 0; i < suppliers; i++) liveInvoice(m, books, trade, 'supplier_invoice', day);
+    keepWhatHappened(dataset, m.data, eve);
+  }
+  return dataset;
+}
+
+/** Moves the records of a day's drawing whose own day is over (on or before `last`) into `dataset`. */
+function keepWhatHappened(dataset: InvoicingDataset, drawn: InvoicingDataset, last: string): void {
+  for (const invoice of Object.values(drawn.invoices)) {
+    if (invoice.invoice_date <= last) dataset.invoices[invoice.id] = invoice;
+  }
+  for (const payment of Object.values(drawn.payments)) {
+    if (payment.payment_date.slice(0, 10) > last) continue;
+    dataset.payments[payment.id] = payment;
+    const invoice = own(dataset.invoices, payment.invoice_id);
+    if (invoice && payment.created_on > invoice.last_updated_on) invoice.last_updated_on = payment.created_on;
+  }
+  for (const line of Object.values(drawn.bank_transactions)) {
+    if (line.date <= last) dataset.bank_transactions[line.id] = line;
+  }
+}
+
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
+ * the morning of its first use, and the business of the days after it up to `today`.
+ */
+export const buildInvoicingDataset = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  today: string = untilOf(args),
+  pace: PaceOf = NORMAL_PACE,
+): InvoicingDataset => liveInvoicingDays(seedInvoicing({ seed, ...args }), { seed, ...args }, today, pace);

@@ -60,6 +60,9 @@ Options:
                       whole when it appears); with --port 0, the way to learn the port
   --request-journal N requests the journal keeps for GET /__sandbox/requests,
                       newest first; 0 keeps none                     (default 10000)
+  --connection-life M seeded: now and then a connection of the seeded crowd (never a
+                      well-known consumer) sees its credentials expire or its
+                      software unreachable as days pass; off: never   (default seeded)
   --log               print a line per request: method, path, status, time
                       (never with --quiet)
   --quiet             print only the url
@@ -112,6 +115,7 @@ const OPTIONS = {
   // after the script, and exits when the file does not exist yet.
   'write-env': { type: 'string' },
   'request-journal': { type: 'string' },
+  'connection-life': { type: 'string' },
   log: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -149,6 +153,9 @@ function parse(argv: string[]) {
   const size = values.size ?? 'default';
   if (size !== 'default' && size !== 'large')
     throw new UsageError(`--size is default or large, not '${size}'`);
+  const connectionLife = values['connection-life'] ?? 'seeded';
+  if (connectionLife !== 'seeded' && connectionLife !== 'off')
+    throw new UsageError(`--connection-life is seeded or off, not '${connectionLife}'`);
   let now: Date | undefined;
   if (values.now !== undefined) {
     now = new Date(values.now);
@@ -179,6 +186,7 @@ function parse(argv: string[]) {
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
     writeEnv: values['write-env'] ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
+    connectionLife: connectionLife as 'seeded' | 'off',
     log: values.log === true,
     quiet: values.quiet === true,
   };
@@ -268,6 +276,7 @@ async function serveCommand(args: Args) {
     ...(args.fixtures ? { fixtures: args.fixtures } : {}),
     envFile: args.writeEnv,
     requestJournalSize: args.requestJournal,
+    connectionLife: args.connectionLife,
     // --quiet prints the url alone, whatever else is asked.
     ...(args.log && !args.quiet ? { onRequest: (summary) => console.log(formatRequestLine(summary)) } : {}),
   });

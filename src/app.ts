@@ -10,7 +10,9 @@ import {
   type RequestSummary,
 } from './control/requests/index.js';
 import { keptClock } from './control/sandbox.domain.js';
+import { type ConnectionLifeMode, connectionLifeTask } from './control/seeded-life.js';
 import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
+import { timelineTask } from './control/timeline.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
@@ -79,6 +81,12 @@ export interface CreateAppOptions {
   cors?: CorsOrigins;
   /** Time-out of one webhook delivery attempt in milliseconds (default 5000; tests shorten it). */
   webhookTimeoutMs?: number;
+  /**
+   * 'seeded' (default): now and then a connection of the seeded crowd (never a well-known consumer)
+   * sees its credentials expire or its software unreachable as days pass; 'off': never
+   * (docs/living-world.md). The timeline scripts such events on any connection either way.
+   */
+  connectionLife?: ConnectionLifeMode;
   /**
    * A fixture document, or the path of a JSON or YAML file holding one, applied once the world is
    * open (docs/fixtures.md); a refusal is thrown as a FixtureError naming the file, path and rule.
@@ -260,6 +268,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   // Every background task of the app, in the order each run of the ticker performs them; registering
   // routes starts nothing.
   const background: [name: string, task: TickTask][] = [
+    // What the timeline declared happens first, so the runs and events of the same instant see it.
+    ['timeline', timelineTask(services)],
+    ['connection-life', connectionLifeTask(services, options.connectionLife ?? 'seeded')],
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
     ...verticals.flatMap((module) => Object.entries(module.tasks?.(services) ?? {})),

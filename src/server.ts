@@ -12,6 +12,7 @@ import {
 } from './control/fixtures.control.js';
 import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
 import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
+import type { ConnectionLifeMode } from './control/seeded-life.js';
 import {
   livingCollections,
   openWorldFile,
@@ -56,6 +57,8 @@ export interface StartOptions {
   maxWorldBytes?: number;
   /** Requests the journal keeps (default 10,000; 0 keeps none): see docs/requests-and-faults.md. */
   requestJournalSize?: number;
+  /** 'seeded' (default) or 'off': the seeded life of the crowd's connections (docs/living-world.md). */
+  connectionLife?: ConnectionLifeMode;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
   onRequest?: (summary: RequestSummary) => void;
   /**
@@ -191,6 +194,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.requestJournalSize !== undefined ? { requestJournalSize: options.requestJournalSize } : {}),
+    ...(options.connectionLife !== undefined ? { connectionLife: options.connectionLife } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     cors: options.cors !== undefined ? options.cors : exposed ? null : '*',
     allowedHosts: allowedHostsFor(host, options.allowedHosts),

@@ -85,6 +85,8 @@ export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
       if (replaceWith) await store.replace(replaceWith, builtIn ?? undefined);
       return result;
     });
+    // Timeline events the clock already reached happen now.
+    if (result.timeline) await c.get('ticker').run();
     return c.json(result, 200);
   });
   app.openapi(fixtureSchemaRoute, (c) => {

@@ -51,6 +51,7 @@ import {
   type SyncConsumerFixtureValue,
 } from './fixtures.schema.js';
 import { applyVerticals } from './fixtures.verticals.js';
+import { checkedEntry, declareTimeline } from './timeline.js';
 
 export type { FixtureServices };
 
@@ -81,7 +82,13 @@ export function buildFixture(
   input: unknown,
   file: string | null = null,
 ): FixtureBuild {
-  const parsed = fixtureDocument(services.verticals).safeParse(input);
+  // A timeline's blocks may write `{{at}}` for the instant of their event.
+  const raw = input as { timeline?: unknown } | null;
+  const checked =
+    raw !== null && typeof raw === 'object' && Array.isArray(raw.timeline)
+      ? { ...raw, timeline: raw.timeline.map(checkedEntry) }
+      : input;
+  const parsed = fixtureDocument(services.verticals).safeParse(checked);
   if (!parsed.success) throw schemaError(parsed.error, input, [], file);
   const doc = parsed.data;
   // The id counter lives in the world, outside what a write tracks: put it back on a refusal.
@@ -246,7 +253,23 @@ class Loader implements FixtureContext {
     const datastores = doc.datastores.map((datastore, index) =>
       this.#datastore(datastore, ['datastores', index]),
     );
-    return { replaced: doc.replace, consumers, webhooks, syncs, datastores };
+    const timeline = declareTimeline(
+      this.store,
+      this.services,
+      doc.timeline,
+      ['timeline'],
+      (named) => this.#consumers.resolve(named),
+      this.file,
+      (this.raw.timeline as unknown[] | undefined) ?? [],
+    ).map((record) => record.id);
+    return {
+      replaced: doc.replace,
+      consumers,
+      webhooks,
+      syncs,
+      datastores,
+      ...(timeline.length > 0 ? { timeline } : {}),
+    };
   }
 
   /**

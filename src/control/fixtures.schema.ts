@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { LIFE_EVENTS } from '../modules/connections/index.js';
 import { PostConsumerItem } from '../modules/consumers/index.js';
 import { COLUMN_TYPES } from '../modules/datastores/index.js';
 import {
@@ -54,13 +55,18 @@ export const CustomCollectionFixture = z
 /** A vertical module that declares a block of the document. */
 type WithFixtures = AnyVerticalModule & { fixtures: VerticalFixtures };
 
-/** A connection: the platform's fields, then a block for each vertical with fixtures, then `custom`. */
-function connectionFixture(verticals: readonly AnyVerticalModule[]) {
-  const blocks: Record<string, z.ZodOptional<z.ZodType>> = Object.fromEntries(
+/** The block of each vertical with fixtures, optional, by the vertical's key. */
+function verticalBlocks(verticals: readonly AnyVerticalModule[]): Record<string, z.ZodOptional<z.ZodType>> {
+  return Object.fromEntries(
     verticals
       .filter((module): module is WithFixtures => module.fixtures !== undefined)
       .map((module) => [module.key, module.fixtures.schema.optional()]),
   );
+}
+
+/** A connection: the platform's fields, then a block for each vertical with fixtures, then `custom`. */
+function connectionFixture(verticals: readonly AnyVerticalModule[]) {
+  const blocks = verticalBlocks(verticals);
   return z
     .object({
       id: id(),
@@ -159,6 +165,56 @@ export const DatastoreFixture = z
   })
   .strict();
 
+/** The most events one timeline may declare at once (a `repeat` counts each time). */
+export const MAX_TIMELINE_EVENTS = 1_000;
+
+/**
+ * An event of the timeline: at an instant, records added to an existing connection through the
+ * vertical's block (as a fixture's connection declares them), or something that happens to the
+ * connection (its credentials expire, its software or local agent cannot be reached, it recovers).
+ */
+export function timelineEntry(verticals: readonly AnyVerticalModule[]) {
+  return z
+    .object({
+      at: z.iso.datetime({ offset: true }).describe('When it happens, on the sandbox clock'),
+      consumer: z
+        .string()
+        .min(1)
+        .describe('The consumer: its id (or, in a fixture document, a consumer ref of the document)'),
+      connection: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("The connection: its id; default: the consumer's active connection of the block's One API"),
+      event: z
+        .enum(LIFE_EVENTS)
+        .optional()
+        .describe(
+          "credentials_expired: the connection turns inactive, an issue opens, until a new link repairs it; unreachable / agent_down: its operations answer the service's 502 until `until` or a recovered event; recovered: the outage ends",
+        ),
+      until: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe('For unreachable and agent_down: when it recovers (default: at a recovered event)'),
+      repeat: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_TIMELINE_EVENTS)
+        .default(1)
+        .describe('Happens this many times (a burst of sales), every_seconds apart'),
+      every_seconds: z.number().int().min(1).max(86_400).default(60),
+      ...verticalBlocks(verticals),
+    })
+    .strict()
+    .refine(
+      (entry) =>
+        (entry.event !== undefined) !==
+        Object.keys(entry).some((key) => verticals.some((module) => module.key === key)),
+      { message: 'Give either an event or the records of one vertical block' },
+    );
+}
+
 /** The document's schema for a list of verticals. */
 function buildFixtureDocument(verticals: readonly AnyVerticalModule[]) {
   return z
@@ -184,6 +240,11 @@ function buildFixtureDocument(verticals: readonly AnyVerticalModule[]) {
       webhooks: z.array(WebhookFixture).default([]),
       syncs: z.array(SyncFixture).default([]),
       datastores: z.array(DatastoreFixture).default([]),
+      timeline: z
+        .array(timelineEntry(verticals))
+        .max(MAX_TIMELINE_EVENTS)
+        .default([])
+        .describe('Events to happen when the sandbox clock reaches them (POST /__sandbox/timeline)'),
     })
     .strict();
 }
@@ -208,6 +269,8 @@ export type FixtureDocumentValue = z.output<FixtureDocumentSchema>;
 export type ConsumerFixtureValue = z.output<ReturnType<typeof consumerFixture>>;
 export type ConnectionFixtureValue = z.output<ReturnType<typeof connectionFixture>>;
 export type SyncConsumerFixtureValue = z.output<typeof SyncConsumerFixture>;
+export type TimelineEntryValue = z.output<ReturnType<typeof timelineEntry>>;
+export type TimelineEntryInput = z.input<ReturnType<typeof timelineEntry>>;
 
 /** The JSON Schema of the document (the input it accepts), as GET /__sandbox/fixtures/schema serves it. */
 export function fixtureJsonSchema(verticals: readonly AnyVerticalModule[]): Record<string, unknown> {
@@ -243,6 +306,7 @@ export const FixtureResult = z
     webhooks: z.array(z.object({ webhookid: z.string(), event: z.string() })),
     syncs: z.array(z.object({ syncid: z.string(), name: z.string(), flows: ids, consumers: ids })),
     datastores: z.array(z.object({ datastoreid: z.string(), name: z.string(), rows: ids })),
+    timeline: ids.optional().openapi({ description: 'The ids of the timeline events declared, when any' }),
   })
   .openapi('SandboxFixtureResult');
 

@@ -7,6 +7,7 @@ import { registerFixtureControl } from './fixtures.control.js';
 import { registerRequestControl } from './requests/index.js';
 import { type ClockMove, moveClock, paceState, resetSandbox, setPace } from './sandbox.domain.js';
 import * as routes from './sandbox.routes.js';
+import { registerTimelineControl } from './timeline.js';
 
 export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getClock, (c) => {
@@ -51,4 +52,5 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
   registerRequestControl(app);
   registerFaultControl(app);
   registerFixtureControl(app);
+  registerTimelineControl(app);
 }

@@ -328,6 +328,26 @@ export function seedDirectory(seed: number) {
   };
 }
 
+/**
+ * The consumers the seeded world holds besides the well-known ones (`env` prints those, the tests
+ * and the docs name them): the crowd, dated before the seed's epoch, where the seeded life of
+ * connections happens. A consumer a client or a fixture created is dated by the clock, never before.
+ */
+export function crowdConsumerIds(world: World, seed: number): string[] {
+  const known = new Set<string>([
+    ...VERTICAL_SHOWCASE.flatMap((s) =>
+      ['vertical', 'production', 'other'].map((group) => uuidFrom('consumer', seed, group, s.envName)),
+    ),
+    ...['multi-folder', 'pending', 'retired', 'sync', 'coverage-limits', 'custom', 'restricted'].map((name) =>
+      uuidFrom('consumer', seed, name),
+    ),
+  ]);
+  const epoch = new Date(SEED_EPOCH).toISOString();
+  return Object.values(world.consumers)
+    .filter((consumer) => !known.has(consumer.consumerid) && consumer.created_on < epoch)
+    .map((consumer) => consumer.consumerid);
+}
+
 /** The builders of the verticals' generated collections, for a world file's replay (Store.file). */
 export const verticalMaterializers = (verticals: readonly AnyVerticalModule[] = VERTICALS): Materializers =>
   Object.fromEntries(verticals.map((module) => [module.collection, module.build]));

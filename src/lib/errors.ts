@@ -4,7 +4,7 @@
  * drifts from the specification fails in one place.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502;
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
 
@@ -330,6 +330,7 @@ export const entryHasNoReceivablePayable = (entryId: string, partnerId: string) 
 /** Message templates of the specification's Errors table, named once. */
 export const messages = {
   invalidCredentials: 'The provided credentials are not correct',
+  connectorUnreachable: (connector: string) => `Error while trying to authenticate to ${connector}`,
   missingToken: 'Missing or malformed Authorization header: expected "Bearer <token>"',
   invalidToken: 'The access token is invalid or has expired',
   wrongEnvironment: 'The API key of this token does not belong to the environment of this resource',
@@ -477,6 +478,8 @@ export const errors = {
   connectionsNotRetrieved: (detail = '') => new ApiError(400, messages.connectionsNotRetrieved, detail),
   connectionIdInvalid: () => new ApiError(400, messages.connectionIdInvalid),
   connectionNotFound: () => new ApiError(404, messages.connectionNotFound),
+  connectorUnreachable: (connector: string, detail = '') =>
+    new ApiError(502, messages.connectorUnreachable(connector), detail),
   invalidDatetime: (key: string) => new ApiError(422, messages.invalidDatetime(key)),
   transactionNotFound: () => new ApiError(404, messages.transactionNotFound),
   linkNotFound: () => new ApiError(404, messages.linkNotFound),

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiError, messages, serviceError } from '../lib/errors.js';
+import { ApiError, errors, messages, serviceError } from '../lib/errors.js';
 import type { ConnectionRecord, ConsumerRecord } from '../store/world.js';
 import { requireConsumer } from './access.js';
 import type { ApiName, Integration } from './catalogue.js';
@@ -11,7 +11,8 @@ import { activeConnectionOf, connectionPreference } from './transactions.js';
  * consumer (404 / 401 as every consumer route), its active connection of that One API (the
  * X-Chift-ConnectionId header picks one among several; none: 400 with the service's generic
  * message), and the integration behind it, which must implement the operation (its catalogue
- * coverage says SUPPORTED; otherwise 400).
+ * coverage says SUPPORTED; otherwise 400). While the software cannot be reached (an outage of the
+ * connection, see connection-life.ts), every operation answers the service's 502.
  */
 export interface VerticalScope {
   consumer: ConsumerRecord;
@@ -42,6 +43,18 @@ export function requireActiveConnection(c: Context<AppEnv>, api: ApiName): Verti
   }
   const integration = catalogue.get(connection.integrationid);
   if (!integration) throw verticalFailure('The integration of the connection is unknown');
+  const outage = connection.outage;
+  if (outage) {
+    const now = c.get('clock').now().toISOString();
+    if (outage.since <= now && (outage.until === null || now < outage.until)) {
+      throw errors.connectorUnreachable(
+        integration.name,
+        outage.kind === 'agent_down'
+          ? `The local agent of ${integration.name} does not answer`
+          : `${integration.name} cannot be reached`,
+      );
+    }
+  }
   return { consumer, connection, integration };
 }
 

@@ -68,6 +68,17 @@ export interface ConnectionRecord {
   data: Record<string, unknown> | null;
   created_on: string;
   updated_on: string;
+  /**
+   * A spell when the software cannot be reached (its server down, or its local agent silent): its
+   * operations answer the service's 502 from `since` until `until` (null: until it recovers).
+   */
+  outage?: ConnectionOutage | null;
+}
+
+export interface ConnectionOutage {
+  kind: 'unreachable' | 'agent_down';
+  since: string;
+  until: string | null;
 }
 
 /** A link handed out by POST/PATCH connections, completed by the end user on the sandbox's page. */
@@ -499,8 +510,31 @@ export interface World {
    */
   /** What the custom routes of each connection hold, keyed by connectionid; made on first write. */
   custom_records: Record<string, CustomRecordsRecord>;
+  /** Events declared to happen when the sandbox clock reaches them (POST /__sandbox/timeline). */
+  timeline: Record<string, TimelineRecord>;
   /** The sandbox's own state that outlives a restart, by name (see SandboxStateRecord). */
   sandbox_state: Record<string, SandboxStateRecord>;
+}
+
+/**
+ * An event of the timeline: records of a vertical block (`blocks`, as declared) added to a
+ * connection, or an `event` of the connection's life, applied once the clock reaches `at`.
+ */
+export interface TimelineRecord {
+  id: string;
+  at: string;
+  consumerid: string;
+  /** null: the consumer's active connection of the block's One API when it happens. */
+  connectionid: string | null;
+  event: string | null;
+  until: string | null;
+  blocks: Record<string, unknown> | null;
+  status: 'pending' | 'applied' | 'failed';
+  declared_on: string;
+  applied_on: string | null;
+  /** The records it created, by vertical and kind. */
+  records: Record<string, Record<string, string[]>> | null;
+  error: string | null;
 }
 
 /**
@@ -548,6 +582,7 @@ export function emptyWorld(seed: number, size: WorldSize, verticalCollections: r
     datalayer_settings: {},
     ...Object.fromEntries(verticalCollections.map((name) => [name, {}])),
     custom_records: {},
+    timeline: {},
     sandbox_state: {},
   } as World;
 }

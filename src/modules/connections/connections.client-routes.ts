@@ -31,6 +31,6 @@ export function registerConnectionClientRoutes(app: OpenAPIHono<AppEnv>): void {
     const world = c.get('store').world;
     const consumer = requireConsumer(world, c.get('principal'), consumer_id);
     const connection = requireConnection(world, consumer, connectionid);
-    return c.json(toConnectionItem(connection, c.get('catalogue')), 200);
+    return c.json(toConnectionItem(connection, c.get('catalogue'), c.get('clock').now().toISOString()), 200);
   });
 }

@@ -24,6 +24,7 @@ import {
   transactionKey,
   type World,
 } from '../../store/world.js';
+import { agentAnswers } from './connection-life.js';
 import type {
   ConnectionItemOut,
   KeyValue,
@@ -37,7 +38,11 @@ export interface ConnectionDeps {
   catalogue: Catalogue;
 }
 
-export function toConnectionItem(connection: ConnectionRecord, catalogue: Catalogue): ConnectionItemOut {
+export function toConnectionItem(
+  connection: ConnectionRecord,
+  catalogue: Catalogue,
+  now: string,
+): ConnectionItemOut {
   const integration = catalogue.get(connection.integrationid);
   return {
     connectionid: connection.connectionid,
@@ -47,7 +52,7 @@ export function toConnectionItem(connection: ConnectionRecord, catalogue: Catalo
     api: integration?.api ?? '',
     data: connection.data,
     status: connection.status,
-    agent: integration?.local_agent ? { status: 'up' } : null,
+    agent: integration?.local_agent ? { status: agentAnswers(connection, now) ? 'up' : 'down' } : null,
   };
 }
 

@@ -9,6 +9,7 @@ import { publicOrigin } from '../../platform/urls.js';
 import type { ConnectionRecord, ConsumerRecord, LinkRecord, World } from '../../store/world.js';
 import { imageUrl } from '../integrations/index.js';
 import { connectionEvent, publishEvent } from '../webhooks/index.js';
+import { repairedConnection } from './connection-life.js';
 import {
   completeLink,
   connectionsOf,
@@ -47,7 +48,7 @@ export const listConnections: Handler<'listConnections'> = (c) => {
     c.req.valid('param').consumer_id,
   );
   const items = connectionsOf(c.get('store').world, consumer.consumerid).map((connection) =>
-    toConnectionItem(connection, c.get('catalogue')),
+    toConnectionItem(connection, c.get('catalogue'), c.get('clock').now().toISOString()),
   );
   return c.json(items, 200);
 };
@@ -74,9 +75,14 @@ export const updateConnectionHandler: Handler<'updateConnection'> = async (c) =>
   const principal = c.get('principal');
   const { consumer_id, connectionid } = c.req.valid('param');
   const consumer = requireConsumer(store.world, principal, consumer_id);
-  const link = updateConnection(store.world, requestServices(c), consumer, connectionid, c.req.valid('json'));
+  const input = c.req.valid('json');
+  const link = updateConnection(store.world, requestServices(c), consumer, connectionid, input);
   const connection = own(store.world.connections, link.connectionid ?? '');
-  if (connection) publishEvent(c.var, connectionEvent('updated', consumer, connection));
+  if (connection) {
+    // New credentials repair a connection whose credentials expired.
+    if (input?.credentials && connection.status === 'active') repairedConnection(c.var, connection);
+    publishEvent(c.var, connectionEvent('updated', consumer, connection));
+  }
   return c.json({ url: linkUrl(c, link) }, 200);
 };
 
@@ -218,6 +224,7 @@ export const completeLinkHandler: Handler<'completeLink'> = async (c) => {
       placeholders: true,
     });
   }
+  if (existed) repairedConnection(c.var, connection);
   publishEvent(c.var, connectionEvent(existed ? 'updated' : 'created', consumer, connection));
   if (!asForm) return c.json({ status: 'active' as const, connectionid: connection.connectionid }, 200);
   if (link.redirect && consumer.redirect_url) return c.redirect(consumer.redirect_url, 303);

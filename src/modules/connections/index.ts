@@ -16,6 +16,12 @@ export function registerConnections(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.completeLink, handlers.completeLinkHandler);
 }
 
+export {
+  applyLifeEvent,
+  LIFE_EVENTS,
+  type LifeEvent,
+  lifeRefusal,
+} from './connection-life.js';
 // What other modules use of this one.
 export {
   connectionCredentials,

@@ -23,6 +23,7 @@ import { changeClock, dotenvLines, overviewBody, reset } from './overview.js';
 import { clearJournal, newRequestRows, requestsBody } from './requests.js';
 import { flash, formOf } from './scope.js';
 import type { ConsoleOptions } from './sections.js';
+import { changePace, timelineBody } from './timeline.js';
 import { redeliver, webhooksBody } from './webhooks.js';
 
 export { type McpSessionSource, mcpSessionsSection } from './mcp-sessions.js';
@@ -149,6 +150,8 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
   app.post('/console/requests/clear', (c) => back(c, '/console/requests', clearJournal(c)));
 
   app.get('/console/automation', (c) => render(c, '/console/automation', 'Automation', automationBody(c)));
+  app.get('/console/timeline', (c) => render(c, '/console/timeline', 'Timeline', timelineBody(c)));
+  app.post('/console/pace', async (c) => back(c, '/console/timeline', await changePace(c)));
   app.post('/console/automation/failures', async (c) =>
     back(c, '/console/automation', await armFailureForm(c)),
   );

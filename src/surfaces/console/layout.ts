@@ -22,6 +22,7 @@ export const NAV: readonly NavEntry[] = [
   { path: '/console/webhooks', title: 'Webhooks' },
   { path: '/console/requests', title: 'Requests' },
   { path: '/console/automation', title: 'Automation' },
+  { path: '/console/timeline', title: 'Timeline' },
 ];
 
 export interface PageOptions {

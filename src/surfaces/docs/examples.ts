@@ -638,6 +638,25 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
     path: '/__sandbox/clock',
     build: () => ({ body: { advance_seconds: 3600 } }),
   },
+  sandbox_declare_timeline: {
+    path: '/__sandbox/timeline',
+    build: (w) => {
+      const { consumerid, connection } = w.scope('accounting', 'Accounting');
+      const tomorrow = new Date(Date.parse(`${w.today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      return {
+        body: {
+          events: [
+            {
+              at: `${tomorrow}T10:00:00Z`,
+              consumer: consumerid,
+              connection: connection.connectionid,
+              event: 'credentials_expired',
+            },
+          ],
+        },
+      };
+    },
+  },
   sandbox_set_pace: {
     path: '/__sandbox/pace',
     build: () => ({ body: { pace: 'busy' } }),

@@ -412,3 +412,54 @@ describe('console and the request journal', () => {
     expect(res.text).toMatch(/fault fault_1/);
   });
 });
+
+describe('the console timeline', () => {
+  it('shows what happened on each connection, newest first, and one consumer’s alone', async () => {
+    const t = sandbox();
+    const token = await sandboxToken(t);
+    const consumer = t.ids.verticalConsumers.ACCOUNTING as string;
+    const [connection] = (await call(t.app, 'GET', `/consumers/${consumer}/connections`, { token })).body;
+    const declared = await call(t.app, 'POST', '/__sandbox/timeline', {
+      body: {
+        events: [
+          {
+            at: '2026-01-15T12:00:00Z',
+            consumer,
+            connection: connection.connectionid,
+            event: 'credentials_expired',
+          },
+          { at: '2026-02-01T12:00:00Z', consumer, connection: connection.connectionid, event: 'unreachable' },
+        ],
+      },
+    });
+    expect(declared.status, declared.text).toBe(200);
+    expect(
+      (await consoleRequest(t.app, 'POST', '/console/clock', { form: { advance_seconds: '86400' } })).status,
+    ).toBe(303);
+    const page = await consoleRequest(t.app, 'GET', '/console/timeline');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Scripted: credentials expired');
+    expect(page.text).toContain('Issue: Authentication failed (ERROR_AUTHENTICATION_FAILED)');
+    // Newest first: the event still to come stands above the one applied.
+    expect(page.text.indexOf('Scripted: unreachable')).toBeLessThan(
+      page.text.indexOf('Scripted: credentials expired'),
+    );
+    const other = t.ids.verticalConsumers.POS as string;
+    const filtered = await consoleRequest(t.app, 'GET', `/console/timeline?consumer=${other}`);
+    expect(filtered.text).not.toContain('Scripted: credentials expired');
+  });
+
+  it('sets the pace as POST /__sandbox/pace does, and refuses one that is not a pace', async () => {
+    const t = sandbox();
+    const set = await consoleRequest(t.app, 'POST', '/console/pace', { form: { pace: 'busy' } });
+    expect(set.status).toBe(303);
+    expect(set.headers.get('location')).toMatch(/^\/console\/timeline\?notice=/);
+    expect((await call(t.app, 'GET', '/__sandbox/pace')).body).toEqual({
+      pace: 'busy',
+      changes: [{ from: '2026-01-15', pace: 'busy' }],
+    });
+    const bad = await consoleRequest(t.app, 'POST', '/console/pace', { form: { pace: 'wild' } });
+    expect(bad.headers.get('location')).toMatch(/^\/console\/timeline\?error=/);
+    expect((await call(t.app, 'GET', '/__sandbox/pace')).body.changes).toHaveLength(1);
+  });
+});

@@ -412,7 +412,7 @@ const FRESH = {
   openapi: 'first /openapi.json of a process',
   openapiExamples: "an app's first /openapi.json, with the examples of its world",
   firstDataset: "first read of a connection's dataset (POS orders) on a new app",
-  year: 'the clock moved a year forward, POS data in use',
+  year: "the clock moved a year forward, every vertical's data in use and read again",
   sinceYesterday: "yesterday's POS orders of one connection, first read after that move",
 } as const;
 

@@ -55,7 +55,9 @@ async function requireFolder(c: Context<AppEnv>, scope: VerticalScope): Promise<
   const { consumerid } = scope.consumer;
   const ledger = ledgerOf(store, consumerid, scope.integration, folder);
   if (missingBookYears(ledger, store.today()).length === 0) return { folders, folder, ledger };
-  // Opening the new book years is a write, even on a read: it goes through the write boundary.
+  // The ledger is built with the book years of the clock open; a write that replaced its book years
+  // before the clock entered a new year (one that closed a year) left that year out. Opening it is a
+  // write, even on a read: it goes through the write boundary.
   await store.transact((write) => {
     openBookYears(ledgerOf(write, consumerid, scope.integration, folder), write.today());
   });

@@ -39,6 +39,7 @@ import {
   buildInvoicePayment,
   buildJournalEntry,
   buildMatching,
+  type EntryDraft,
   type InvoiceDraft,
   mintDocumentNumber,
   type PostingContext,
@@ -645,6 +646,22 @@ export class LedgerSeeder {
     lines?: LedgerInvoiceLine[],
     maxLines = 3,
   ): LedgerInvoice {
+    const draft = this.invoiceDraft(type, partner, date, term, lines, maxLines);
+    this.at(date, 9);
+    const { invoice, change } = buildInvoice(this.ledger, draft, this.ctx);
+    applyChange(this.ledger, change, this.ctx.now);
+    return invoice;
+  }
+
+  /** An invoice as the seed draws it (its lines unless given, its references), before it is booked. */
+  invoiceDraft(
+    type: InvoiceTypeValue,
+    partner: LedgerPartner,
+    date: string,
+    term: LedgerPaymentTerm,
+    lines?: LedgerInvoiceLine[],
+    maxLines = 3,
+  ): InvoiceDraft {
     const { faker, ledger } = this;
     const items =
       lines ??
@@ -653,7 +670,7 @@ export class LedgerSeeder {
     const tax = round2(items.reduce((t, l) => t + l.tax_amount, 0));
     const due = addDays(date, term.days);
     const method = Object.values(ledger.payment_methods)[0];
-    const draft: InvoiceDraft = {
+    return {
       invoice_type: type,
       invoice_number: null,
       currency: 'EUR',
@@ -691,10 +708,6 @@ export class LedgerSeeder {
       regroup_lines: true,
       lines: items,
     };
-    this.at(date, 9);
-    const { invoice, change } = buildInvoice(ledger, draft, this.ctx);
-    applyChange(ledger, change, this.ctx.now);
-    return invoice;
   }
 
   /** Pays `share` of an invoice on a date: 1 pays it in full. */
@@ -826,73 +839,93 @@ export class LedgerSeeder {
     staff = Object.values(this.ledger.employees).filter((e) => e.active),
   ): (date: string) => void {
     const od = this.journalByCode('OD');
-    const year = month.slice(0, 4);
     const nets = staff.map(() => this.faker.number.float({ min: 1900, max: 2900, fractionDigits: 2 }));
+    this.at(`${month}-25`, 8);
+    const accrued = mintDocumentNumber(this.ledger, od, month.slice(0, 4));
+    const { change } = buildJournalEntry(
+      this.ledger,
+      this.salaryAccrual(od, accrued.number, month, staff, nets),
+      this.ctx,
+    );
+    applyChange(this.ledger, { ...change, counters: accrued.counters }, this.ctx.now);
+    return (paidOn) => this.salaryPayment(month, paidOn, staff, nets);
+  }
+
+  salaryPayment(month: string, paidOn: string, staff: LedgerEmployee[], nets: number[]) {
+    const bank = this.journalByCode('BNK');
+    this.at(paidOn, 8);
+    const paid = mintDocumentNumber(this.ledger, bank, paidOn.slice(0, 4));
+    const payment = buildJournalEntry(
+      this.ledger,
+      this.salaryPaymentDraft(bank, paid.number, month, paidOn, staff, nets),
+      this.ctx,
+    );
+    applyChange(this.ledger, { ...payment.change, counters: paid.counters }, this.ctx.now);
+  }
+
+  /** The entry of the `journal` (miscellaneous) that accrues a month's salaries, the staff's nets on the 25th. */
+  salaryAccrual(
+    journal: LedgerJournal,
+    number: string,
+    month: string,
+    staff: LedgerEmployee[],
+    nets: number[],
+  ): EntryDraft {
     const gross = round2(nets.reduce((t, n) => t + n * 1.45, 0));
     const netTotal = round2(nets.reduce((t, n) => t + n, 0));
     const withheld = round2(gross - netTotal);
     const accrual = `${month}-25`;
-    this.at(accrual, 8);
-    const accrued = mintDocumentNumber(this.ledger, od, year);
-    const { change } = buildJournalEntry(
-      this.ledger,
-      {
-        journal_id: od.id,
-        number: accrued.number,
-        reference: `Salaries ${month}`,
-        due_date: null,
-        currency: 'EUR',
-        currency_exchange_rate: 1,
-        date: accrual,
-        posted: true,
-        pdf: null,
-        pdf_name: null,
-        start_date: `${month}-01`,
-        end_date: accrual,
-        origin: 'salary',
-        items: [
-          this.item('general_account', '620000', `Gross salaries ${month}`, gross, 0),
-          this.item('general_account', '453000', 'Withholding tax and social security', 0, withheld),
-          ...staff.map((e, i) =>
-            this.item('employee_account', e.id, `Net salary ${e.name}`, 0, nets[i] ?? 0),
-          ),
-        ],
-      },
-      this.ctx,
-    );
-    applyChange(this.ledger, { ...change, counters: accrued.counters }, this.ctx.now);
-    return (paidOn) => this.salaryPayment(month, paidOn, staff, nets, netTotal);
+    return {
+      journal_id: journal.id,
+      number,
+      reference: `Salaries ${month}`,
+      due_date: null,
+      currency: 'EUR',
+      currency_exchange_rate: 1,
+      date: accrual,
+      posted: true,
+      pdf: null,
+      pdf_name: null,
+      start_date: `${month}-01`,
+      end_date: accrual,
+      origin: 'salary',
+      items: [
+        this.item('general_account', '620000', `Gross salaries ${month}`, gross, 0),
+        this.item('general_account', '453000', 'Withholding tax and social security', 0, withheld),
+        ...staff.map((e, i) => this.item('employee_account', e.id, `Net salary ${e.name}`, 0, nets[i] ?? 0)),
+      ],
+    };
   }
 
-  salaryPayment(month: string, paidOn: string, staff: LedgerEmployee[], nets: number[], netTotal: number) {
-    const bank = this.journalByCode('BNK');
-    const year = paidOn.slice(0, 4);
-    this.at(paidOn, 8);
-    const paid = mintDocumentNumber(this.ledger, bank, year);
-    const payment = buildJournalEntry(
-      this.ledger,
-      {
-        journal_id: bank.id,
-        number: paid.number,
-        reference: `Salaries ${month}`,
-        due_date: null,
-        currency: 'EUR',
-        currency_exchange_rate: 1,
-        date: paidOn,
-        posted: true,
-        pdf: null,
-        pdf_name: null,
-        start_date: null,
-        end_date: null,
-        origin: 'salary',
-        items: [
-          ...staff.map((e, i) => this.item('employee_account', e.id, `Salary ${e.name}`, nets[i] ?? 0, 0)),
-          this.item('general_account', '550000', `Salaries ${month}`, 0, netTotal),
-        ],
-      },
-      this.ctx,
-    );
-    applyChange(this.ledger, { ...payment.change, counters: paid.counters }, this.ctx.now);
+  /** The entry of the `journal` (the bank) that pays a month's salaries on `paidOn`. */
+  salaryPaymentDraft(
+    journal: LedgerJournal,
+    number: string,
+    month: string,
+    paidOn: string,
+    staff: LedgerEmployee[],
+    nets: number[],
+  ): EntryDraft {
+    const netTotal = round2(nets.reduce((t, n) => t + n, 0));
+    return {
+      journal_id: journal.id,
+      number,
+      reference: `Salaries ${month}`,
+      due_date: null,
+      currency: 'EUR',
+      currency_exchange_rate: 1,
+      date: paidOn,
+      posted: true,
+      pdf: null,
+      pdf_name: null,
+      start_date: null,
+      end_date: null,
+      origin: 'salary',
+      items: [
+        ...staff.map((e, i) => this.item('employee_account', e.id, `Salary ${e.name}`, nets[i] ?? 0, 0)),
+        this.item('general_account', '550000', `Salaries ${month}`, 0, netTotal),
+      ],
+    };
   }
 
   attach(invoice: LedgerInvoice) {
@@ -1139,8 +1172,29 @@ const EXPENSE_ITEMS: [description: string, account: string][] = [
 ];
 
 export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
+  return seededLedger(options).seeder.ledger;
+}
+
+/** A payment the history planned on a day after its last: the days after the history book it. */
+export interface LaterPayment {
+  invoice: LedgerInvoice;
+  date: string;
+}
+
+/** A seeded ledger, with what the days after its history go on from. */
+export interface SeededLedger {
+  seeder: LedgerSeeder;
+  /** The active clients and suppliers, those the business goes on with. */
+  clients: LedgerPartner[];
+  suppliers: LedgerPartner[];
+  /** The payments of the recent invoices that fall after the history's last day, by date. */
+  later: LaterPayment[];
+}
+
+/** Seeds a folder's ledger (see seedLedger), keeping the seeder and the payments planned after it. */
+export function seededLedger(options: SeedLedgerOptions): SeededLedger {
   const s = new LedgerSeeder(options);
-  const { faker, ledger, calendar } = s;
+  const { faker, calendar } = s;
   s.referenceData();
   s.employees();
   const clients = Array.from({ length: 12 }, (_, i) => s.partner('client', i));
@@ -1211,13 +1265,18 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
     if (date > lastDay) continue;
     events.push({ date, rank: 1, stream: main, run: () => plan.booked && s.refund(plan.booked, date) });
   }
-  // Payments: older invoices are mostly paid, recent ones mostly open; some are paid in part.
+  // Payments: older invoices are mostly paid, recent ones mostly open; some are paid in part. Those
+  // that fall after the last day are left to the days after the history.
+  const later: { plan: PlannedInvoice; date: string }[] = [];
   for (const plan of planned) {
     if (refunded.has(plan)) continue;
     const due = addDays(plan.date, plan.term.days);
     const paidOn = addDays(due, faker.number.int({ min: -10, max: 12 }));
     const date = paidOn <= plan.date ? addDays(plan.date, 1) : paidOn;
-    if (date > lastDay) continue;
+    if (date > lastDay) {
+      later.push({ plan, date });
+      continue;
+    }
     const old = plan.date < monthStart(12);
     const roll = faker.number.float({ min: 0, max: 1 });
     const share = (old ? roll < 0.88 : roll < 0.45) ? 1 : roll < (old ? 0.96 : 0.65) ? 0.5 : 0;
@@ -1256,5 +1315,12 @@ export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   history.invoices.forEach((plan, i) => {
     if (i % 6 === 0 && plan.booked) s.attach(plan.booked);
   });
-  return ledger;
+  return {
+    seeder: s,
+    clients: activeClients,
+    suppliers: activeSuppliers,
+    later: later
+      .flatMap(({ plan, date }) => (plan.booked ? [{ invoice: plan.booked, date }] : []))
+      .sort((a, b) => a.date.localeCompare(b.date)),
+  };
 }

@@ -27,8 +27,9 @@
  *
  * What every operation starts from (the consumer, its accounting connection, the integration's
  * coverage, then the folders or the request's folder and its ledger) is in accounting.context.ts;
- * the stored ledger is declared in accounting.records.ts and seeded by accounting.seed.ts; the ledger
- * model's rules are in ./ledger.
+ * the stored ledger is declared in accounting.records.ts and seeded by accounting.seed.ts, its business
+ * after the history goes on with the clock in accounting.living.ts; the ledger model's rules are in
+ * ./ledger.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
@@ -166,6 +167,7 @@ export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
   api: 'Accounting',
   collection: LEDGERS,
   build: buildLedger,
+  lives: true,
   register: registerAccounting,
   fixtures: accountingFixtures,
   samples: accountingSamples,

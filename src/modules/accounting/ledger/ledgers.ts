@@ -1,12 +1,15 @@
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
 import type { Integration } from '../../../platform/catalogue.js';
+import { LEGACY_UNTIL } from '../../../platform/seeding/dataset-seeder.js';
 import type { WorldStore } from '../../../store/store.js';
+import { liveLedgerDays } from '../accounting.living.js';
 import {
   type LedgerBookYear,
   type LedgerFolder,
   type LedgerRecord,
   ledgerKey,
 } from '../accounting.records.js';
-import { seedFolders, seedLedger } from '../accounting.seed.js';
+import { seededLedger, seedFolders } from '../accounting.seed.js';
 
 /**
  * Where ledgers come from. The folders a consumer reaches through an integration, and the seeded
@@ -100,7 +103,7 @@ export function ledgerOf(
   };
   const seed = store.world.meta.seed;
   return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, (pinned) =>
-    buildLedger(seed, pinned),
+    buildLedger(seed, pinned, store.today(), store.pace()),
   );
 }
 
@@ -120,5 +123,18 @@ export interface LedgerArgs {
   until?: string;
 }
 
-/** Builds one folder's ledger from the seed (the vertical module's `build`). */
-export const buildLedger = (seed: number, args: LedgerArgs): LedgerRecord => seedLedger({ seed, ...args });
+/**
+ * Builds one folder's ledger from the seed (the vertical module's `build`): its history up to the day
+ * of its first use, then the business of the days after it up to `today` (the clock's day) at the
+ * world's pace, with the book years up to `today`'s open (see accounting.living.ts).
+ */
+export function buildLedger(
+  seed: number,
+  args: LedgerArgs,
+  today: string = args.until ?? LEGACY_UNTIL,
+  pace: PaceOf = NORMAL_PACE,
+): LedgerRecord {
+  const seeded = seededLedger({ seed, ...args });
+  openBookYears(seeded.seeder.ledger, today);
+  return liveLedgerDays(seeded, today, pace);
+}

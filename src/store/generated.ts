@@ -150,9 +150,24 @@ export function applyOverlay(base: object | undefined, ops: readonly OverlayOp[]
       continue;
     }
     if (value === undefined) value = {};
+    // A change inside a record the base no longer holds (a living dataset built for an earlier day,
+    // before the record's day) waits for the record: it is applied again whenever the record is there.
+    if (!parentHeld(value, op.p)) continue;
     applyOp(value, op.j === undefined ? { p: op.p } : { p: op.p, v: JSON.parse(op.j) });
   }
   return value;
+}
+
+/** Whether every object above the last key of `path` is there. */
+function parentHeld(root: object, path: readonly string[]): boolean {
+  let node: unknown = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (node === null || typeof node !== 'object') return false;
+    const key = path[i] as string;
+    if (!Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== null && typeof node === 'object';
 }
 
 type Bag = Record<string, unknown>;

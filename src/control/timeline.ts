@@ -7,7 +7,7 @@ import type { AppEnv, Services } from '../platform/context.js';
 import type { FixtureContext, FixtureServices } from '../platform/fixtures/context.js';
 import { FixtureError, formatPath, type PathPart, ruleError } from '../platform/fixtures/errors.js';
 import { admin, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
-import type { TickTask } from '../platform/ticker.js';
+import { RollBack, type TickTask } from '../platform/ticker.js';
 import { activeConnectionOf } from '../platform/transactions.js';
 import type { AnyVerticalModule } from '../platform/vertical-module.js';
 import type { WorldStore } from '../store/store.js';
@@ -350,7 +350,7 @@ export function timelineTask(services: Services): TickTask {
 }
 
 /** A refused event: its write is rolled back; the reason is kept on the event. */
-export class TimelineRefusal extends Error {
+export class TimelineRefusal extends RollBack {
   constructor(reason: string) {
     super(`a timeline event was refused: ${reason}`);
     this.name = 'TimelineRefusal';

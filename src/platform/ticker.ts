@@ -27,6 +27,17 @@ export type Boundary = (work: TickTask) => Promise<void>;
 /** How spawned work is run: handed the store, outside any write (it makes its own). */
 export type Direct = (work: TickTask) => Promise<void> | void;
 
+/**
+ * Thrown by a task that wants its write rolled back and has recorded why itself (the timeline's
+ * refused event): the ticker does not report it as a failure.
+ */
+export class RollBack extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RollBack';
+  }
+}
+
 export class Ticker {
   readonly #tasks: { name: string; task: TickTask }[] = [];
   #running: Promise<void> | null = null;
@@ -105,6 +116,7 @@ export class Ticker {
         try {
           await this.#boundary(task);
         } catch (error) {
+          if (error instanceof RollBack) continue;
           console.error(`[unified-api-sandbox] background task ${name} failed:`, error);
         }
       }

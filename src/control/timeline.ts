@@ -326,7 +326,10 @@ export function timelineTask(services: Services): TickTask {
   return (store) => {
     const world = store.world;
     const now = services.clock.now().toISOString();
-    const due = timelineOf(world).filter((record) => record.status === 'pending' && record.at <= now);
+    const due = Object.values(world.timeline)
+      .filter((record) => record.status === 'pending' && record.at <= now)
+      .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
+    if (due.length === 0) return;
     for (const record of due) {
       try {
         applyEvent(store, services, record);

@@ -320,3 +320,50 @@ describe('datalayer', () => {
     },
   );
 });
+
+describe("the datalayer and the connection's life", () => {
+  it('a run of a connection whose credentials expired fails; one that cannot be reached when it starts times out', async () => {
+    const consumerid = s.ids.syncConsumerId;
+    const connectionid = connectionOf(consumerid, 7010);
+    const enabled = await api('POST', path(consumerid, connectionid, 'enable'), { body: {} });
+    expect(enabled.status).toBe(200);
+    await advance(70);
+    // The sandbox's software cannot be reached at 03:00 the next night: that night's run times out.
+    const declared = await call(s.app, 'POST', '/__sandbox/timeline', {
+      body: {
+        events: [
+          {
+            at: '2026-01-16T02:00:00Z',
+            until: '2026-01-16T05:00:00Z',
+            consumer: consumerid,
+            connection: connectionid,
+            event: 'unreachable',
+          },
+          {
+            at: '2026-01-16T12:00:00Z',
+            consumer: consumerid,
+            connection: connectionid,
+            event: 'credentials_expired',
+          },
+        ],
+      },
+    });
+    expect(declared.status, declared.text).toBe(200);
+    await advance(86_400);
+    const runs = () =>
+      Object.values(world.executions)
+        .filter((e) => e.kind === 'datalayer' && e.used_connectionid === connectionid)
+        .sort((a, b) => a.start.localeCompare(b.start));
+    const night = runs().find((e) => e.start.startsWith('2026-01-16T03'));
+    expect(night).toMatchObject({ outcome: 'error', failure: { error_code: 'ERROR_TIMEOUT' } });
+    // The credentials expire at noon: the next night's run, planned before, fails for them.
+    await advance(86_400);
+    const next = runs().find((e) => e.start.startsWith('2026-01-17T03'));
+    expect(next).toMatchObject({ outcome: 'error', failure: { error_code: 'ERROR_AUTHENTICATION_FAILED' } });
+    expect(
+      Object.values(world.issues).some(
+        (issue) => issue.datalayer_of === connectionid && issue.error_code === 'ERROR_AUTHENTICATION_FAILED',
+      ),
+    ).toBe(true);
+  });
+});

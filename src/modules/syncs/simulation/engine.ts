@@ -82,13 +82,45 @@ export function takeArmedFailure(world: World, input: QueueInput): ExecutionReco
   return { error_code: plan.error_code, level: plan.level, message: plan.message };
 }
 
+/**
+ * How the connection an execution uses makes it fail when nothing was armed: its credentials expired
+ * (the connection is inactive), or its software or local agent cannot be reached when it starts (see
+ * connections/connection-life.ts). Null when it is usable. Asked when the run is planned, and again
+ * when it ends (the connection may have changed in between: a run planned a day ahead).
+ */
+export function connectionFailure(
+  connection: ConnectionRecord | null,
+  start: string,
+): ExecutionRecord['failure'] {
+  if (!connection) return null;
+  if (connection.status !== 'active' && connection.updated_on <= start) {
+    return {
+      error_code: 'ERROR_AUTHENTICATION_FAILED',
+      level: 'error',
+      message: 'The software refused the credentials of the connection; the end user must reconnect.',
+    };
+  }
+  const outage = connection.outage;
+  if (outage && outage.since <= start && (outage.until === null || start < outage.until)) {
+    return {
+      error_code: 'ERROR_TIMEOUT',
+      level: 'error',
+      message:
+        outage.kind === 'agent_down'
+          ? 'The local agent of the connection did not answer.'
+          : 'The software of the connection could not be reached.',
+    };
+  }
+  return null;
+}
+
 /** Plans an execution and stores it. */
 export function queueExecution(services: SimServices, input: QueueInput): ExecutionRecord {
   const world = services.store.world;
   const executionid = services.ids.next('execution');
-  const failure = takeArmedFailure(world, input);
   const queued = input.at.getTime();
   const start = queued + QUEUE_SECONDS * 1000;
+  const failure = takeArmedFailure(world, input) ?? connectionFailure(input.connection, iso(start));
   const record: ExecutionRecord = {
     executionid,
     parentexecutionid: input.parentexecutionid,
@@ -186,6 +218,14 @@ export function settleExecution(services: SimServices, execution: ExecutionRecor
   if (execution.settled || execution.end === null || execution.outcome === null) return 0;
   execution.settled = true;
   const world = services.store.world;
+  if (execution.outcome === 'success' && execution.used_connectionid) {
+    const connection = own(world.connections, execution.used_connectionid) ?? null;
+    const failure = connectionFailure(connection, execution.start);
+    if (failure) {
+      execution.outcome = 'error';
+      execution.failure = failure;
+    }
+  }
   let published =
     execution.outcome === 'error'
       ? recordFailure(services, execution)

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { expect } from 'vitest';
@@ -133,4 +134,31 @@ export async function everyOperationDocument(app: Pick<SandboxApp, 'request'>): 
   }
   const schemas = { ...service.components.schemas, ...sandbox.components.schemas };
   return { ...service, paths, components: { ...service.components, schemas } };
+}
+
+/** A vendor's webhook receiver on a free loopback port: the bodies it received, in order. */
+export interface WebhookReceiver {
+  url: string;
+  received: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function webhookReceiver(): Promise<WebhookReceiver> {
+  const received: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -1,7 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
+import {
+  call,
+  sandbox,
+  sandboxToken,
+  type TestSandbox,
+  type WebhookReceiver,
+  webhookReceiver,
+} from '../helpers.js';
 
 /**
  * A vendor's nightly sync over 60 simulated days against one consumer of each vertical: each night
@@ -82,9 +87,9 @@ const FEEDS: Feed[] = [
 ];
 
 describe('a nightly sync over every vertical', () => {
-  let receiver: Server | null = null;
+  let receiver: WebhookReceiver | null = null;
   afterEach(async () => {
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
     receiver = null;
   });
 
@@ -93,19 +98,9 @@ describe('a nightly sync over every vertical', () => {
     const ids = s.ids.verticalConsumers;
     let token = await sandboxToken(s);
 
-    const received: Record<string, unknown>[] = [];
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        received.push(JSON.parse(body) as Record<string, unknown>);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    // The vendor's webhook receiver.
+    receiver = await webhookReceiver();
+    const { url, received } = receiver;
     for (const [event, integrationid] of [
       ['pos.order.completed', 9012],
       ['commerce.order.created', 90301],

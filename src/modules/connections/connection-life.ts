@@ -2,7 +2,7 @@ import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import type { Services } from '../../platform/context.js';
 import type { ConnectionRecord, ConsumerRecord, IssueRecord, World } from '../../store/world.js';
-import { connectionEvent, publishEvent } from '../webhooks/index.js';
+import { connectionEvent, issueEvent, publishEvent } from '../webhooks/index.js';
 
 /**
  * What happens to a connection over time, besides what clients do: its credentials expire (it turns
@@ -144,19 +144,7 @@ export function repairedConnection(services: LifeServices, connection: Connectio
 }
 
 function publishIssue(services: LifeServices, issue: IssueRecord, event: 'created' | 'updated'): void {
-  publishEvent(services, {
-    accountid: issue.accountid,
-    envid: issue.envid,
-    event: `account.issue.${event}`,
-    consumerid: issue.consumerid,
-    integrationid: issue.integration_id,
-    fields: {
-      issue_id: issue.issue_id,
-      error_code: issue.error_code,
-      level: issue.level,
-      status: issue.status,
-    },
-  });
+  publishEvent(services, issueEvent(event, issue));
 }
 
 /** The consumer of a connection, if it is still there. */

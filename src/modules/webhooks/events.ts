@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../lib/clock.js';
 import type { Services } from '../../platform/context.js';
-import type { ConnectionRecord, ConsumerRecord } from '../../store/world.js';
+import type { ConnectionRecord, ConsumerRecord, IssueRecord } from '../../store/world.js';
 import { subscribersOf } from './webhooks.domain.js';
 
 /**
@@ -103,6 +103,27 @@ export function connectionEvent(
       integrationid: connection.integrationid,
       name: connection.name,
       status: connection.status,
+    },
+  };
+}
+
+/**
+ * account.issue.created / updated: published when an issue opens (a failed run, a connection's
+ * credentials expiring) and when it changes (an occurrence added, closed). Fields: issue_id,
+ * error_code, level, status.
+ */
+export function issueEvent(kind: 'created' | 'updated', issue: IssueRecord): SandboxEvent {
+  return {
+    accountid: issue.accountid,
+    envid: issue.envid,
+    event: `account.issue.${kind}`,
+    consumerid: issue.consumerid,
+    integrationid: issue.integration_id,
+    fields: {
+      issue_id: issue.issue_id,
+      error_code: issue.error_code,
+      level: issue.level,
+      status: issue.status,
     },
   };
 }

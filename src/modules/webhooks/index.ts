@@ -29,7 +29,7 @@ export { deliveryHeaders, deliveryWorkKey } from './delivery.js';
 export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery } from './delivery-control.js';
 export type { EventServices } from './events.js';
 // What other modules use of this one.
-export { connectionEvent, publishEvent } from './events.js';
+export { connectionEvent, issueEvent, publishEvent } from './events.js';
 export { listeningOrigins } from './own-origins.js';
 export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
 export { WebhookInstancePostItem } from './webhooks.schemas.js';

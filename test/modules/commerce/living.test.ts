@@ -1,9 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STOCK_DELIVERY } from '../../../src/modules/commerce/commerce.seed.js';
 import { MAX_ANNOUNCED_DAYS } from '../../../src/modules/commerce/index.js';
-import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
+import {
+  call,
+  sandbox,
+  sandboxToken,
+  type TestSandbox,
+  type WebhookReceiver,
+  webhookReceiver,
+} from '../../helpers.js';
 
 /**
  * The eCommerce business goes on with the clock: each day after the first use of a connection's data
@@ -66,27 +71,16 @@ async function setPace(app: TestSandbox['app'], from: string, pace: 'quiet' | 'b
 }
 
 describe('the eCommerce business on the clock', () => {
-  let receiver: Server | null = null;
+  let receiver: WebhookReceiver | null = null;
   afterEach(async () => {
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
     receiver = null;
   });
 
   it('a vendor nightly sync over 60 days sees every order, product and customer created or changed, and a webhook for every order placed', async () => {
     // The vendor's webhook receiver.
-    const received: Record<string, unknown>[] = [];
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        received.push(JSON.parse(body) as Record<string, unknown>);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await webhookReceiver();
+    const { url, received } = receiver;
     const hook = await call(s.app, 'POST', '/webhooks', {
       token: await sandboxToken(s),
       body: { event: 'commerce.order.created', url, integrationid: 90301 },

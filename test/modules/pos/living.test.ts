@@ -1,10 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { MAX_ANNOUNCED_DAYS } from '../../../src/modules/pos/index.js';
 import type { Store } from '../../../src/store/store.js';
-import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
+import {
+  call,
+  sandbox,
+  sandboxToken,
+  type TestSandbox,
+  type WebhookReceiver,
+  webhookReceiver,
+} from '../../helpers.js';
 
 /**
  * The POS business goes on with the clock: each day after the first use of a connection's data
@@ -50,27 +55,16 @@ const isoDay = (base: string, days: number) =>
   new Date(Date.parse(`${base}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
 
 describe('the POS business on the clock', () => {
-  let receiver: Server | null = null;
+  let receiver: WebhookReceiver | null = null;
   afterEach(async () => {
-    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await receiver?.close();
     receiver = null;
   });
 
   it('a vendor nightly sync over 60 days sees each day once it is over, and a webhook for every order completed', async () => {
     // The vendor's webhook receiver.
-    const received: Record<string, unknown>[] = [];
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        received.push(JSON.parse(body) as Record<string, unknown>);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await webhookReceiver();
+    const { url, received } = receiver;
     const hook = await call(s.app, 'POST', '/webhooks', {
       token,
       body: { event: 'pos.order.completed', url, integrationid: 9012 },

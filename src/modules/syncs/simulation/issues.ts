@@ -1,6 +1,6 @@
 import { own } from '../../../lib/own.js';
 import type { ExecutionRecord, IssueRecord, World } from '../../../store/world.js';
-import { publishEvent } from '../../webhooks/index.js';
+import { issueEvent, publishEvent } from '../../webhooks/index.js';
 import type { SimServices } from './engine.js';
 import { describeError } from './error-codes.js';
 
@@ -21,19 +21,7 @@ const sameSource = (issue: IssueRecord, execution: ExecutionRecord) =>
     : issue.flowid === execution.flowid && issue.syncid === execution.syncid);
 
 function publishIssue(services: SimServices, issue: IssueRecord, event: 'created' | 'updated'): number {
-  return publishEvent(services, {
-    accountid: issue.accountid,
-    envid: issue.envid,
-    event: `account.issue.${event}`,
-    consumerid: issue.consumerid,
-    integrationid: issue.integration_id,
-    fields: {
-      issue_id: issue.issue_id,
-      error_code: issue.error_code,
-      level: issue.level,
-      status: issue.status,
-    },
-  });
+  return publishEvent(services, issueEvent(event, issue));
 }
 
 function integrationOf(services: SimServices, world: World, execution: ExecutionRecord) {

@@ -5,6 +5,7 @@ import type { Services } from '../platform/context.js';
 import type { WorldStore } from '../store/store.js';
 import type { World } from '../store/world.js';
 import { ClockChange, PaceSet } from './sandbox.schemas.js';
+import { LIFE_CURSOR } from './seeded-life.js';
 import { seedWorld } from './seeded-world.js';
 
 /**
@@ -103,6 +104,9 @@ export async function resetSandbox(
     const { clock, pace } = write.world.sandbox_state;
     if (clock) seeded.sandbox_state.clock = clock;
     if (pace) seeded.sandbox_state.pace = pace;
+    // The connections' life goes on from where it was: the days before are not played again.
+    const life = write.world.sandbox_state[LIFE_CURSOR];
+    if (life) seeded.sandbox_state[LIFE_CURSOR] = life;
     write.replace(seeded);
   });
   // The request journal and the faults are the app's, not the world's: a reset empties them too.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_MANUAL_START, manualClock } from '../lib/clock.js';
+import { manualClock } from '../lib/clock.js';
 import { own } from '../lib/own.js';
 import { applyLifeEvent, type LifeEvent } from '../modules/connections/index.js';
 import type { Services } from '../platform/context.js';
@@ -20,8 +20,9 @@ import { crowdConsumerIds } from './seeded-world.js';
 export const LIFE_RATE = 0.001;
 /** A clock moved further at once plays the life of these last days only. */
 export const MAX_LIFE_DAYS = 31;
-const CURSOR = 'life:connections';
-const DEFAULT_DAY = DEFAULT_MANUAL_START.toISOString().slice(0, 10);
+/** The world's note of the last day whose life was played (sandbox_state). */
+export const LIFE_CURSOR = 'life:connections';
+const CURSOR = LIFE_CURSOR;
 
 export type ConnectionLifeMode = 'seeded' | 'off';
 
@@ -66,12 +67,15 @@ export function lifeOfDay(
  * ones), through the same functions as the timeline. The world keeps the last day played.
  */
 export function connectionLifeTask(services: Services, mode: ConnectionLifeMode): TickTask {
+  // The life starts with the day the app starts on: a server started today on a world first seeded
+  // long ago does not play the months before at once.
+  const started = addDays(services.clock.now().toISOString().slice(0, 10), -1);
   return (store) => {
     if (mode === 'off') return;
     const world = store.world;
     const last = addDays(store.today(), -1);
-    // The life starts with the first day the default clock ends (2026-01-15).
-    const through = world.sandbox_state[CURSOR]?.through ?? addDays(DEFAULT_DAY, -1);
+    const kept = world.sandbox_state[CURSOR]?.through;
+    const through = kept !== undefined && kept > started ? kept : started;
     if (through >= last) return;
     const seed = world.meta.seed;
     const crowd = crowdConsumerIds(world, seed).flatMap((consumerid) =>

@@ -21,6 +21,11 @@ function connectionsOf(t: TestSandbox): Record<string, string> {
   );
 }
 
+/** The issues a new app of the same seed starts with. */
+function seededIssues(t: TestSandbox): Record<string, unknown> {
+  return sandbox({ seed: t.app.services.store.world.meta.seed }).app.services.store.world.issues;
+}
+
 async function days(t: TestSandbox, count: number): Promise<void> {
   for (let day = 0; day < count; day++) {
     const moved = await call(t.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: DAY } });
@@ -55,6 +60,24 @@ describe('the seeded life of connections', () => {
       ).toBe(true);
     }
   }, 120_000);
+
+  it('starts with the day the app starts on: the months before are not played at once, and a reset keeps where it stands', async () => {
+    // A world first used months after the seed's start, on a clock that then moves an hour.
+    const late = sandbox({ clock: new Date('2026-11-26T10:00:00.000Z') });
+    const before = connectionsOf(late);
+    const moved = await call(late.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 3_600 } });
+    expect(moved.status).toBe(200);
+    expect(connectionsOf(late)).toEqual(before);
+    expect(Object.keys(late.app.services.store.world.issues).length).toBe(
+      Object.keys(seededIssues(late)).length,
+    );
+    // Days that end are played from there on, and a reset keeps the last day played.
+    await days(late, 3);
+    const cursor = late.app.services.store.world.sandbox_state['life:connections'];
+    expect(cursor).toEqual({ through: '2026-11-28' });
+    expect((await call(late.app, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(late.app.services.store.world.sandbox_state['life:connections']).toEqual(cursor);
+  });
 
   it('draws about the documented rate', () => {
     const connections = Array.from({ length: 5_000 }, (_, i) => ({

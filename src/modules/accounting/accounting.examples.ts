@@ -11,6 +11,7 @@ import {
   need,
   verticalExamples,
 } from '../../platform/examples.js';
+import { type AccountRole, roleAccount } from './accounting.profiles.js';
 import type { LedgerFolder, LedgerInvoice, LedgerRecord } from './accounting.records.js';
 import { bookYearOf, invoiceOpenCents, matchedCentsByLine, openPartnerLines } from './ledger/derived.js';
 import { foldersOf, ledgerOf } from './ledger/ledgers.js';
@@ -59,10 +60,15 @@ function vatCode(ledger: LedgerRecord, side: 'sale' | 'purchase') {
   return need(codes.sort((a, b) => b.rate - a.rate)[0], `an active ${side} VAT code`);
 }
 
-/** The first active account of a type, by number. */
-function accountOf(ledger: LedgerRecord, type: string, prefix = '') {
+/**
+ * The account of a role in the folder's chart (see accounting.profiles.ts) when it is active and of
+ * its type; else the first active account of the type, by number.
+ */
+function accountOf(ledger: LedgerRecord, type: string, role: AccountRole) {
+  const preferred = own(ledger.accounts, roleAccount(ledger, role));
+  if (preferred?.active && preferred.type === type) return preferred.number;
   const accounts = Object.values(ledger.accounts)
-    .filter((a) => a.active && a.type === type && a.number.startsWith(prefix))
+    .filter((a) => a.active && a.type === type)
     .sort((a, b) => a.number.localeCompare(b.number));
   return need(accounts[0], `an active ${type} account`).number;
 }
@@ -141,7 +147,7 @@ function accountingInvoice(w: ExampleWorld, analytic: 'single' | 'multi') {
   const { ledger } = accountingOf(w);
   const client = need(activeClients(ledger)[0], 'an active client');
   const vat = vatCode(ledger, 'sale');
-  const revenue = accountOf(ledger, 'income', '70');
+  const revenue = accountOf(ledger, 'income', 'sales');
   const plans = Object.values(ledger.analytic_plans).filter((p) => p.active);
   const analyticOf = (planId: string | undefined) =>
     Object.values(ledger.analytic_accounts).find((a) => a.active && a.plan_id === planId);
@@ -362,14 +368,14 @@ export const accountingExamples = verticalExamples(
             items: [
               {
                 account_type: 'general_account',
-                account: accountOf(ledger, 'expense', '61'),
+                account: accountOf(ledger, 'expense', 'services'),
                 debit: untaxed,
                 credit: 0,
                 tax_code: vat.id,
               },
               {
                 account_type: 'general_account',
-                account: accountOf(ledger, 'vat', '411'),
+                account: accountOf(ledger, 'vat', 'vat_deductible'),
                 debit: tax,
                 credit: 0,
               },
@@ -398,8 +404,8 @@ export const accountingExamples = verticalExamples(
             reference: 'Accrued electricity',
             date: w.today,
             items: [
-              { account_number: accountOf(ledger, 'expense', '61'), debit: 320, credit: 0, currency },
-              { account_number: accountOf(ledger, 'other', '49'), debit: 0, credit: 320, currency },
+              { account_number: accountOf(ledger, 'expense', 'services'), debit: 320, credit: 0, currency },
+              { account_number: accountOf(ledger, 'other', 'suspense'), debit: 0, credit: 320, currency },
             ],
           },
         };
@@ -412,7 +418,8 @@ export const accountingExamples = verticalExamples(
         const { invoice, open } = openInvoice(ledger, 0);
         const method = need(
           Object.values(ledger.payment_methods).find(
-            (m) => own(ledger.journals, m.journal_id)?.counterpart_account?.startsWith('55') === true,
+            (m) =>
+              own(ledger.accounts, own(ledger.journals, m.journal_id)?.counterpart_account)?.type === 'bank',
           ) ?? Object.values(ledger.payment_methods)[0],
           'a payment method',
         );
@@ -456,13 +463,13 @@ export const accountingExamples = verticalExamples(
               {
                 line_number: 1,
                 type: 'general_account',
-                account_number: accountOf(ledger, 'expense', '61'),
+                account_number: accountOf(ledger, 'expense', 'services'),
                 amount: -480,
               },
               {
                 line_number: 2,
                 type: 'general_account',
-                account_number: accountOf(ledger, 'other', '49'),
+                account_number: accountOf(ledger, 'other', 'suspense'),
                 amount: 480,
               },
             ],
@@ -535,7 +542,7 @@ export const accountingExamples = verticalExamples(
             accounts: [
               ledger.defaults.receivable_account,
               ledger.defaults.payable_account,
-              accountOf(ledger, 'income', '70'),
+              accountOf(ledger, 'income', 'sales'),
             ],
             start: `${month.slice(0, 4)}01`,
             end: month,
@@ -591,7 +598,7 @@ export const accountingExamples = verticalExamples(
               {
                 external_transaction_id: `${statement}-2`,
                 amount: -12.5,
-                general_ledger_account: accountOf(ledger, 'other_expense', '65'),
+                general_ledger_account: accountOf(ledger, 'other_expense', 'interest_charges'),
               },
             ],
           },
@@ -671,7 +678,7 @@ export const accountingExamples = verticalExamples(
               tax_rate: line.tax_rate,
               tax_amount: line.tax_amount,
               total: line.total,
-              account_number: accountOf(ledger, 'expense', '61'),
+              account_number: accountOf(ledger, 'expense', 'services'),
               tax_id: vat.id,
             })),
           },

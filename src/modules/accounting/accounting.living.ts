@@ -3,6 +3,7 @@ import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import { LATEST_UNTIL } from '../../platform/seeding/dataset-seeder.js';
 import { addDays, type Faker, fakerFor, pick, reseed } from '../../platform/seeding/vertical-data.js';
+import { dayDocumentNumber } from './accounting.profiles.js';
 import type {
   InvoiceTypeValue,
   LedgerEmployee,
@@ -45,10 +46,12 @@ import {
  * instants their fates planned: a payment or a credit note moves the invoice's and its entry's
  * last_updated_on to its own instant, which is what updated_after finds. A day appears once it is
  * over: from the day of the ledger's first use (after its morning, which the history holds) to the
- * day before the clock's. The numbers the days give (VEN/2026/0611-01: the journal, the book year,
- * the day and its rank; matchings M20260611-01) are never those the API gives a client's documents
- * (CODE/YEAR/0001, M000001), and the days' records take none of the ledger's counters, so a client's
- * writes replayed over a ledger built for a later day keep their numbers.
+ * day before the clock's. The numbers the days give (VEN/2026/0611-01 in a Belgian folder,
+ * FA2026-0611-01 in a French one: the journal, the book year, the day and its rank; matchings
+ * M20260611-01) are never those the API gives a client's documents (VEN/2026/0001, FA2026-0001,
+ * M000001), and the days' records take none of the ledger's counters, so a client's writes replayed
+ * over a ledger built for a later day keep their numbers. Business days are those of the folder's
+ * country.
  */
 
 /** Sales invoices and purchase invoices a usual business day issues and receives, on average. */
@@ -66,14 +69,14 @@ const MORNING = 9 * 60;
 const SALARY_ACCRUAL = 15 * 60;
 const SALARY_PAYMENT = 10 * 60;
 
-/** Belgian public holidays of a fixed date (MM-DD): no invoice is issued, no bank books a payment. */
-const HOLIDAYS = new Set(['01-01', '05-01', '07-21', '08-15', '11-01', '11-11', '12-25']);
-
-/** Monday to Friday, holidays excepted. */
-function isBusinessDay(day: string): boolean {
+/**
+ * Monday to Friday, the public holidays of a fixed date (MM-DD) of the folder's country excepted (see
+ * accounting.profiles.ts): on those no invoice is issued, no bank books a payment.
+ */
+function isBusinessDay(day: string, holidays: ReadonlySet<string>): boolean {
   // 1970-01-01 was a Thursday.
   const weekday = (Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 86_400_000) + 4) % 7;
-  return weekday !== 0 && weekday !== 6 && !HOLIDAYS.has(day.slice(5));
+  return weekday !== 0 && weekday !== 6 && !holidays.has(day.slice(5));
 }
 
 /** How busy a business day is against a usual one: summer holidays and the end of the year are quieter. */
@@ -185,7 +188,7 @@ class LivingLedger {
   #bankDay(day: string): string {
     if (day > this.last || !ISO_DAY.test(day)) return day;
     let out = day;
-    while (!isBusinessDay(out)) out = addDays(out, 1);
+    while (!isBusinessDay(out, this.seeder.profile.holidays)) out = addDays(out, 1);
     return out;
   }
 
@@ -226,12 +229,12 @@ class LivingLedger {
     return { now, mint: (kind) => uuidFrom('accounting-day', seed, folder.id, ...parts, kind, ++minted) };
   }
 
-  /** The next number of a journal on a day: CODE/YEAR/MMDD-NN. */
+  /** The next number of a journal on a day: CODE/YEAR/MMDD-NN in a Belgian folder (see dayDocumentNumber). */
   number(journal: LedgerJournal, day: string): string {
     const rank = (this.#ranks.get(journal.id) ?? 0) + 1;
     this.#ranks.set(journal.id, rank);
     const year = bookYearOf(this.ledger, day)?.name ?? day.slice(0, 4);
-    return `${journal.code}/${year}/${day.slice(5, 7)}${day.slice(8, 10)}-${pad2(rank)}`;
+    return dayDocumentNumber(this.ledger, journal, year, day, rank);
   }
 
   /** The change with its matchings numbered by the day (M20260611-01), and the matching counter left alone. */
@@ -379,7 +382,7 @@ class LivingLedger {
       untaxed_amount: untaxed,
       tax_amount: tax,
       total: round2(untaxed + tax),
-      description: `Credit note of ${date}`,
+      description: this.seeder.profile.words.creditNoteOf(date),
     };
     const partner = own(this.ledger.partners, invoice.partner_id ?? '');
     if (!partner) throw new Error(`accounting: no partner ${invoice.partner_id}`);
@@ -392,8 +395,8 @@ class LivingLedger {
     const month = day.slice(0, 7);
     const staff = this.#staff;
     const nets = staff.map(() => faker.number.float({ min: 1900, max: 2900, fractionDigits: 2 }));
-    const od = this.seeder.journalByCode('OD');
-    const bank = this.seeder.journalByCode('BNK');
+    const od = this.seeder.journal('misc');
+    const bank = this.seeder.journal('bank');
     this.plan(day, SALARY_ACCRUAL, (now) => {
       const accrual = (number: string) => this.seeder.salaryAccrual(od, number, month, staff, nets);
       this.entry(accrual, od, day, this.context(now, day, 'salaries'));
@@ -414,7 +417,7 @@ class LivingLedger {
     const day = Number(until.slice(8, 10));
     if (day <= 25 || day > 28) return;
     const month = until.slice(0, 7);
-    const od = this.seeder.journalByCode('OD');
+    const od = this.seeder.journal('misc');
     const accrued = Object.values(this.ledger.entries).find(
       (e) => e.origin === 'salary' && e.journal_id === od.id && e.date === `${month}-25`,
     );
@@ -422,7 +425,7 @@ class LivingLedger {
     const lines = accrued.lines.filter((l) => l.employee_id !== null);
     const staff = lines.map((l) => own(this.ledger.employees, l.employee_id ?? '') as LedgerEmployee);
     const nets = lines.map((l) => l.credit);
-    const bank = this.seeder.journalByCode('BNK');
+    const bank = this.seeder.journal('bank');
     const paidOn = `${month}-28`;
     this.plan(paidOn, SALARY_PAYMENT, (now) => {
       const payment = (number: string) =>
@@ -470,8 +473,9 @@ export function liveLedgerDays(
   seeder.use(stream);
   living.laterPayments();
   living.unpaidSalaries(until);
+  const { holidays } = seeder.profile;
   for (let day = until; day <= last; day = addDays(day, 1)) {
-    const business = isBusinessDay(day);
+    const business = isBusinessDay(day, holidays);
     const payday = day.slice(8) === '25';
     if (business || payday) reseed(faker, 'accounting-day', seed, folder.id, day);
     if (business) {

@@ -14,8 +14,16 @@ import {
   type SeedEvent,
   seedCalendar,
 } from './accounting.history.js';
+import {
+  type AccountRole,
+  BALANCE_CATEGORIES,
+  countryOfIntegration,
+  type JournalRole,
+  type LedgerProfile,
+  type ProfileCountry,
+  profileFor,
+} from './accounting.profiles.js';
 import type {
-  AccountItemTypeValue,
   InvoiceTypeValue,
   LedgerAccount,
   LedgerEmployee,
@@ -51,136 +59,37 @@ import { buildBankStatement, buildFinancialEntry, type FinancialLineDraft } from
  * the same values always give the same ledger, so a ledger can be built the first time a folder is
  * reached (a world of 100,000 consumers builds none up front) and rebuilt identically if it is lost.
  *
- * It is a small Belgian company kept in a PCMN-style chart (classes 1 to 7): clients and suppliers,
- * customer and supplier invoices and refunds, paid, partly paid or open, their payments through the
- * bank journal, monthly salaries, expense notes, petty cash, bank statements, depreciation,
- * attachments. Its history runs from January 2021 up to `until` (the sandbox clock's day when the
- * folder was first used): the last 16 months are the busiest, the older ones sparser (see
- * accounting.history.ts). Everything is booked with the same posting functions as the API's writes,
- * so the seeded ledger obeys every rule a write does. Every seeded book year is open: vendors post
- * with past dates, and a year is closed only when a test closes it.
+ * It is a small company of its connector's country, kept in that country's chart (see
+ * accounting.profiles.ts: a Belgian PCMN chart, a French PCG, a Dutch RGS-style chart, the German
+ * SKR03, the Spanish PGC): clients and suppliers, customer and supplier invoices and refunds, paid,
+ * partly paid or open, their payments through the bank journal, monthly salaries, expense notes,
+ * petty cash, bank statements, depreciation, attachments. Its history runs from January 2021 up to
+ * `until` (the sandbox clock's day when the folder was first used): the last 16 months are the
+ * busiest, the older ones sparser (see accounting.history.ts). Everything is booked with the same
+ * posting functions as the API's writes, so the seeded ledger obeys every rule a write does. Every
+ * seeded book year is open: vendors post with past dates, and a year is closed only when a test
+ * closes it.
  */
 
-/** The folders (companies) a consumer reaches through an accounting integration. */
+/**
+ * The folders (companies) a consumer reaches through an accounting integration, companies of the
+ * integration's country (see countryOf): their address's country is the profile of their ledgers.
+ */
 export function seedFolders(
   seed: number,
   consumerid: string,
   integrationid: number,
   count: number,
+  country: ProfileCountry = countryOfIntegration(integrationid),
 ): LedgerFolder[] {
+  const { locale } = profileFor(country);
   return Array.from({ length: count }, (_, index) => {
     const id = uuidFrom('accounting-folder', seed, consumerid, integrationid, index);
     const faker = fakerFor('folder', seed, consumerid, id);
-    const digits = faker.string.numeric(9);
-    return {
-      id,
-      name: `${faker.company.name()}${count > 1 ? ` (${['Holding', 'Services', 'Immo'][index] ?? index + 1})` : ''}`,
-      vat: `BE0${digits}`,
-      company_number: `0${digits}`,
-      main_currency: 'EUR',
-      address: {
-        street: faker.location.street(),
-        number: faker.location.buildingNumber(),
-        box: null,
-        postal_code: faker.location.zipCode('####'),
-        city: faker.location.city(),
-        country: 'BE',
-      },
-    };
+    const suffix = count > 1 ? ` (${['Holding', 'Services', 'Immo'][index] ?? index + 1})` : '';
+    return { id, ...locale.folder(faker, suffix) };
   });
 }
-
-type ChartLine = [number: string, name: string, type: AccountItemTypeValue, category: string];
-
-/** The chart of accounts: a PCMN-style minimum chart by class. */
-const CHART: ChartLine[] = [
-  ['100000', 'Share capital', 'other', 'equity'],
-  ['130000', 'Legal reserve', 'other', 'equity'],
-  ['140000', 'Retained earnings', 'other', 'equity'],
-  ['174000', 'Bank loans', 'other', 'liabilities'],
-  ['221000', 'Buildings', 'other', 'fixed_assets'],
-  ['230000', 'Plant and machinery', 'other', 'fixed_assets'],
-  ['240000', 'Furniture and vehicles', 'other', 'fixed_assets'],
-  ['241000', 'IT equipment', 'other', 'fixed_assets'],
-  ['340000', 'Goods for resale', 'other', 'inventory'],
-  ['400000', 'Trade debtors', 'receivable', 'receivables'],
-  ['404000', 'Income receivable', 'other', 'receivables'],
-  ['411000', 'VAT recoverable', 'vat', 'receivables'],
-  ['416000', 'Sundry receivables', 'other', 'receivables'],
-  ['440000', 'Trade creditors', 'payable', 'payables'],
-  ['444000', 'Invoices to receive', 'other', 'payables'],
-  ['450000', 'Estimated taxes payable', 'other', 'payables'],
-  ['451000', 'VAT payable', 'vat', 'payables'],
-  ['453000', 'Withholding taxes', 'other', 'payables'],
-  ['454000', 'Social security payable', 'other', 'payables'],
-  ['455000', 'Remuneration payable', 'other', 'payables'],
-  ['499000', 'Suspense account', 'other', 'payables'],
-  ['550000', 'Bank current account', 'bank', 'cash'],
-  ['550100', 'Bank savings account', 'bank', 'cash'],
-  ['570000', 'Cash', 'cash', 'cash'],
-  ['580000', 'Internal transfers', 'other_financial', 'cash'],
-  ['600000', 'Purchases of raw materials', 'expense', 'purchases'],
-  ['604000', 'Purchases of goods for resale', 'expense', 'purchases'],
-  ['610000', 'Rent and charges', 'expense', 'services'],
-  ['611000', 'Maintenance and repairs', 'expense', 'services'],
-  ['612000', 'Energy and utilities', 'expense', 'services'],
-  ['613000', 'Fees and subcontracting', 'expense', 'services'],
-  ['614000', 'Advertising', 'expense', 'services'],
-  ['615000', 'Travel', 'expense', 'services'],
-  ['616000', 'Telecommunications and software', 'expense', 'services'],
-  ['617000', 'Insurance', 'expense', 'services'],
-  ['620000', 'Gross salaries', 'expense', 'personnel'],
-  ['621000', 'Employer social security', 'expense', 'personnel'],
-  ['630000', 'Depreciation', 'other_expense', 'depreciation'],
-  ['640000', 'Other operating charges', 'other_expense', 'other_charges'],
-  ['650000', 'Interest charges', 'other_expense', 'financial_charges'],
-  ['657000', 'Bank charges', 'other_expense', 'financial_charges'],
-  ['700000', 'Sales of goods', 'income', 'turnover'],
-  ['701000', 'Sales of finished products', 'income', 'turnover'],
-  ['705000', 'Services rendered', 'income', 'turnover'],
-  ['708000', 'Sales discounts', 'income', 'turnover'],
-  ['740000', 'Other operating income', 'income', 'other_income'],
-  ['750000', 'Financial income', 'income', 'financial_income'],
-];
-
-const REVENUE_ACCOUNTS = ['700000', '701000', '705000'];
-const EXPENSE_ACCOUNTS = [
-  '600000',
-  '604000',
-  '610000',
-  '611000',
-  '612000',
-  '613000',
-  '614000',
-  '616000',
-  '617000',
-];
-
-const PRODUCTS = [
-  'Consulting day',
-  'Software licence',
-  'Maintenance contract',
-  'Installation',
-  'Training session',
-  'Hardware kit',
-  'Support hours',
-  'Design work',
-  'Delivery',
-  'Spare parts',
-];
-
-const SUPPLIES = [
-  'Office rent',
-  'Electricity',
-  'Telephone and internet',
-  'Cloud hosting',
-  'Raw materials',
-  'Goods for resale',
-  'Accountant fees',
-  'Insurance premium',
-  'Advertising campaign',
-  'Repairs',
-];
 
 export interface SeedLedgerOptions {
   seed: number;
@@ -236,6 +145,8 @@ export class LedgerSeeder {
   /** The stream in use. */
   faker: Faker;
   ctx: PostingContext;
+  /** The country profile of the folder: its chart, VAT codes, journals, formats and words. */
+  readonly profile: LedgerProfile;
   /** Entries and matchings put aside while the history is booked (see `archiveBefore`), in their order. */
   readonly #archived: { entries: [string, LedgerEntry][]; matchings: [string, LedgerMatching][] } = {
     entries: [],
@@ -244,6 +155,8 @@ export class LedgerSeeder {
 
   constructor(readonly options: SeedLedgerOptions) {
     const { seed, consumerid, folder } = options;
+    this.profile = profileFor(folder.address.country);
+    const accounts = this.profile.accounts;
     const until = options.until && ISO_DAY.test(options.until) ? options.until : LEGACY_UNTIL;
     this.calendar = seedCalendar(until);
     const now = `${this.calendar.opening}T08:00:00.000Z`;
@@ -263,7 +176,11 @@ export class LedgerSeeder {
       integrationid: options.integrationid,
       counters: {},
       folder,
-      defaults: { receivable_account: '400000', payable_account: '440000', employee_account: '455000' },
+      defaults: {
+        receivable_account: accounts.receivable,
+        payable_account: accounts.payable,
+        employee_account: accounts.employee,
+      },
       bookyears: bookYearsOf(this.calendar),
       accounts: {},
       journals: {},
@@ -321,19 +238,25 @@ export class LedgerSeeder {
     this.ctx.now = `${date}T${String(hour).padStart(2, '0')}:00:00.000Z`;
   }
 
+  /** The account of a role in the folder's chart. */
+  account(role: AccountRole): string {
+    return this.profile.accounts[role];
+  }
+
   referenceData() {
-    const { ledger, ctx } = this;
-    const scheme = { id: ctx.mint('scheme'), code: 'PCMN', name: 'Belgian minimum chart of accounts' };
-    const reporting = { id: ctx.mint('scheme'), code: 'NBB-AA', name: 'Annual accounts model (NBB)' };
+    const { ledger, ctx, profile } = this;
+    const { accounts, words } = profile;
+    const scheme = { id: ctx.mint('scheme'), ...profile.schemes.chart };
+    const reporting = { id: ctx.mint('scheme'), ...profile.schemes.reporting };
     ledger.schemes[scheme.id] = scheme;
     ledger.schemes[reporting.id] = reporting;
-    for (const [number, name, type, category] of CHART) {
+    for (const [number, name, type, category] of profile.chart) {
       const account: LedgerAccount = {
         number,
         name,
         type,
         active: true,
-        scheme_ids: Number(number[0]) <= 5 ? [scheme.id, reporting.id] : [scheme.id],
+        scheme_ids: BALANCE_CATEGORIES.has(category) ? [scheme.id, reporting.id] : [scheme.id],
         accounting_category: category,
       };
       ledger.accounts[number] = account;
@@ -361,90 +284,83 @@ export class LedgerSeeder {
       ledger.journals[record.id] = record;
       return record;
     };
-    journal('VEN', 'Sales', 'customer_invoice');
-    journal('VNC', 'Sales credit notes', 'customer_refund');
-    journal('ACH', 'Purchases', 'supplier_invoice');
-    journal('ANC', 'Purchase credit notes', 'supplier_refund');
-    const bank = journal('BNK', 'Bank current account', 'financial_operation', {
-      counterpart_account: '550000',
-      unallocated_account: '499000',
-      iban: this.faker.finance.iban({ countryCode: 'BE' }),
-      bank_name: pick(this.faker, ['KBC', 'Belfius', 'BNP Paribas Fortis', 'ING Belgium']),
-      other_currencies_allowed: false,
-    });
-    const cash = journal('CSH', 'Cash', 'financial_operation', { counterpart_account: '570000' });
-    journal('OD', 'Miscellaneous operations', 'miscellaneous_operation');
+    const byRole: Partial<Record<JournalRole, LedgerJournal>> = {};
+    for (const { role, code, name, type } of profile.journals) {
+      const extra: Partial<LedgerJournal> =
+        role === 'bank'
+          ? {
+              counterpart_account: accounts.bank,
+              unallocated_account: accounts.suspense,
+              iban: this.faker.finance.iban({ countryCode: profile.country }),
+              bank_name: pick(this.faker, profile.locale.banks),
+              other_currencies_allowed: false,
+            }
+          : role === 'cash'
+            ? { counterpart_account: accounts.cash }
+            : {};
+      byRole[role] = journal(code, name, type, extra);
+    }
+    const bank = byRole.bank as LedgerJournal;
+    const cash = byRole.cash as LedgerJournal;
 
-    const vat = (
-      code: string,
-      label: string,
-      rate: number,
-      type: LedgerVatCode['type'],
-      scope: LedgerVatCode['scope'],
-      extra: Partial<LedgerVatCode> = {},
-    ) => {
+    for (const definition of profile.vat) {
+      const { type, reversed = false } = definition;
       const record: LedgerVatCode = {
         id: ctx.mint('vat-code'),
-        code,
-        label,
-        active: true,
-        scope,
-        rate,
+        code: definition.code,
+        label: definition.label,
+        active: definition.active ?? true,
+        scope: definition.scope,
+        rate: definition.rate,
         type,
-        deductible_account: type === 'purchase' ? '411000' : null,
-        payable_account: type === 'sale' ? '451000' : null,
-        reversed: false,
+        deductible_account:
+          definition.deductible_account ?? (type === 'purchase' ? accounts.vat_deductible : null),
+        payable_account:
+          definition.payable_account ?? (type === 'sale' || reversed ? accounts.vat_payable : null),
+        reversed,
         withholding_tax: false,
-        country: 'BE',
-        ...extra,
+        country: profile.country,
       };
       ledger.vat_codes[record.id] = record;
-    };
-    vat('V21', 'Sales 21%', 21, 'sale', 'nat');
-    vat('V12', 'Sales 12%', 12, 'sale', 'nat');
-    vat('V6', 'Sales 6%', 6, 'sale', 'nat');
-    vat('V0', 'Sales exempt 0%', 0, 'sale', 'nat');
-    vat('VIC', 'Intra-EU supplies 0%', 0, 'sale', 'eu');
-    vat('VEX', 'Exports outside the EU 0%', 0, 'sale', 'int');
-    vat('A21', 'Purchases 21%', 21, 'purchase', 'nat');
-    vat('A12', 'Purchases 12%', 12, 'purchase', 'nat');
-    vat('A6', 'Purchases 6%', 6, 'purchase', 'nat');
-    vat('A0', 'Purchases exempt 0%', 0, 'purchase', 'nat');
-    vat('AIC21', 'Intra-EU purchases 21% (reverse charge)', 21, 'purchase', 'eu', {
-      reversed: true,
-      payable_account: '451000',
-    });
-    vat('OLD21', 'Sales 21% (old code)', 21, 'sale', 'nat', { active: false });
+    }
 
-    const departments = { id: ctx.mint('analytic-plan'), name: 'Departments', active: true, parent_id: null };
-    const projects = { id: ctx.mint('analytic-plan'), name: 'Projects', active: true, parent_id: null };
+    const departments = {
+      id: ctx.mint('analytic-plan'),
+      name: words.departments,
+      active: true,
+      parent_id: null,
+    };
+    const projects = { id: ctx.mint('analytic-plan'), name: words.projects, active: true, parent_id: null };
     ledger.analytic_plans[departments.id] = departments;
     ledger.analytic_plans[projects.id] = projects;
     const analytic = (planId: string, code: string, name: string, active = true) => {
       const id = ctx.mint('analytic-account');
       ledger.analytic_accounts[id] = { id, plan_id: planId, code, name, active, currency: 'EUR' };
     };
-    analytic(departments.id, 'SALES', 'Sales department');
-    analytic(departments.id, 'OPS', 'Operations');
-    analytic(departments.id, 'ADMIN', 'Administration');
-    for (let i = 1; i <= 3; i++) analytic(projects.id, `PRJ-${100 + i}`, `Project ${this.faker.word.noun()}`);
-    analytic(projects.id, 'PRJ-099', 'Closed project', false);
+    const [sales, operations, administration] = words.analytic;
+    analytic(departments.id, 'SALES', sales);
+    analytic(departments.id, 'OPS', operations);
+    analytic(departments.id, 'ADMIN', administration);
+    for (let i = 1; i <= 3; i++) analytic(projects.id, `PRJ-${100 + i}`, words.project(this.faker));
+    analytic(projects.id, 'PRJ-099', words.closedProject, false);
 
+    const [transfer, debit, card, cashName] = words.paymentMethods;
     for (const [name, journalId] of [
-      ['Bank transfer', bank.id],
-      ['Direct debit', bank.id],
-      ['Card payment', bank.id],
-      ['Cash', cash.id],
+      [transfer, bank.id],
+      [debit, bank.id],
+      [card, bank.id],
+      [cashName, cash.id],
     ] as const) {
       const id = ctx.mint('payment-method');
       ledger.payment_methods[id] = { id, name, journal_id: journalId };
     }
+    const [immediate, d15, d30, d30EndOfMonth, d60] = words.paymentTerms;
     for (const [name, days, endOfMonth] of [
-      ['Immediate', 0, false],
-      ['15 days', 15, false],
-      ['30 days', 30, false],
-      ['30 days end of month', 30, true],
-      ['60 days', 60, false],
+      [immediate, 0, false],
+      [d15, 15, false],
+      [d30, 30, false],
+      [d30EndOfMonth, 30, true],
+      [d60, 60, false],
     ] as const) {
       const id = ctx.mint('payment-term');
       ledger.payment_terms[id] = { id, name, days, end_of_month: endOfMonth };
@@ -453,17 +369,13 @@ export class LedgerSeeder {
 
   partner(role: 'client' | 'supplier' | 'both', index: number): LedgerPartner {
     const { faker, ledger, ctx } = this;
+    const { locale, words } = this.profile;
     const isCompany = role !== 'client' || faker.datatype.boolean(0.8);
-    const firstName = faker.person.firstName();
-    const lastName = faker.person.lastName();
-    const name = isCompany ? faker.company.name() : `${firstName} ${lastName}`;
-    const country = faker.helpers.weightedArrayElement([
-      { weight: 8, value: 'BE' },
-      { weight: 1, value: 'FR' },
-      { weight: 1, value: 'NL' },
-    ]);
-    const digits = country === 'FR' ? faker.string.numeric(11) : faker.string.numeric(9);
-    const vat = isCompany ? `${country}${country === 'BE' ? '0' : ''}${digits}` : null;
+    const firstName = locale.firstName(faker);
+    const lastName = locale.lastName(faker);
+    const name = isCompany ? locale.companyName(faker) : `${firstName} ${lastName}`;
+    const country = faker.helpers.weightedArrayElement([...locale.partnerCountries]);
+    const { vat, company_number } = locale.partnerIds(faker, country, isCompany);
     const iban = faker.finance.iban({ countryCode: country });
     const slug =
       name
@@ -488,35 +400,21 @@ export class LedgerSeeder {
       function: null,
       is_company: isCompany,
       company_id: null,
-      phone: faker.phone.number(),
-      mobile: faker.datatype.boolean(0.5) ? faker.phone.number() : null,
+      phone: locale.phone(faker),
+      mobile: faker.datatype.boolean(0.5) ? locale.phone(faker) : null,
       email: `${isCompany ? 'accounting' : firstName.toLowerCase().replace(/[^a-z]/g, '')}@${slug}.example`,
-      language: pick(faker, ['fr', 'nl', 'en']),
-      internal_notes: faker.datatype.boolean(0.2) ? 'Prefers invoices by e-mail' : null,
+      language: locale.language(faker, country),
+      internal_notes: faker.datatype.boolean(0.2) ? words.notes : null,
       website: isCompany ? `https://www.${slug}.example` : null,
       vat,
-      company_number: vat && country === 'BE' ? `0${digits}` : null,
+      company_number,
       iban,
       bank_account: null,
       currency: 'EUR',
       active: index % 11 !== 10,
       client_account: role !== 'supplier' ? ledger.defaults.receivable_account : null,
       supplier_account: role !== 'client' ? ledger.defaults.payable_account : null,
-      addresses: [
-        {
-          address_type: 'main',
-          name: null,
-          number: faker.location.buildingNumber(),
-          box: null,
-          phone: null,
-          mobile: null,
-          email: null,
-          street: faker.location.street(),
-          city: faker.location.city(),
-          postal_code: faker.location.zipCode('####'),
-          country,
-        },
-      ],
+      addresses: [this.address(country)],
       bank_accounts: [
         { is_primary: true, currency: 'EUR', iban, bic_swift: faker.finance.bic(), account_number: null },
       ],
@@ -526,8 +424,8 @@ export class LedgerSeeder {
     ledger.partners[id] = record;
     if (isCompany) {
       for (let i = 0; i < faker.number.int({ min: 1, max: 2 }); i++) {
-        const first = faker.person.firstName();
-        const last = faker.person.lastName();
+        const first = locale.firstName(faker);
+        const last = locale.lastName(faker);
         const contactId = ctx.mint('contact');
         ledger.contacts[contactId] = {
           id: contactId,
@@ -535,30 +433,51 @@ export class LedgerSeeder {
           name: `${first} ${last}`,
           first_name: first,
           last_name: last,
-          function: pick(faker, ['Accountant', 'Managing director', 'Purchasing manager', 'Office manager']),
+          function: pick(faker, words.contactFunctions),
           email: `${first.toLowerCase().replace(/[^a-z]/g, '') || 'contact'}@${slug}.example`,
-          phone: faker.phone.number(),
-          mobile: faker.datatype.boolean(0.5) ? faker.phone.number() : null,
+          phone: locale.phone(faker),
+          mobile: faker.datatype.boolean(0.5) ? locale.phone(faker) : null,
         };
       }
     }
     return record;
   }
 
+  /** A partner's main address, in its country. */
+  address(country: string): LedgerPartner['addresses'][number] {
+    const { faker } = this;
+    const number = faker.location.buildingNumber();
+    const { street, city, postal_code } = this.profile.locale.place(faker, country);
+    return {
+      address_type: 'main',
+      name: null,
+      number,
+      box: null,
+      phone: null,
+      mobile: null,
+      email: null,
+      street,
+      city,
+      postal_code,
+      country,
+    };
+  }
+
   employees() {
     const { faker, ledger, ctx } = this;
+    const { locale, words } = this.profile;
     for (let i = 0; i < 4; i++) {
-      const first = faker.person.firstName();
-      const last = faker.person.lastName();
+      const first = locale.firstName(faker);
+      const last = locale.lastName(faker);
       const id = ctx.mint('employee');
       ledger.employees[id] = {
         id,
         name: `${first} ${last}`,
         first_name: first,
         last_name: last,
-        function: pick(faker, ['Developer', 'Sales representative', 'Office manager', 'Technician']),
-        phone: faker.phone.number(),
-        mobile: faker.datatype.boolean(0.6) ? faker.phone.number() : null,
+        function: pick(faker, words.employeeFunctions),
+        phone: locale.phone(faker),
+        mobile: faker.datatype.boolean(0.6) ? locale.phone(faker) : null,
         email: `${first.toLowerCase().replace(/[^a-z]/g, '') || 'employee'}@${ledger.folder.name.toLowerCase().replace(/[^a-z0-9]+/g, '') || 'company'}.example`,
         active: i < 2,
         reference: `EMP-${String(i + 1).padStart(3, '0')}`,
@@ -579,24 +498,19 @@ export class LedgerSeeder {
     return found;
   }
 
+  /** The folder's journal of a role (its bank journal, its miscellaneous operations...). */
+  journal(role: JournalRole): LedgerJournal {
+    const definition = this.profile.journals.find((j) => j.role === role);
+    if (!definition) throw new Error(`seed: no ${role} journal`);
+    return this.journalByCode(definition.code);
+  }
+
   line(index: number, type: InvoiceTypeValue): LedgerInvoiceLine {
-    const { faker, ledger } = this;
+    const { faker, ledger, profile } = this;
     const customer = type.startsWith('customer');
-    const code = customer
-      ? this.vatCode(
-          faker.helpers.weightedArrayElement([
-            { weight: 8, value: 'V21' },
-            { weight: 1, value: 'V6' },
-            { weight: 1, value: 'V12' },
-          ]),
-        )
-      : this.vatCode(
-          faker.helpers.weightedArrayElement([
-            { weight: 8, value: 'A21' },
-            { weight: 1, value: 'A6' },
-            { weight: 1, value: 'AIC21' },
-          ]),
-        );
+    const code = this.vatCode(
+      faker.helpers.weightedArrayElement([...(customer ? profile.vatDraws.sale : profile.vatDraws.purchase)]),
+    );
     const quantity = faker.number.int({ min: 1, max: 16 });
     const unitPrice = faker.number.float({ min: 15, max: 900, fractionDigits: 2 });
     const untaxed = round2(quantity * unitPrice);
@@ -623,9 +537,9 @@ export class LedgerSeeder {
       tax_rate: code.rate,
       tax_amount: tax,
       total: round2(untaxed + tax),
-      account_number: customer ? pick(faker, REVENUE_ACCOUNTS) : pick(faker, EXPENSE_ACCOUNTS),
+      account_number: customer ? pick(faker, profile.revenue) : pick(faker, profile.expenses),
       tax_code: code.id,
-      description: customer ? pick(faker, PRODUCTS) : pick(faker, SUPPLIES),
+      description: customer ? pick(faker, profile.words.products) : pick(faker, profile.words.supplies),
       analytic_distribution: analytic,
     };
   }
@@ -678,11 +592,8 @@ export class LedgerSeeder {
       untaxed_amount: untaxed,
       tax_amount: tax,
       total: round2(untaxed + tax),
-      reference: type.startsWith('supplier') ? `INV-${faker.string.numeric(6)}` : null,
-      payment_communication:
-        type === 'customer_invoice'
-          ? `+++${faker.string.numeric(3)}/${faker.string.numeric(4)}/${faker.string.numeric(5)}+++`
-          : null,
+      reference: type.startsWith('supplier') ? this.profile.supplierReference(faker) : null,
+      payment_communication: type === 'customer_invoice' ? this.profile.paymentReference(faker) : null,
       customer_memo: null,
       payment_term_id: term.id,
       withholding_tax: null,
@@ -764,7 +675,7 @@ export class LedgerSeeder {
       untaxed_amount: untaxed,
       tax_amount: tax,
       total: round2(untaxed + tax),
-      description: `Credit note on ${invoice.invoice_number}`,
+      description: this.profile.words.creditNoteOn(invoice.invoice_number),
     };
     const partner = own(this.ledger.partners, invoice.partner_id);
     if (!partner) return;
@@ -782,7 +693,8 @@ export class LedgerSeeder {
 
   /** The capital paid in when the history starts. */
   opening() {
-    const od = this.journalByCode('OD');
+    const od = this.journal('misc');
+    const { words } = this.profile;
     const date = this.calendar.opening;
     this.at(date, 8);
     const capital = this.faker.number.int({ min: 20, max: 80 }) * 1000;
@@ -792,7 +704,7 @@ export class LedgerSeeder {
       {
         journal_id: od.id,
         number: numbered.number,
-        reference: 'Opening balance',
+        reference: words.openingBalance,
         due_date: null,
         currency: 'EUR',
         currency_exchange_rate: 1,
@@ -804,8 +716,8 @@ export class LedgerSeeder {
         end_date: null,
         origin: 'opening',
         items: [
-          this.item('general_account', '550000', 'Capital paid in', capital, 0),
-          this.item('general_account', '100000', 'Share capital', 0, capital),
+          this.item('general_account', this.account('bank'), words.capitalPaidIn, capital, 0),
+          this.item('general_account', this.account('capital'), words.shareCapital, 0, capital),
         ],
       },
       this.ctx,
@@ -838,7 +750,7 @@ export class LedgerSeeder {
     month: string,
     staff = Object.values(this.ledger.employees).filter((e) => e.active),
   ): (date: string) => void {
-    const od = this.journalByCode('OD');
+    const od = this.journal('misc');
     const nets = staff.map(() => this.faker.number.float({ min: 1900, max: 2900, fractionDigits: 2 }));
     this.at(`${month}-25`, 8);
     const accrued = mintDocumentNumber(this.ledger, od, month.slice(0, 4));
@@ -852,7 +764,7 @@ export class LedgerSeeder {
   }
 
   salaryPayment(month: string, paidOn: string, staff: LedgerEmployee[], nets: number[]) {
-    const bank = this.journalByCode('BNK');
+    const bank = this.journal('bank');
     this.at(paidOn, 8);
     const paid = mintDocumentNumber(this.ledger, bank, paidOn.slice(0, 4));
     const payment = buildJournalEntry(
@@ -875,10 +787,11 @@ export class LedgerSeeder {
     const netTotal = round2(nets.reduce((t, n) => t + n, 0));
     const withheld = round2(gross - netTotal);
     const accrual = `${month}-25`;
+    const { words } = this.profile;
     return {
       journal_id: journal.id,
       number,
-      reference: `Salaries ${month}`,
+      reference: words.salaries(month),
       due_date: null,
       currency: 'EUR',
       currency_exchange_rate: 1,
@@ -890,9 +803,9 @@ export class LedgerSeeder {
       end_date: accrual,
       origin: 'salary',
       items: [
-        this.item('general_account', '620000', `Gross salaries ${month}`, gross, 0),
-        this.item('general_account', '453000', 'Withholding tax and social security', 0, withheld),
-        ...staff.map((e, i) => this.item('employee_account', e.id, `Net salary ${e.name}`, 0, nets[i] ?? 0)),
+        this.item('general_account', this.account('gross_salaries'), words.grossSalaries(month), gross, 0),
+        this.item('general_account', this.account('withholding'), words.withheld, 0, withheld),
+        ...staff.map((e, i) => this.item('employee_account', e.id, words.netSalary(e.name), 0, nets[i] ?? 0)),
       ],
     };
   }
@@ -907,10 +820,11 @@ export class LedgerSeeder {
     nets: number[],
   ): EntryDraft {
     const netTotal = round2(nets.reduce((t, n) => t + n, 0));
+    const { words } = this.profile;
     return {
       journal_id: journal.id,
       number,
-      reference: `Salaries ${month}`,
+      reference: words.salaries(month),
       due_date: null,
       currency: 'EUR',
       currency_exchange_rate: 1,
@@ -922,8 +836,8 @@ export class LedgerSeeder {
       end_date: null,
       origin: 'salary',
       items: [
-        ...staff.map((e, i) => this.item('employee_account', e.id, `Salary ${e.name}`, nets[i] ?? 0, 0)),
-        this.item('general_account', '550000', `Salaries ${month}`, 0, netTotal),
+        ...staff.map((e, i) => this.item('employee_account', e.id, words.salary(e.name), nets[i] ?? 0, 0)),
+        this.item('general_account', this.account('bank'), words.salaries(month), 0, netTotal),
       ],
     };
   }
@@ -951,17 +865,18 @@ export class LedgerSeeder {
       untaxed_amount: base.unit_price,
       tax_amount: tax,
       total: round2(base.unit_price + tax),
-      description: type === 'customer_refund' ? 'Commercial gesture' : 'Returned goods',
+      description:
+        type === 'customer_refund' ? this.profile.words.commercialGesture : this.profile.words.returnedGoods,
     };
     return this.invoice(type, partner, date, this.term(), [line]);
   }
 
   /** An expense note of an employee, booked in the miscellaneous journal; returns what is owed. */
   expense(date: string, employee: LedgerEmployee): number {
-    const { faker, ledger } = this;
-    const code = this.vatCode('A21');
+    const { faker, ledger, profile } = this;
+    const code = this.vatCode(profile.standardVat.purchase);
     const lines = Array.from({ length: faker.number.int({ min: 1, max: 2 }) }, () => {
-      const [description, account] = pick(faker, EXPENSE_ITEMS);
+      const [description, account] = pick(faker, profile.words.expenseItems);
       const untaxed = faker.number.float({ min: 12, max: 240, fractionDigits: 2 });
       const tax = round2((untaxed * code.rate) / 100);
       return {
@@ -985,7 +900,7 @@ export class LedgerSeeder {
         total,
         untaxed_amount: untaxed,
         tax_amount: tax,
-        reference: `Expenses ${employee.name} ${date.slice(0, 7)}`,
+        reference: profile.words.expenses(employee.name, date.slice(0, 7)),
         number: null,
         currency: 'EUR',
         currency_exchange_rate: 1,
@@ -1001,13 +916,13 @@ export class LedgerSeeder {
   }
 
   /** A financial entry of the bank or cash journal. */
-  financial(date: string, journalCode: string, reference: string, items: FinancialLineDraft[]) {
+  financial(date: string, journal: JournalRole, reference: string, items: FinancialLineDraft[]) {
     this.at(date, 12);
     const { change } = buildFinancialEntry(
       this.ledger,
       {
         date,
-        journal_id: this.journalByCode(journalCode).id,
+        journal_id: this.journal(journal).id,
         currency: 'EUR',
         currency_exchange_rate: 1,
         reference,
@@ -1024,13 +939,14 @@ export class LedgerSeeder {
 
   /** An employee's expenses paid back from the bank. */
   reimburse(date: string, employee: LedgerEmployee, amount: number) {
-    this.financial(date, 'BNK', `Expenses ${employee.name}`, [
+    const { words } = this.profile;
+    this.financial(date, 'bank', words.expensesOf(employee.name), [
       {
         account_type: 'employee_account',
         account: employee.id,
         force_general_account: null,
         amount: -amount,
-        description: `Expenses reimbursed to ${employee.name}`,
+        description: words.reimbursed(employee.name),
         tax: null,
         automated_matching_number: null,
       },
@@ -1039,13 +955,14 @@ export class LedgerSeeder {
 
   /** A small sale over the counter, or a small purchase, through the cash journal, VAT included. */
   pettyCash(date: string, sale: boolean) {
-    const code = this.vatCode(sale ? 'V21' : 'A21');
+    const { standardVat, words } = this.profile;
+    const code = this.vatCode(sale ? standardVat.sale : standardVat.purchase);
     const untaxed = this.faker.number.float({ min: 8, max: 180, fractionDigits: 2 });
-    const description = sale ? 'Sale over the counter' : 'Office supplies';
-    this.financial(date, 'CSH', description, [
+    const description = sale ? words.counterSale : words.officeSupplies;
+    this.financial(date, 'cash', description, [
       {
         account_type: 'general_account',
-        account: sale ? '700000' : '640000',
+        account: this.account(sale ? 'sales' : 'supplies'),
         force_general_account: null,
         amount: sale ? untaxed : -untaxed,
         description,
@@ -1063,7 +980,8 @@ export class LedgerSeeder {
 
   /** The bank's statement of a quarter's fees (and of a half-year's interest), one entry per transaction. */
   bankStatement(date: string, interest: boolean) {
-    const bank = this.journalByCode('BNK');
+    const bank = this.journal('bank');
+    const { words } = this.profile;
     const month = date.slice(0, 7).replace('-', '');
     const transaction = (n: number, account: string, description: string, amount: number) => ({
       general_ledger_account: account,
@@ -1076,10 +994,10 @@ export class LedgerSeeder {
       counterpart: null,
     });
     const fees = -this.faker.number.float({ min: 6, max: 30, fractionDigits: 2 });
-    const items = [transaction(1, '657000', 'Account fees', fees)];
+    const items = [transaction(1, this.account('bank_charges'), words.accountFees, fees)];
     if (interest) {
       const earned = this.faker.number.float({ min: 0.5, max: 12, fractionDigits: 2 });
-      items.push(transaction(2, '750000', 'Interest', earned));
+      items.push(transaction(2, this.account('financial_income'), words.interest, earned));
     }
     this.at(date, 7);
     const { change } = buildBankStatement(
@@ -1104,7 +1022,7 @@ export class LedgerSeeder {
     const amount = this.faker.number.int({ min: 30, max: 90 }) * 10;
     const line = (n: number, account: string, signed: number) => ({
       line_number: n,
-      description: `Depreciation ${date.slice(0, 7)}`,
+      description: this.profile.words.depreciation(date.slice(0, 7)),
       amount: signed,
       type: 'general_account' as const,
       account_number: account,
@@ -1119,9 +1037,12 @@ export class LedgerSeeder {
         currency: 'EUR',
         currency_exchange_rate: 1,
         operation_date: date,
-        journal_id: this.journalByCode('OD').id,
+        journal_id: this.journal('misc').id,
         status: 'posted',
-        lines: [line(1, '630000', -amount), line(2, '241000', amount)],
+        lines: [
+          line(1, this.account('depreciation'), -amount),
+          line(2, this.account('depreciated_asset'), amount),
+        ],
       },
       this.ctx,
     );
@@ -1130,7 +1051,8 @@ export class LedgerSeeder {
 
   /** The taxes a year is expected to owe, accrued on its last day by a journal entry. */
   yearEnd(date: string) {
-    const od = this.journalByCode('OD');
+    const od = this.journal('misc');
+    const { words } = this.profile;
     const amount = this.faker.number.int({ min: 20, max: 120 }) * 50;
     this.at(date, 17);
     const numbered = mintDocumentNumber(this.ledger, od, date.slice(0, 4));
@@ -1139,7 +1061,7 @@ export class LedgerSeeder {
       {
         journal_id: od.id,
         number: numbered.number,
-        reference: `Estimated taxes ${date.slice(0, 4)}`,
+        reference: words.estimatedTaxesOf(date.slice(0, 4)),
         due_date: null,
         currency: 'EUR',
         currency_exchange_rate: 1,
@@ -1151,8 +1073,8 @@ export class LedgerSeeder {
         end_date: date,
         origin: 'journal_entry',
         items: [
-          this.item('general_account', '640000', 'Estimated taxes', amount, 0),
-          this.item('general_account', '450000', 'Estimated taxes', 0, amount),
+          this.item('general_account', this.account('income_tax'), words.estimatedTaxes, amount, 0),
+          this.item('general_account', this.account('estimated_taxes'), words.estimatedTaxes, 0, amount),
         ],
       },
       this.ctx,
@@ -1160,16 +1082,6 @@ export class LedgerSeeder {
     applyChange(this.ledger, { ...change, counters: numbered.counters }, this.ctx.now);
   }
 }
-
-/** What employees spend and claim back, and the account each goes to. */
-const EXPENSE_ITEMS: [description: string, account: string][] = [
-  ['Train tickets', '615000'],
-  ['Hotel night', '615000'],
-  ['Fuel', '615000'],
-  ['Parking', '615000'],
-  ['Client lunch', '640000'],
-  ['Office supplies', '640000'],
-];
 
 export function seedLedger(options: SeedLedgerOptions): LedgerRecord {
   return seededLedger(options).seeder.ledger;

@@ -190,7 +190,7 @@ export function createPartner(
       );
     }
   }
-  assertVatNumber(input.vat);
+  assertVatNumber(input.vat, ledger);
   assertCompanyId(ledger, input.company_id, merged?.id);
   const account = partnerAccount(ledger, role, input.account_number);
   assertNoDuplicate(
@@ -281,7 +281,7 @@ export function updatePartner(
   input: PartnerUpdateInput,
   now: string,
 ): LedgerPartner {
-  assertVatNumber(input.vat);
+  assertVatNumber(input.vat, ledger);
   assertCompanyId(ledger, input.company_id, partner.id);
   if (input.external_reference) {
     assertNoDuplicate(

@@ -260,7 +260,9 @@ describe('finding a connection', () => {
   ])('shows a connection of %d with %j', (integrationid, expected) => {
     const { connectionOf } = setup();
     const { connectionid } = connectionOf();
-    expect(domain.toConnectionItem({ ...connectionOf(), integrationid }, catalogue, '2026-01-15T09:00:00.000Z')).toEqual({
+    expect(
+      domain.toConnectionItem({ ...connectionOf(), integrationid }, catalogue, '2026-01-15T09:00:00.000Z'),
+    ).toEqual({
       ...{ connectionid, name: 'Odoo', integrationid, data: null, status: 'active', ...expected },
     });
   });

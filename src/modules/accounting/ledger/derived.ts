@@ -1,4 +1,5 @@
 import { own } from '../../../lib/own.js';
+import { documentNumber } from '../accounting.profiles.js';
 import type {
   LedgerEntry,
   LedgerEntryLine,
@@ -244,12 +245,15 @@ export const bookYearOf = (ledger: LedgerRecord, date: string) =>
 export const documentCounterKey = (journalId: string, bookYearName: string) =>
   `doc:${journalId}:${bookYearName}`;
 
-/** The number the next document of a journal gets in a book year: CODE/YEAR/0001. */
+/**
+ * The number the next document of a journal gets in a book year, in the format of the folder's
+ * country: CODE/YEAR/0001 in a Belgian folder (see documentNumber).
+ */
 export function nextDocumentNumber(
   ledger: LedgerRecord,
   journal: LedgerJournal,
   bookYearName: string,
 ): string {
   const next = (own(ledger.counters, documentCounterKey(journal.id, bookYearName)) ?? 0) + 1;
-  return `${journal.code}/${bookYearName}/${String(next).padStart(4, '0')}`;
+  return documentNumber(ledger, journal, bookYearName, next);
 }

@@ -3,6 +3,7 @@ import type { Integration } from '../../../platform/catalogue.js';
 import { LEGACY_UNTIL } from '../../../platform/seeding/dataset-seeder.js';
 import type { WorldStore } from '../../../store/store.js';
 import { liveLedgerDays } from '../accounting.living.js';
+import { countryOf } from '../accounting.profiles.js';
 import {
   type LedgerBookYear,
   type LedgerFolder,
@@ -24,8 +25,8 @@ export const FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS = 3;
 const MAX_CACHED_FOLDER_LISTS = 10_000;
 
 /**
- * The folders of a consumer's accounting integration, memoized in the app's `cache` (they only
- * depend on the ids).
+ * The folders of a consumer's accounting integration, companies of the integration's country (see
+ * countryOf), memoized in the app's `cache` (they only depend on the ids).
  */
 export function foldersOf(
   cache: Map<string, LedgerFolder[]>,
@@ -37,7 +38,7 @@ export function foldersOf(
   let folders = cache.get(key);
   if (!folders) {
     const count = integration.features.multiple_folders ? FOLDERS_OF_MULTI_FOLDER_INTEGRATIONS : 1;
-    folders = seedFolders(seed, consumerid, integration.integrationid, count);
+    folders = seedFolders(seed, consumerid, integration.integrationid, count, countryOf(integration));
     if (cache.size > MAX_CACHED_FOLDER_LISTS) cache.clear();
     cache.set(key, folders);
   }
@@ -115,6 +116,7 @@ export interface LedgerArgs {
   consumerid: string;
   integrationid: number;
   unifiedPartners: boolean;
+  /** The folder, whose address's country is the ledger's profile (see accounting.profiles.ts). */
   folder: LedgerFolder;
   /**
    * The sandbox clock's day when the ledger was first used (YYYY-MM-DD): its history runs up to it.

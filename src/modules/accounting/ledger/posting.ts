@@ -7,6 +7,7 @@ import {
 } from '../../../lib/errors.js';
 import { uuidFrom } from '../../../lib/ids.js';
 import { isStorableKey, own } from '../../../lib/own.js';
+import { documentNumber, typeOfNewAccount } from '../accounting.profiles.js';
 import type {
   LedgerAccount,
   LedgerAnalyticAccount,
@@ -159,7 +160,10 @@ function numbersOf(ledger: LedgerRecord, journalId: string): Set<string> {
   return out;
 }
 
-/** The next free CODE/YEAR/0001 number of a journal in a book year, and the counter to store. */
+/**
+ * The next free number of a journal in a book year (CODE/YEAR/0001 in a Belgian folder, see
+ * documentNumber), and the counter to store.
+ */
 export function mintDocumentNumber(
   ledger: LedgerRecord,
   journal: LedgerJournal,
@@ -171,7 +175,7 @@ export function mintDocumentNumber(
   let number: string;
   do {
     next += 1;
-    number = `${journal.code}/${bookYearName}/${String(next).padStart(4, '0')}`;
+    number = documentNumber(ledger, journal, bookYearName, next);
   } while (taken.has(number));
   return { number, counters: { [key]: next } };
 }
@@ -696,13 +700,6 @@ export interface EntryDraft {
   items: EntryItemDraft[];
 }
 
-/** Account type an account created by an entry gets, by the class of its number. */
-function typeOfNewAccount(number: string): LedgerAccount['type'] {
-  if (number.startsWith('6')) return 'expense';
-  if (number.startsWith('7')) return 'income';
-  return 'other';
-}
-
 /**
  * The documented errors of a line refused by buildJournalEntry depend on the operation that books
  * the entry (its origin): a journal entry, a miscellaneous operation, or an entry of the financial
@@ -808,7 +805,7 @@ export function buildJournalEntry(
         created.set(accountNumber, {
           number: accountNumber,
           name: item.account_info.account_name,
-          type: typeOfNewAccount(accountNumber),
+          type: typeOfNewAccount(ledger, accountNumber),
           active: true,
           scheme_ids: null,
           accounting_category: null,

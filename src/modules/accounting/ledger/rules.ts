@@ -1,6 +1,7 @@
 import { errors, type ServiceErrorName, serviceError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
 import { own } from '../../../lib/own.js';
+import { profileOf } from '../accounting.profiles.js';
 import type {
   LedgerAccount,
   LedgerAnalyticAccount,
@@ -207,14 +208,22 @@ export function assertPdf(base64: string): void {
 
 /**
  * A VAT number is a country prefix (two capital letters) followed by digits, without dots or
- * whitespace: BE0123456789, NL123456789, FR12345678901.
+ * whitespace: BE0123456789, NL123456789, FR12345678901. The software of a country whose VAT numbers
+ * hold letters also takes those of its country (NL123456789B01 in a Dutch folder, ESB12345678 in a
+ * Spanish one).
  */
 export const VAT_NUMBER = /^[A-Z]{2}[0-9]{2,13}$/;
 
-export function assertVatNumber(vat: string | null | undefined): void {
+export function assertVatNumber(
+  vat: string | null | undefined,
+  ledger: Pick<LedgerRecord, 'folder'> | null = null,
+): void {
   if (vat === null || vat === undefined) return;
-  if (!VAT_NUMBER.test(vat))
-    throw errors.accountingVatNumberInvalid(`'${vat}' is not of the form BE0123456789`);
+  const { pattern, example } = ledger
+    ? profileOf(ledger).vatNumber
+    : { pattern: null, example: 'BE0123456789' };
+  if (!VAT_NUMBER.test(vat) && !pattern?.test(vat))
+    throw errors.accountingVatNumberInvalid(`'${vat}' is not of the form ${example}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { errors, serviceError } from '../../../lib/errors.js';
 import { own } from '../../../lib/own.js';
+import { profileOf } from '../accounting.profiles.js';
 import type {
   LedgerAccount,
   LedgerBankStatement,
@@ -40,10 +41,6 @@ import {
  */
 
 const fail = errors.accountingFailure;
-
-/** Where bank statements book fees and the VAT on them. */
-export const BANK_CHARGES_ACCOUNT = '657000';
-export const DEDUCTIBLE_VAT_ACCOUNT = '411000';
 
 const item = (
   account_type: EntryItemDraft['account_type'],
@@ -322,16 +319,24 @@ export interface BankAccountDraft {
   bank_name: string;
 }
 
-/** The first free account number 5500xx..5599xx (in steps of 100) for a new bank account. */
+/**
+ * The first free account number for a new bank account, in the range of the folder's chart: 550000 to
+ * 559900 in steps of 100 in a Belgian folder, 512000 to 512900 in a French one, 1100 to 1190 in steps
+ * of 10 in a Dutch one...
+ */
 function freeBankAccountNumber(ledger: LedgerRecord): string {
-  for (let n = 550000; n <= 559900; n += 100) {
-    if (!own(ledger.accounts, String(n))) return String(n);
+  const { first, last, step } = profileOf(ledger).bankAccounts;
+  const width = String(first).length;
+  for (let n = first; n <= last; n += step) {
+    const number = String(n).padStart(width, '0');
+    if (!own(ledger.accounts, number)) return number;
   }
-  throw fail('The chart of accounts has no free bank account number left (550000 to 559900)');
+  throw fail(`The chart of accounts has no free bank account number left (${first} to ${last})`);
 }
 
 /**
- * A new bank account: a bank journal with its own ledger account (the next free 55xx00 number) and
+ * A new bank account: a bank journal with its own ledger account (the next free number of the bank
+ * accounts' range, 55xx00 in a Belgian folder) and
  * the suspense account of the folder for what cannot be allocated yet. Its code is unique among the
  * journals, its IBAN (checked) among the bank accounts.
  */
@@ -504,6 +509,8 @@ function bookStatement(
       .map((e) => e.reference as string),
   );
   const { numbers, counters } = mintDocumentNumbers(ledger, journal, year.name, draft.items.length);
+  // The fees and their VAT go to the bank charges and the deductible VAT of the folder's chart.
+  const { accounts } = profileOf(ledger);
   const entries: LedgerEntry[] = [];
   const change: LedgerChange = { entries: [], accounts: [], attachments: [], counters };
   draft.items.forEach((transaction, i) => {
@@ -523,8 +530,8 @@ function bookStatement(
     if (fee < 0 || tax < 0) throw fail(`${where}: fee_amount and tax_amount cannot be negative`);
     const description = transaction.description;
     const items: EntryItemDraft[] = [item('general_account', bankAccount, description, amount)];
-    if (fee) items.push(item('general_account', BANK_CHARGES_ACCOUNT, description, fee));
-    if (tax) items.push(item('general_account', DEDUCTIBLE_VAT_ACCOUNT, description, tax));
+    if (fee) items.push(item('general_account', accounts.bank_charges, description, fee));
+    if (tax) items.push(item('general_account', accounts.vat_deductible, description, tax));
     const rest = -(amount + fee + tax);
     if (rest !== 0) items.push(counterpartItem(ledger, journal, transaction, rest, where));
     const built = buildJournalEntry(

@@ -25,20 +25,21 @@ export const NORMAL_PACE: PaceOf = () => 1;
 export function paceOf(changes: readonly PaceChange[] | undefined): PaceOf {
   if (!changes || changes.length === 0) return NORMAL_PACE;
   const sorted = [...changes].sort((a, b) => a.from.localeCompare(b.from));
-  return (day) => {
-    let pace: Pace = 'normal';
-    for (const change of sorted) {
-      if (change.from > day) break;
-      pace = change.pace;
-    }
-    return PACE_FACTORS[pace];
-  };
+  return (day) => PACE_FACTORS[paceIn(sorted, day)];
 }
 
 /** The pace of a day under a list of changes, by name. */
 export function paceOn(changes: readonly PaceChange[] | undefined, day: string): Pace {
+  return paceIn(
+    [...(changes ?? [])].sort((a, b) => a.from.localeCompare(b.from)),
+    day,
+  );
+}
+
+/** The pace of a day under changes sorted by day. */
+function paceIn(sorted: readonly PaceChange[], day: string): Pace {
   let pace: Pace = 'normal';
-  for (const change of [...(changes ?? [])].sort((a, b) => a.from.localeCompare(b.from))) {
+  for (const change of sorted) {
     if (change.from > day) break;
     pace = change.pace;
   }

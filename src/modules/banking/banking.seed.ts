@@ -80,6 +80,41 @@ const DIRECT_DEBITS: [string, number, number][] = [
 ];
 
 /** Some counterparts of the company: name and IBAN. */
+
+/**
+ * A completed transaction of `account`, executed (and last updated) at `executed`, valued at
+ * `value`, with the fields of its kind: the history's and the days' alike.
+ */
+function transactionRecord(
+  id: string,
+  account: BankingAccount,
+  amount: number,
+  executed: string,
+  value: string,
+  fields: Partial<BankingTransaction> & { operation_type: BankingTransaction['operation_type'] },
+): BankingTransaction {
+  return {
+    id,
+    bank_account_id: account.id,
+    amount: round2(amount),
+    tax_amount: null,
+    currency: account.currency,
+    description: null,
+    additional_information: null,
+    counterpart_name: null,
+    counterpart_reference: null,
+    remittance_information: null,
+    creation_date: executed,
+    value_date: value,
+    execution_date: executed,
+    internal_transaction: false,
+    last_update_on: executed,
+    status: 'completed',
+    attachments: [],
+    ...fields,
+  };
+}
+
 type Party = { name: string; iban: string };
 
 class BankingSeeder extends DatasetSeeder<BankingDataset> {
@@ -132,26 +167,7 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
     // Value date: the same working day, or the next one for transfers booked late in the day.
     const next = fields.operation_type === 'card' ? day : workingDayFrom(day);
     const valueDay = next > this.last ? day : next;
-    const record: BankingTransaction = {
-      id,
-      bank_account_id: account.id,
-      amount: round2(amount),
-      tax_amount: null,
-      currency: account.currency,
-      description: null,
-      additional_information: null,
-      counterpart_name: null,
-      counterpart_reference: null,
-      remittance_information: null,
-      creation_date: execution,
-      value_date: at(valueDay, 0),
-      execution_date: execution,
-      internal_transaction: false,
-      last_update_on: execution,
-      status: 'completed',
-      attachments: [],
-      ...fields,
-    };
+    const record = transactionRecord(id, account, amount, execution, at(valueDay, 0), fields);
     this.data.transactions[id] = record;
     return record;
   }
@@ -636,26 +652,7 @@ class BankingDay {
     instant = this.#instant(),
   ): BankingTransaction {
     const id = uuidFrom('banking-transaction', this.live.data.connectionid, this.day, this.#made++);
-    const record: BankingTransaction = {
-      id,
-      bank_account_id: account.id,
-      amount: round2(amount),
-      tax_amount: null,
-      currency: account.currency,
-      description: null,
-      additional_information: null,
-      counterpart_name: null,
-      counterpart_reference: null,
-      remittance_information: null,
-      creation_date: instant,
-      value_date: at(this.day, 0),
-      execution_date: instant,
-      internal_transaction: false,
-      last_update_on: instant,
-      status: 'completed',
-      attachments: [],
-      ...fields,
-    };
+    const record = transactionRecord(id, account, amount, instant, at(this.day, 0), fields);
     this.live.data.transactions[id] = record;
     return record;
   }

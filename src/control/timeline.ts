@@ -29,6 +29,9 @@ import { applyVerticals } from './fixtures.verticals.js';
  * the reason, and changes nothing else).
  */
 
+/** The most due events one run of the background work applies (the rest in the runs after it). */
+export const MAX_EVENTS_PER_RUN = 100;
+
 /** The most events a world keeps declared (applied ones included); past it a declaration is refused. */
 export const MAX_WORLD_TIMELINE = 10_000;
 
@@ -330,7 +333,10 @@ export function timelineTask(services: Services): TickTask {
       .filter((record) => record.status === 'pending' && record.at <= now)
       .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
     if (due.length === 0) return;
-    for (const record of due) {
+    // A run applies a bounded share, in its own write, so that requests waiting for the world get
+    // their turn between runs; the next run goes on (a move of the clock waits for all of them).
+    if (due.length > MAX_EVENTS_PER_RUN) void services.ticker.run();
+    for (const record of due.slice(0, MAX_EVENTS_PER_RUN)) {
       try {
         applyEvent(store, services, record);
       } catch (error) {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_EVENTS_PER_RUN } from '../../src/control/timeline.js';
 import { connectionCredentials } from '../../src/modules/connections/index.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
 
@@ -116,6 +117,23 @@ describe('records on the timeline', () => {
     expect(burst).toHaveLength(30);
     expect(new Set(burst.map((o) => o.creation_date)).size).toBe(30);
     expect(burst.map((o) => o.creation_date).sort()[29]).toBe('2026-01-17T10:58:00.000Z');
+  });
+
+  it(`more events due at once than one run applies (${MAX_EVENTS_PER_RUN}) all happen by the answer of the clock's move`, async () => {
+    const declared = await declare([
+      {
+        at: '2026-01-15T10:00:00Z',
+        repeat: MAX_EVENTS_PER_RUN * 2 + 50,
+        every_seconds: 1,
+        consumer: pos,
+        pos: { customers: [{ first_name: 'Burst', last_name: '{{at}}' }] },
+      },
+    ]);
+    expect(declared.status, declared.text).toBe(200);
+    await advance(2 * HOUR);
+    const events = (await call(s.app, 'GET', '/__sandbox/timeline')).body.events as { status: string }[];
+    expect(events).toHaveLength(MAX_EVENTS_PER_RUN * 2 + 50);
+    expect(events.every((event) => event.status === 'applied')).toBe(true);
   });
 
   it('an event the rules refuse is marked failed with the reason, keeps nothing, and the others happen', async () => {

@@ -14,6 +14,7 @@ import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox }
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
+import { DEFAULT_MAX_WORLDS, DEFAULT_MAX_WORLDS_BYTES } from '../src/worlds.js';
 
 /** The command line: the only place that reads argv and the environment. */
 
@@ -41,6 +42,10 @@ Options:
                       again when reached                             (default 67108864)
   --max-world-bytes B bytes clients may write into the world; past it a write
                       is refused with 413                            (default 268435456)
+  --max-worlds N      worlds created over HTTP (POST /__sandbox/worlds) that
+                      may live at once; past it one more is refused with 429
+                                                                     (default 100)
+  --max-worlds-bytes B  bytes those worlds may hold together         (default 1073741824)
   --now ISO           start a manual clock at this instant (it moves only through
                       POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
   --admin-token T     token the /__sandbox control endpoints require; mandatory when
@@ -110,6 +115,8 @@ const OPTIONS = {
   'journal-limit': { type: 'string' },
   'cache-bytes': { type: 'string' },
   'max-world-bytes': { type: 'string' },
+  'max-worlds': { type: 'string' },
+  'max-worlds-bytes': { type: 'string' },
   fixtures: { type: 'string' },
   // Not --env-file: node reads an --env-file of its own wherever it stands on the command line, even
   // after the script, and exits when the file does not exist yet.
@@ -183,6 +190,8 @@ function parse(argv: string[]) {
     journalLimit: integer('journal-limit', values['journal-limit'], COMPACT_AFTER_BYTES),
     cacheBytes: integer('cache-bytes', values['cache-bytes'], DEFAULT_CACHE_BYTES),
     maxWorldBytes: integer('max-world-bytes', values['max-world-bytes'], DEFAULT_MAX_WORLD_BYTES),
+    maxWorlds: integer('max-worlds', values['max-worlds'], DEFAULT_MAX_WORLDS),
+    maxWorldsBytes: integer('max-worlds-bytes', values['max-worlds-bytes'], DEFAULT_MAX_WORLDS_BYTES),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
     writeEnv: values['write-env'] ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
@@ -273,6 +282,8 @@ async function serveCommand(args: Args) {
     journalLimit: args.journalLimit,
     cacheBytes: args.cacheBytes,
     maxWorldBytes: args.maxWorldBytes,
+    maxWorlds: args.maxWorlds,
+    maxWorldsBytes: args.maxWorldsBytes,
     ...(args.fixtures ? { fixtures: args.fixtures } : {}),
     envFile: args.writeEnv,
     requestJournalSize: args.requestJournal,

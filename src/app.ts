@@ -13,6 +13,7 @@ import { keptClock } from './control/sandbox.domain.js';
 import { type ConnectionLifeMode, connectionLifeTask } from './control/seeded-life.js';
 import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
 import { timelineTask } from './control/timeline.js';
+import { registerWorldControl } from './control/worlds.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
@@ -45,12 +46,18 @@ import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js
 import { registerDocs } from './surfaces/docs/index.js';
 import { isMcpPath, registerMcp } from './surfaces/mcp/index.js';
 import { VERTICALS } from './verticals.js';
+import { DEFAULT_MAX_WORLDS, WorldHub } from './worlds.js';
 
 export interface CreateAppOptions {
   /** The verticals the app is composed of (default: all of src/verticals.ts). */
   verticals?: readonly AnyVerticalModule[];
   /** Seed of the world (default 1): the same seed builds the same world. */
   seed?: number;
+  /**
+   * Without a store: gives the world API keys of its own, derived from the seed and this value (a
+   * world created over HTTP draws it at random; see platform/credentials.ts).
+   */
+  keysSalt?: string;
   /** World size when no store is given: 'default' or 'large' (100,000 consumers). */
   size?: WorldSize;
   /** A store opened by the caller (a file, say); default: a new in-memory world of the seed. */
@@ -62,6 +69,13 @@ export interface CreateAppOptions {
   cacheBytes?: number;
   /** Without a store: bytes clients may write into the world (default 256 MiB); see docs/persistence.md. */
   maxWorldBytes?: number;
+  /**
+   * Worlds created over HTTP (POST /__sandbox/worlds) that may live at once (default 100; 0: the app
+   * serves none). Their keys route each request to them, through the app's `fetch` (src/worlds.ts).
+   */
+  maxWorlds?: number;
+  /** Bytes those worlds may hold together (default 1 GiB). */
+  maxWorldsBytes?: number;
   /**
    * Default: a manual clock at 2026-01-15T09:00:00Z, which makes responses byte-identical run after
    * run. A Date starts a manual clock at that instant; 'now' at the machine's current second, which a
@@ -134,7 +148,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   }
   const store =
     options.store ??
-    Store.memory(seedWorld(seed, options.size ?? 'default', verticals), {
+    Store.memory(seedWorld(seed, options.size ?? 'default', verticals, options.keysSalt), {
       materializers: verticalMaterializers(verticals),
       living: livingCollections(verticals),
       ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
@@ -290,6 +304,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerDatalab(app);
   registerLocalAgents(app);
   registerSandboxControl(app);
+  registerWorldControl(app, services);
   registerDocs(app);
   const mcp = registerMcp(app, services);
   registerConsole(app, { sections: [mcpSessionsSection(mcp)] });
@@ -298,5 +313,23 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   app.notFound(notFoundOrNotAllowed(app));
   app.onError(handleError);
 
-  return Object.assign(app, { services });
+  const sandboxApp = Object.assign(app, { services });
+  if ((options.maxWorlds ?? DEFAULT_MAX_WORLDS) > 0) {
+    new WorldHub(sandboxApp, {
+      build: createApp,
+      defaultSeed: seed,
+      ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
+      ...(options.maxWorldsBytes !== undefined ? { maxBytes: options.maxWorldsBytes } : {}),
+      app: {
+        publicUrl: config.publicUrl,
+        bodyLimit: config.bodyLimit,
+        ...(options.cors !== undefined ? { cors: options.cors } : {}),
+        ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+        ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+        ...(options.faultHoldLimitMs !== undefined ? { faultHoldLimitMs: options.faultHoldLimitMs } : {}),
+        verticals,
+      },
+    });
+  }
+  return sandboxApp;
 }

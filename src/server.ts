@@ -21,6 +21,7 @@ import {
   seedWorld,
   verticalMaterializers,
 } from './control/seeded-world.js';
+import type { WorldDirectory } from './control/worlds.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import type { Pace, PaceChange } from './lib/pace.js';
@@ -57,6 +58,10 @@ export interface StartOptions {
   maxWorldBytes?: number;
   /** Requests the journal keeps (default 10,000; 0 keeps none): see docs/requests-and-faults.md. */
   requestJournalSize?: number;
+  /** Worlds created over HTTP (POST /__sandbox/worlds) live at once, at most (default 100; 0: none). */
+  maxWorlds?: number;
+  /** Bytes those worlds may hold together (default 1 GiB): see docs/testing.md. */
+  maxWorldsBytes?: number;
   /** 'seeded' (default) or 'off': the seeded life of the crowd's connections (docs/living-world.md). */
   connectionLife?: ConnectionLifeMode;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
@@ -109,6 +114,8 @@ export interface RunningSandbox {
   requests(filter?: RequestFilter): RequestEntry[];
   /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
   faults: FaultControl;
+  /** The worlds created over HTTP (POST /__sandbox/worlds); null with maxWorlds 0. */
+  worlds: WorldDirectory | null;
   /** The file the start's `envFile` wrote (null without). */
   envFile: string | null;
 }
@@ -194,6 +201,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.requestJournalSize !== undefined ? { requestJournalSize: options.requestJournalSize } : {}),
+    ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
+    ...(options.maxWorldsBytes !== undefined ? { maxWorldsBytes: options.maxWorldsBytes } : {}),
     ...(options.connectionLife !== undefined ? { connectionLife: options.connectionLife } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     cors: options.cors !== undefined ? options.cors : exposed ? null : '*',
@@ -212,7 +221,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   }
   let server: ServerType;
   try {
-    server = await listen(app, options.port ?? 4010, host);
+    server = await listen(app.fetch, options.port ?? 4010, host);
   } catch (error) {
     await store.close(); // the world file's lock goes with the refused start
     throw error;
@@ -222,6 +231,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   // always there and looks only while the clock follows the machine.
   const timer = setInterval(() => {
     if (app.services.clock.mode === 'system') void app.services.ticker.run();
+    app.services.worlds?.tick();
   }, 1000);
   timer.unref();
   const port = (server.address() as AddressInfo).port;
@@ -257,8 +267,10 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     fixtures: { loaded, load: (source) => loadFixtures(app, source) },
     requests: (filter) => app.services.requests.list(filter),
     faults: app.services.faults,
+    worlds: app.services.worlds ?? null,
     close: async () => {
       clearInterval(timer);
+      await app.services.worlds?.close();
       app.services.faults.close(); // requests a fault holds are let go, without an answer
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -278,9 +290,13 @@ function allowedHostsFor(host: string, given: readonly string[] | '*' | undefine
   return [...listening, ...(given ?? [])];
 }
 
-function listen(app: SandboxApp, port: number, hostname: string): Promise<ServerType> {
+function listen(
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server));
+    const server = serve({ fetch, port, hostname }, () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(new StartError(error.code === 'EADDRINUSE' ? `Port ${port} is already in use` : error.message));
     });

@@ -3,7 +3,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { own } from '../lib/own.js';
 import { type Catalogue, loadCatalogue } from '../platform/catalogue.js';
-import { seedCredentials } from '../platform/credentials.js';
+import { credentialsOf } from '../platform/credentials.js';
 import type { World } from '../store/world.js';
 import { seedDirectory, VERTICAL_SHOWCASE } from './seeded-world.js';
 
@@ -14,7 +14,7 @@ import { seedDirectory, VERTICAL_SHOWCASE } from './seeded-world.js';
  */
 export function sandboxEnv(world: World, baseUrl: string, catalogue: Catalogue = loadCatalogue()) {
   const seed = world.meta.seed;
-  const creds = seedCredentials(seed);
+  const creds = credentialsOf(world.meta);
   const directory = seedDirectory(seed);
   const lines: [string, string][] = [
     ['SANDBOX_BASE_URL', baseUrl],

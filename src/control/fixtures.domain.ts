@@ -21,7 +21,7 @@ import {
 import { createWebhook, webhookTypes } from '../modules/webhooks/index.js';
 import { requireConsumer } from '../platform/access.js';
 import type { Integration } from '../platform/catalogue.js';
-import { seedCredentials } from '../platform/credentials.js';
+import { credentialsOf } from '../platform/credentials.js';
 import {
   type FixtureContext,
   type FixtureServices,
@@ -141,7 +141,7 @@ class Loader implements FixtureContext {
   ) {
     this.#seed = store.world.meta.seed;
     this.#consumers = new RefTable(this);
-    const credentials = seedCredentials(this.#seed);
+    const credentials = credentialsOf(store.world.meta);
     const production = doc.environment === 'production';
     const envid = production ? credentials.productionEnvId : credentials.sandboxEnvId;
     if (!own(store.world.environments, envid)) {

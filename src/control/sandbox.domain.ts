@@ -99,7 +99,7 @@ export async function resetSandbox(
   const { store, config } = services;
   // In its turn, as every write: a write under way ends before the world is replaced.
   await store.transact((write) => {
-    const seeded = seedWorld(config.seed, write.world.meta.size);
+    const seeded = seedWorld(config.seed, write.world.meta.size, undefined, write.world.meta.keys_salt);
     // Neither the clock nor the pace is reset: the world goes on where it stands, at its pace.
     const { clock, pace } = write.world.sandbox_state;
     if (clock) seeded.sandbox_state.clock = clock;

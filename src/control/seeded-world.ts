@@ -206,17 +206,45 @@ export function seedWorld(
   seed: number,
   size: WorldSize = 'default',
   verticals: readonly AnyVerticalModule[] = VERTICALS,
+  keysSalt?: string,
 ): World {
   const collections = verticals.map((module) => module.collection);
-  if (size !== 'default') return buildWorld(seed, size, collections);
-  const key = `${seed}:${collections.join(',')}`;
-  let snapshot = SNAPSHOTS.get(key);
-  if (!snapshot) {
-    // Frozen as a clone: the built world may hold values it shares with the modules that seeded it.
-    snapshot = deepFreeze(structuredClone(buildWorld(seed, size, collections)));
-    SNAPSHOTS.set(key, snapshot);
+  let world: World;
+  if (size !== 'default') world = buildWorld(seed, size, collections);
+  else {
+    const key = `${seed}:${collections.join(',')}`;
+    let snapshot = SNAPSHOTS.get(key);
+    if (!snapshot) {
+      // Frozen as a clone: the built world may hold values it shares with the modules that seeded it.
+      snapshot = deepFreeze(structuredClone(buildWorld(seed, size, collections)));
+      SNAPSHOTS.set(key, snapshot);
+    }
+    world = structuredClone(snapshot);
   }
-  return structuredClone(snapshot);
+  return keysSalt ? withOwnKeys(world, keysSalt) : world;
+}
+
+/**
+ * The seeded world with API keys of its own (a world created over HTTP): each seeded key is moved to
+ * the client id of the salted credentials, with the hash of its salted secret; nothing else changes.
+ */
+function withOwnKeys(world: World, salt: string): World {
+  const seeded = seedCredentials(world.meta.seed);
+  const own = seedCredentials(world.meta.seed, salt);
+  const roles = ['sandbox', 'production', 'restricted', 'revoked', 'otherAccount'] as const;
+  const keys: World['keys'] = {};
+  for (const [clientid, record] of Object.entries(world.keys)) {
+    const role = roles.find((name) => seeded[name].clientId === clientid);
+    if (!role) {
+      keys[clientid] = record;
+      continue;
+    }
+    const { clientId, clientSecret } = own[role];
+    keys[clientId] = { ...record, clientid: clientId, secret_sha256: sha256(clientSecret) };
+  }
+  world.keys = keys;
+  world.meta.keys_salt = salt;
+  return world;
 }
 
 /** Frozen default worlds by seed: never handed out, only cloned (a constant of the process). */

@@ -4,7 +4,7 @@
  * drifts from the specification fails in one place.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
 
@@ -422,6 +422,13 @@ export const messages = {
   recordTooLarge: (path: string, size: number, limit: number) =>
     `${path} would hold ${size} characters, more than the ${limit} a record (or a field of one) may hold; only a file's content (base64_string) may be longer`,
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
+  worldNotFound: (id: string) => `No world ${id} is live in this sandbox: it was deleted, or it expired`,
+  worldsNotServed:
+    'Worlds over HTTP are served by a sandbox started with `serve` (or startSandbox()); in process, call createApp() once per world',
+  worldsCountFull: (limit: number) =>
+    `The sandbox holds ${limit} live worlds, its most (--max-worlds): delete one, or wait until one expires`,
+  worldsBytesFull: (used: number, limit: number) =>
+    `The live worlds hold ${used} bytes, past the ${limit} the sandbox keeps for them (--max-worlds-bytes): delete one, or wait until one expires`,
   hostNotAllowed: (host: string) =>
     `The Host '${host}' is not a name of this sandbox: add it with --allowed-hosts (or SANDBOX_ALLOWED_HOSTS)`,
   crossSiteRefused:
@@ -554,6 +561,10 @@ export const errors = {
   recordTooLarge: (path: string, size: number, limit: number) =>
     new ApiError(413, messages.recordTooLarge(path, size, limit)),
   adminTokenRequired: () => authError(messages.adminTokenRequired),
+  worldNotFound: (id: string) => new ApiError(404, messages.worldNotFound(id)),
+  worldsNotServed: () => new ApiError(404, messages.worldsNotServed),
+  worldsCountFull: (limit: number) => new ApiError(429, messages.worldsCountFull(limit)),
+  worldsBytesFull: (used: number, limit: number) => new ApiError(429, messages.worldsBytesFull(used, limit)),
   /** The request policy (platform/request-policy.ts): a Host that names no server of this sandbox. */
   hostNotAllowed: (host: string) => new ApiError(403, messages.hostNotAllowed(host)),
   /** A state change on a control surface that a browser says comes from another site. */

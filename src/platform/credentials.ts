@@ -28,29 +28,40 @@ export interface SeedCredentials {
 const token = (length: number, ...parts: (string | number)[]) =>
   createHash('sha256').update(parts.join(':')).digest('base64url').slice(0, length);
 
-const key = (seed: number, role: string): KeyCredentials => ({
-  clientId: token(22, 'client', seed, role),
-  clientSecret: token(43, 'secret', seed, role),
+const keyOf = (seed: number, role: string, salt?: string): KeyCredentials => ({
+  clientId: token(22, 'client', seed, role, ...(salt ? [salt] : [])),
+  clientSecret: token(43, 'secret', seed, role, ...(salt ? [salt] : [])),
 });
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export function seedCredentials(seed: number): SeedCredentials {
+/**
+ * The credentials of a world of `seed`. A world created over HTTP (POST /__sandbox/worlds) has keys of
+ * its own: `salt`, drawn at random when it is created and kept in its meta, enters every key, so its
+ * keys select it and no one derives them from the seed. The ids (account, environments, consumers)
+ * are the seed's, as its data is.
+ */
+export function seedCredentials(seed: number, salt?: string): SeedCredentials {
+  const key = (role: string) => keyOf(seed, role, salt);
   return {
     accountId: uuidFrom('account', seed, 'main'),
     sandboxEnvId: uuidFrom('environment', seed, 'main', 'sandbox'),
     productionEnvId: uuidFrom('environment', seed, 'main', 'production'),
-    sandbox: key(seed, 'sandbox'),
-    production: key(seed, 'production'),
-    restricted: { ...key(seed, 'restricted'), consumerId: uuidFrom('consumer', seed, 'restricted') },
-    revoked: key(seed, 'revoked'),
+    sandbox: key('sandbox'),
+    production: key('production'),
+    restricted: { ...key('restricted'), consumerId: uuidFrom('consumer', seed, 'restricted') },
+    revoked: key('revoked'),
     otherAccount: {
-      ...key(seed, 'other-account'),
+      ...key('other-account'),
       accountId: uuidFrom('account', seed, 'other'),
       sandboxEnvId: uuidFrom('environment', seed, 'other', 'sandbox'),
     },
   };
 }
+
+/** The credentials of a world as it holds them: its seed's, with its keys' salt when it has one. */
+export const credentialsOf = (meta: { seed: number; keys_salt?: string }): SeedCredentials =>
+  seedCredentials(meta.seed, meta.keys_salt);
 
 /** The JWT signing secret of a seeded world: tokens of one seed are forged for any other. */
 export const jwtSecret = (seed: number | string) => createHash('sha256').update(`jwt:${seed}`).digest();

@@ -42,6 +42,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflict: the record already exists in the target software',
   413: 'The request body is too large',
   422: 'Validation error',
+  429: 'Too many: a bound of the sandbox is reached',
 } as const;
 
 type ErrorCode = keyof typeof ERROR_DESCRIPTIONS;

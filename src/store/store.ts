@@ -678,6 +678,11 @@ export class Store implements WorldStore {
     return this.materialize(collection, key, entry.args, (args) => build(args as never) as R);
   }
 
+  /** Bytes the world holds beyond its seed: what clients wrote, and the generated datasets cached. */
+  get heldBytes(): number {
+    return (this.#world.meta.client_bytes ?? 0) + this.#cacheTotal;
+  }
+
   generatedKeys(collection: string): string[] {
     return [...(this.#registry.get(collection)?.keys() ?? [])];
   }

@@ -470,6 +470,8 @@ export interface WorldMeta {
   journal_seq?: number;
   /** Bytes clients wrote into the world: records, and changes of generated datasets (see store.ts). */
   client_bytes?: number;
+  /** A world created over HTTP: what makes its API keys its own (see platform/credentials.ts). */
+  keys_salt?: string;
 }
 
 export type WorldSize = 'default' | 'large';

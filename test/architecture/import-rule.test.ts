@@ -38,7 +38,7 @@ function layerOf(file: string): string | null {
   if (path.startsWith('bin/')) return 'bin';
   if (path === 'src/index.ts') return 'entry';
   if (path === 'src/server.ts') return 'server';
-  if (path === 'src/app.ts') return 'app';
+  if (path === 'src/app.ts' || path === 'src/worlds.ts') return 'app';
   if (path === 'src/verticals.ts') return 'modules';
   const top = path.split('/')[1];
   return path.startsWith('src/') && LAYERS.includes(top ?? '') ? (top as string) : null;

@@ -5,7 +5,7 @@ import { type ClockMove, moveClock, resetSandbox } from '../../control/sandbox.d
 import { ClockChange } from '../../control/sandbox.schemas.js';
 import { ApiError, ValidationFailure } from '../../lib/errors.js';
 import type { AppEnv } from '../../platform/context.js';
-import { seedCredentials } from '../../platform/credentials.js';
+import { credentialsOf } from '../../platform/credentials.js';
 import { publicOrigin } from '../../platform/urls.js';
 import { consumersOfEnvironment } from '../../store/indexes.js';
 import { code, copyButton, type Html, postButton } from './layout.js';
@@ -16,7 +16,7 @@ export function overviewBody(c: Context<AppEnv>): Html {
   const world = c.get('store').world;
   const clock = c.get('clock');
   const now = clock.now().toISOString();
-  const creds = seedCredentials(world.meta.seed);
+  const creds = credentialsOf(world.meta);
   const origin = publicOrigin(c.get('config'), c.req.url);
   // The .env lines walk every connection (a quarter of a second on the large world): inline on the
   // default world, a link of their own on the large one.

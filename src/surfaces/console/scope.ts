@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../../platform/context.js';
-import { seedCredentials } from '../../platform/credentials.js';
+import { credentialsOf } from '../../platform/credentials.js';
 import type { Principal } from '../../platform/tokens.js';
 import type { EnvironmentRecord, World } from '../../store/world.js';
 
@@ -18,7 +18,7 @@ export function environmentPrincipal(accountid: string, envid: string): Principa
 export function chosenEnvironment(world: World, envid: string | undefined): EnvironmentRecord {
   const asked = envid ? world.environments[envid.toLowerCase()] : undefined;
   if (asked) return asked;
-  const seeded = world.environments[seedCredentials(world.meta.seed).sandboxEnvId];
+  const seeded = world.environments[credentialsOf(world.meta).sandboxEnvId];
   const first = seeded ?? Object.values(world.environments)[0];
   if (!first) throw new Error('The world holds no environment');
   return first;

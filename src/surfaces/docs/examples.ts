@@ -661,6 +661,10 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
     path: '/__sandbox/pace',
     build: () => ({ body: { pace: 'busy' } }),
   },
+  sandbox_create_world: {
+    path: '/__sandbox/worlds',
+    build: () => ({ body: { seed: 7, clock: '2026-01-15T09:00:00Z', pace: 'normal', ttl_seconds: 600 } }),
+  },
   sandbox_arm_failure: {
     path: '/__sandbox/failures',
     build: (w) => ({

@@ -185,6 +185,8 @@ async function main() {
 
   // 1b. Fresh worlds: the library in a process of its own, as a test suite creates one per test.
   freshWorlds(rows);
+  // 1c. Worlds over HTTP, as a suite in another language creates one per test.
+  worldsOverHttp(rows);
 
   // 2. The sandbox, default world, in memory.
   const mem = await start(sandboxCommand(), '/__sandbox/clock');
@@ -480,6 +482,50 @@ function freshWorlds(rows: Row[]): void {
   );
 }
 
+/** The rows of the worlds created over HTTP (POST /__sandbox/worlds). */
+const WORLDS = {
+  create: 'create a world over HTTP + its first authenticated answer',
+  live: '100 live worlds, each having answered',
+} as const;
+
+/** Runs bench/worlds.mjs on the built package entry in a node process of its own. */
+function worldsOverHttp(rows: Row[]): void {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: { '.': { default: string } };
+  };
+  const out = spawnSync(
+    process.execPath,
+    ['--expose-gc', 'bench/worlds.mjs', join(ROOT, pkg.exports['.'].default), '100'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (out.status !== 0) throw new Error(`bench/worlds.mjs failed: ${out.stderr}`);
+  const r = JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as {
+    p50: number;
+    p99: number;
+    rssBeforeMiB: number;
+    rssAfterMiB: number;
+    live: number;
+  };
+  rows.push({
+    scenario: WORLDS.create,
+    world: 'created',
+    rps: null,
+    p50: r.p50,
+    p99: r.p99,
+    rssMiB: r.rssAfterMiB,
+    note: `POST /__sandbox/worlds, POST /token with its keys, GET /consumers; 100 in a row (target p50 < 20 ms: ${r.p50 < 20 ? 'met' : '**not met**'})`,
+  });
+  rows.push({
+    scenario: WORLDS.live,
+    world: 'created',
+    rps: null,
+    p50: null,
+    p99: null,
+    rssMiB: r.rssAfterMiB,
+    note: `${r.live} live: RSS ${r.rssBeforeMiB} -> ${r.rssAfterMiB} MiB (+${r.rssAfterMiB - r.rssBeforeMiB} MiB, ${Math.round(((r.rssAfterMiB - r.rssBeforeMiB) / Math.max(1, r.live)) * 100) / 100} MiB a world)`,
+  });
+}
+
 /** The rows of the derived world: the world file keeps what clients did, the datasets are a cache. */
 const DERIVED = {
   reads: 'first reads of vertical lists, one per connection (--db)',
@@ -527,6 +573,8 @@ const EXPECTED_SCENARIOS = [
   FRESH.firstDataset,
   FRESH.year,
   FRESH.sinceYesterday,
+  WORLDS.create,
+  WORLDS.live,
   'cold start to first 2xx',
   'POST /token',
   'GET /consumers/{id} (authenticated)',

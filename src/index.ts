@@ -30,6 +30,11 @@ export {
 } from './control/requests/index.js';
 export type { SandboxClock } from './control/sandbox.domain.js';
 export { type SeedDirectory, seedDirectory } from './control/seeded-world.js';
+export type {
+  WorldCreatedValue as CreatedWorld,
+  WorldDirectory,
+  WorldSummaryValue as WorldSummary,
+} from './control/worlds.js';
 export { type Clock, manualClock, systemClock } from './lib/clock.js';
 export type { CorsOrigins } from './lib/cors.js';
 export { type SeedCredentials, seedCredentials } from './platform/credentials.js';

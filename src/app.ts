@@ -108,6 +108,8 @@ export interface CreateAppOptions {
   fixtures?: FixtureSource;
   /** Requests the journal keeps, newest first (default 10,000; 0 keeps none). See docs/requests-and-faults.md. */
   requestJournalSize?: number;
+  /** Characters of bodies the journal keeps across its requests (default 32 Mi); older bodies go first. */
+  requestJournalBodyChars?: number;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
   onRequest?: (summary: RequestSummary) => void;
   /** Longest a fault holds a request, in milliseconds (default and most 300000; tests shorten it). */
@@ -197,6 +199,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     caches: Object.assign({}, ...verticals.map((module) => module.caches?.() ?? {})),
     verticals,
     requests: new RequestJournal(options.requestJournalSize ?? DEFAULT_REQUEST_JOURNAL_SIZE, {
+      ...(options.requestJournalBodyChars !== undefined
+        ? { bodyBudget: options.requestJournalBodyChars }
+        : {}),
       onRequest: options.onRequest,
       adminToken: config.adminToken,
     }),

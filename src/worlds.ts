@@ -43,9 +43,9 @@ export interface WorldHubOptions {
   maxWorlds?: number;
   /** Bytes the live worlds may hold together (default 1 GiB): see LiveWorld bytes. */
   maxBytes?: number;
-  /** Generated data a world keeps cached (default 8 MiB). */
+  /** Generated data a world keeps cached (default 4 MiB). */
   worldCacheBytes?: number;
-  /** Bytes clients may write into one world (default 32 MiB). */
+  /** Bytes clients may write into one world (default: its share, maxBytes / maxWorlds, 10 MiB; 1 MiB at least). */
   worldMaxBytes?: number;
   /** Requests each world's journal keeps (default 1,000). */
   worldJournalSize?: number;
@@ -66,9 +66,12 @@ export interface WorldHubOptions {
 
 export const DEFAULT_MAX_WORLDS = 100;
 export const DEFAULT_MAX_WORLDS_BYTES = 1024 * 1024 * 1024;
-const WORLD_CACHE_BYTES = 8 * 1024 * 1024;
-const WORLD_MAX_BYTES = 32 * 1024 * 1024;
+const WORLD_CACHE_BYTES = 4 * 1024 * 1024;
 const WORLD_JOURNAL_SIZE = 1000;
+/** The least a world may take of writes, whatever its share. */
+const MIN_WORLD_BYTES = 1024 * 1024;
+/** Characters of request and response bodies a world's journal keeps (its oldest bodies go first). */
+const WORLD_JOURNAL_BODY_CHARS = 1024 * 1024;
 /** A token exchange body larger than this is no one's: it goes to the default world (which refuses it). */
 const MAX_TOKEN_BODY = 16 * 1024;
 const PREFIX = '/__worlds/';
@@ -205,7 +208,8 @@ export class WorldHub implements WorldDirectory {
       materializers: verticalMaterializers(verticals),
       living: livingCollections(verticals),
       cacheBytes: this.#options.worldCacheBytes ?? WORLD_CACHE_BYTES,
-      maxWorldBytes: this.#options.worldMaxBytes ?? WORLD_MAX_BYTES,
+      maxWorldBytes:
+        this.#options.worldMaxBytes ?? Math.max(MIN_WORLD_BYTES, Math.floor(this.maxBytes / this.maxWorlds)),
     });
     const app = this.#options.build({
       ...this.#options.app,
@@ -222,6 +226,7 @@ export class WorldHub implements WorldDirectory {
             : new Date(input.clock),
       connectionLife: input.connection_life ?? 'off',
       requestJournalSize: this.#options.worldJournalSize ?? WORLD_JOURNAL_SIZE,
+      requestJournalBodyChars: WORLD_JOURNAL_BODY_CHARS,
       // A refusal throws the rule's ApiError (the status and message the API gives): no world is made.
       ...(input.fixtures !== undefined ? { fixtures: input.fixtures } : {}),
     });

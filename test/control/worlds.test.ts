@@ -232,6 +232,24 @@ describe('worlds over HTTP', () => {
     expect(((await full.json()) as { message: string }).message).toMatch(/^The live worlds hold \d+ bytes/);
   });
 
+  it('refuses a write past the bytes a world may take (413), and counts what it holds', async () => {
+    const h = hub({ worldMaxBytes: 6_000 });
+    const world = await createWorld(h, { clock: START });
+    const token = await tokenOf(h, world);
+    let status = 200;
+    let written = 0;
+    while (status === 200 && written < 100) {
+      const body = { name: `quota-${written}-${'q'.repeat(200)}` };
+      status = (await h.send('/consumers', { method: 'POST', bearer: token, json: body })).status;
+      written += 1;
+    }
+    expect(status).toBe(413);
+    expect(written).toBeGreaterThan(5);
+    const summary = (await (await h.send(`/__sandbox/worlds/${world.id}`)).json()) as { bytes: number };
+    expect(summary.bytes).toBeGreaterThan(3_000);
+    expect(summary.bytes).toBeLessThanOrEqual(6_000);
+  });
+
   it('removes a world once its time-to-live passes without a request', async () => {
     let now = Date.parse('2026-11-26T10:00:00Z');
     const h = hub({ now: () => now });

@@ -29,7 +29,7 @@ export type DatasetUse = 'open' | 'peek';
  * Builds a connection's dataset: its history up to the day of its first use (`args.until`), and, for
  * a vertical whose business goes on, the days after it up to the clock's `day`.
  */
-export type DatasetBuilder<D> = (seed: number, args: ConnectionDatasetArgs, day: string, pace: PaceOf) => D;
+export type DatasetBuilder<D> = (seed: number, args: ConnectionDatasetArgs, at: string, pace: PaceOf) => D;
 
 /**
  * The dataset of a connection in a vertical's collection, built on first use by `build`, a pure
@@ -51,7 +51,7 @@ export function connectionDataset<D extends object>(
   };
   const seed = store.world.meta.seed;
   const key = datasetKey(args.consumerid, args.connectionid);
-  const made = (pinned: ConnectionDatasetArgs) => build(seed, pinned, store.today(), store.pace());
+  const made = (pinned: ConnectionDatasetArgs) => build(seed, pinned, store.builtAt(), store.pace());
   return how === 'peek'
     ? store.peek(collection, key, args, made)
     : store.materialize(collection, key, args, made);

@@ -56,12 +56,14 @@ export interface VerticalModule<D extends object = object, A = never> {
   collection: string;
   /**
    * Builds one entry of the collection from the seed: a pure function of its arguments and, for a
-   * vertical that `lives`, of the clock's day and the world's pace (the factor of each day's counts).
+   * vertical that `lives`, of the instant it is built for (`at`: the clock's time floored to the whole
+   * minute, ISO) and the world's pace (the factor of each day's counts). A living entry holds what
+   * happened up to `at`, each record and each change appearing at its own instant.
    */
-  build(seed: number, args: A, day: string, pace: PaceOf): D;
+  build(seed: number, args: A, at: string, pace: PaceOf): D;
   /**
-   * Whether its business goes on with the clock: an entry's data grows as days pass (its build reads
-   * the day), and the store builds the entries in memory again when the day changes.
+   * Whether its business goes on with the clock: an entry's data grows as time passes (its build
+   * reads `at`), and the store builds the entries in memory again when the minute changes.
    */
   lives?: boolean;
   /** Registers its routes (the published operations and the client routes). */

@@ -44,7 +44,7 @@ export interface Materialized {
  * day and the world's pace (for the collections whose business goes on with the clock).
  */
 export type Materializers = Readonly<
-  Record<string, (seed: number, args: never, day: string, pace: PaceOf) => object>
+  Record<string, (seed: number, args: never, at: string, pace: PaceOf) => object>
 >;
 
 export type { Registry };

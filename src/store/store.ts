@@ -132,8 +132,13 @@ export interface WorldStore {
   cacheUsage(): { datasets: number; bytes: number; limit: number };
   /** Replaces the whole world. */
   replace(world: World, from?: Store): Promise<void>;
-  /** The sandbox clock's day (YYYY-MM-DD): datasets built now hold records up to it. */
+  /** The sandbox clock's day (YYYY-MM-DD). */
   today(): string;
+  /**
+   * The instant generated datasets are built for: the clock's time floored to the whole minute (ISO).
+   * A living dataset holds what happened up to it; the store builds it again when the minute changes.
+   */
+  builtAt(): string;
   /** The factor of each day's generated business under the world's pace (see lib/pace.ts). */
   pace(): PaceOf;
 }
@@ -216,6 +221,10 @@ class WriteScope implements WorldStore {
     return this.#root.today();
   }
 
+  builtAt(): string {
+    return this.#root.builtAt();
+  }
+
   pace(): PaceOf {
     return this.#root.pace();
   }
@@ -262,7 +271,8 @@ export class Store implements WorldStore {
   #revision = 0;
   /** The generated collections that follow the clock's day, and the day those in memory were built for. */
   readonly #living: ReadonlySet<string>;
-  #day: number | null = null;
+  /** The minute (since the epoch) the living datasets in memory were built for. */
+  #minute: number | null = null;
   /** The world's changes of pace the datasets in memory were built under, and their factors. */
   #paceChanges: readonly PaceChange[] | undefined;
   #paceOf: PaceOf = NORMAL_PACE;
@@ -303,6 +313,12 @@ export class Store implements WorldStore {
 
   today(): string {
     return this.#now().toISOString().slice(0, 10);
+  }
+
+  builtAt(): string {
+    // The minute the datasets in memory were built for, while a write holds them (see #followDay).
+    const minute = this.#minute ?? Math.floor(this.#now().getTime() / 60_000);
+    return new Date(minute * 60_000).toISOString();
   }
 
   pace(): PaceOf {
@@ -610,7 +626,7 @@ export class Store implements WorldStore {
     if (this.#builders.has(collection)) return;
     const seeded = this.#seedBuilders[collection];
     const fallback = seeded
-      ? (args: never) => seeded(this.#world.meta.seed, args, this.today(), this.pace())
+      ? (args: never) => seeded(this.#world.meta.seed, args, this.builtAt(), this.pace())
       : () => ({});
     this.#builders.set(collection, build ?? fallback);
     const records = (this.#world as unknown as Bags)[collection];
@@ -715,21 +731,21 @@ export class Store implements WorldStore {
   }
 
   /**
-   * Drops the datasets of the living collections built for another day than the clock's (they are
-   * built again, for today, when next used); never while a write holds the world, whose datasets
+   * Drops the datasets of the living collections built for another minute than the clock's (they are
+   * built again, for now, when next used); never while a write holds the world, whose datasets
    * stay as it found them until it ends.
    */
   #followDay(): void {
     if (this.#busy || this.#living.size === 0) return;
-    // The day as a number: every read of a dataset asks, and formatting a date is not free.
-    const today = Math.floor(this.#now().getTime() / 86_400_000);
+    // The minute as a number: every read of a dataset asks, and formatting a date is not free.
+    const minute = Math.floor(this.#now().getTime() / 60_000);
     const changes = this.#world.sandbox_state?.pace?.changes;
-    if (today === this.#day && changes === this.#builtChanges) return;
+    if (minute === this.#minute && changes === this.#builtChanges) return;
     this.#builtChanges = changes;
     // A record written again with the same changes builds nothing again.
     const under = JSON.stringify(changes ?? []);
-    if (today === this.#day && under === this.#builtUnder) return;
-    this.#day = today;
+    if (minute === this.#minute && under === this.#builtUnder) return;
+    this.#minute = minute;
     this.#builtUnder = under;
     for (const id of [...this.#cache.keys()]) {
       const [collection, key] = id.split('\u0000') as [string, string];

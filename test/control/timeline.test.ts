@@ -166,8 +166,28 @@ describe('records on the timeline', () => {
     expect(applied.status).toBe('applied');
     const after = await ordersOf('2026-01-15');
     // Only the second event's order was added: nothing of the refused one (its first order neither).
-    expect(after.length).toBe(before.length + 1);
-    expect(after.some((o) => o.id === applied.records.pos.orders[0])).toBe(true);
+    // The rest of what is new is the day's own business of those three hours, as a world without the
+    // timeline has it (its data first used at the same instant).
+    const added = after.filter((o) => !before.some((b) => b.id === o.id)).map((o) => o.id);
+    const plain = sandbox();
+    const plainToken = await sandboxToken(plain);
+    const listed = async (bearer: string) =>
+      (
+        await call(
+          plain.app,
+          'GET',
+          `/consumers/${pos}/pos/orders?date_from=2026-01-15&date_to=2026-01-15&size=100`,
+          {
+            token: bearer,
+          },
+        )
+      ).body.items as { id: string }[];
+    const plainBefore = await listed(plainToken);
+    await call(plain.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 3 * HOUR } });
+    const plainAdded = (await listed(await sandboxToken(plain)))
+      .filter((o) => !plainBefore.some((b) => b.id === o.id))
+      .map((o) => o.id);
+    expect(added.sort()).toEqual([...plainAdded, applied.records.pos.orders[0]].sort());
   });
 
   it('refuses a malformed event with 422 and one that names nothing it can apply to with 400, declaring none', async () => {

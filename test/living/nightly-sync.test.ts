@@ -22,6 +22,8 @@ const DAY = 86_400;
 const NIGHTS = 60;
 const START = '2026-01-15';
 
+const dayAfter = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const isoDay = (days: number) =>
   new Date(Date.parse(`${START}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
 
@@ -50,7 +52,8 @@ const FEEDS: Feed[] = [
   {
     name: 'POS orders',
     full: (ids) => `/consumers/${ids.POS}/pos/orders?date_from=2021-01-01`,
-    night: (ids, day) => `/consumers/${ids.POS}/pos/orders?date_from=${day}&date_to=${day}`,
+    // The day that ended and the day so far: orders appear as they are placed.
+    night: (ids, day) => `/consumers/${ids.POS}/pos/orders?date_from=${day}&date_to=${dayAfter(day)}`,
     key: (item) => item.id,
   },
   {

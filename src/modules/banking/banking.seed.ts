@@ -892,6 +892,7 @@ export function liveBankingDays(
 export const buildBankingDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today: string = untilOf(args),
+  at: string = untilOf(args),
   pace: PaceOf = NORMAL_PACE,
-): BankingDataset => liveBankingDays(seedBankingHistory({ seed, ...args }), { seed, ...args }, today, pace);
+): BankingDataset =>
+  liveBankingDays(seedBankingHistory({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);

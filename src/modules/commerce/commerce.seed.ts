@@ -1042,7 +1042,7 @@ function poisson(faker: Faker, mean: number): number {
 export const buildCommerceDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today: string = untilOf(args),
+  at: string = untilOf(args),
   pace: PaceOf = NORMAL_PACE,
 ): CommerceDataset =>
-  liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, today, pace);
+  liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);

@@ -1132,6 +1132,7 @@ function keepWhatHappened(dataset: InvoicingDataset, drawn: InvoicingDataset, la
 export const buildInvoicingDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today: string = untilOf(args),
+  at: string = untilOf(args),
   pace: PaceOf = NORMAL_PACE,
-): InvoicingDataset => liveInvoicingDays(seedInvoicing({ seed, ...args }), { seed, ...args }, today, pace);
+): InvoicingDataset =>
+  liveInvoicingDays(seedInvoicing({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);

@@ -703,9 +703,9 @@ function livePaymentDays(
 export const buildPaymentDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today?: string,
+  at?: string,
   pace: PaceOf = NORMAL_PACE,
 ): PaymentDataset => {
   const input = { seed, ...args };
-  return livePaymentDays(seedPaymentHistory(input), input, today ?? untilOf(input), pace);
+  return livePaymentDays(seedPaymentHistory(input), input, (at ?? untilOf(input)).slice(0, 10), pace);
 };

@@ -560,6 +560,6 @@ function busyness(day: string): number {
 export const buildPmsDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today: string,
+  at: string,
   pace: PaceOf = NORMAL_PACE,
-): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, today, pace);
+): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);

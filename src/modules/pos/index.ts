@@ -72,41 +72,46 @@ export function posOrdersTask(services: Services): TickTask {
 }
 
 const POS_DATASETS = 'pos_datasets';
-/** The world's note of the last day whose POS business was announced (sandbox_state). */
+/** The world's note of the last instant whose POS business was announced (sandbox_state). */
 const POS_BUSINESS = 'business:pos';
 /** A clock moved further than this at once announces the business of these last days only. */
 export const MAX_ANNOUNCED_DAYS = 31;
 
 /**
- * Background task: once a day is over, announces its business: pos.order.completed for each order
- * that day drew (see livePosDays) on every dataset in use, to the webhooks that listen. The world
- * keeps the last day announced, so a restart announces nothing twice. Nothing is built when no
- * webhook listens.
+ * Background task: announces the business as it happens: pos.order.completed for each order the
+ * living days drew (see livePosDays) once the clock passes its closing, on every dataset in use, to
+ * the webhooks that listen. The world keeps the last instant announced, so a restart announces
+ * nothing twice. Nothing is built when no webhook listens.
  */
 export function posBusinessTask(services: Services): TickTask {
   return (store) => {
     const world = store.world;
-    const last = addDays(store.today(), -1);
-    const through = world.sandbox_state[POS_BUSINESS]?.through;
-    if (through !== undefined && through >= last) return;
+    const now = store.builtAt();
+    const through = announcedThrough(world.sandbox_state[POS_BUSINESS]?.through);
+    if (through !== undefined && through >= now) return;
     const listened = Object.values(world.webhooks).some(
       (webhook) => webhook.status === 'active' && webhook.event === 'pos.order.completed',
     );
     if (listened) {
-      const oldest = addDays(last, -MAX_ANNOUNCED_DAYS);
+      const oldest = `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
+      const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
       for (const key of store.generatedKeys(POS_DATASETS)) {
         const args = store.generatedArgs(POS_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
         const dataset = args ? store.open<PosDataset>(POS_DATASETS, key) : undefined;
         const consumer = dataset ? own(world.consumers, dataset.consumerid) : undefined;
         if (!args || !dataset || !consumer) continue;
-        const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
-        for (const order of livingOrders(dataset, args, after, last)) {
+        for (const order of livingOrders(dataset, args, after, now)) {
           publishEvent({ ...services, store }, orderCompletedEvent(consumer, dataset, order));
         }
       }
     }
-    world.sandbox_state[POS_BUSINESS] = { through: last };
+    world.sandbox_state[POS_BUSINESS] = { through: now };
   };
+}
+
+/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
+export function announcedThrough(kept: string | undefined): string | undefined {
+  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
 }
 
 /** When the next open order of a dataset is due, or null when none is. */

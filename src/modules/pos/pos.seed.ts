@@ -1,4 +1,5 @@
 import { uuidFrom } from '../../lib/ids.js';
+import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
@@ -637,7 +638,8 @@ class OrderBuilder {
     private readonly end: string,
   ) {}
 
-  order(location: VerticalLocation, created: string, forceOpen: boolean, customerIds: string[]): void {
+  /** Draws one order placed at `created`; returns its id. */
+  order(location: VerticalLocation, created: string, forceOpen: boolean, customerIds: string[]): string {
     const { faker, flavour, dataset } = this;
     dataset.counters.order = (dataset.counters.order ?? 0) + 1;
     const number = dataset.counters.order;
@@ -712,6 +714,7 @@ class OrderBuilder {
     };
     dataset.orders[orderId] = order;
     if (open) dataset.open_orders.push(orderId);
+    return orderId;
   }
 
   private line(
@@ -922,63 +925,93 @@ export function completionPayment(
 
 /**
  * The business of the days after the history: each day's orders are drawn from the seed, the
- * connection and the day alone, so a day reads the same whenever it is built, and the days already
- * there never change when the clock adds more. A day's orders appear once the day is over: from the
- * day of the dataset's first use (after its morning, which the history holds) to the day before
- * `today`. Saturdays are busier, shops are closed on Sundays, December busies shops and summer
- * restaurants, and the world's pace scales every day (see docs/living-world.md).
+ * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
+ * already there never change when the clock adds more. What a build shows is what happened up to
+ * `at` (the clock's time to the minute): an order appears at its creation and is open until it
+ * closes, paid, at its closing instant (both whole minutes), from the dataset's first use (after its
+ * morning, which the history holds) on. Saturdays are busier, shops are closed on Sundays, December
+ * busies shops and summer restaurants, and the world's pace scales every day (see
+ * docs/living-world.md).
  */
 export function livePosDays(
   dataset: PosDataset,
   input: SeedInput,
-  today: string,
+  at: string,
   pace: PaceOf = NORMAL_PACE,
 ): PosDataset {
   const until = untilOf(input);
-  const last = addDays(today, -1);
-  if (last < until) return dataset;
+  const today = at.slice(0, 10);
+  if (today < until) return dataset;
   const flavour = dataset.integrationid === 9012 ? RESTAURANT : SHOP;
   const id = connectionIds('pos', dataset.connectionid);
   const customerIds = Object.keys(dataset.customers);
   const faker = fakerFor('pos-day');
   const morning = Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`);
-  for (const day of daysBetween(until, last)) {
+  const drawn: string[] = [];
+  for (const day of daysBetween(until, today)) {
     reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
-    const builder = new OrderBuilder(faker, flavour, dataset, id, `${addDays(day, 1)}T00:00:00.000Z`);
+    // Drawn closed, whenever they close: what `at` has not reached yet is shown below.
+    const builder = new OrderBuilder(faker, flavour, dataset, id, NEVER);
     const factor = busyness(flavour, day) * pace(day);
     const first = day === until ? morning / 60_000 + 1 : OPENING;
     for (const location of dataset.locations) {
-      const drawn = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
-      const count = Math.round(drawn * factor);
+      const drawnCount = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
+      const count = Math.round(drawnCount * factor);
       const minutes = Array.from({ length: count }, () =>
         faker.number.int({ min: first, max: CLOSING }),
       ).sort((a, b) => a - b);
-      for (const minute of minutes) builder.order(location, atMinute(day, minute), false, customerIds);
+      for (const minute of minutes) {
+        drawn.push(builder.order(location, atMinute(day, minute), false, customerIds));
+      }
     }
+  }
+  // The last hours drawn, as they stand at `at`: orders not yet placed are not there; orders placed
+  // and not yet closed are open, their payment planned for their closing (as the history's open
+  // orders of the first morning, though nothing writes them: the next minute's build closes them).
+  for (let i = drawn.length - 1; i >= 0; i--) {
+    const order = own(dataset.orders, drawn[i] as string);
+    if (!order || order.closing_date === null || order.closing_date <= at) {
+      if (order && order.creation_date.slice(0, 10) < addDays(today, -1)) break;
+      continue;
+    }
+    if (order.creation_date > at) {
+      delete dataset.orders[order.id];
+      continue;
+    }
+    const [payment] = order.payments;
+    order.closes_at = order.closing_date;
+    order.planned_payment = { payment_method_id: payment?.payment_method_id ?? '', tip: order.total_tip };
+    order.closing_date = null;
+    order.payments = [];
+    order.total_tip = 0;
+    order.invoice_id = null;
   }
   return dataset;
 }
 
+/** Never: the end of the drawing of living days, whose orders are all drawn closed. */
+const NEVER = '9999-12-31T23:59:59.999Z';
+
 /**
- * The orders the days after `after` up to `last` (both ISO days) drew for a dataset, by closing time:
- * those of livePosDays, not the history's nor any a client declared.
+ * The orders the days after the history drew (those of livePosDays, not the history's nor any a
+ * client declared) that closed after `after` and by `through` (instants), by closing time.
  */
 export function livingOrders(
   dataset: PosDataset,
   input: { until?: string },
   after: string,
-  last: string,
+  through: string,
 ): PosOrder[] {
   const since = activityEnd(untilOf(input));
   const id = connectionIds('pos', dataset.connectionid);
   return Object.values(dataset.orders)
     .filter((order) => {
-      const day = order.creation_date.slice(0, 10);
+      const closing = order.closing_date;
       return (
+        closing !== null &&
         order.creation_date > since &&
-        day > after &&
-        day <= last &&
-        order.closing_date !== null &&
+        closing > after &&
+        closing <= through &&
         order.id === id('order', Number(order.order_number))
       );
     })
@@ -1002,6 +1035,6 @@ function busyness(flavour: Flavour, day: string): number {
 export const buildPosDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  today: string,
+  at: string,
   pace: PaceOf = NORMAL_PACE,
-): PosDataset => livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, today, pace);
+): PosDataset => livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, at, pace);

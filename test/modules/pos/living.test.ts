@@ -85,19 +85,27 @@ describe('the POS business on the clock', () => {
     }
     await s.app.services.ticker.idle();
 
-    // The business moved: new orders every day (closed, paid), none dated after the last full day.
+    // The business moved: new orders every day (closed, paid), up to the clock's time: the last
+    // morning's orders are there already (the restaurant opens at 07:00), those in progress open.
     const all = await orders('date_from=2021-01-01');
+    const last = isoDay(start, 60);
     const created = all.filter((o) => o.creation_date > `${start}T09:00:00.000Z`);
     const days = new Set(created.map((o) => dayOf(o.creation_date)));
     expect(days.size).toBeGreaterThanOrEqual(55);
-    expect([...days].every((d) => d >= start && d <= isoDay(start, 59))).toBe(true);
+    expect([...days].every((d) => d >= start && d <= last)).toBe(true);
     expect(all.length).toBeGreaterThan(initial.length + 200);
     for (const order of created) {
-      expect(order.closing_date, order.id).not.toBeNull();
+      expect(order.creation_date <= `${last}T09:00:00.000Z`, order.id).toBe(true);
+      if (order.closing_date === null) {
+        expect(order.creation_date > `${last}T07:25:00.000Z`, order.id).toBe(true);
+        continue;
+      }
+      expect(order.closing_date <= `${last}T09:00:00.000Z`, order.id).toBe(true);
       expect(order.payments.length, order.id).toBeGreaterThan(0);
     }
     // What the nightly pulls saw is exactly what the world holds, and a day never changed afterwards.
-    expect([...seen.keys()].sort()).toEqual(all.map((o) => o.id).sort());
+    const beforeToday = all.filter((o) => dayOf(o.creation_date) < last);
+    expect([...seen.keys()].sort()).toEqual(beforeToday.map((o) => o.id).sort());
     for (const [day, seenThen] of pulled) {
       expect(all.filter((o) => dayOf(o.creation_date) === day)).toEqual(seenThen);
     }
@@ -114,6 +122,53 @@ describe('the POS business on the clock', () => {
       integrationid: 9012,
     });
   }, 120_000);
+
+  it('orders appear as they are placed and close at their time: an hourly pull of the day misses none', async () => {
+    receiver = await webhookReceiver();
+    const hook = await call(s.app, 'POST', '/webhooks', {
+      token,
+      body: { event: 'pos.order.completed', url: receiver.url, integrationid: 9012 },
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const today = 'date_from=2026-01-16&date_to=2026-01-16';
+    // From 21:00 on the 15th, a pull of the 16th's orders every 31 minutes, at odd minutes.
+    await advanceDays(0.5);
+    const pulls: Order[][] = [];
+    for (let i = 0; i < 56; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const pulled = await orders(today);
+      for (const order of pulled) {
+        // Nothing from the future; an open order is in progress (placed, not yet closed).
+        expect(order.creation_date <= now, order.id).toBe(true);
+        if (order.closing_date === null) expect(order.payments).toEqual([]);
+        else expect(order.closing_date <= now, order.id).toBe(true);
+      }
+      pulls.push(pulled);
+    }
+    await s.app.services.ticker.idle();
+    const final = await orders(today);
+    expect(final.length).toBeGreaterThan(2);
+    expect(final.every((o) => o.closing_date !== null)).toBe(true);
+    // Each pull held every order of the one before (an order never goes away), and some held open
+    // orders that a later pull showed closed, as they were, paid.
+    for (let i = 1; i < pulls.length; i++) {
+      const ids = new Set((pulls[i] as Order[]).map((o) => o.id));
+      expect((pulls[i - 1] as Order[]).every((o) => ids.has(o.id))).toBe(true);
+    }
+    const wereOpen = pulls.flat().filter((o) => o.closing_date === null);
+    expect(wereOpen.length).toBeGreaterThan(0);
+    const byId = new Map(final.map((o) => [o.id, o]));
+    for (const open of wereOpen) {
+      const closed = byId.get(open.id);
+      expect(closed.creation_date).toBe(open.creation_date);
+      expect(closed.total).toBe(open.total);
+    }
+    // Each order of the 16th was announced once, when it closed.
+    const announced = receiver.received.map((body) => body.order_id as string);
+    for (const order of final) expect(announced.filter((id) => id === order.id)).toHaveLength(1);
+  }, 60_000);
 
   it('the same clock moves give the same orders, with a cache of one byte too; the days already there stay as they were', async () => {
     const tiny = sandbox({ cacheBytes: 1 });
@@ -160,7 +215,7 @@ describe('the POS business on the clock', () => {
     // The world keeps the last day announced, and none of the orders of the year: without a webhook
     // (whose deliveries are records), a year adds nothing of its orders.
     expect(s.app.services.store.world.sandbox_state['business:pos']).toEqual({
-      through: isoDay('2026-01-15', 364),
+      through: `${isoDay('2026-01-15', 365)}T09:00:00.000Z`,
     });
     const quiet = sandbox();
     await orders('date_from=2021-01-01', quiet);

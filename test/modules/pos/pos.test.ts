@@ -617,7 +617,10 @@ describe('pos: open orders complete with the clock', () => {
     const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 4 * 3600 } });
     expect(moved.status).toBe(200);
     token = await sandboxToken(s);
-    expect(await all('/orders?state=open')).toEqual([]);
+    // The morning's open orders are closed; what is open now was placed since, and is in progress.
+    const openNow = await all('/orders?state=open');
+    expect(openNow.filter((o) => open.some((before) => before.id === o.id))).toEqual([]);
+    for (const order of openNow) expect(order.creation_date > '2026-01-15T11:25:00').toBe(true);
     for (const before of open) {
       const after = POSOrderItem.parse((await get(`/orders/${before.id}`)).body);
       expect(after.closing_date).not.toBeNull();
@@ -625,8 +628,16 @@ describe('pos: open orders complete with the clock', () => {
       expect(sum(after.payments.map((p) => p.total))).toBe(after.total);
       expect(after.payments[0]?.status).toBe('Completed');
     }
+    // The day's sales: the morning's, the orders that were open, and those placed and closed since.
+    const since = (await all('/orders?date_from=2026-01-15&date_to=2026-01-15')).filter(
+      (o) => o.creation_date > '2026-01-15T09:00:00' && o.closing_date !== null,
+    );
+    expect(since.length).toBeGreaterThan(0);
     const sales = (await get('/sales?date_from=2026-01-15&date_to=2026-01-15')).body;
-    expect(sales.total).toBe(sum([salesBefore, ...open.map((o) => o.total)]));
+    expect(sales.total).toBeCloseTo(
+      sum([salesBefore, ...open.map((o) => o.total), ...since.map((o) => o.total)]),
+      2,
+    );
     const deliveries = await call(
       s.app,
       'GET',
@@ -634,7 +645,7 @@ describe('pos: open orders complete with the clock', () => {
     );
     expect(deliveries.status).toBe(200);
     const payloads = (deliveries.body as { payload: Record<string, unknown> }[]).map((d) => d.payload);
-    expect(payloads.map((p) => p.order_id).sort()).toEqual(open.map((o) => o.id).sort());
+    expect(payloads.map((p) => p.order_id).sort()).toEqual([...open, ...since].map((o) => o.id).sort());
     expect(payloads[0]).toMatchObject({
       event: 'pos.order.completed',
       consumerid: consumerId,
@@ -648,7 +659,9 @@ describe('pos: open orders complete with the clock', () => {
     await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 6 * 3600 } });
     token = await sandboxToken(s);
     expect(s.app.services.store.world.pos_datasets).toEqual({});
-    expect(await all('/orders?state=open')).toEqual([]);
+    // Only orders placed in the last hour and a half (in progress at 15:00) are open.
+    const openNow = await all('/orders?state=open');
+    for (const order of openNow) expect(order.creation_date > '2026-01-15T13:25:00').toBe(true);
     const deliveries = await call(
       s.app,
       'GET',

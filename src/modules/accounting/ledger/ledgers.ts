@@ -104,7 +104,7 @@ export function ledgerOf(
   };
   const seed = store.world.meta.seed;
   return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, (pinned) =>
-    buildLedger(seed, pinned, store.today(), store.pace()),
+    buildLedger(seed, pinned, store.builtAt(), store.pace()),
   );
 }
 
@@ -133,9 +133,10 @@ export interface LedgerArgs {
 export function buildLedger(
   seed: number,
   args: LedgerArgs,
-  today: string = args.until ?? LEGACY_UNTIL,
+  at: string = args.until ?? LEGACY_UNTIL,
   pace: PaceOf = NORMAL_PACE,
 ): LedgerRecord {
+  const today = at.slice(0, 10);
   const seeded = seededLedger({ seed, ...args });
   openBookYears(seeded.seeder.ledger, today);
   return liveLedgerDays(seeded, today, pace);

@@ -31,7 +31,7 @@ export const posExamples = verticalExamples(
             number: '21',
             city: need(posOf(w).data.locations[0]?.address?.city, 'a location'),
             postal_code: posOf(w).data.locations[0]?.address?.postal_code ?? '1000',
-            country: 'BE',
+            country: posOf(w).data.locations[0]?.address?.country ?? 'BE',
           },
         },
       }),

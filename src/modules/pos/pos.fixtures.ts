@@ -209,7 +209,7 @@ function posOrder(pos: Pos, record: z.output<typeof PosOrderFixture>, path: Path
     mode,
     source: record.source ?? 'POS',
     currency: 'EUR',
-    country: 'BE',
+    country: location.address?.country ?? 'BE',
     loyalty: customerId && closed ? Math.floor(total) : null,
     customer_id: customerId,
     location_id: location.id,

@@ -1,6 +1,8 @@
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
+import { loadCatalogue } from '../../platform/catalogue.js';
+import { COUNTRY_TRAITS, type Country, type CountryTraits, countryOf } from '../../platform/countries.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
@@ -402,17 +404,58 @@ const SHOP: Flavour = {
   devices: ['till-1', 'till-2'],
 };
 
-const CITIES = [
-  { city: 'Bruxelles', postal: '1000' },
-  { city: 'Liège', postal: '4000' },
-  { city: 'Namur', postal: '5000' },
-  { city: 'Gent', postal: '9000' },
-  { city: 'Antwerpen', postal: '2000' },
-];
+/** The time zone of a point of sale in each country. */
+const TIME_ZONES: Readonly<Record<Country, string>> = {
+  BE: 'Europe/Brussels',
+  FR: 'Europe/Paris',
+  NL: 'Europe/Amsterdam',
+  DE: 'Europe/Berlin',
+  ES: 'Europe/Madrid',
+};
+
+/** The word for VAT on a tax's label, in the country's language. */
+const VAT_WORDS: Readonly<Record<Country, string>> = {
+  BE: 'VAT',
+  FR: 'TVA',
+  NL: 'BTW',
+  DE: 'MwSt',
+  ES: 'IVA',
+};
+
+/**
+ * The rate of each of a flavour's taxes in a country: the standard rate (v21), food served on the
+ * premises (v12), food taken away and reduced goods (v6), none (v0).
+ */
+function countryRate(traits: CountryTraits, key: string): number {
+  if (key === 'v12') return traits.foodRates.onSite;
+  if (key === 'v6') return traits.foodRates.takeAway;
+  if (key === 'v0') return 0;
+  return traits.vatRates[0] as number;
+}
+
+/** A flavour's taxes as a point of sale of `country` charges them (Belgium: as drawn). */
+function taxesIn(flavour: Flavour, country: Country): Flavour['taxes'] {
+  if (country === 'BE') return flavour.taxes;
+  const traits = COUNTRY_TRAITS[country];
+  return flavour.taxes.map((tax) => {
+    const rate = countryRate(traits, tax.key);
+    return {
+      ...tax,
+      label: `${VAT_WORDS[country]} ${rate}%`,
+      rate,
+      code: `VAT${String(rate).replace('.', '_')}`,
+    };
+  });
+}
 
 export function seedPosDataset(input: SeedInput): PosDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
+  // The connector's country: its places, its VAT rates (a French restaurant charges 10 % on site).
+  const country = countryOf(
+    loadCatalogue().get(integrationid) ?? { integrationid, supported_countries: null },
+  );
+  const CITIES = COUNTRY_TRAITS[country].places;
   const until = untilOf(input);
   const end = activityEnd(until);
   const recentStart = addMonths(until, -POS_RECENT_MONTHS);
@@ -426,7 +469,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
     return {
       id: id('location', index),
       name: `${brand} ${suffix}`,
-      timezone: 'Europe/Brussels',
+      timezone: TIME_ZONES[country],
       address: {
         address_type: 'main',
         name: `${brand} ${suffix}`,
@@ -434,8 +477,8 @@ export function seedPosDataset(input: SeedInput): PosDataset {
         number: faker.location.buildingNumber(),
         box: null,
         city: place?.city ?? 'Bruxelles',
-        postal_code: place?.postal ?? '1000',
-        country: 'BE',
+        postal_code: place?.postal_code ?? '1000',
+        country,
       },
     };
   });
@@ -443,13 +486,14 @@ export function seedPosDataset(input: SeedInput): PosDataset {
   // The second location does not sell everything: a few products and one payment method are the first's only.
   const firstOnly = [allLocations[0] as string];
 
-  const taxes: PosTaxRate[] = flavour.taxes.map((t) => ({
+  const countryTaxes = taxesIn(flavour, country);
+  const taxes: PosTaxRate[] = countryTaxes.map((t) => ({
     id: id('tax', t.key),
     label: t.label,
     rate: t.rate,
     tax_code: t.code,
   }));
-  const taxByKey = new Map(flavour.taxes.map((t, i) => [t.key, taxes[i] as PosTaxRate]));
+  const taxByKey = new Map(countryTaxes.map((t, i) => [t.key, taxes[i] as PosTaxRate]));
 
   const accounting: PosAccountingCategory[] = flavour.accounting.map((a) => ({
     id: id('accounting-category', a.key),
@@ -545,8 +589,8 @@ export function seedPosDataset(input: SeedInput): PosDataset {
               number: faker.location.buildingNumber(),
               box: faker.datatype.boolean(0.2) ? faker.string.alpha({ length: 1, casing: 'upper' }) : null,
               city: place.city,
-              postal_code: place.postal,
-              country: 'BE',
+              postal_code: place.postal_code,
+              country,
             },
           ]
         : [],
@@ -700,7 +744,7 @@ class OrderBuilder {
       mode,
       source,
       currency: 'EUR',
-      country: 'BE',
+      country: location.address?.country ?? 'BE',
       loyalty: customerId ? Math.floor(total) : null,
       customer_id: customerId,
       location_id: location.id,

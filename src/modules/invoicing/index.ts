@@ -15,8 +15,9 @@ import { buildInvoicingDataset } from './invoicing.seed.js';
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
  * consumer's active Invoicing connection (consumers/vertical-connection.ts) and works on that
  * connection's dataset, seeded on first use (invoicing.seed.ts). Its business goes on with the clock:
- * each business day after the first use issues and receives invoices, paid, partly paid or left
- * open on the days drawn for them (liveInvoicingDays); there is no invoicing event to announce them.
+ * each business day after the first use issues and receives invoices, which appear as they are issued
+ * and are paid, partly paid or left open at the instants drawn for them (liveInvoicingDays); there is
+ * no invoicing event to announce them.
  */
 export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [

@@ -17,6 +17,7 @@ import {
   workingDayFrom,
 } from '../../platform/seeding/finance-fakes.js';
 import {
+  activityEnd,
   addMonths,
   dayOfMonth,
   type HistoryMonth,
@@ -30,11 +31,13 @@ import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
 import type {
   InvoicingAnalyticDistribution,
   InvoicingBankAccount,
+  InvoicingBankTransaction,
   InvoicingContact,
   InvoicingDataset,
   InvoicingInvoice,
   InvoicingInvoiceLine,
   InvoicingInvoiceTypeValue,
+  InvoicingPayment,
   InvoicingProduct,
   InvoicingTax,
 } from './invoicing.records.js';
@@ -52,7 +55,7 @@ import type {
  * transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
  * history holds a service invoice a month, a purchase every other month, a credit note of each kind
  * and an export a year, their payments and the monthly bank fees. After `until`'s morning, the
- * business goes on with the clock's day (liveInvoicingDays).
+ * business goes on with the clock, as it happens (liveInvoicingDays).
  */
 
 const ref = (id: string, model: string): SourceRefValue => ({ id, model });
@@ -299,7 +302,12 @@ class Books {
   }
 
   /** A payment of `amount` on `day`, and (for bank transfers) the statement line that carries it. */
-  pay(invoice: InvoicingInvoice, amount: number, day: string, accounts: Accounts) {
+  pay(
+    invoice: InvoicingInvoice,
+    amount: number,
+    day: string,
+    accounts: Accounts,
+  ): { payment: InvoicingPayment; line: InvoicingBankTransaction | undefined } {
     const f = this.m.faker;
     const sale = invoice.invoice_type.startsWith('customer');
     const refund = invoice.invoice_type.endsWith('refund');
@@ -313,7 +321,7 @@ class Books {
       partner?.company_name ??
       ([partner?.first_name, partner?.last_name].filter(Boolean).join(' ') || 'unknown');
     const stamp = at(day, f.number.int({ min: 8, max: 17 }), f.number.int({ min: 0, max: 59 }));
-    this.m.data.payments[id] = {
+    const payment: InvoicingPayment = {
       id,
       source_ref: ref(this.m.sourceId('PAY'), 'payment'),
       status: 'completed',
@@ -326,12 +334,13 @@ class Books {
       created_on: stamp,
       last_updated_on: stamp,
     };
-    if (byCard) return;
+    this.m.data.payments[id] = payment;
+    if (byCard) return { payment, line: undefined };
     // Money comes in for customer invoices and supplier credit notes, goes out otherwise.
     const incoming = sale !== refund;
     const account = invoice.currency === 'USD' ? accounts.usd : accounts.main;
     const transactionId = this.m.id('bank-transaction');
-    this.m.data.bank_transactions[transactionId] = {
+    const line: InvoicingBankTransaction = {
       id: transactionId,
       source_ref: ref(this.m.sourceId('ST'), 'bank_statement_line'),
       status: 'done',
@@ -344,6 +353,8 @@ class Books {
       accounting_code: null,
       linked_documents: [{ id: invoice.id, source_ref: { ...invoice.source_ref }, amount, type: 'invoice' }],
     };
+    this.m.data.bank_transactions[transactionId] = line;
+    return { payment, line };
   }
 
   /** A bank statement line; `other`: an internal transfer, linked to no invoice. */
@@ -355,9 +366,9 @@ class Books {
     status: 'draft' | 'done',
     accountingCode: string | null,
     other = false,
-  ) {
+  ): InvoicingBankTransaction {
     const id = this.m.id('bank-transaction');
-    this.m.data.bank_transactions[id] = {
+    const line: InvoicingBankTransaction = {
       id,
       source_ref: ref(this.m.sourceId('ST'), 'bank_statement_line'),
       status,
@@ -379,6 +390,8 @@ class Books {
           ]
         : [],
     };
+    this.m.data.bank_transactions[id] = line;
+    return line;
   }
 }
 
@@ -876,11 +889,14 @@ const REFUNDED = 0.7;
  * note or a payment drawn on an invoice's day carries that day, whatever its own date.
  *
  * The day's records go to a dataset of their own (sharing the reference data), so that the day draws
- * the same whatever part of it has happened yet.
+ * the same whatever part of it has happened yet; a statement line, which holds only its day, has the
+ * instant it comes at noted here.
  */
 class DayMaker implements InvoicingMaker {
   readonly faker = fakerFor('invoicing-day');
   data: InvoicingDataset;
+  /** The instant each statement line of the day's drawing comes at. */
+  readonly lineAt = new Map<string, string>();
   #day = '';
   #compact = '';
   #minted = 0;
@@ -900,6 +916,7 @@ class DayMaker implements InvoicingMaker {
     this.#compact = `${day.slice(0, 4)}${day.slice(5, 7)}${day.slice(8, 10)}`;
     this.#minted = 0;
     this.#numbers.clear();
+    this.lineAt.clear();
     this.data = { ...this.base, invoices: {}, payments: {}, bank_transactions: {} };
   }
 
@@ -976,16 +993,20 @@ function countAround(faker: Faker, mean: number): number {
 /** The working day `days` after `day`. */
 const workingDayAfter = (day: string, days: number) => workingDayFrom(addDays(day, days));
 
-/** An instant of `day` in the office hours. */
+/** An instant of `day` in the office hours (a whole minute). */
 function officeTime(faker: Faker, day: string): string {
   const minute = faker.number.int({ min: OFFICE_HOURS[0], max: OFFICE_HOURS[1] });
   return at(day, Math.floor(minute / 60), minute % 60);
 }
 
+/** The instant the bank's monthly fees come on the statement: the first minute of the office hours. */
+const feesTime = (day: string): string => at(day, Math.floor(OFFICE_HOURS[0] / 60), OFFICE_HOURS[0] % 60);
+
 /**
- * One invoice of a day, with all that becomes of it: its payments (on later days), and now and then
- * a credit note correcting its first line, refunded or not. Everything is drawn now, the later days'
- * records included; the dataset keeps those whose day is over.
+ * One invoice of a day, with all that becomes of it: its payments (on later days, each at a whole
+ * minute of 08:00-17:59, its statement line coming with it), and now and then a credit note
+ * correcting its first line, refunded or not. Everything is drawn now, the later days' records
+ * included; the dataset keeps those whose instant has come.
  */
 function liveInvoice(
   m: DayMaker,
@@ -1013,7 +1034,11 @@ function liveInvoice(
   const issued = officeTime(f, day);
   invoice.created_on = issued;
   invoice.last_updated_on = issued;
-  const pay = (amount: number, payDay: string) => books.pay(invoice, amount, payDay, trade.accounts);
+  const settle = (paid: InvoicingInvoice, amount: number, payDay: string) => {
+    const { payment, line } = books.pay(paid, amount, payDay, trade.accounts);
+    if (line) m.lineAt.set(line.id, payment.created_on);
+  };
+  const pay = (amount: number, payDay: string) => settle(invoice, amount, payDay);
   const roll = f.number.float({ min: 0, max: 1 });
   let fate: Fate = 'unpaid';
   let below = 0;
@@ -1046,12 +1071,7 @@ function liveInvoice(
   note.created_on = noted;
   note.last_updated_on = noted;
   if (f.datatype.boolean(REFUNDED)) {
-    books.pay(
-      note,
-      note.total,
-      workingDayAfter(creditDay, f.number.int({ min: 3, max: 15 })),
-      trade.accounts,
-    );
+    settle(note, note.total, workingDayAfter(creditDay, f.number.int({ min: 3, max: 15 })));
   }
 }
 
@@ -1065,22 +1085,23 @@ function isFeeDay(day: string): boolean {
  * invoices and receives supplier invoices, fewer in August and late December, none on Christmas and
  * New Year's day, times the world's pace; the bank charges its fees each month. Each invoice is
  * drawn on its day with what becomes of it (see liveInvoice), from the seed, the connection and the
- * day alone: a day reads the same whenever it is built, and a record changes only at the instants
- * drawn for it. A day appears once it is over, from the day of the dataset's first use (whose morning
- * the history holds: the day's invoices come after 09:00) to the day before `today`; a payment, a
- * credit note and a statement line appear once their own day is over, and an invoice's
- * `last_updated_on` is then the instant of its last payment (its status and open amount follow from
- * the payments).
+ * day alone, whole: a day reads the same whenever it is built, and a record changes only at the
+ * instants drawn for it. What a build shows is what has happened by `now` (the clock's time to the
+ * minute), from the day of the dataset's first use (whose morning the history holds: the day's
+ * invoices come after 09:00) on: an invoice or a credit note exists from its issue, a payment and the
+ * statement line that carries it from the payment's instant, the bank's fees from the first minute of
+ * their day's office hours (all whole minutes). An invoice's `last_updated_on` is the instant of its
+ * last payment made by `now`, else its issue; its status and open amount follow from the payments.
  */
 export function liveInvoicingDays(
   dataset: InvoicingDataset,
   input: SeedInput,
-  today: string,
+  now: string,
   pace: PaceOf = NORMAL_PACE,
 ): InvoicingDataset {
   const until = untilOf(input);
-  const eve = addDays(today, -1);
-  const last = eve < LAST_DAY_DRAWN ? eve : LAST_DAY_DRAWN;
+  const today = now.slice(0, 10);
+  const last = today < LAST_DAY_DRAWN ? today : LAST_DAY_DRAWN;
   if (last < until) return dataset;
   const trade = tradeOf(dataset);
   const m = new DayMaker(dataset, input.seed);
@@ -1093,7 +1114,7 @@ export function liveInvoicingDays(
     const customers = countAround(m.faker, CUSTOMER_INVOICES_PER_DAY * factor);
     const suppliers = countAround(m.faker, SUPPLIER_INVOICES_PER_DAY * factor);
     if (isFeeDay(day)) {
-      books.statementLine(
+      const fees = books.statementLine(
         trade.accounts.main,
         day,
         -amountBetween(m.faker, 9, 16),
@@ -1101,38 +1122,44 @@ export function liveInvoicingDays(
         'done',
         '657000',
       );
+      m.lineAt.set(fees.id, feesTime(day));
     }
     for (let i = 0; i < customers; i++) liveInvoice(m, books, trade, 'customer_invoice', day);
     for (let i = 0; i < suppliers; i++) liveInvoice(m, books, trade, 'supplier_invoice', day);
-    keepWhatHappened(dataset, m.data, eve);
+    keepWhatHappened(dataset, m, now);
   }
   return dataset;
 }
 
-/** Moves the records of a day's drawing whose own day is over (on or before `last`) into `dataset`. */
-function keepWhatHappened(dataset: InvoicingDataset, drawn: InvoicingDataset, last: string): void {
+/**
+ * Moves the records of a day's drawing whose instant has come (on or before `now`) into `dataset`;
+ * an invoice's `last_updated_on` moves to each of its payments kept.
+ */
+function keepWhatHappened(dataset: InvoicingDataset, m: DayMaker, now: string): void {
+  const drawn = m.data;
   for (const invoice of Object.values(drawn.invoices)) {
-    if (invoice.invoice_date <= last) dataset.invoices[invoice.id] = invoice;
+    if (invoice.created_on <= now) dataset.invoices[invoice.id] = invoice;
   }
   for (const payment of Object.values(drawn.payments)) {
-    if (payment.payment_date.slice(0, 10) > last) continue;
+    if (payment.created_on > now) continue;
     dataset.payments[payment.id] = payment;
     const invoice = own(dataset.invoices, payment.invoice_id);
     if (invoice && payment.created_on > invoice.last_updated_on) invoice.last_updated_on = payment.created_on;
   }
   for (const line of Object.values(drawn.bank_transactions)) {
-    if (line.date <= last) dataset.bank_transactions[line.id] = line;
+    const comes = m.lineAt.get(line.id);
+    if (comes !== undefined && comes <= now) dataset.bank_transactions[line.id] = line;
   }
 }
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
- * the morning of its first use, and the business of the days after it up to `today`.
+ * the morning of its first use, and the business of the days after it up to `at` (the clock's time
+ * to the minute; by default that morning, when nothing of the days has happened yet).
  */
 export const buildInvoicingDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  at: string = untilOf(args),
+  at: string = activityEnd(untilOf(args)),
   pace: PaceOf = NORMAL_PACE,
-): InvoicingDataset =>
-  liveInvoicingDays(seedInvoicing({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);
+): InvoicingDataset => liveInvoicingDays(seedInvoicing({ seed, ...args }), { seed, ...args }, at, pace);

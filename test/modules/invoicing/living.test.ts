@@ -5,10 +5,11 @@ import { type Item, invoiceBody, reference } from './helpers.js';
 
 /**
  * The invoicing business goes on with the clock: each business day after the first use of a
- * connection's data issues customer invoices and receives supplier invoices, which appear once the
- * day is over and are paid (on time, late, in part) or left open on later days; a nightly sync with
- * updated_after and date filters sees all of it; the days already there change only at the instants
- * drawn for them; the same moves give the same bytes, whatever the cache.
+ * connection's data issues customer invoices and receives supplier invoices, which appear as they are
+ * issued and are paid (on time, late, in part) or left open on later days, each payment at its
+ * instant; a nightly sync, or a pull every half hour, with updated_after and date filters sees all of
+ * it; the days already there change only at the instants drawn for them; the same moves give the
+ * same bytes, whatever the cache.
  */
 
 const DAY = 86_400;
@@ -180,6 +181,97 @@ describe('the invoicing business on the clock', () => {
         .reduce((sum, l) => sum + cents(l.amount), 0);
       expect(cents(account.balance)).toBe(cents(before.balance) + moved);
     }
+  }, 120_000);
+
+  it('invoices appear as they are issued and change as they are paid: a pull every 31 minutes across a day misses none', async () => {
+    // Thirteen days after the first use (Wednesday 28 January, the bank's fee day, 09:00), a full
+    // sync; then a pull every 31 minutes for a day and a night: the invoices updated after the previous
+    // pull, the payments and statement lines of the days from the previous pull's to the pull's, the
+    // accounts' balances.
+    await everything();
+    await advanceDays(13);
+    const since = `${isoDay(START, 13)}T09:00:00.000Z`;
+    let previous = since;
+    const first = await everything();
+    const seenInvoices = byId(first.invoices);
+    const seenPayments = byId(first.payments);
+    const seenLines = byId(first.lines);
+    const versions: string[] = [];
+    const changed: [Item, Item][] = [];
+    const balances = new Map<string, number>(first.accounts.map((a) => [a.id, cents(a.balance)]));
+    for (let i = 0; i < 48; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status, moved.text).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const c = await client();
+      const days = `date_from=${previous.slice(0, 10)}&date_to=${now.slice(0, 10)}`;
+      for (const invoice of await all(c, `/invoices?updated_after=${previous}`)) {
+        // Exactly what changed since the previous pull, nothing from the future.
+        expect(invoice.last_updated_on > previous && invoice.last_updated_on <= now, invoice.id).toBe(true);
+        expect(invoice.invoice_date <= now.slice(0, 10), invoice.id).toBe(true);
+        const before = seenInvoices.get(invoice.id);
+        if (before && before.status !== invoice.status) changed.push([before, invoice]);
+        versions.push(`${invoice.id}@${invoice.last_updated_on}`);
+        seenInvoices.set(invoice.id, invoice);
+      }
+      for (const payment of await all(c, `/payments?${days}`)) {
+        expect(payment.payment_date <= now, payment.id).toBe(true);
+        seenPayments.set(payment.id, payment);
+      }
+      const newLines: Item[] = [];
+      for (const line of await bankLines(c, `&${days}`)) {
+        expect(line.date <= now.slice(0, 10), line.id).toBe(true);
+        if (!seenLines.has(line.id)) newLines.push(line);
+        seenLines.set(line.id, line);
+      }
+      // The balances move by the lines as they come, not before.
+      for (const account of await all(c, '/bank-accounts')) {
+        const moved = newLines
+          .filter((l) => l.bank_account_id === account.id && l.status === 'done')
+          .reduce((sum, l) => sum + cents(l.amount), 0);
+        expect(cents(account.balance), account.id).toBe((balances.get(account.id) ?? 0) + moved);
+        balances.set(account.id, cents(account.balance));
+      }
+      previous = now;
+    }
+    const end = await everything();
+
+    // What the pulls saw is exactly what the world holds, each change pulled once.
+    expect(sortedById(seenInvoices.values())).toEqual(sortedById(end.invoices));
+    expect(sortedById(seenPayments.values())).toEqual(sortedById(end.payments));
+    expect(sortedById(seenLines.values())).toEqual(sortedById(end.lines));
+    expect(new Set(versions).size).toBe(versions.length);
+
+    // Invoices were issued during the pulls, and payments made: an invoice seen open was pulled again
+    // paid, at the instant of its payment, its earlier state dated at its issue or an earlier payment.
+    const issued = living(end.invoices).filter((i) => !first.invoices.some((f) => f.id === i.id));
+    expect(issued.length).toBeGreaterThan(0);
+    for (const invoice of issued) expect(invoice.last_updated_on > since).toBe(true);
+    // The bank's monthly fees came on the statement during the day, after the full sync.
+    const fees = (lines: Item[]) =>
+      lines.filter((l) => l.description === 'Bank fees' && l.date === isoDay(START, 13));
+    expect([fees(first.lines).length, fees(end.lines).length]).toEqual([0, 1]);
+    const paid = end.payments.filter((p) => p.payment_date > since);
+    expect(paid.length).toBeGreaterThan(0);
+    expect(changed.length).toBeGreaterThan(0);
+    for (const [before, after] of changed) {
+      expect(before.last_updated_on < after.last_updated_on).toBe(true);
+      expect(paid.some((p) => p.invoice_id === after.id && p.payment_date === after.last_updated_on)).toBe(
+        true,
+      );
+      expect({
+        ...after,
+        status: before.status,
+        outstanding_amount: before.outstanding_amount,
+      }).toMatchObject({
+        ...before,
+        last_updated_on: after.last_updated_on,
+        last_payment_date: after.last_payment_date,
+      });
+    }
+    // Every instant of the days is a whole minute.
+    for (const invoice of living(end.invoices)) expect(invoice.last_updated_on).toMatch(/:00\.000Z$/);
+    for (const payment of paid) expect(payment.payment_date).toMatch(/:00\.000Z$/);
   }, 120_000);
 
   it('the numbers of the invoices a client creates never clash with the days’; its writes stay over them', async () => {

@@ -469,29 +469,30 @@ function lookupsOf(dataset: PmsDataset): Lookups {
 }
 
 /**
- * The business of the days after the history. Each day from the dataset's first use to the day
- * before `today` draws its arrivals at each hotel from the seed, the connection and the day alone
- * (and the world's pace of that day), so a day reads the same whenever it is built and the days
- * already there never change when the clock adds more. A stay is booked 1 to 60 days ahead; it
- * appears once the day of its check-in is over, running, and is checked out (closed, invoiced and
- * paid, its invoice numbered among that day's) once the day of its check-out is over. The stays the
- * history left running at its end are checked out the same way. Friday and Saturday arrivals are
- * half as many again, summer's more (see docs/living-world.md).
+ * The business of the days after the history. Each day from the dataset's first use to the day of
+ * `at` (the clock's time to the minute) draws its arrivals at each hotel from the seed, the
+ * connection and the day alone (and the world's pace of that day), whole, so a day reads the same
+ * whenever it is built and the days already there never change when the clock adds more. What a
+ * build shows is what happened up to `at`: a stay is booked 1 to 60 days ahead; it appears at its
+ * check-in, running, and is checked out (closed, invoiced and paid, its invoice numbered among that
+ * day's) at its check-out, every instant a whole minute. The stays the history left running at its
+ * end are checked out the same way. Friday and Saturday arrivals are half as many again, summer's
+ * more (see docs/living-world.md).
  */
 export function livePmsDays(
   dataset: PmsDataset,
   input: SeedInput,
-  today: string,
+  at: string,
   pace: PaceOf = NORMAL_PACE,
 ): PmsDataset {
   const until = untilOf(input);
-  const last = addDays(today, -1);
-  if (last < until) return dataset;
+  const today = at.slice(0, 10);
+  if (today < until) return dataset;
   const faker = fakerFor('pms-day');
   const stays = new StayBuilder(faker, dataset, lookupsOf(dataset), activityEnd(until));
   const customerIds = Object.keys(dataset.customers);
   const running: RunningStay[] = [];
-  for (const day of daysBetween(until, last)) {
+  for (const day of daysBetween(until, today)) {
     reseed(faker, 'pms-day', input.seed, dataset.connectionid, day);
     if (day === until) {
       // The stays the history left running: how they will be paid is the first day's first draw.
@@ -518,19 +519,26 @@ export function livePmsDays(
       }
     });
   }
-  checkOutDays(dataset, running, last);
+  // The day of `at` is drawn whole: its guests who have not arrived yet are not there (only that
+  // day's arrivals can be later than `at`, and they leave on a later day).
+  const arrived = running.filter(({ order }) => {
+    if ((order.service_date as string) <= at) return true;
+    delete dataset.orders[order.id];
+    return false;
+  });
+  checkOutDays(dataset, arrived, at);
   return dataset;
 }
 
 /**
- * Checks out the running stays whose check-out day is over (up to `last`): each day's invoices are
- * numbered from 1 in the order of check-out, under a number the API never gives (the day in it).
+ * Checks out the running stays whose check-out instant `now` has reached: each day's invoices are
+ * numbered from 1 in the order of check-out (so a later check-out never changes an earlier number),
+ * under a number the API never gives (the day in it).
  */
-function checkOutDays(dataset: PmsDataset, running: readonly RunningStay[], last: string): void {
-  const end = `${addDays(last, 1)}T00:00:00.000Z`;
+function checkOutDays(dataset: PmsDataset, running: readonly RunningStay[], now: string): void {
   const leaving = running
     .map((stay) => ({ ...stay, at: stay.order.reservation?.end_date as string }))
-    .filter((stay) => stay.at < end)
+    .filter((stay) => stay.at <= now)
     .sort((a, b) => a.at.localeCompare(b.at) || a.order.id.localeCompare(b.order.id));
   let day = '';
   let rank = 0;
@@ -555,11 +563,11 @@ function busyness(day: string): number {
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
- * its first use, and the days after it up to `today`.
+ * its first use, and the days after it as they stand at `at`.
  */
 export const buildPmsDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);
+): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, at, pace);

@@ -5,9 +5,9 @@ import { call, SEED, sandbox, sandboxToken, type TestSandbox } from '../../helpe
 
 /**
  * The hotels' business goes on with the clock: each day after the first use of a connection's data
- * brings its arrivals, which appear once the day of their check-in is over and are checked out
- * (invoiced, paid, posted) once the day of their check-out is; the days already there never change;
- * the same moves give the same bytes, whatever the cache; the pace scales the days from its day on.
+ * brings its arrivals, which appear at their check-in and are checked out (invoiced, paid, posted)
+ * at their check-out; the days already there never change; the same moves give the same bytes,
+ * whatever the cache; the pace scales the days from its day on.
  */
 
 const DAY = 86_400;
@@ -95,9 +95,11 @@ describe('the PMS business on the clock', () => {
       }
     }
     const last = isoDay(START, 59);
+    const now = `${isoDay(START, 60)}T09:00:00.000Z`;
     const world = await pullAll(EVER);
 
-    // The business moved: arrivals every day up to the last full day, none after it.
+    // The business moved: arrivals every day up to the last full day, none after it (the clock's
+    // day checks in from 15:00).
     const arrivals = world.arrived.filter((o) => o.service_date > `${START}T09:00:00.000Z`);
     const arrivalDays = new Map<string, number>();
     for (const order of arrivals) {
@@ -118,10 +120,10 @@ describe('the PMS business on the clock', () => {
         new RegExp(`^${dayOf(order.service_date).replaceAll('-', '')}\\d{3}$`),
       );
     }
-    // Stays leave on their day, invoiced and paid then: the morning's running stays too.
+    // Stays leave at their check-out, invoiced and paid then: the morning's running stays too.
     for (const order of world.arrived) {
       const leaves = order.reservation.end_date;
-      if (dayOf(leaves) <= last) {
+      if (leaves <= now) {
         expect(order.closing_date, order.id).toBe(leaves);
         expect(order.bills, order.id).toHaveLength(1);
         expect(order.bills[0].creation_date).toBe(leaves);
@@ -183,6 +185,86 @@ describe('the PMS business on the clock', () => {
       const total = closure.body.closures.reduce((t: number, c: Item) => t + cents(c.total), 0);
       const ofDay = world.invoices.filter((i) => dayOf(i.creation_date) === day);
       expect(total, day).toBe(ofDay.reduce((t, i) => t + cents(i.total), 0));
+    }
+  }, 120_000);
+
+  it('stays arrive and leave at their time: a pull of the day every 31 minutes misses none and sees each as it was', async () => {
+    const day = '2026-01-16';
+    const eve = '2026-01-15';
+    /** The instant a list's record happened at: arrival, departure, invoice, payment or posting. */
+    const INSTANT: Record<ListName, (item: Item) => string> = {
+      arrived: (o) => o.service_date,
+      left: (o) => o.closing_date,
+      invoices: (i) => i.creation_date,
+      payments: (p) => p.date,
+      transactions: (t) => t.date,
+    };
+    // From 21:00 on the 15th, a pull of the 16th every 31 minutes, at odd minutes, and of the stays
+    // that arrived on the 15th (to see them leave).
+    await advanceDays(0.5);
+    const clocks: string[] = [];
+    const pulls: Record<ListName, Item[]>[] = [];
+    const evenings: Item[][] = [];
+    for (let i = 0; i < 56; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const pulled = await pullAll(period(day, day));
+      for (const name of Object.keys(LISTS) as ListName[]) {
+        // Nothing from the future.
+        for (const item of pulled[name]) expect(INSTANT[name](item) <= now, `${name} ${item.id}`).toBe(true);
+      }
+      for (const order of pulled.arrived) {
+        // Whoever arrived on the 16th is in the house: running, no bill.
+        expect(order.closing_date, order.id).toBeNull();
+        expect(order.bills).toEqual([]);
+      }
+      const evening = await list(LISTS.arrived(period(eve, eve)));
+      for (const order of evening) {
+        const left = order.reservation.end_date <= now;
+        expect(order.closing_date, order.id).toBe(left ? order.reservation.end_date : null);
+        expect(order.bills, order.id).toHaveLength(left ? 1 : 0);
+      }
+      clocks.push(now);
+      pulls.push(pulled);
+      evenings.push(evening);
+    }
+    const final = await pullAll(period(day, day));
+    expect(final.arrived.length).toBeGreaterThan(0);
+    expect(final.left.length).toBeGreaterThan(0);
+    expect(final.invoices.length).toBeGreaterThan(0);
+    expect(final.transactions.some((t) => t.status === 'draft')).toBe(true);
+    for (const name of Object.keys(LISTS) as ListName[]) {
+      // What the pulls saw, the last one winning, is the day as the world holds it, ids and bodies.
+      const seen = new Map<string, Item>();
+      for (const pulled of pulls) for (const item of pulled[name]) seen.set(item.id, item);
+      expect(seen, name).toEqual(byId(final[name]));
+      // Each record showed in the first pull at or after its instant, as it is now, and in every one
+      // after: a record of the day never changes nor goes away.
+      for (const item of final[name]) {
+        const first = clocks.findIndex((clock) => clock >= INSTANT[name](item));
+        expect(first, `${name} ${item.id}`).toBeGreaterThanOrEqual(0);
+        for (const [i, pulled] of pulls.entries()) {
+          const there = pulled[name].find((x) => x.id === item.id);
+          if (i < first) expect(there, `${name} ${item.id} at ${clocks[i]}`).toBeUndefined();
+          else expect(there, `${name} ${item.id} at ${clocks[i]}`).toEqual(item);
+        }
+      }
+    }
+    // Some of the 15th's guests were pulled in the house, and left on the 16th at their check-out,
+    // their stay as it was, now closed and billed: the day's invoices bill them.
+    const wereIn = evenings[0]?.filter(
+      (o) => o.closing_date === null && dayOf(o.reservation.end_date) === day,
+    );
+    expect(wereIn?.length).toBeGreaterThan(0);
+    const leftNow = byId(final.left);
+    const billed = new Set(final.invoices.map((i) => i.id));
+    for (const stay of wereIn ?? []) {
+      const gone = leftNow.get(stay.id);
+      const { closing_date: _c, bills: _b, ...same } = stay;
+      expect(gone).toMatchObject({ ...same, closing_date: stay.reservation.end_date });
+      expect(gone.bills).toHaveLength(1);
+      expect(billed.has(gone.bills[0].id), stay.id).toBe(true);
     }
   }, 120_000);
 

@@ -78,13 +78,14 @@ const FEEDS: Feed[] = [
   {
     name: 'payments',
     full: (ids) => `/consumers/${ids.PAYMENT}/payment/payments`,
-    night: (ids, day) => `/consumers/${ids.PAYMENT}/payment/payments?date_from=${day}&date_to=${day}`,
+    night: (ids, day) =>
+      `/consumers/${ids.PAYMENT}/payment/payments?date_from=${day}&date_to=${dayAfter(day)}`,
     key: (item) => item.id,
   },
   {
     name: 'PMS invoices',
     full: (ids) => `/consumers/${ids.PMS}/pms/invoices?date_from=2021-01-01&date_to=2099-12-31`,
-    night: (ids, day) => `/consumers/${ids.PMS}/pms/invoices?date_from=${day}&date_to=${day}`,
+    night: (ids, day) => `/consumers/${ids.PMS}/pms/invoices?date_from=${day}&date_to=${dayAfter(day)}`,
     key: (item) => item.id,
   },
 ];

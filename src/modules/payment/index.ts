@@ -12,7 +12,8 @@ import { buildPaymentDataset } from './payment.seed.js';
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the
  * consumer's active Payment connection, seeded on first use (payment.seed.ts). Its business goes on
- * with the clock: each day that ends adds its payments, refunds and payouts (livePaymentDays).
+ * with the clock: its payments, refunds and payouts appear as they happen, each at its minute
+ * (livePaymentDays).
  */
 export function registerPayment(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [

@@ -15,6 +15,7 @@ import {
   weekday,
 } from '../../platform/seeding/finance-fakes.js';
 import {
+  activityEnd,
   addMonths,
   connectionIds,
   type Faker,
@@ -38,7 +39,7 @@ import type {
 
 /**
  * The seeded payment provider account of one connection, built from (seed, consumerid, connectionid)
- * and its `until` day alone, and the days after it from the clock's day and the world's pace.
+ * and its `until` day alone, and the days after it from the clock's time and the world's pace.
  *
  * A merchant with two locations (a shop and a web shop), each with its own EUR balance. Card payments
  * of the year before `until` up to its eve (for the default clock, 2025-01-02 to 2026-01-14: most
@@ -49,7 +50,8 @@ import type {
  * paid out to the bank, arriving on Thursday (the last payout is still in transit), so a balance's
  * available amount is what has not been paid out yet: the sum of its unpaid movements.
  *
- * The business goes on after `until`, a day at a time, as the clock moves (see livePaymentDays).
+ * The business goes on after `until` as the clock moves, each record at its minute (see
+ * livePaymentDays).
  */
 
 /** The recent window starts on the 2nd of the month this many months before `until`'s. */
@@ -468,7 +470,7 @@ interface PaymentSite {
   online: boolean;
 }
 
-/** A refund a payment drew for a later day: made when that day is over. */
+/** A refund a payment drew for a later day: made at its instant that day. */
 interface LaterRefund {
   payment: PaymentPayment;
   day: string;
@@ -549,34 +551,44 @@ const atMinuteOf = (day: string, minute: number): string => at(day, Math.floor(m
  */
 const sourceOf = (prefix: string, id: string): string => `${prefix}_${id.replace(/-/g, '').slice(-14)}`;
 
+/** The hour a payout reaches the bank on the day of its arrival (noon, after the history's morning). */
+const PAYOUT_ARRIVES = 12;
+
+/** The instant a payout dated `arrival` (its payment_date) reaches the bank: from then on it is paid. */
+const payoutArrival = (arrival: string): string => at(arrival, PAYOUT_ARRIVES);
+
 /**
  * The business of the days after the history: each day's payments are drawn from the seed, the
- * connection and the day alone, so a day reads the same whenever it is built, and the days already
- * there never change when the clock adds more. A day's records appear once the day is over: from the
- * day of the dataset's first use (after its morning, 09:00) to the day before `today`.
+ * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
+ * already there never change when the clock adds more. What a build shows is what happened up to
+ * `now` (the clock's time to the minute), from the dataset's first use (after its morning, 09:00) on:
+ * each record appears at its own instant, a whole minute.
  *
  * - Payments: about one every other day at each location (the shop closed on Sundays, both quieter
  *   at weekends, busier in December), times the world's pace; most completed, some failed or
- *   canceled, as the history's, each bringing its amount in less the card fee when completed.
+ *   canceled, as the history's, each bringing its amount in less the card fee when completed. A
+ *   payment and its movement appear at its instant, final.
  * - Refunds: a completed payment draws on its day whether it will be refunded (6% on the web, 3% at
- *   the shop) and when (one to ten days later); the refund, and its movement, appear once that day
- *   is over, completed. The refunds the history's last payments drew for these days come the same way.
- * - The subscription on the first of each month.
- * - Payouts every Monday, as the history's (see weeklyPayouts); a payout is in transit until the day
- *   it reaches the bank is over, then paid (the history's last ones too).
+ *   the shop) and when (one to ten days later, in office hours); the refund, and its movement, appear
+ *   at that instant, completed. The refunds the history's last payments drew for these days come the
+ *   same way.
+ * - The subscription on the first of each month, at 03:00.
+ * - Payouts every Monday, as the history's (see weeklyPayouts): the payout and its movement appear
+ *   when it leaves (06:00, or 12:00 on a Monday of first use), in transit; it is paid from the
+ *   instant it reaches the bank, noon on its day (the history's last ones too).
  */
 function livePaymentDays(
   history: PaymentHistory,
   input: SeedInput,
-  today: string,
+  now: string,
   pace: PaceOf = NORMAL_PACE,
 ): PaymentDataset {
   const { data } = history;
   const until = untilOf(input);
+  const today = now.slice(0, 10);
   // Near the end of year 9999, the days stop where the seeded data does (see LATEST_UNTIL), so that
   // a payout's arrival and a refund's day stay within four-digit years.
-  const eve = addDays(today, -1);
-  const last = eve < LATEST_UNTIL ? eve : LATEST_UNTIL;
+  const last = today < LATEST_UNTIL ? today : LATEST_UNTIL;
   if (last < until) return data;
   const id = connectionIds('payment-day', data.connectionid);
   const faker = fakerFor('payment-day');
@@ -584,6 +596,17 @@ function livePaymentDays(
   /** The refunds the history's last payments drew for each day after it, in the order they were drawn. */
   const due = new Map<string, PaymentPayment[]>();
   for (const { payment, day } of history.later) due.set(day, [...(due.get(day) ?? []), payment]);
+  // The days are drawn whole, whatever `now`: the records it has not reached yet are noted here and
+  // taken out once everything is drawn.
+  const ahead = { payments: [] as string[], refunds: [] as string[], transactions: [] as string[] };
+  const move = (balance: PaymentBalance, movementId: string, fields: MovementFields) => {
+    data.transactions[movementId] = balanceMovement(
+      balance,
+      { id: movementId, sourceId: sourceOf('txn', movementId) },
+      fields,
+    );
+    if (fields.create_date > now) ahead.transactions.push(movementId);
+  };
   const refund = (payment: PaymentPayment, day: string, full: boolean, share: number, minute: number) => {
     const site = siteOf.get(payment.location_id) as PaymentSite;
     const refundId = id('refund', payment.id);
@@ -599,12 +622,8 @@ function livePaymentDays(
       refund_date: atMinuteOf(day, minute),
     };
     data.refunds[refundId] = made;
-    const movementId = id('movement', refundId);
-    data.transactions[movementId] = balanceMovement(
-      site.balance,
-      { id: movementId, sourceId: sourceOf('txn', movementId) },
-      refundFields(payment, made),
-    );
+    if (made.refund_date > now) ahead.refunds.push(refundId);
+    move(site.balance, id('movement', refundId), refundFields(payment, made));
   };
 
   for (let day = until; day <= last; day = addDays(day, 1)) {
@@ -644,14 +663,10 @@ function livePaymentDays(
           partner_id: customer && customers.length > 0 ? faker.helpers.arrayElement(customers) : null,
         };
         data.payments[paymentId] = payment;
+        if (payment.payment_date > now) ahead.payments.push(paymentId);
         if (status !== 'completed') continue;
-        const movementId = id('movement', paymentId);
-        data.transactions[movementId] = balanceMovement(
-          balance,
-          { id: movementId, sourceId: sourceOf('txn', movementId) },
-          chargeFields(payment),
-        );
-        // Its fate, drawn today: a refund one to ten days later, made once that day is over.
+        move(balance, id('movement', paymentId), chargeFields(payment));
+        // Its fate, drawn today: a refund one to ten days later, made at its instant.
         if (!faker.datatype.boolean(online ? 0.06 : 0.03)) continue;
         const on = addDays(day, faker.number.int({ min: 1, max: 10 }));
         const full = faker.datatype.boolean(0.6);
@@ -662,12 +677,7 @@ function livePaymentDays(
     }
     if (day > until && day.endsWith('-01')) {
       for (const { balance } of history.sites) {
-        const movementId = id('subscription', day, balance.id);
-        data.transactions[movementId] = balanceMovement(
-          balance,
-          { id: movementId, sourceId: sourceOf('txn', movementId) },
-          subscriptionFields(day),
-        );
+        move(balance, id('subscription', day, balance.id), subscriptionFields(day));
       }
     }
     // The refunds the history's last payments drew for this day, drawn with the day's own faker.
@@ -684,21 +694,31 @@ function livePaymentDays(
       const own = id(kind, day, balance.id);
       return { id: own, sourceId: sourceOf(kind === 'payout' ? 'po' : 'txn', own) };
     });
-    // On a Monday of first use, the payout leaves after the morning the history holds.
-    for (const { movement } of made) {
+    for (const { payout, movement } of made) {
+      // On a Monday of first use, the payout leaves after the morning the history holds.
       if (movement.create_date.slice(0, 10) === until) movement.create_date = at(until, 12);
+      // A payout that has not left yet (the clock's Monday, before it leaves) is not there, and the
+      // movements it pays out wait for it, unpaid.
+      if (movement.create_date <= now) continue;
+      delete data.payouts[payout.id];
+      delete data.transactions[movement.id];
+      for (const t of Object.values(data.transactions)) if (t.payout_id === payout.id) t.payout_id = null;
     }
   }
-  // A payout is paid once the day it reaches the bank is over.
+  for (const paymentId of ahead.payments) delete data.payments[paymentId];
+  for (const refundId of ahead.refunds) delete data.refunds[refundId];
+  for (const movementId of ahead.transactions) delete data.transactions[movementId];
+  // A payout is paid from the instant it reaches the bank.
   for (const payout of Object.values(data.payouts)) {
-    if (payout.status === 'in_transit' && payout.payment_date < today) payout.status = 'paid';
+    if (payout.status === 'in_transit' && payoutArrival(payout.payment_date) <= now) payout.status = 'paid';
   }
   return data;
 }
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
- * the day of first use, and the business of the days after it up to `today`.
+ * the morning of first use, and the business of the days after it up to `at` (the clock's time to
+ * the minute; by default the history's end).
  */
 export const buildPaymentDataset = (
   seed: number,
@@ -707,5 +727,5 @@ export const buildPaymentDataset = (
   pace: PaceOf = NORMAL_PACE,
 ): PaymentDataset => {
   const input = { seed, ...args };
-  return livePaymentDays(seedPaymentHistory(input), input, (at ?? untilOf(input)).slice(0, 10), pace);
+  return livePaymentDays(seedPaymentHistory(input), input, at ?? activityEnd(untilOf(input)), pace);
 };

@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildPaymentDataset } from '../../../src/modules/payment/payment.seed.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 
 /**
  * The payment provider's business goes on with the clock: each day after the first use of a
  * connection's data draws its own payments (and the refunds they will have), the subscription comes
- * on the first of the month and the balances are paid out every Monday; a day's records appear once
- * it is over, the days already there never change, and the same moves give the same bytes, whatever
- * the cache.
+ * on the first of the month and the balances are paid out every Monday; each record appears at its
+ * own minute (a payout is paid from noon on the day it reaches the bank), the days already there
+ * never change, and the same moves give the same bytes, whatever the cache.
  */
 
 const DAY = 86_400;
@@ -171,8 +172,9 @@ describe('the payment business on the clock', () => {
     const last = isoDay(START, 59);
     const final = await everything();
 
-    // The business moved, as the history's: see expectBusiness.
-    expectBusiness(final, last, 0);
+    // The business moved, as the history's (see expectBusiness), up to the clock's time: the last
+    // morning's business is there already.
+    expectBusiness(final, isoDay(START, 60), 0);
 
     // What the nightly pulls saw is exactly what the world holds, and a day never changed afterwards:
     // a payout, dated by its arrival at the bank, is seen paid the night after it arrives.
@@ -189,11 +191,13 @@ describe('the payment business on the clock', () => {
       true,
     );
 
-    // A balance holds the net of its movements; a payout pays out the net of those it swept.
+    // A balance holds the net of its movements; a payout pays out the net of those it swept. The
+    // nights saw every movement up to the last one's day (the clock's morning is the next night's).
     for (const balance of final.balances) {
       const own = await list(`transactions?balance_id=${balance.id}`);
       expect(cents(balance.available_amount)).toBe(net(own));
-      expect(own.every((t) => seen.transactions.has(t.id))).toBe(true);
+      const byNight = own.filter((t) => dayOf('transactions', t) <= last);
+      expect(byNight.every((t) => seen.transactions.has(t.id))).toBe(true);
     }
     const recent = final.payouts.filter((p) => p.payment_date > START);
     expect(recent.length).toBeGreaterThanOrEqual(12);
@@ -206,6 +210,128 @@ describe('the payment business on the clock', () => {
       expect(payout.amount).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it('records appear at their minute and payouts are paid at theirs: a pull of the day every 31 minutes misses none', async () => {
+    // The first use, on the clock's first morning; then from 21:00 on the eve of a Thursday (when
+    // the payouts made on Monday reach the bank), a pull of that day's lists every 31 minutes.
+    await list('payments?date_from=2026-01-15');
+    await advanceDays(55.5);
+    const day = '2026-03-12';
+    const arrived = (payout: Item, now: string) => `${payout.payment_date}T12:00:00.000Z` <= now;
+    const pulls: { now: string; lists: Record<Kind, Item[]> }[] = [];
+    for (let i = 0; i < 56; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const pulled = await Promise.all(KINDS.map((kind) => list(`${kind}?date_from=${day}&date_to=${day}`)));
+      const lists = Object.fromEntries(KINDS.map((kind, k) => [kind, pulled[k] ?? []])) as Record<
+        Kind,
+        Item[]
+      >;
+      // Nothing from the future; a payout dated the day is in transit until noon, then paid.
+      for (const kind of ['payments', 'refunds', 'transactions'] as const) {
+        for (const item of lists[kind]) expect(item[DATE_OF[kind]] <= now, item.id).toBe(true);
+      }
+      for (const payout of lists.payouts) {
+        expect(payout.status, payout.id).toBe(arrived(payout, now) ? 'paid' : 'in_transit');
+      }
+      // The balances hold the net of the movements made so far, exactly.
+      if (i % 4 === 0) {
+        const [balances, movements] = await Promise.all([
+          list('balances'),
+          list('transactions?date_from=2021-01-01'),
+        ]);
+        expect(movements.every((t) => t.create_date <= now)).toBe(true);
+        expect(balances.reduce((sum, b) => sum + cents(b.available_amount), 0)).toBe(net(movements));
+      }
+      pulls.push({ now, lists });
+    }
+    const final = Object.fromEntries(
+      await Promise.all(
+        KINDS.map(async (kind) => [kind, await list(`${kind}?date_from=${day}&date_to=${day}`)] as const),
+      ),
+    ) as Record<Kind, Item[]>;
+    expect(final.payments.length + final.refunds.length).toBeGreaterThan(0);
+    expect(final.transactions.length).toBeGreaterThan(0);
+    expect(final.payouts.length).toBeGreaterThan(0);
+    expect(final.payouts.every((p) => p.status === 'paid')).toBe(true);
+
+    // Each pull held exactly what had happened by its time: every record made by then, as it was then.
+    for (const { now, lists } of pulls) {
+      for (const kind of ['payments', 'refunds', 'transactions'] as const) {
+        expect(lists[kind], `${kind} at ${now}`).toEqual(
+          final[kind].filter((item) => item[DATE_OF[kind]] <= now),
+        );
+      }
+      expect(lists.payouts, `payouts at ${now}`).toEqual(
+        final.payouts.map((p) => (arrived(p, now) ? p : { ...p, status: 'in_transit' })),
+      );
+    }
+    // The pulls saw every record of the day, as the end has it, and each change once: a payout seen
+    // in transit in the morning, then paid.
+    for (const kind of KINDS) {
+      const seen = new Map<string, Item[]>();
+      for (const { lists } of pulls) {
+        for (const item of lists[kind]) {
+          const versions = seen.get(item.id) ?? [];
+          if (!versions.some((v) => JSON.stringify(v) === JSON.stringify(item))) versions.push(item);
+          seen.set(item.id, versions);
+        }
+      }
+      expect([...seen.keys()].sort(), kind).toEqual(final[kind].map((item) => item.id).sort());
+      for (const item of final[kind]) {
+        const versions = seen.get(item.id) ?? [];
+        expect(versions.at(-1), item.id).toEqual(item);
+        if (kind === 'payouts')
+          expect(
+            versions.map((v) => v.status),
+            item.id,
+          ).toEqual(['in_transit', 'paid']);
+        else expect(versions, item.id).toHaveLength(1);
+      }
+    }
+  }, 120_000);
+
+  it('a payout leaves on Monday at its minute: before it, the movements it pays out wait, unpaid', () => {
+    const args = {
+      consumerid: 'consumer-a',
+      connectionid: 'connection-a',
+      integrationid: 90501,
+      until: START,
+    };
+    const before = buildPaymentDataset(7, args, '2026-01-26T05:59:00.000Z');
+    const after = buildPaymentDataset(7, args, '2026-01-26T06:00:00.000Z');
+    const left = Object.values(after.transactions).filter(
+      (t) => t.create_date === '2026-01-26T06:00:00.000Z',
+    );
+    expect(left.length).toBeGreaterThan(0);
+    for (const movement of left) {
+      expect(movement.accounting_category).toBe('payout');
+      const payout = after.payouts[movement.payout_id as string];
+      expect(payout).toMatchObject({
+        status: 'in_transit',
+        payment_date: '2026-01-29',
+        amount: -movement.amount,
+      });
+      expect(before.payouts[payout?.id as string]).toBeUndefined();
+      expect(before.transactions[movement.id]).toBeUndefined();
+      const swept = Object.values(after.transactions).filter(
+        (t) => t.payout_id === payout?.id && t !== movement,
+      );
+      expect(swept.length).toBeGreaterThan(0);
+      for (const t of swept) expect(before.transactions[t.id]).toEqual({ ...t, payout_id: null });
+    }
+    // Nothing else moved in that minute; the payouts reach the bank at noon on Thursday.
+    expect(Object.keys(after.transactions).length).toBe(
+      Object.keys(before.transactions).length + left.length,
+    );
+    const thursday = (time: string) => buildPaymentDataset(7, args, `2026-01-29T${time}:00.000Z`);
+    const [morning, noon] = [thursday('11:59'), thursday('12:00')];
+    for (const movement of left) {
+      expect(morning.payouts[movement.payout_id as string]?.status).toBe('in_transit');
+      expect(noon.payouts[movement.payout_id as string]?.status).toBe('paid');
+    }
+  });
 
   it('the same clock moves give the same records, with a cache of one byte too; the days already there stay as they were', async () => {
     const tiny = sandbox({ cacheBytes: 1 });
@@ -274,7 +400,7 @@ describe('the payment business on the clock', () => {
     const year = await everything();
     expect(year.payments.length).toBeGreaterThan(first.payments.length + 250);
     expect(year.payouts.length).toBeGreaterThan(first.payouts.length + 90);
-    expectBusiness(year, isoDay(START, 364), 8);
+    expectBusiness(year, isoDay(START, 365), 8);
     expect((s.app.services.store.world.meta.client_bytes ?? 0) - oneDay).toBeLessThan(16 * 1024);
   });
 });

@@ -44,9 +44,12 @@ import {
  * A day's draws depend only on the seed, the folder and the day, so a day reads the same whenever the
  * ledger is built, and the days already there never change when the clock adds more, but at the
  * instants their fates planned: a payment or a credit note moves the invoice's and its entry's
- * last_updated_on to its own instant, which is what updated_after finds. A day appears once it is
- * over: from the day of the ledger's first use (after its morning, which the history holds) to the
- * day before the clock's. The numbers the days give (VEN/2026/0611-01 in a Belgian folder,
+ * last_updated_on to its own instant, which is what updated_after finds. Each day is drawn whole, and
+ * the ledger holds what happened up to the instant it is built for (the clock's time to the minute):
+ * from the day of the ledger's first use (after its morning, which the history holds) to the clock's,
+ * every document, payment and matching is booked at its own instant (a whole minute), so that an
+ * invoice reads open until the minute its payment or credit note comes, and nothing is there before
+ * the minute it is issued. The numbers the days give (VEN/2026/0611-01 in a Belgian folder,
  * FA2026-0611-01 in a French one: the journal, the book year, the day and its rank; matchings
  * M20260611-01) are never those the API gives a client's documents (VEN/2026/0001, FA2026-0001,
  * M000001), and the days' records take none of the ledger's counters, so a client's writes replayed
@@ -133,8 +136,10 @@ class LivingLedger {
 
   constructor(
     readonly seeded: SeededLedger,
-    /** The last day booked. */
+    /** The last day drawn (whole: its events after `through` are planned and not booked). */
     readonly last: string,
+    /** The instant the ledger is built for: what happens after it is not booked. */
+    readonly through: string,
   ) {
     this.seeder = seeded.seeder;
     this.ledger = seeded.seeder.ledger;
@@ -183,7 +188,7 @@ class LivingLedger {
 
   /**
    * The day itself when the bank works then, else the next day it does. A day after the last one
-   * booked (or past the year 9999) is left as it is: nothing is booked on it.
+   * drawn (or past the year 9999) is left as it is: nothing is booked on it.
    */
   #bankDay(day: string): string {
     if (day > this.last || !ISO_DAY.test(day)) return day;
@@ -201,7 +206,7 @@ class LivingLedger {
   }
 
   /**
-   * Plans an event on a day, unless the day is after the last one booked; on the first day, after
+   * Plans an event on a day, unless the day is after the last one drawn; on the first day, after
    * its morning (the history's).
    */
   plan(day: string, at: number, run: (instant: string) => void): void {
@@ -212,14 +217,22 @@ class LivingLedger {
     else this.#planned.set(day, [{ minute, run }]);
   }
 
-  /** Books the events of a day in the order of their minutes (those of one minute as they were planned). */
+  /**
+   * Books the events of a day in the order of their minutes (those of one minute as they were
+   * planned), up to `through`: those after it have not happened yet. Booking draws nothing, so what
+   * is left out changes nothing of what is booked.
+   */
   book(day: string): void {
     const events = this.#planned.get(day);
     if (!events) return;
     this.#planned.delete(day);
     this.#ranks.clear();
     events.sort((a, b) => a.minute - b.minute);
-    for (const event of events) event.run(instantOf(day, event.minute));
+    for (const event of events) {
+      const instant = instantOf(day, event.minute);
+      if (instant > this.through) return;
+      event.run(instant);
+    }
   }
 
   /** Ids of one document of a day, from the day, its rank and its part alone. */
@@ -453,20 +466,20 @@ class LivingLedger {
 }
 
 /**
- * Books the business of the days after a seeded ledger's history, up to the day before `today`, at
- * the world's pace (see the top of this file).
+ * Books the business of the days after a seeded ledger's history as it stands at `at` (an ISO
+ * instant, the clock's time to the minute; a day alone stands for its midnight), at the world's pace
+ * (see the top of this file): the days up to `at`'s are drawn whole, and what they planned is booked
+ * up to `at`.
  */
-export function liveLedgerDays(
-  seeded: SeededLedger,
-  today: string,
-  pace: PaceOf = NORMAL_PACE,
-): LedgerRecord {
+export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = NORMAL_PACE): LedgerRecord {
   const { seeder } = seeded;
   const { until } = seeder.calendar;
-  const yesterday = addDays(today, -1);
-  const last = yesterday > LATEST_UNTIL ? LATEST_UNTIL : yesterday;
-  if (last < until) return seeder.ledger;
-  const living = new LivingLedger(seeded, last);
+  const through = at.length === 10 ? `${at}T00:00:00.000Z` : at;
+  const today = through.slice(0, 10);
+  const last = today > LATEST_UNTIL ? LATEST_UNTIL : today;
+  // Nothing happens before the first minute after the first day's morning.
+  if (last < until || through < instantOf(until, MORNING + 1)) return seeder.ledger;
+  const living = new LivingLedger(seeded, last, through);
   const { seed, folder } = seeder.options;
   const faker = fakerFor('accounting-day');
   const stream = { faker, ctx: seeder.ctx };

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
+import { seedFolders } from '../../../src/modules/accounting/accounting.seed.js';
+import { buildLedger, type LedgerArgs } from '../../../src/modules/accounting/ledger/ledgers.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 import { type AccountingSandbox, all, forConsumer, invoiceBody, line, referenceOf } from './helpers.js';
 
 /**
  * The books go on with the clock: each business day after the first use of a folder's ledger issues
  * and receives invoices, booked with their VAT and partner lines; each is paid on a later day (on
- * time, late, in part) or left open, now and then credited first. A day appears once it is over; a
- * record changes only at the instants its fate planned, and its last_updated_on says when; the days
+ * time, late, in part) or left open, now and then credited first. A day's business appears as it
+ * happens: a record exists from the minute it is booked and changes only at the instants its fate
+ * planned (whole minutes, never after the clock), and its last_updated_on says when; the days
  * already there never change when the clock adds more; the same moves give the same bytes, whatever
  * the cache; the books add up (balanced entries, balances, outstandings, FEC).
  */
@@ -57,12 +61,15 @@ describe('the accounting business on the clock', () => {
     for (let night = 1; night <= 60; night++) {
       await advanceDays(s, 1);
       a = await books(s);
-      const since = `${isoDay(START, night - 1)}T00:00:00Z`;
+      // Each run pulls from the run before (09:00 the day before) to now (09:00).
+      const since = `${isoDay(START, night - 1)}T09:00:00.000Z`;
+      const now = `${isoDay(START, night)}T09:00:00.000Z`;
       for (const invoice of await invoices(a, `&updated_after=${since}`)) {
         const before = seenInvoices.get(invoice.id);
         if (before && before.status !== 'paid' && invoice.status === 'paid') paidDuringSync += 1;
-        // What a night pulls changed on the day that just ended.
-        expect(invoice.last_updated_on.slice(0, 10), invoice.invoice_number).toBe(isoDay(START, night - 1));
+        // What a run pulls changed since the run before, and nothing after the clock.
+        expect(invoice.last_updated_on > since, invoice.invoice_number).toBe(true);
+        expect(invoice.last_updated_on <= now, invoice.invoice_number).toBe(true);
         seenInvoices.set(invoice.id, invoice);
       }
       for (const entry of await entries(a, since)) seenEntries.set(entry.id, entry);
@@ -78,9 +85,10 @@ describe('the accounting business on the clock', () => {
     expect([...seenEntries.keys()].sort()).toEqual(worldEntries.map((e) => e.id).sort());
     for (const entry of worldEntries) expect(seenEntries.get(entry.id), entry.name).toEqual(entry);
 
-    // The business moved: invoices issued on business days after the first morning, numbered by
-    // their day; some paid since, some credited, some left open past their due date.
-    const last = isoDay(START, 59);
+    // The business moved: invoices issued on business days after the first morning up to the
+    // clock's day, numbered by their day; some paid since, some credited, some left open past their
+    // due date.
+    const last = isoDay(START, 60);
     const issued = world.filter((i) => !initial.has(i.id));
     expect(issued.filter((i) => i.invoice_type === 'customer_invoice').length).toBeGreaterThan(20);
     expect(issued.filter((i) => i.invoice_type === 'supplier_invoice').length).toBeGreaterThan(10);
@@ -162,6 +170,113 @@ describe('the accounting business on the clock', () => {
     expect(fecDebit).toBe(fec.body.reduce((t: number, r: Json) => t + cents(r.Credit), 0));
     expect(fecDebit).toBeGreaterThan(0);
   }, 240_000);
+
+  it('records appear as they are booked and change at their instant: a pull every 31 minutes with updated_after misses none and sees each change once', async () => {
+    const s = sandbox();
+    // The ledger is first used on the first morning; the vendor's first full sync runs at 21:00 on
+    // 2026-02-08, then a pull every 31 minutes, at odd minutes, until past the next midnight: the 9th
+    // issues an invoice before 09:00 and is paid one the full sync saw open.
+    await invoices(await books(s));
+    await advanceDays(s, 24.5);
+    let previous = `${isoDay(START, 24)}T21:00:00.000Z`;
+    let a = await books(s);
+    const seenInvoices = byId(await invoices(a));
+    const seenEntries = byId(await entries(a));
+    const pulled = new Set<string>();
+    let issued = 0;
+    const changed: string[] = [];
+    for (let i = 0; i < 56; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status, moved.text).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const today = now.slice(0, 10);
+      a = await books(s);
+      for (const invoice of await invoices(a, `&updated_after=${previous}`)) {
+        // What changed since the pull before, at a whole minute, and nothing after the clock.
+        expect(invoice.last_updated_on > previous, invoice.invoice_number).toBe(true);
+        expect(invoice.last_updated_on <= now, invoice.invoice_number).toBe(true);
+        expect(invoice.last_updated_on, invoice.invoice_number).toMatch(/:00\.000Z$/);
+        expect(invoice.invoice_date <= today, invoice.invoice_number).toBe(true);
+        for (const payment of invoice.payments) expect(payment.payment_date <= today).toBe(true);
+        // Each state once.
+        const state = `${invoice.id} ${invoice.last_updated_on}`;
+        expect(pulled.has(state), state).toBe(false);
+        pulled.add(state);
+        const before = seenInvoices.get(invoice.id);
+        if (!before) issued += 1;
+        else if (before.status !== invoice.status) changed.push(invoice.id);
+        seenInvoices.set(invoice.id, invoice);
+      }
+      for (const entry of await entries(a, previous)) {
+        expect(entry.date <= today, entry.name).toBe(true);
+        seenEntries.set(entry.id, entry);
+      }
+      previous = now;
+    }
+
+    // What the pulls saw is exactly what the world holds, body for body: invoices issued during the
+    // pulls, and some seen open first that a later pull saw paid or credited.
+    a = await books(s);
+    const world = await invoices(a);
+    expect([...seenInvoices.keys()].sort()).toEqual(world.map((i) => i.id).sort());
+    for (const invoice of world)
+      expect(seenInvoices.get(invoice.id), invoice.invoice_number).toEqual(invoice);
+    const worldEntries = await entries(a);
+    expect([...seenEntries.keys()].sort()).toEqual(worldEntries.map((e) => e.id).sort());
+    for (const entry of worldEntries) expect(seenEntries.get(entry.id), entry.name).toEqual(entry);
+    expect(issued).toBeGreaterThan(0);
+    expect(changed.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a ledger built for a minute holds what the days booked by then, each record as it stood then, at whole minutes', () => {
+    const [folder] = seedFolders(42, 'consumer-x', 9001, 1, 'BE');
+    if (!folder) throw new Error('no folder');
+    const args: LedgerArgs = {
+      consumerid: 'consumer-x',
+      integrationid: 9001,
+      unifiedPartners: false,
+      folder,
+      until: START,
+    };
+    const day = isoDay(START, 4);
+    const end = buildLedger(42, args, `${isoDay(START, 5)}T00:00:00.000Z`);
+    const records = (ledger: LedgerRecord) => [
+      ...Object.values(ledger.invoices).map((r) => ({ key: `invoice ${r.id}`, record: r })),
+      ...Object.values(ledger.entries).map((r) => ({ key: `entry ${r.id}`, record: r })),
+      ...Object.values(ledger.matchings).map((r) => ({
+        key: `matching ${r.number}`,
+        record: { ...r, last_updated_on: r.created_on },
+      })),
+    ];
+    const instants = records(end).flatMap(({ record }) => [record.created_on, record.last_updated_on]);
+    // Every instant of the days after the first morning is a whole minute.
+    const living = instants.filter((t) => t > `${START}T09:00:00.000Z`);
+    expect(living.length).toBeGreaterThan(10);
+    expect(living.filter((t) => !t.endsWith(':00.000Z'))).toEqual([]);
+    // The day holds new documents and changes of earlier ones (payments, credit notes).
+    const ofDay = [...new Set(living.filter((t) => t.startsWith(day)))].sort();
+    const changes = records(end).filter(
+      ({ record }) => record.last_updated_on.startsWith(day) && record.created_on < `${day}T00:00:00.000Z`,
+    );
+    expect(ofDay.length).toBeGreaterThan(1);
+    expect(changes.length).toBeGreaterThan(0);
+    const minuteBefore = (t: string) => new Date(Date.parse(t) - 60_000).toISOString();
+    for (const at of [`${day}T00:00:00.000Z`, ...ofDay.flatMap((t) => [minuteBefore(t), t])]) {
+      const then = new Map(records(buildLedger(42, args, at)).map(({ key, record }) => [key, record]));
+      const expected = records(end).filter(({ record }) => record.created_on <= at);
+      expect([...then.keys()].sort(), at).toEqual(expected.map(({ key }) => key).sort());
+      for (const { key, record } of expected) {
+        const was = then.get(key);
+        if (record.last_updated_on <= at) expect(was, `${key} at ${at}`).toEqual(record);
+        else {
+          // Changed since: as it stood before, its last change before `at`.
+          expect(was, `${key} at ${at}`).toBeDefined();
+          expect((was?.last_updated_on ?? '') <= at, `${key} at ${at}`).toBe(true);
+          expect(was, `${key} at ${at}`).toEqual({ ...record, last_updated_on: was?.last_updated_on });
+        }
+      }
+    }
+  }, 60_000);
 
   it('the same clock moves give the same books, with a cache of one byte too; the days already there stay as they were', async () => {
     const s = sandbox();

@@ -127,8 +127,9 @@ export interface LedgerArgs {
 
 /**
  * Builds one folder's ledger from the seed (the vertical module's `build`): its history up to the day
- * of its first use, then the business of the days after it up to `today` (the clock's day) at the
- * world's pace, with the book years up to `today`'s open (see accounting.living.ts).
+ * of its first use, then the business of the days after it as it stands at `at` (the clock's time to
+ * the minute: each document, payment and matching from its own instant) at the world's pace, with the
+ * book years up to `at`'s day open (see accounting.living.ts).
  */
 export function buildLedger(
   seed: number,
@@ -136,8 +137,7 @@ export function buildLedger(
   at: string = args.until ?? LEGACY_UNTIL,
   pace: PaceOf = NORMAL_PACE,
 ): LedgerRecord {
-  const today = at.slice(0, 10);
   const seeded = seededLedger({ seed, ...args });
-  openBookYears(seeded.seeder.ledger, today);
-  return liveLedgerDays(seeded, today, pace);
+  openBookYears(seeded.seeder.ledger, at.slice(0, 10));
+  return liveLedgerDays(seeded, at, pace);
 }

@@ -3,10 +3,10 @@ import type { BankingTransactionStatus, OperationType } from './banking.schemas.
 
 /**
  * The stored records of the Banking vertical: one dataset per (consumer, connection), built from
- * (seed, consumerid, connectionid) the first time the connection is used, and the business days the
- * clock passed since (banking.seed.ts). Records hold what the bank stores; balances are computed
- * from the transactions when answering, never stored. Enumerations are the wire's, taken from
- * banking.schemas.ts.
+ * (seed, consumerid, connectionid) the first time the connection is used, and the business the
+ * clock has reached since, to the minute (banking.seed.ts). Records hold what the bank stores;
+ * balances are computed from the transactions when answering, never stored. Enumerations are the
+ * wire's, taken from banking.schemas.ts.
  */
 
 export interface BankingInstitution {

@@ -16,6 +16,7 @@ import {
   workingDayFrom,
 } from '../../platform/seeding/finance-fakes.js';
 import {
+  activityEnd,
   addMonths,
   dayOfMonth,
   type HistoryMonth,
@@ -41,9 +42,9 @@ import type { BankingAccount, BankingDataset, BankingTransaction } from './banki
  * income and spending. Balances are not stored: they are the opening balance plus the completed
  * transactions, the opening balance being that of the history's first day.
  *
- * The business goes on after `until`: every business day that is over adds its transactions, drawn
- * from the seed, the connection and the day alone (liveBankingDays), and the pending card payments
- * are booked a business day or two after they were made.
+ * The business goes on after `until`: every business day adds its transactions as they are made,
+ * drawn from the seed, the connection and the day alone (liveBankingDays), and the pending card
+ * payments are booked a business day or two after they were made, at the booking's minute.
  */
 
 /** The recent window: the months this many months before `until`'s, and `until`'s month. */
@@ -625,9 +626,11 @@ function monthCalendar(day: string, standing: Standing): MonthCalendar {
 }
 
 /**
- * One business day of a connection's accounts, drawn from its own faker: the transactions are
- * numbered in the day, and those a later day changes (card payments the bank books) show the change
- * when that day is over (`last` is the last day over).
+ * One business day of a connection's accounts, drawn whole from its own faker (the same draws
+ * whatever the clock): the transactions are numbered in the day; one exists from the minute it is
+ * made, and those a later day changes (card payments the bank books) show the change from its minute
+ * on. `now` is the instant the dataset shows (the clock's time to the minute): what comes after it
+ * is drawn and left out.
  */
 class BankingDay {
   #made = 0;
@@ -638,7 +641,7 @@ class BankingDay {
     readonly f: Faker,
     readonly live: SeededBanking,
     readonly day: string,
-    readonly last: string,
+    readonly now: string,
     morning: boolean,
   ) {
     // The first day's business starts after its morning (the history's).
@@ -653,7 +656,8 @@ class BankingDay {
   ): BankingTransaction {
     const id = uuidFrom('banking-transaction', this.live.data.connectionid, this.day, this.#made++);
     const record = transactionRecord(id, account, amount, instant, at(this.day, 0), fields);
-    this.live.data.transactions[id] = record;
+    // Made at a whole minute: there from that minute on.
+    if (instant <= this.now) this.live.data.transactions[id] = record;
     return record;
   }
 
@@ -689,8 +693,8 @@ class BankingDay {
 
   /**
    * A card payment: declined now and then; otherwise pending, with the day the bank books it (a
-   * business day or two later) as its value date. Once that day is over it is completed, updated at
-   * the booking, and some bring their receipt then.
+   * business day or two later) as its value date. From the booking's minute on it is completed,
+   * updated then, and some bring their receipt then.
    */
   card() {
     const f = this.f;
@@ -715,7 +719,7 @@ class BankingDay {
         }
       : null;
     record.value_date = at(day, 0);
-    if (day <= this.last) book({ transaction: record, day, instant, receipt });
+    if (instant <= this.now) book({ transaction: record, day, instant, receipt });
   }
 
   debit(creditor: string, min: number, max: number) {
@@ -830,40 +834,41 @@ function book({ transaction, day, instant, receipt }: Booking): void {
 
 /**
  * The business of the days after the history, on every business day (Monday to Friday) from the day
- * of the dataset's first use (after its morning, which the history holds) to the day before `today`:
- * each day is drawn from the seed, the connection and the day alone, so it reads the same whenever it
- * is built, and the days already there never change when the clock adds more. A day's transactions
- * appear once it is over. Customers pay in and suppliers are paid, cards spend (pending until the
- * bank books them, a business day or two later), in counts that follow the month and the world's
- * pace; the direct debits fall on their mandate's day, the salaries near the month's end, the fees on
- * its last business day; a quarter starts with a move to savings and ends with their interest; the
- * USD account is paid from abroad now and then and pays its supplier there monthly. The card payments
- * the history left pending are booked likewise. Balances follow: they are derived from the
- * transactions.
+ * of the dataset's first use (after its morning, which the history holds) to the day of `now` (the
+ * clock's time to the minute): each day is drawn whole from the seed, the connection and the day
+ * alone, so it reads the same whenever it is built, and the days already there never change when the
+ * clock adds more. What a build shows is what happened up to `now`: a transaction exists from the
+ * minute it is made, a card payment is pending until the minute the bank books it (a business day or
+ * two later), then completed, updated at that minute. Customers pay in and suppliers are paid, cards
+ * spend, in counts that follow the month and the world's pace; the direct debits fall on their
+ * mandate's day, the salaries near the month's end, the fees on its last business day; a quarter
+ * starts with a move to savings and ends with their interest; the USD account is paid from abroad now
+ * and then and pays its supplier there monthly. The card payments the history left pending are booked
+ * likewise, at their minute. Balances follow: they are derived from the transactions.
  */
 export function liveBankingDays(
   live: SeededBanking,
   input: SeedInput,
-  today: string,
+  now: string,
   pace: PaceOf = NORMAL_PACE,
 ): BankingDataset {
   const until = untilOf(input);
-  const last = addDays(today, -1);
-  if (last < until) return live.data;
-  for (const booking of live.bookings) if (booking.day <= last) book(booking);
+  const today = now.slice(0, 10);
+  if (today < until) return live.data;
+  for (const booking of live.bookings) if (booking.instant <= now) book(booking);
   const f = fakerFor('banking-day');
   const standing = standingOf(f, input.seed, live.data.connectionid);
   let calendar: MonthCalendar | null = null;
   // Days as numbers (days since 1970-01-01, a Thursday): a date is formatted for business days only.
   const firstDay = Date.parse(`${until}T00:00:00.000Z`) / DAY_MS;
-  const lastDay = Date.parse(`${last}T00:00:00.000Z`) / DAY_MS;
+  const lastDay = Date.parse(`${today}T00:00:00.000Z`) / DAY_MS;
   for (let n = firstDay; n <= lastDay; n++) {
     const week = (((n + 4) % 7) + 7) % 7;
     if (week === 0 || week === 6) continue;
     const day = new Date(n * DAY_MS).toISOString().slice(0, 10);
     if (calendar?.month !== day.slice(0, 7)) calendar = monthCalendar(day, standing);
     reseed(f, 'banking-day', input.seed, live.data.connectionid, day);
-    const business = new BankingDay(f, live, day, last, day === until);
+    const business = new BankingDay(f, live, day, now, day === until);
     const factor = pace(day);
     const busy = rhythm(day);
     for (let i = drawCount(f, MEAN_PER_DAY.customers * busy.customers * factor); i > 0; i--)
@@ -887,12 +892,12 @@ export function liveBankingDays(
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history, and the
- * business of the days after it up to `today` at the world's pace.
+ * business of the days after it up to `at` (the clock's time to the minute; by default the morning of
+ * the first use, where the history ends) at the world's pace.
  */
 export const buildBankingDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
-  at: string = untilOf(args),
+  at: string = activityEnd(untilOf(args)),
   pace: PaceOf = NORMAL_PACE,
-): BankingDataset =>
-  liveBankingDays(seedBankingHistory({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);
+): BankingDataset => liveBankingDays(seedBankingHistory({ seed, ...args }), { seed, ...args }, at, pace);

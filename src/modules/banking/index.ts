@@ -14,7 +14,8 @@ import { buildBankingDataset } from './banking.seed.js';
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the
  * consumer's active Banking connection, seeded on first use (banking.seed.ts). Its business goes on
- * with the clock: every business day after the first use adds its transactions (liveBankingDays).
+ * with the clock: every business day after the first use adds its transactions as they are made
+ * (liveBankingDays).
  */
 export function registerBanking(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [

@@ -4,10 +4,10 @@ import { cents } from '../verticals/finance-helpers.js';
 
 /**
  * The Banking business goes on with the clock: every business day after the first use of a
- * connection's data draws its transactions, which appear once the day is over; card payments are
- * pending until the bank books them a business day or two later; the balances follow the
- * transactions; the days already there never change; the same moves give the same bytes, whatever
- * the cache.
+ * connection's data draws its transactions, which appear as they are made; card payments are
+ * pending until the bank books them a business day or two later, at the booking's minute; the
+ * balances follow the transactions; the days already there never change; the same moves give the
+ * same bytes, whatever the cache.
  */
 
 const DAY = 86_400;
@@ -29,9 +29,12 @@ async function advanceDays(days: number, app = s.app): Promise<void> {
   expect(moved.status, moved.text).toBe(200);
 }
 
-/** Every item of a Banking list, all pages, as the API answers them (a new token: the clock moved). */
-async function list(path: string, t: TestSandbox = s): Promise<Item[]> {
-  const bearer = await sandboxToken(t);
+/**
+ * Every item of a Banking list, all pages, as the API answers them (a new token unless given: the
+ * clock moved).
+ */
+async function list(path: string, t: TestSandbox = s, token?: string): Promise<Item[]> {
+  const bearer = token ?? (await sandboxToken(t));
   const out: Item[] = [];
   const sep = path.includes('?') ? '&' : '?';
   for (let page = 1; ; page++) {
@@ -50,10 +53,10 @@ async function list(path: string, t: TestSandbox = s): Promise<Item[]> {
 }
 
 /** The transactions of every account matching a query, account after account. */
-async function transactions(query: string, t: TestSandbox = s): Promise<Item[]> {
+async function transactions(query: string, t: TestSandbox = s, token?: string): Promise<Item[]> {
   const out: Item[] = [];
-  for (const account of await list('accounts', t))
-    out.push(...(await list(`transactions?account_id=${account.id}${query ? `&${query}` : ''}`, t)));
+  for (const account of await list('accounts', t, token))
+    out.push(...(await list(`transactions?account_id=${account.id}${query ? `&${query}` : ''}`, t, token)));
   return out;
 }
 
@@ -128,9 +131,11 @@ describe('the Banking business on the clock', () => {
     for (let night = 1; night <= 60; night++) {
       await advanceDays(1);
       const yesterday = isoDay(START, night - 1);
-      // What changed since yesterday (its whole day: the day is over), and yesterday's value date.
+      const now = `${isoDay(START, night)}T09:00:00.000Z`;
+      // What changed since yesterday (its whole day, and this morning so far), and yesterday's value
+      // date.
       for (const t of await transactions(`updated_after=${yesterday}`)) {
-        expect(dayOf(t.last_update_on), t.id).toBe(yesterday);
+        expect(dayOf(t.last_update_on) >= yesterday && t.last_update_on <= now, t.id).toBe(true);
         seen.set(t.id, t);
       }
       byDay.set(yesterday, await transactions(`date_from=${yesterday}&date_to=${yesterday}`));
@@ -138,12 +143,14 @@ describe('the Banking business on the clock', () => {
     }
     const end = await everything();
     const last = isoDay(START, 59);
+    const now = `${isoDay(START, 60)}T09:00:00.000Z`;
 
     // The business moved: transactions on every business day, none on a weekend, none after the
-    // last day over.
+    // clock (the last morning's are there).
     const created = end.transactions.filter(made);
     const days = new Set(created.map((t) => dayOf(t.creation_date)));
-    expect([...days].every((d) => d >= START && d <= last && !isWeekend(d))).toBe(true);
+    expect([...days].every((d) => d >= START && !isWeekend(d))).toBe(true);
+    expect(created.every((t) => t.creation_date <= now && t.last_update_on <= now)).toBe(true);
     expect(days.size).toBeGreaterThanOrEqual(30);
     expect(created.length).toBeGreaterThan(80);
     const kinds = new Set(created.map((t) => t.operation_type));
@@ -164,7 +171,7 @@ describe('the Banking business on the clock', () => {
       expect(dayOf(t.last_update_on) > dayOf(t.execution_date), t.id).toBe(true);
     }
     for (const t of pendingFirst) expect(byId(end.transactions).get(t.id)?.status, t.id).toBe('completed');
-    // Still pending: those of the last days, booked on a day not over yet.
+    // Still pending: those of the last days, booked on a day not over yet (today's after 09:00).
     for (const t of end.transactions.filter((x) => x.status === 'pending'))
       expect(dayOf(t.value_date) > last, t.id).toBe(true);
 
@@ -188,8 +195,85 @@ describe('the Banking business on the clock', () => {
       `/consumers/${consumer}/banking/opening-balance?account_id=${current.id}&date=${isoDay(START, 60)}`,
       { token: await sandboxToken(s) },
     );
-    expect(balance.body.opening_balance).toBe(current.current_balance);
+    // Today's opening balance and what this morning booked so far make the current balance.
+    const bookedToday = end.transactions
+      .filter(
+        (t) =>
+          t.bank_account_id === current.id &&
+          t.status === 'completed' &&
+          dayOf(t.value_date) === isoDay(START, 60),
+      )
+      .reduce((sum, t) => sum + cents(t.amount), 0);
+    expect(cents(balance.body.opening_balance) + bookedToday).toBe(cents(current.current_balance));
     expect(current.current_balance).not.toBe(initial.accounts[0].current_balance);
+  }, 180_000);
+
+  it('transactions appear as they are made and card payments are booked at their minute: a pull every 31 minutes misses none', async () => {
+    // A busy pace, for more business. The first sync at 09:00, then a pull every 31 minutes for 31
+    // hours, at odd minutes: what changed since the day of the pull before (the API's updated_after
+    // is a day), kept by id.
+    const busy = await call(s.app, 'POST', '/__sandbox/pace', { body: { pace: 'busy' } });
+    expect(busy.status, busy.text).toBe(200);
+    const vendor = byId(await transactions(''));
+    let previous = `${START}T09:00:00.000Z`;
+    const views: { now: string; all: Item[] }[] = [];
+    for (let i = 0; i < 60; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status, moved.text).toBe(200);
+      const now = (moved.body as { now: string }).now;
+      const token = await sandboxToken(s);
+      for (const t of await transactions(`updated_after=${dayOf(previous)}`, s, token)) {
+        // Nothing from the future: a pending card payment's value date is the day the bank will book it.
+        expect(t.creation_date <= now && t.execution_date <= now && t.last_update_on <= now, t.id).toBe(true);
+        if (t.status !== 'pending') expect(t.value_date <= now, t.id).toBe(true);
+        expect(dayOf(t.last_update_on) >= dayOf(previous), t.id).toBe(true);
+        vendor.set(t.id, t);
+      }
+      // What the vendor holds is, at every pull, what the accounts hold, body for body, balances
+      // included.
+      const all = await transactions('', s, token);
+      expect([...vendor.keys()].sort()).toEqual(all.map((t) => t.id).sort());
+      for (const t of all) expect(vendor.get(t.id), t.id).toEqual(t);
+      expectBalances(await list('accounts', s, token), all);
+      views.push({ now, all });
+      previous = now;
+    }
+    const final = (views.at(-1) as { all: Item[] }).all;
+    expect(final.filter(made).length).toBeGreaterThan(4);
+    // Each transaction was there from the first pull after it was made, as it was made; a card
+    // payment pending until the first pull after its booking, then booked as the end shows it.
+    const withoutBalance = ({ opening_balance: _balance, ...t }: Item) => t;
+    let booked = 0;
+    for (const { now, all } of views) {
+      const then = byId(all);
+      for (const t of final) {
+        const seen = then.get(t.id);
+        if (t.creation_date > now) {
+          expect(seen, t.id).toBeUndefined();
+          continue;
+        }
+        expect(seen, `${t.id} at ${now}`).toBeDefined();
+        if (t.last_update_on <= now) {
+          expect(withoutBalance(seen), t.id).toEqual(withoutBalance(t));
+          continue;
+        }
+        expect(seen.status, t.id).toBe('pending');
+        expect(seen.last_update_on, t.id).toBe(t.creation_date);
+        expect(seen.attachments_info.attachments, t.id).toEqual([]);
+        expect(seen.opening_balance, t.id).toBeNull();
+        booked++;
+      }
+    }
+    // Some card payments were pending in a pull and booked in a later one, the day's as the history's.
+    expect(booked).toBeGreaterThan(0);
+    const bookedInPulls = final.filter(
+      (t) =>
+        t.status === 'completed' &&
+        t.last_update_on > `${START}T09:00:00.000Z` &&
+        t.operation_type === 'card',
+    );
+    expect(bookedInPulls.some((t) => made(t))).toBe(true);
+    expect(bookedInPulls.some((t) => !made(t))).toBe(true);
   }, 180_000);
 
   it('the same clock moves give the same bytes, with a cache of one byte too, in one move or in many; the days already there stay as they were', async () => {
@@ -261,7 +345,7 @@ describe('the Banking business on the clock', () => {
     expect(year.transactions.length).toBeGreaterThan(first.transactions.length + 200);
     const days = new Set(year.transactions.filter(made).map((t) => dayOf(t.creation_date)));
     expect(days.size).toBeGreaterThan(180);
-    expect([...days].every((d) => d <= isoDay(START, 364))).toBe(true);
+    expect([...days].every((d) => d <= isoDay(START, 365))).toBe(true);
     expectBalances(year.accounts, year.transactions);
     expect((s.app.services.store.world.meta.client_bytes ?? 0) - oneDay).toBeLessThan(16 * 1024);
   });

@@ -3,8 +3,8 @@ import type { OrderItemOutValue } from './commerce.schemas.js';
 
 /**
  * commerce.order.created: an order was placed, through the API (published with its write) or by the
- * shop's customers on a day after the history (published once the day is over, see index.ts). The
- * fields are the order's as it was placed.
+ * shop's customers on a day after the history (published once the clock passes its placing, see
+ * index.ts). The fields are the order's as it was placed.
  */
 export function orderCreatedEvent(
   consumer: ConsumerRecord,

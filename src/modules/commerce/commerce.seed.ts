@@ -52,7 +52,7 @@ import type {
  * every status, with shipping fees, payments and refunds whose amounts add up: 160 in the year
  * before `until` (for the default clock, 2025-02-01 to 2026-01-15 09:00 UTC), and before them two or
  * three a month back to January 2021. The days after `until` add their own orders and customers, drawn
- * by the same builders, and the stock follows them (see liveCommerceDays).
+ * by the same builders, as they happen, and the stock follows them (see liveCommerceDays).
  */
 
 /** The recent window: from the first of the month this many months before `until`'s. */
@@ -811,32 +811,33 @@ interface StockMove {
 
 /**
  * The business of the days after the history: each day's orders are drawn from the seed, the
- * connection and the day alone, so a day reads the same whenever it is built, and the days already
- * there never change when the clock adds more. A day's orders appear once the day is over: from the
- * day of the dataset's first use (after its morning, which the history holds) to the day before
- * `today`. Weekends are busier, December up to the 20th busier still, summer quieter, and the world's
- * pace scales every day (see docs/living-world.md).
+ * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
+ * already there never change when the clock adds more. What a build shows is what happened up to
+ * `at` (the clock's time to the minute), from the dataset's first use (after its morning, which the
+ * history holds) on: an order exists from the minute it is placed, a customer new to the shop from
+ * the minute they sign up. Weekends are busier, December up to the 20th busier still, summer quieter,
+ * and the world's pace scales every day (see docs/living-world.md).
  *
  * What happens to an order later (it ships, it is cancelled, sent back or partly returned) is drawn
- * when it is placed; the order shows each change once `today` has begun after it, with its
+ * when it is placed; the order shows each change from its instant on (a whole minute), with its
  * `last_updated_on` at that instant. The stock of the variants follows the orders (see settleStock).
  */
 export function liveCommerceDays(
   dataset: CommerceDataset,
   input: SeedInput,
-  today: string,
+  at: string,
   pace: PaceOf = NORMAL_PACE,
 ): CommerceDataset {
   const until = untilOf(input);
-  const last = addDays(today, -1);
-  if (last < until) return dataset;
-  const cutoff = `${today}T00:00:00.000Z`;
+  // Nothing the days after the history draw happens by the end of its morning.
+  if (at <= activityEnd(until)) return dataset;
+  const today = at.slice(0, 10);
   const faker = fakerFor('commerce-day');
   const regulars = Object.values(dataset.customers);
   const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
   const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
   const moves: StockMove[] = [];
-  for (const day of daysBetween(until, last)) {
+  for (const day of daysBetween(until, today)) {
     reseed(faker, 'commerce-day', input.seed, dataset.connectionid, day);
     const count = poisson(faker, ORDERS_PER_DAY * busyness(day) * pace(day));
     // The first day's orders come after its morning (and its new customers' sign-up, after it too).
@@ -849,7 +850,8 @@ export function liveCommerceDays(
     const prefix = Number(day.replaceAll('-', '')) * 1000;
     let newcomers = 0;
     for (const [index, second] of seconds.entries()) {
-      const created = new Date(midnight + second * 1000).toISOString();
+      // Placed at the minute of the second drawn: every instant of an order is a whole minute.
+      const created = new Date(midnight + Math.floor(second / 60) * 60_000).toISOString();
       let customer = pick(faker, regulars);
       if (faker.datatype.boolean(NEW_CUSTOMERS)) {
         newcomers += 1;
@@ -860,7 +862,7 @@ export function liveCommerceDays(
           () => ({ id: ref, model: 'customer' }),
           () => plusMinutes(created, -faker.number.int({ min: 2, max: 20 })),
         );
-        dataset.customers[customer.id] = customer;
+        if ((customer.created_on ?? '') <= at) dataset.customers[customer.id] = customer;
       }
       const basis = drawBasis(faker, dataset, sellable, {
         id: uuidFrom('commerce-order', dataset.connectionid, day, index),
@@ -869,29 +871,33 @@ export function liveCommerceDays(
         created,
         customer,
       });
-      dataset.orders[basis.id] = livingOrder(faker, dataset, basis, day, cutoff, moves);
+      // Drawn whole whenever it is built; shown once placed, as it stands at `at`.
+      const order = livingOrder(faker, dataset, basis, day, at, moves);
+      if (created <= at) dataset.orders[basis.id] = order;
     }
   }
-  settleStock(dataset, moves, cutoff);
+  settleStock(dataset, moves, at);
   return dataset;
 }
 
 /**
- * A day's order as it stands at `cutoff`. Its course is drawn when it is placed: its payment fails
- * (cancelled_unpaid) or goes through (confirmed); a paid order ships 12 to 40 hours later, unless the
- * customer cancels it the next day (refunded whole); a shipped one may be sent back whole (refunded)
- * or in part (one unit) 2 to 14 days after. A paid order takes its units off the stock when it is
- * placed; a cancelled one puts them back.
+ * A day's order as it stands at `at`. Its course is drawn when it is placed: its payment, taken at
+ * checkout, fails (cancelled_unpaid) or goes through (confirmed) as it is placed; a paid order ships
+ * 12 to 40 hours later, unless the customer cancels it the next day (refunded whole); a shipped one
+ * may be sent back whole (refunded) or in part (one unit) 2 to 14 days after. Each change shows from
+ * its instant on, `last_updated_on` with it; before, the order stands as it was. A paid order takes its
+ * units off the stock when it is placed; a cancelled one puts them back.
  */
 function livingOrder(
   faker: Faker,
   dataset: CommerceDataset,
   basis: OrderBasis,
   day: string,
-  cutoff: string,
+  at: string,
   moves: StockMove[],
 ): CommerceOrder {
-  const { created, paidOn } = basis;
+  // Paid as placed, as an order the API creates is (the payment's own minutes drawn stay unused).
+  const { created } = basis;
   const paid = faker.datatype.boolean(0.95);
   const course = faker.helpers.weightedArrayElement([
     { weight: 83, value: 'kept' },
@@ -903,13 +909,13 @@ function livingOrder(
   const cancelledOn = atMinute(addDays(day, 1), faker.number.int({ min: 7 * 60, max: 20 * 60 }));
   const refundedOn = plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 }));
   const reason = pick(faker, REFUND_REASONS);
-  const sale = transactionOf(basis, 'sale', basis.total, paid ? 'success' : 'failed', paidOn);
+  const sale = transactionOf(basis, 'sale', basis.total, paid ? 'success' : 'failed', created);
   const state: OrderState = {
     status: paid ? 'confirmed' : 'cancelled_unpaid',
     last_updated_on: created,
-    confirmed_on: paid ? paidOn : null,
+    confirmed_on: paid ? created : null,
     delivery_date: null,
-    cancelled_on: paid ? null : paidOn,
+    cancelled_on: paid ? null : created,
     fulfilled_from: null,
     payment_method_id: basis.method.id,
     transactions: [sale],
@@ -922,18 +928,18 @@ function livingOrder(
         moves.push({ at: cancelledOn, variantId: line.variant_id as string, quantity: line.quantity });
     }
     if (course === 'cancelled') {
-      if (cancelledOn <= cutoff) {
+      if (cancelledOn <= at) {
         state.status = 'cancelled';
         state.cancelled_on = cancelledOn;
         state.last_updated_on = cancelledOn;
         state.refunds = [refundAll(basis, cancelledOn, 'Order cancelled by the customer')];
       }
-    } else if (shippedOn <= cutoff) {
+    } else if (shippedOn <= at) {
       state.status = 'shipped';
       state.delivery_date = shippedOn;
       state.fulfilled_from = dataset.locations[0]?.id ?? null;
       state.last_updated_on = shippedOn;
-      if (course !== 'kept' && refundedOn <= cutoff) {
+      if (course !== 'kept' && refundedOn <= at) {
         state.last_updated_on = refundedOn;
         if (course === 'refunded') {
           state.status = 'refunded';
@@ -948,19 +954,17 @@ function livingOrder(
 }
 
 /**
- * The stock of the variants after the moves up to `cutoff`, in the order they happened: an order
+ * The stock of the variants after the moves up to `at`, in the order they happened: an order
  * takes its units location by location in the shop's order; when the locations together lack them,
  * the warehouse (the first location) first receives deliveries of STOCK_DELIVERY units, enough to
  * cover the order, so no stock goes below zero. A cancellation puts the units back in the warehouse.
  * A product whose stock moved was last updated at its last move.
  */
-function settleStock(dataset: CommerceDataset, moves: StockMove[], cutoff: string): void {
+function settleStock(dataset: CommerceDataset, moves: StockMove[], at: string): void {
   const warehouse = dataset.locations[0]?.id;
   if (warehouse === undefined) return;
   // A stable sort: moves of the same instant keep the order they were drawn in.
-  const due = moves
-    .filter((move) => move.at <= cutoff)
-    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const due = moves.filter((move) => move.at <= at).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   for (const move of due) {
     const product = dataset.products[dataset.variant_index[move.variantId] ?? ''];
     const variant = product?.variants.find((v) => v.id === move.variantId);
@@ -987,22 +991,22 @@ function settleStock(dataset: CommerceDataset, moves: StockMove[], cutoff: strin
 }
 
 /**
- * The orders the days after `after` up to `last` (both ISO days) drew for a dataset, by creation:
- * those of liveCommerceDays, not the history's nor any a client created.
+ * The orders the days after the history drew for a dataset (those of liveCommerceDays, not the
+ * history's nor any a client created) placed after `after` and by `through` (instants), by creation.
  */
 export function livingOrders(
   dataset: CommerceDataset,
   input: { until?: string },
   after: string,
-  last: string,
+  through: string,
 ): CommerceOrder[] {
   const since = activityEnd(untilOf(input));
   return Object.values(dataset.orders)
     .filter((order) => {
-      const day = order.created_on.slice(0, 10);
-      if (order.created_on <= since || day <= after || day > last) return false;
+      const created = order.created_on;
+      if (created <= since || created <= after || created > through) return false;
       const index = Number(order.order_number?.slice(9)) - 1;
-      return order.id === uuidFrom('commerce-order', dataset.connectionid, day, index);
+      return order.id === uuidFrom('commerce-order', dataset.connectionid, created.slice(0, 10), index);
     })
     .sort((a, b) => a.created_on.localeCompare(b.created_on) || a.id.localeCompare(b.id));
 }
@@ -1036,13 +1040,12 @@ function poisson(faker: Faker, mean: number): number {
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history, and
- * the business of the days after it up to `today` (by default the day of its first use: the history
- * alone).
+ * the business of the days after it as it stands at `at` (the clock's time to the minute; by default
+ * the day of its first use: the history alone).
  */
 export const buildCommerceDataset = (
   seed: number,
   args: ConnectionDatasetArgs,
   at: string = untilOf(args),
   pace: PaceOf = NORMAL_PACE,
-): CommerceDataset =>
-  liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, at.slice(0, 10), pace);
+): CommerceDataset => liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, at, pace);

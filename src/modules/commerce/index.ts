@@ -21,7 +21,8 @@ import { buildCommerceDataset, livingOrders, placedStatus } from './commerce.see
 /**
  * The eCommerce vertical under /consumers/{consumer_id}/commerce. Every operation resolves the
  * consumer's eCommerce connection and its dataset (built on first access from commerce.seed.ts, and
- * again as the clock's days pass: the shop's business goes on); the rules are in commerce.domain.ts.
+ * again as the clock moves: the shop's business goes on as it happens); the rules are in
+ * commerce.domain.ts.
  */
 export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
   registerOperations(app, [
@@ -46,36 +47,36 @@ export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
 }
 
 const COMMERCE_DATASETS = 'commerce_datasets';
-/** The world's note of the last day whose eCommerce business was announced (sandbox_state). */
+/** The world's note of the last instant whose eCommerce business was announced (sandbox_state). */
 const COMMERCE_BUSINESS = 'business:commerce';
 /** A clock moved further than this at once announces the business of these last days only. */
 export const MAX_ANNOUNCED_DAYS = 31;
 
 /**
- * Background task: once a day is over, announces its business: commerce.order.created for each order
- * the shop's customers placed that day (see liveCommerceDays) on every dataset in use, to the webhooks
- * that listen, with the fields the API's own create publishes (the order as it was placed). The world
- * keeps the last day announced, so a restart announces nothing twice. Nothing is built when no
- * webhook listens.
+ * Background task: announces the business as it happens: commerce.order.created for each order the
+ * shop's customers placed (see liveCommerceDays) once the clock passes its placing, on every dataset
+ * in use, to the webhooks that listen, with the fields the API's own create publishes (the order as it
+ * was placed). The world keeps the last instant announced, so a restart announces nothing twice.
+ * Nothing is built when no webhook listens.
  */
 export function commerceBusinessTask(services: Services): TickTask {
   return (store) => {
     const world = store.world;
-    const last = addDays(store.today(), -1);
-    const through = world.sandbox_state[COMMERCE_BUSINESS]?.through;
-    if (through !== undefined && through >= last) return;
+    const now = store.builtAt();
+    const through = announcedThrough(world.sandbox_state[COMMERCE_BUSINESS]?.through);
+    if (through !== undefined && through >= now) return;
     const listened = Object.values(world.webhooks).some(
       (webhook) => webhook.status === 'active' && webhook.event === 'commerce.order.created',
     );
     if (listened) {
-      const oldest = addDays(last, -MAX_ANNOUNCED_DAYS);
+      const oldest = `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
       const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
       for (const key of store.generatedKeys(COMMERCE_DATASETS)) {
         const args = store.generatedArgs(COMMERCE_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
         const dataset = args ? store.open<CommerceDataset>(COMMERCE_DATASETS, key) : undefined;
         const consumer = dataset ? own(world.consumers, dataset.consumerid) : undefined;
         if (!args || !dataset || !consumer) continue;
-        for (const order of livingOrders(dataset, args, after, last)) {
+        for (const order of livingOrders(dataset, args, after, now)) {
           const placed = { ...toOrderItem(dataset, order), status: placedStatus(order) };
           publishEvent(
             { ...services, store },
@@ -84,8 +85,13 @@ export function commerceBusinessTask(services: Services): TickTask {
         }
       }
     }
-    world.sandbox_state[COMMERCE_BUSINESS] = { through: last };
+    world.sandbox_state[COMMERCE_BUSINESS] = { through: now };
   };
+}
+
+/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
+export function announcedThrough(kept: string | undefined): string | undefined {
+  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
 }
 
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */

@@ -12,10 +12,10 @@ import {
 
 /**
  * The eCommerce business goes on with the clock: each day after the first use of a connection's data
- * draws its own orders (some by new customers), which appear once the day is over and are announced
- * by commerce.order.created; an order ships, is cancelled or sent back at instants drawn when it was
- * placed, and its update time is that instant; the stock follows the orders; the days already there
- * never change; the same moves give the same bytes, whatever the cache.
+ * draws its own orders (some by new customers), which appear at the minute they are placed and are
+ * announced by commerce.order.created; an order ships, is cancelled or sent back at instants drawn when
+ * it was placed, and shows each change from that instant, its update time; the stock follows the
+ * orders; the days already there never change; the same moves give the same bytes, whatever the cache.
  */
 
 const DAY = 86_400;
@@ -62,6 +62,15 @@ const isoDay = (base: string, days: number) =>
 /** The orders the days after the history drew (the clients of these tests create none). */
 const living = (list: Item[]) => list.filter((o) => o.created_on > MORNING);
 const byId = (list: Item[]) => new Map<string, Item>(list.map((item) => [item.id, item]));
+/** Every instant a record (an order, a product) holds, at any depth. */
+const instantsOf = (item: unknown): string[] =>
+  typeof item === 'string'
+    ? /^\d{4}-\d{2}-\d{2}T/.test(item)
+      ? [item]
+      : []
+    : item !== null && typeof item === 'object'
+      ? Object.values(item).flatMap(instantsOf)
+      : [];
 
 /** Sets the world's pace from a day on, as the sandbox's own write does. */
 async function setPace(app: TestSandbox['app'], from: string, pace: 'quiet' | 'busy'): Promise<void> {
@@ -108,13 +117,15 @@ describe('the eCommerce business on the clock', () => {
     }
     await s.app.services.ticker.idle();
 
-    // The business moved: orders on most days, none dated after the last full day.
+    // The business moved: orders on most days, none dated after the clock (09:00 on the last day,
+    // whose morning is there already: the business appears as it happens).
+    const clock = `${isoDay(START, 60)}T09:00:00.000Z`;
     const all = await orders();
     const placed = living(all);
     const days = new Set(placed.map((o) => dayOf(o.created_on)));
     expect(days.size).toBeGreaterThanOrEqual(40);
     expect(placed.length).toBeGreaterThan(70);
-    expect([...days].every((d) => d >= START && d <= isoDay(START, 59))).toBe(true);
+    expect([...days].every((d) => d >= START && d <= isoDay(START, 60))).toBe(true);
     // What the nightly pulls saw is exactly what the world holds (ids and bodies), products too.
     expect([...seenOrders.keys()].sort()).toEqual(all.map((o) => o.id).sort());
     for (const order of all) expect(seenOrders.get(order.id), order.id).toEqual(order);
@@ -150,7 +161,7 @@ describe('the eCommerce business on the clock', () => {
     }
     for (const order of placed.filter((o) => o.status === 'shipped'))
       expect(order.last_updated_on >= order.delivery_date).toBe(true);
-    expect(placed.every((o) => o.last_updated_on < `${isoDay(START, 60)}T00:00:00.000Z`)).toBe(true);
+    expect(placed.every((o) => o.last_updated_on <= clock)).toBe(true);
 
     // Some orders came from customers new to the shop, signed up that day, before ordering.
     const customers = byId(await list('customers'));
@@ -221,6 +232,99 @@ describe('the eCommerce business on the clock', () => {
     }
   }, 240_000);
 
+  it('orders, their changes, customers and stock appear at their minute: a pull every 31 minutes misses none and sees each change once', async () => {
+    // From 09:00 on the 27th (the shop busy enough there to show every kind of change), a first sync,
+    // then a pull of what changed since the previous pull's clock time, every 31 minutes, for 29 hours.
+    // The connection's data was first used on the 15th.
+    await orders();
+    await advanceDays(12);
+    const from = `${isoDay(START, 12)}T09:00:00.000Z`;
+    const nextMorning = `${isoDay(START, 13)}T09:00:00.000Z`;
+    receiver = await webhookReceiver();
+    const hook = await call(s.app, 'POST', '/webhooks', {
+      token: await sandboxToken(s),
+      body: { event: 'commerce.order.created', url: receiver.url, integrationid: 90301 },
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const pull = (kind: 'orders' | 'products', query = '') => list(kind, query);
+    const synced = { orders: byId(await pull('orders')), products: byId(await pull('products')) };
+    const versions = { orders: new Map<string, Item[]>(), products: new Map<string, Item[]>() };
+    for (const kind of ['orders', 'products'] as const)
+      for (const [id, item] of synced[kind]) versions[kind].set(id, [item]);
+    const customersThen: Item[][] = [await list('customers')];
+    let previous = from;
+    for (let i = 0; i < 56; i++) {
+      const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 31 * 60 } });
+      expect(moved.status).toBe(200);
+      const now = new Date((moved.body as { now: string }).now).toISOString();
+      for (const kind of ['orders', 'products'] as const) {
+        for (const item of await pull(kind, `updated_after=${previous}`)) {
+          // Changed since the last pull, and nothing dated after the clock.
+          expect(item.last_updated_on > previous && item.last_updated_on <= now, item.id).toBe(true);
+          for (const instant of instantsOf(item)) expect(instant <= now, `${item.id} ${instant}`).toBe(true);
+          synced[kind].set(item.id, item);
+          versions[kind].set(item.id, [...(versions[kind].get(item.id) ?? []), item]);
+        }
+      }
+      // Customers (a list without updated_after): those signed up so far, none going away.
+      const customers = await list('customers');
+      expect(customers.every((c) => c.created_on <= now)).toBe(true);
+      const ids = new Set(customers.map((c) => c.id));
+      expect((customersThen.at(-1) as Item[]).every((c) => ids.has(c.id))).toBe(true);
+      customersThen.push(customers);
+      previous = now;
+    }
+    await s.app.services.ticker.idle();
+
+    // What the pulls saw is what the full lists hold at the end, ids and bodies.
+    for (const kind of ['orders', 'products'] as const) {
+      const all = await pull(kind);
+      expect([...synced[kind].keys()].sort(), kind).toEqual(all.map((item) => item.id).sort());
+      for (const item of all) expect(synced[kind].get(item.id), `${kind} ${item.id}`).toEqual(item);
+      // Each change was pulled once: a record's versions come one change after the other.
+      for (const [id, pulled] of versions[kind]) {
+        const times = pulled.map((item) => item.last_updated_on);
+        expect(new Set(times).size, id).toBe(times.length);
+        expect([...times].sort(), id).toEqual(times);
+      }
+    }
+    // The business appeared at its minutes, all whole: orders placed in the afternoon, the night and
+    // the next morning; some pulled as placed and again once shipped, as they were but for it.
+    const placed = living([...synced.orders.values()]);
+    for (const order of placed) {
+      for (const instant of instantsOf(order))
+        expect(instant.slice(16), `${order.id} ${instant}`).toBe(':00.000Z');
+    }
+    const placedNow = placed.filter((o) => o.created_on > from);
+    expect(placedNow.length).toBeGreaterThan(2);
+    expect(
+      placedNow.some((o) => o.created_on < nextMorning && dayOf(o.created_on) === dayOf(nextMorning)),
+    ).toBe(true);
+    const changed = [...versions.orders.values()].filter((pulled) => pulled.length > 1);
+    const shipped = changed.filter(
+      (pulled) => pulled[0].status === 'confirmed' && pulled[1].status === 'shipped',
+    );
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(shipped.some(([then]) => then.created_on > from)).toBe(true);
+    expect(
+      changed.some(([, after]) => after.last_updated_on < nextMorning && after.last_updated_on > from),
+    ).toBe(true);
+    for (const [then, ...later] of changed) {
+      for (const after of later) {
+        for (const field of ['created_on', 'order_number', 'customer', 'currency', 'total', 'other_fees'])
+          expect(after[field], `${then.id} ${field}`).toEqual(then[field]);
+      }
+    }
+    // Products pulled again when an order moved their stock; newcomers signed up at whole minutes.
+    expect([...versions.products.values()].some((pulled) => pulled.length > 1)).toBe(true);
+    const newcomers = (customersThen.at(-1) as Item[]).filter((c) => c.created_on > MORNING);
+    expect(newcomers.length).toBeGreaterThan(0);
+    for (const customer of newcomers) expect(customer.created_on.slice(16)).toBe(':00.000Z');
+    // Each order the shop's customers placed was announced once, as it was placed.
+    const announced = receiver.received.map((body) => body.order_id as string);
+    expect([...announced].sort()).toEqual(placedNow.map((o) => o.id).sort());
+  }, 120_000);
+
   it('the same clock moves give the same bytes, with a cache of one byte too; the days already there stay as they were but for their scheduled changes', async () => {
     const tiny = sandbox({ cacheBytes: 1 });
     const before = await orders();
@@ -241,8 +345,8 @@ describe('the eCommerce business on the clock', () => {
     const later = await orders();
     const firstDays = (list: Item[]) => living(list).filter((o) => dayOf(o.created_on) < '2026-02-04');
     expect(firstDays(later).map((o) => o.id)).toEqual(firstDays(after).map((o) => o.id));
-    // What the first build showed: the changes up to the day it was built for.
-    const cutoff = '2026-02-04T00:00:00.000Z';
+    // What the first build showed: the changes up to the instant it was built for (the clock's).
+    const cutoff = '2026-02-04T09:00:00.000Z';
     let changed = 0;
     for (const order of firstDays(later)) {
       const then = now.get(order.id);
@@ -314,6 +418,29 @@ describe('the eCommerce business on the clock', () => {
     expect(living(all).length).toBeGreaterThan(20);
   });
 
+  it('a world that kept the last day announced (as earlier worlds did) goes on from the end of that day', async () => {
+    await orders();
+    await advanceDays(5);
+    await s.app.services.store.transact(async (write) => {
+      write.world.sandbox_state['business:commerce'] = { through: '2026-01-18' };
+    });
+    const hook = await call(s.app, 'POST', '/webhooks', {
+      token: await sandboxToken(s),
+      body: { event: 'commerce.order.created', url: 'http://127.0.0.1:9/hooks', integrationid: 90301 },
+    });
+    expect(hook.status).toBe(200);
+    await advanceDays(1);
+    const deliveries = await call(s.app, 'GET', '/__sandbox/webhook-deliveries?event=commerce.order.created');
+    expect(deliveries.status).toBe(200);
+    const announced = (deliveries.body as { payload: { order_id: string } }[]).map((d) => d.payload.order_id);
+    const clock = '2026-01-21T09:00:00.000Z';
+    const since = living(await orders()).filter((o) => o.created_on >= '2026-01-19T00:00:00.000Z');
+    expect(since.length).toBeGreaterThan(2);
+    expect(since.every((o) => o.created_on <= clock)).toBe(true);
+    expect([...announced].sort()).toEqual(since.map((o) => o.id).sort());
+    expect(s.app.services.store.world.sandbox_state['business:commerce']).toEqual({ through: clock });
+  });
+
   it(`a clock moved a year at once announces the last ${MAX_ANNOUNCED_DAYS} days, and the world stores none of the generated orders`, async () => {
     const hook = await call(s.app, 'POST', '/webhooks', {
       token: await sandboxToken(s),
@@ -336,8 +463,9 @@ describe('the eCommerce business on the clock', () => {
     expect(lastDays.length).toBeGreaterThan(20);
     expect([...announced].sort()).toEqual(lastDays.map((o) => o.id).sort());
     expect(announced.every((id) => (created.get(id) ?? '') >= cutoff)).toBe(true);
+    // The world keeps the last instant announced: the clock's.
     expect(s.app.services.store.world.sandbox_state['business:commerce']).toEqual({
-      through: isoDay(START, 364),
+      through: `${isoDay(START, 365)}T09:00:00.000Z`,
     });
     // Without a webhook (whose deliveries are records), a year adds nothing of its orders to the world.
     const quiet = sandbox();

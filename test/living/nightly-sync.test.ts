@@ -9,10 +9,12 @@ import {
 } from '../helpers.js';
 
 /**
- * A vendor's nightly sync over 60 simulated days against one consumer of each vertical: each night
- * it pulls what changed on the day that ended (updated_after where the list has it, the day's dates
- * where it has not) and receives the webhooks; at the end, what it saw is exactly what the world
- * holds, and every order announced is one the world generated.
+ * A vendor's nightly sync over 60 simulated days against one consumer of each vertical: each night,
+ * at 09:00, it pulls what changed since its last run (updated_after=<the last run's instant> where
+ * the list has it, a day where the list takes a day, the days from the last run's to today's where
+ * it has dates only) and receives the webhooks; at the end, what it saw is exactly what the world
+ * holds, and every order announced is one the world generated. The business of the hours between
+ * midnight and the run is there when it runs.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: records are compared whole
@@ -59,20 +61,20 @@ const FEEDS: Feed[] = [
   {
     name: 'eCommerce orders',
     full: (ids) => `/consumers/${ids.ECOMMERCE}/commerce/orders`,
-    night: (ids, day) => `/consumers/${ids.ECOMMERCE}/commerce/orders?updated_after=${day}T00:00:00Z`,
+    night: (ids, day) => `/consumers/${ids.ECOMMERCE}/commerce/orders?updated_after=${day}T09:00:00Z`,
     key: (item) => item.id,
   },
   {
     name: 'invoicing invoices',
     full: (ids) => `/consumers/${ids.INVOICING}/invoicing/invoices`,
-    night: (ids, day) => `/consumers/${ids.INVOICING}/invoicing/invoices?updated_after=${day}T00:00:00Z`,
+    night: (ids, day) => `/consumers/${ids.INVOICING}/invoicing/invoices?updated_after=${day}T09:00:00Z`,
     key: (item) => item.id,
   },
   {
     name: 'accounting customer invoices',
     full: (ids) => `/consumers/${ids.ACCOUNTING}/accounting/invoices/type/customer_invoice`,
     night: (ids, day) =>
-      `/consumers/${ids.ACCOUNTING}/accounting/invoices/type/customer_invoice?updated_after=${day}T00:00:00Z`,
+      `/consumers/${ids.ACCOUNTING}/accounting/invoices/type/customer_invoice?updated_after=${day}T09:00:00Z`,
     key: (item) => item.id,
   },
   {

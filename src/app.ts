@@ -182,6 +182,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const appSecret = randomBytes(32);
   const derive = (purpose: string) => createHmac('sha256', appSecret).update(purpose).digest('base64url');
   const secret = jwtSecret(config.adminToken ? `${seed}:${config.adminToken}` : seed);
+  const faults = new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs });
   const services: Services = {
     store,
     clock,
@@ -205,7 +206,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       onRequest: options.onRequest,
       adminToken: config.adminToken,
     }),
-    faults: new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs }),
+    faults,
+    // The same faults make the webhook deliveries they match misbehave (modules/webhooks/misbehaviour.ts).
+    webhookMisbehaviour: faults,
     secrets: { selfMarker: derive('webhook delivery marker'), consoleForm: derive('console form') },
   };
 

@@ -10,6 +10,13 @@ import {
   MAX_PATTERN_SEGMENTS,
   type PathMatcher,
 } from '../lib/path-pattern.js';
+import {
+  type DeliveryFacts,
+  holdsDelivery,
+  type MisbehaviourOrder,
+  type WebhookFaultEffect,
+  type WebhookMisbehaviour,
+} from '../modules/webhooks/index.js';
 import type { AppEnv } from '../platform/context.js';
 import { emptyResponse, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
 import { admin } from './sandbox.routes.js';
@@ -19,6 +26,12 @@ import { admin } from './sandbox.routes.js';
  * the matching requests fail the way a real service or network does: an error status, a delay, a
  * dropped connection, or no answer at all. A fault acts in the first middleware, before the write
  * boundary and the route: a request it answers never reaches a handler, so it writes nothing.
+ *
+ * A rule with a webhook match instead makes the matching webhook deliveries misbehave the way
+ * at-least-once, unordered delivery does (sent again, late, out of order, lost then sent again,
+ * followed by a stale one, signed after a rotation of the secret): the book is the app's
+ * `webhookMisbehaviour`, which the delivery worker asks before a delivery's first attempt
+ * (modules/webhooks/misbehaviour.ts carries the effects out).
  */
 
 /** Longest a fault holds a request (a latency, or a time-out with no answer): five minutes. */
@@ -29,6 +42,37 @@ const tags = ['Sandbox control'];
 // A header name is an HTTP token; a value has no line break (both linear checks).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const HEADER_VALUE = /^[^\r\n\0]{0,2000}$/;
+
+/** Longest a webhook fault holds a delivery back, and longest overlap of a rotated secret: a day. */
+export const MAX_WEBHOOK_FAULT_SECONDS = 86_400;
+
+/** How long a reorder waits for the next delivery of the instance when the rule does not say. */
+export const DEFAULT_REORDER_HOLD_SECONDS = 60;
+
+/** An event type, or a pattern of one where * stands for any characters (pos.*). */
+const EVENT_PATTERN = /^[A-Za-z0-9_.*-]{1,100}$/;
+
+const WebhookMatchSchema = z
+  .object({
+    event: z.string().regex(EVENT_PATTERN, 'An event type, * for any characters').optional().openapi({
+      description:
+        'Only deliveries of this event type; * stands for any characters (account.connection.*, pos.*); default: any',
+      example: 'account.connection.*',
+    }),
+    webhook_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Only deliveries to this webhook instance (its webhookid)' }),
+    consumer_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Only deliveries of events about this consumer' }),
+  })
+  .openapi('SandboxWebhookFaultMatch');
 
 const FaultMatchSchema = z
   .object({
@@ -42,10 +86,15 @@ const FaultMatchSchema = z
       .min(1)
       .max(500)
       .superRefine(checkPathPattern)
+      .optional()
       .openapi({
-        description: `A path pattern: {name} matches one segment, * one or more segments, * alone every path (e.g. /consumers/{consumer_id}/accounting/*); at most ${MAX_PATTERN_SEGMENTS} segments`,
+        description: `A request fault: a path pattern: {name} matches one segment, * one or more segments, * alone every path (e.g. /consumers/{consumer_id}/accounting/*); at most ${MAX_PATTERN_SEGMENTS} segments. Exactly one of path and webhook`,
         example: '/consumers/{consumer_id}/accounting/invoices',
       }),
+    webhook: WebhookMatchSchema.optional().openapi({
+      description:
+        'A webhook fault: the webhook deliveries it makes misbehave (each field optional; {} matches every delivery). Exactly one of path and webhook',
+    }),
     consumer_id: z
       .string()
       .min(1)
@@ -60,7 +109,36 @@ const FaultMatchSchema = z
       .optional()
       .openapi({ description: 'Only requests carrying this header with exactly this value' }),
   })
-  .openapi('SandboxFaultMatch');
+  .openapi('SandboxFaultMatch', {
+    description:
+      'What the fault matches: requests (path, with method, consumer_id and header) or webhook deliveries (webhook)',
+  });
+
+const REQUEST_EFFECTS = ['status', 'body', 'headers', 'latency_ms', 'drop', 'timeout'] as const;
+const WEBHOOK_EFFECTS = [
+  'duplicate',
+  'delay_seconds',
+  'reorder',
+  'drop_then_redeliver_seconds',
+  'stale',
+  'rotate_secret',
+] as const satisfies readonly WebhookFaultEffect[];
+
+/** The effects given (a flag counts when true), among `names`. */
+function given<K extends string>(effect: Partial<Record<K, unknown>>, names: readonly K[]): K[] {
+  return names.filter((name) => effect[name] !== undefined && effect[name] !== false);
+}
+
+const webhookSeconds = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_WEBHOOK_FAULT_SECONDS)
+    .optional()
+    .openapi({
+      description: `Webhook fault: ${what} (1 to ${MAX_WEBHOOK_FAULT_SECONDS}, sandbox time)`,
+    });
 
 const FaultEffectSchema = z
   .object({
@@ -84,13 +162,69 @@ const FaultEffectSchema = z
       description:
         'Never answer: hold the request until the client gives up (then close), the fault is removed (then answer normally) or five minutes pass (then close)',
     }),
+    duplicate: z.number().int().min(1).max(10).optional().openapi({
+      description:
+        'Webhook fault: send the delivery this many more times (1 to 10): the same body, each copy a delivery of its own',
+    }),
+    delay_seconds: webhookSeconds(
+      'hold the delivery this many seconds of sandbox time before its first attempt (a move of the clock past it releases it)',
+    ),
+    reorder: z.boolean().optional().openapi({
+      description:
+        'Webhook fault: hold the delivery and send it right after the next delivery to the same instance, or alone after hold_seconds',
+    }),
+    hold_seconds: webhookSeconds(
+      `with reorder: how long the delivery waits for the next one, default ${DEFAULT_REORDER_HOLD_SECONDS}`,
+    ),
+    drop_then_redeliver_seconds: webhookSeconds(
+      'lose the first attempt (logged, nothing sent), then send the same delivery this many seconds later',
+    ),
+    stale: z.boolean().optional().openapi({
+      description:
+        'Webhook fault: once the delivery is sent, send the previous delivery of its event to the same instance again (an older event after a newer one)',
+    }),
+    rotate_secret: z
+      .object({
+        overlap_seconds: z.number().int().min(0).max(MAX_WEBHOOK_FAULT_SECONDS).default(0).openapi({
+          description:
+            'Seconds of sandbox time during which deliveries are still signed with the previous secret; 0 (the default): none, as the service documents no overlap',
+        }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "Webhook fault: replace the instance's signing secret before the delivery with a new one drawn from the seed, the fault id and the firing count",
+      }),
   })
   .superRefine((effect, ctx) => {
+    const requests = given(effect, REQUEST_EFFECTS);
+    const webhooks = given(effect, WEBHOOK_EFFECTS);
+    if (webhooks.length > 0) {
+      if (requests.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${requests.join(', ')} and ${webhooks.join(', ')} do not go together: the first act on requests, the others on webhook deliveries`,
+        });
+      }
+      if (webhooks.length > 1) {
+        ctx.addIssue({ code: 'custom', message: `Give one of ${WEBHOOK_EFFECTS.join(', ')}` });
+      }
+      if (effect.hold_seconds !== undefined && effect.reorder !== true) {
+        ctx.addIssue({ code: 'custom', message: 'hold_seconds goes with reorder' });
+      }
+      return;
+    }
+    if (effect.hold_seconds !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'hold_seconds goes with reorder' });
+    }
     const outcomes = [effect.status !== undefined, effect.drop === true, effect.timeout === true];
     const count = outcomes.filter(Boolean).length;
     if (count > 1) ctx.addIssue({ code: 'custom', message: 'Give at most one of status, drop and timeout' });
     if (count === 0 && effect.latency_ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Give status, drop, timeout or latency_ms' });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Give status, drop, timeout or latency_ms (a path match), or one of ${WEBHOOK_EFFECTS.join(', ')} (a webhook match)`,
+      });
     }
     if (effect.timeout === true && effect.latency_ms !== undefined) {
       ctx.addIssue({ code: 'custom', message: 'A timeout holds the request already: no latency_ms with it' });
@@ -114,20 +248,67 @@ const FaultInputSchema = z
       .openapi({ description: 'Fire on the next N matching requests only; default: until removed' }),
     probability: z.number().min(0).max(1).optional().openapi({
       description:
-        'Fire on each matching request with this probability, drawn from a generator seeded with the sandbox seed and the fault id (reproducible); default 1',
+        'Fire on each matching request (or delivery) with this probability, drawn from a generator seeded with the sandbox seed and the fault id (reproducible); default 1',
     }),
+  })
+  .superRefine((rule, ctx) => {
+    const { match, effect } = rule;
+    if ((match.path === undefined) === (match.webhook === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['match'],
+        message: 'Give exactly one of path (a request fault) and webhook (a webhook fault)',
+      });
+    }
+    if (match.webhook !== undefined) {
+      if (match.method !== undefined || match.consumer_id !== undefined || match.header !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['match'],
+          message: 'method, consumer_id and header go with path; a webhook match takes its own consumer_id',
+        });
+      }
+      const requests = given(effect, REQUEST_EFFECTS);
+      if (match.path === undefined && requests.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['effect'],
+          message: `${requests.join(', ')} go with a path match: a webhook match takes ${WEBHOOK_EFFECTS.join(', ')}`,
+        });
+      }
+    }
+    const webhooks = given(effect, WEBHOOK_EFFECTS);
+    if (match.path !== undefined && match.webhook === undefined && webhooks.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['effect'],
+        message: `${webhooks.join(', ')} go with a webhook match: a path match takes status, latency_ms, drop or timeout`,
+      });
+    }
   })
   .openapi('SandboxFaultInput');
 
 const FaultSchema = z
   .object({
     id: z.string().openapi({ description: 'Id of the fault (fault_<n>, counting from 1 per sandbox)' }),
-    match: z.object({
-      method: z.string().nullable(),
-      path: z.string(),
-      consumer_id: z.string().nullable(),
-      header: z.object({ name: z.string(), value: z.string() }).nullable(),
-    }),
+    match: z
+      .object({
+        method: z.string().nullable().optional(),
+        path: z.string().optional(),
+        consumer_id: z.string().nullable().optional(),
+        header: z.object({ name: z.string(), value: z.string() }).nullable().optional(),
+        webhook: z
+          .object({
+            event: z.string().nullable(),
+            webhook_id: z.string().nullable(),
+            consumer_id: z.string().nullable(),
+          })
+          .optional(),
+      })
+      .openapi({
+        description:
+          'A request fault: method, path, consumer_id and header (null: any); a webhook fault: webhook (null: any)',
+      }),
     effect: z.object({
       status: z.number().int().optional(),
       body: z.unknown().optional(),
@@ -135,6 +316,13 @@ const FaultSchema = z
       latency_ms: z.number().int().optional(),
       drop: z.boolean().optional(),
       timeout: z.boolean().optional(),
+      duplicate: z.number().int().optional(),
+      delay_seconds: z.number().int().optional(),
+      reorder: z.boolean().optional(),
+      hold_seconds: z.number().int().optional(),
+      drop_then_redeliver_seconds: z.number().int().optional(),
+      stale: z.boolean().optional(),
+      rotate_secret: z.object({ overlap_seconds: z.number().int() }).optional(),
     }),
     times: z
       .number()
@@ -143,7 +331,7 @@ const FaultSchema = z
       .openapi({ description: 'How many times it was armed for; null: unbounded' }),
     remaining: z.number().int().nullable().openapi({ description: 'Firings left; null: unbounded' }),
     probability: z.number().nullable(),
-    fired: z.number().int().openapi({ description: 'How many requests it fired on' }),
+    fired: z.number().int().openapi({ description: 'How many requests (or webhook deliveries) it fired on' }),
     created_at: z.iso.datetime().openapi({ description: 'Sandbox time at which it was armed' }),
   })
   .openapi('SandboxFault');
@@ -170,13 +358,27 @@ export class FaultRuleError extends Error {
   }
 }
 
-interface Armed {
-  id: string;
-  fault: Fault;
+interface RequestMatch {
   matches: PathMatcher;
   method: string | null;
   consumer: string | null;
   header: { name: string; value: string } | null;
+}
+
+interface WebhookMatch {
+  event: ((event: string) => boolean) | null;
+  webhookid: string | null;
+  consumer: string | null;
+  effect: WebhookFaultEffect;
+}
+
+interface Armed {
+  id: string;
+  fault: Fault;
+  /** Set for a request fault (a path match). */
+  request: RequestMatch | null;
+  /** Set for a webhook fault (a webhook match). */
+  webhook: WebhookMatch | null;
   random: (() => number) | null;
 }
 
@@ -202,6 +404,69 @@ function seededRandom(seed: number, id: string): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/**
+ * Whether an event type matches a pattern where * stands for any characters, the rest compared as
+ * written. Greedy with a single way back (the last *), so its time is linear in practice and at
+ * most the product of the two lengths (each at most 100 characters).
+ */
+export function eventPatternMatcher(pattern: string): (event: string) => boolean {
+  if (!pattern.includes('*')) return (event) => event === pattern;
+  return (event) => {
+    let p = 0;
+    let e = 0;
+    let star = -1;
+    let resume = 0;
+    while (e < event.length) {
+      if (p < pattern.length && pattern[p] === '*') {
+        star = p++;
+        resume = e;
+      } else if (p < pattern.length && pattern[p] === event[e]) {
+        p++;
+        e++;
+      } else if (star >= 0) {
+        p = star + 1;
+        e = ++resume;
+      } else return false;
+    }
+    while (p < pattern.length && pattern[p] === '*') p++;
+    return p === pattern.length;
+  };
+}
+
+/**
+ * The signing secret a rotate_secret fault gives an instance: drawn from the sandbox seed, the
+ * fault id and how many times the fault has fired, so the same run rotates to the same secrets.
+ */
+export function rotatedSecret(seed: number, faultId: string, firing: number): string {
+  const digest = createHash('sha256').update(`webhook secret:${seed}:${faultId}:${firing}`).digest('hex');
+  return `whsec_${digest.slice(0, 32)}`;
+}
+
+/** What a webhook fault's effect orders a delivery to do (its rotation drawn for this firing). */
+function orderOf(seed: number, armed: Armed, effect: WebhookFaultEffect): MisbehaviourOrder {
+  const rule = armed.fault.effect;
+  const faultId = armed.id;
+  switch (effect) {
+    case 'duplicate':
+      return { faultId, effect, copies: rule.duplicate ?? 1 };
+    case 'delay_seconds':
+      return { faultId, effect, seconds: rule.delay_seconds ?? 1 };
+    case 'reorder':
+      return { faultId, effect, holdSeconds: rule.hold_seconds ?? DEFAULT_REORDER_HOLD_SECONDS };
+    case 'drop_then_redeliver_seconds':
+      return { faultId, effect, seconds: rule.drop_then_redeliver_seconds ?? 1 };
+    case 'stale':
+      return { faultId, effect };
+    case 'rotate_secret':
+      return {
+        faultId,
+        effect,
+        overlapSeconds: rule.rotate_secret?.overlap_seconds ?? 0,
+        secret: rotatedSecret(seed, faultId, armed.fault.fired),
+      };
+  }
 }
 
 /**
@@ -243,13 +508,18 @@ function networkError(): TypeError {
   return new TypeError('fetch failed', { cause });
 }
 
-/** The armed faults of one app: matching, effects, and the requests they hold. */
-export class FaultBook implements FaultControl {
+/**
+ * The armed faults of one app: matching, effects, and the requests they hold; and, for the webhook
+ * faults, which deliveries misbehave (the app's `webhookMisbehaviour`).
+ */
+export class FaultBook implements FaultControl, WebhookMisbehaviour {
   readonly #seed: number;
   readonly #clock: Clock;
   readonly #holdLimitMs: number;
   readonly #faults = new Map<string, Armed>();
   readonly #holds = new Set<Hold>();
+  /** Request faults among the armed ones: without any, requests skip matching. */
+  #requestFaults = 0;
   #counter = 0;
   #closed = false;
 
@@ -259,9 +529,9 @@ export class FaultBook implements FaultControl {
     this.#holdLimitMs = Math.min(options.holdLimitMs ?? MAX_FAULT_HOLD_MS, MAX_FAULT_HOLD_MS);
   }
 
-  /** Whether any fault is armed: without one, requests pay nothing. */
+  /** Whether any request fault is armed: without one, requests pay nothing. */
   get armed(): boolean {
-    return this.#faults.size > 0;
+    return this.#requestFaults > 0;
   }
 
   /** Arms a fault; throws FaultRuleError for a rule the endpoint would refuse with 422. */
@@ -275,28 +545,63 @@ export class FaultBook implements FaultControl {
   arm(rule: z.infer<typeof FaultInputSchema>): Fault {
     this.#counter += 1;
     const id = `fault_${this.#counter}`;
-    const method = rule.match.method?.toUpperCase() ?? null;
-    const consumer = rule.match.consumer_id?.toLowerCase() ?? null;
-    const header = rule.match.header ?? null;
-    const fault: Fault = {
-      id,
-      match: { method, path: rule.match.path, consumer_id: consumer, header },
-      effect: { ...rule.effect },
+    const counters = {
       times: rule.times ?? null,
       remaining: rule.times ?? null,
       probability: rule.probability ?? null,
       fired: 0,
       created_at: this.#clock.now().toISOString(),
     };
+    const random = rule.probability === undefined ? null : seededRandom(this.#seed, id);
+    const webhook = rule.match.webhook;
+    const [effectName] = given(rule.effect, WEBHOOK_EFFECTS);
+    if (webhook !== undefined && effectName !== undefined) {
+      const match = {
+        event: webhook.event ?? null,
+        webhook_id: webhook.webhook_id?.toLowerCase() ?? null,
+        consumer_id: webhook.consumer_id?.toLowerCase() ?? null,
+      };
+      const effect = { ...rule.effect };
+      if (effect.reorder) effect.hold_seconds ??= DEFAULT_REORDER_HOLD_SECONDS;
+      const fault: Fault = { id, match: { webhook: match }, effect, ...counters };
+      this.#faults.set(id, {
+        id,
+        fault,
+        request: null,
+        webhook: {
+          event: match.event === null ? null : eventPatternMatcher(match.event),
+          webhookid: match.webhook_id,
+          consumer: match.consumer_id,
+          effect: effectName,
+        },
+        random,
+      });
+      return copy(fault);
+    }
+    // The schema gives a path to every rule without a webhook match.
+    const path = rule.match.path ?? '*';
+    const method = rule.match.method?.toUpperCase() ?? null;
+    const consumer = rule.match.consumer_id?.toLowerCase() ?? null;
+    const header = rule.match.header ?? null;
+    const fault: Fault = {
+      id,
+      match: { method, path, consumer_id: consumer, header },
+      effect: { ...rule.effect },
+      ...counters,
+    };
     this.#faults.set(id, {
       id,
       fault,
-      matches: compilePathPattern(rule.match.path),
-      method,
-      consumer,
-      header: header && { name: header.name.toLowerCase(), value: header.value },
-      random: rule.probability === undefined ? null : seededRandom(this.#seed, id),
+      request: {
+        matches: compilePathPattern(path),
+        method,
+        consumer,
+        header: header && { name: header.name.toLowerCase(), value: header.value },
+      },
+      webhook: null,
+      random,
     });
+    this.#requestFaults += 1;
     return copy(fault);
   }
 
@@ -312,7 +617,10 @@ export class FaultBook implements FaultControl {
 
   /** Removes a fault; the requests its time-out holds go on and are answered normally. */
   remove(id: string): boolean {
-    if (!this.#faults.delete(id)) return false;
+    const armed = this.#faults.get(id);
+    if (!armed) return false;
+    this.#faults.delete(id);
+    if (armed.request) this.#requestFaults -= 1;
     for (const hold of this.#holds) if (hold.faultId === id && hold.releasable) hold.release('removed');
     return true;
   }
@@ -338,15 +646,41 @@ export class FaultBook implements FaultControl {
     const method = c.req.method;
     for (const armed of this.#faults.values()) {
       const fault = armed.fault;
-      if (fault.remaining === 0) continue;
-      if (armed.method !== null && armed.method !== method) continue;
-      if (armed.consumer !== null && armed.consumer !== consumerId) continue;
-      if (!armed.matches(path)) continue;
-      if (armed.header !== null && c.req.header(armed.header.name) !== armed.header.value) continue;
+      const request = armed.request;
+      if (request === null || fault.remaining === 0) continue;
+      if (request.method !== null && request.method !== method) continue;
+      if (request.consumer !== null && request.consumer !== consumerId) continue;
+      if (!request.matches(path)) continue;
+      if (request.header !== null && c.req.header(request.header.name) !== request.header.value) continue;
       if (armed.random !== null && !(armed.random() < (fault.probability ?? 1))) continue;
       if (fault.remaining !== null) fault.remaining -= 1;
       fault.fired += 1;
       return armed;
+    }
+    return null;
+  }
+
+  /**
+   * The first armed webhook fault (oldest first) that matches the delivery and fires, counted as
+   * fired, with what it orders; null when none. A fault with a probability draws from its generator
+   * only for deliveries it matches; one whose effect holds the delivery back is passed over, without
+   * counting, while `mayHold()` says the app holds as many deliveries as it may.
+   */
+  misbehave(delivery: DeliveryFacts, mayHold: () => boolean): MisbehaviourOrder | null {
+    if (this.#faults.size === this.#requestFaults) return null;
+    const consumer = delivery.consumerid?.toLowerCase() ?? null;
+    for (const armed of this.#faults.values()) {
+      const fault = armed.fault;
+      const webhook = armed.webhook;
+      if (webhook === null || fault.remaining === 0) continue;
+      if (webhook.webhookid !== null && webhook.webhookid !== delivery.webhookid.toLowerCase()) continue;
+      if (webhook.consumer !== null && webhook.consumer !== consumer) continue;
+      if (webhook.event !== null && !webhook.event(delivery.event)) continue;
+      if (armed.random !== null && !(armed.random() < (fault.probability ?? 1))) continue;
+      if (holdsDelivery(webhook.effect) && !mayHold()) continue;
+      if (fault.remaining !== null) fault.remaining -= 1;
+      fault.fired += 1;
+      return orderOf(this.#seed, armed, webhook.effect);
     }
     return null;
   }
@@ -427,10 +761,16 @@ export class FaultBook implements FaultControl {
 }
 
 function copy(fault: Fault): Fault {
+  const { header, webhook } = fault.match;
+  const { rotate_secret } = fault.effect;
   return {
     ...fault,
-    match: { ...fault.match, header: fault.match.header && { ...fault.match.header } },
-    effect: { ...fault.effect },
+    match: {
+      ...fault.match,
+      ...(header ? { header: { ...header } } : {}),
+      ...(webhook ? { webhook: { ...webhook } } : {}),
+    },
+    effect: { ...fault.effect, ...(rotate_secret ? { rotate_secret: { ...rotate_secret } } : {}) },
   };
 }
 
@@ -449,7 +789,8 @@ export const addFault = createRoute({
   path: '/__sandbox/faults',
   operationId: 'sandbox_add_fault',
   tags,
-  summary: 'Arm a fault: matching requests get an error status, a delay, a dropped connection or no answer',
+  summary:
+    'Arm a fault: matching requests get an error status, a delay, a dropped connection or no answer; matching webhook deliveries are duplicated, delayed, reordered, lost then sent again, followed by a stale one or signed after a secret rotation',
   ...admin,
   request: { body: jsonBody(FaultInputSchema, 'What to match, what to do, how often') },
   responses: { 200: jsonContent(FaultSchema, 'The armed fault'), ...errorResponses([401, 422]) },

@@ -16,12 +16,45 @@ const tags = ['Sandbox control'];
 
 const DeliveryState = z.enum(['pending', 'delivered', 'failed']);
 
+const WEBHOOK_FAULT_EFFECTS = [
+  'duplicate',
+  'delay_seconds',
+  'reorder',
+  'drop_then_redeliver_seconds',
+  'stale',
+  'rotate_secret',
+] as const;
+
+const AttemptFault = z
+  .object({
+    id: z.string().openapi({ description: 'The fault (fault_<n>, see /__sandbox/faults)' }),
+    effect: z.enum(WEBHOOK_FAULT_EFFECTS).openapi({ description: 'The effect of the fault' }),
+  })
+  .openapi('SandboxWebhookAttemptFault');
+
+const DeliveryFault = z
+  .object({
+    id: z.string().openapi({ description: 'The fault (fault_<n>, see /__sandbox/faults)' }),
+    effect: z.enum(WEBHOOK_FAULT_EFFECTS).openapi({ description: 'The effect of the fault' }),
+    detail: z.string().openapi({ description: 'What it did to this delivery, in words' }),
+    held: z
+      .boolean()
+      .openapi({ description: 'Whether the fault holds the delivery back now (delay, reorder, loss)' }),
+    signingsecret: z.string().nullable().openapi({
+      description: "rotate_secret: the instance's new signing secret; null for the other effects",
+    }),
+  })
+  .openapi('SandboxWebhookDeliveryFault');
+
 const DeliveryAttempt = z
   .object({
     webhooklogid: z.string().openapi({ description: 'The webhook log of the attempt' }),
     createdon: z.iso.datetime().openapi({ description: 'When the attempt was made (sandbox time)' }),
     httpstatus: z.number().int().openapi({ description: 'The answer of the receiver; 0 for none' }),
     error: z.string().nullable().openapi({ description: 'Why the attempt failed, or null' }),
+    fault: AttemptFault.nullable().openapi({
+      description: 'The fault that shaped the delivery of this attempt (a lost attempt, say), or null',
+    }),
   })
   .openapi('SandboxWebhookDeliveryAttempt');
 
@@ -44,7 +77,14 @@ const Delivery = z
     last_httpstatus: z.number().int().nullable(),
     last_error: z.string().nullable(),
     created_on: z.iso.datetime(),
-    redelivery_of: z.string().nullable().openapi({ description: 'The delivery this one sends again' }),
+    redelivery_of: z.string().nullable().openapi({
+      description:
+        'The delivery this one sends again: a redelivery, or a copy a fault sends (duplicate, stale)',
+    }),
+    fault: DeliveryFault.nullable().openapi({
+      description:
+        'The fault that made this delivery misbehave (POST /__sandbox/faults with a webhook match), or null',
+    }),
     body: z.string().openapi({ description: 'The exact JSON text sent (what the signature is made of)' }),
     payload: z.record(z.string(), z.unknown()).openapi({ description: 'The same body, parsed' }),
     log: z.array(DeliveryAttempt).openapi({ description: 'The attempts, oldest first' }),
@@ -56,6 +96,11 @@ const DeliveriesQuery = z.object({
   webhookid: z.uuid().optional().openapi({ description: 'Only the deliveries to this instance' }),
   event: z.string().optional().openapi({ description: 'Only the deliveries of this event' }),
   state: DeliveryState.optional(),
+  fault: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: 'Only the deliveries this fault acted on (fault_<n>)' }),
   limit: z.coerce
     .number()
     .int()
@@ -138,7 +183,9 @@ export function toDelivery(world: World, record: WebhookDeliveryRecord): Deliver
       createdon: l.createdon,
       httpstatus: l.httpstatus,
       error: l.error ?? null,
+      fault: l.fault ? { id: l.fault.id, effect: l.fault.effect } : null,
     }));
+  const fault = record.fault;
   return {
     deliveryid: record.deliveryid,
     webhookid: record.webhookid,
@@ -155,6 +202,15 @@ export function toDelivery(world: World, record: WebhookDeliveryRecord): Deliver
     last_error: record.last_error,
     created_on: record.created_on,
     redelivery_of: record.redelivery_of,
+    fault: fault
+      ? {
+          id: fault.id,
+          effect: fault.effect,
+          detail: fault.detail,
+          held: fault.held === true,
+          signingsecret: fault.signingsecret ?? null,
+        }
+      : null,
     body: record.body,
     payload: parsePayload(record.body),
     log,
@@ -185,6 +241,8 @@ export function queueRedelivery(
     last_error: null,
     redelivery_of: original.deliveryid,
   };
+  // A redelivery asked for is the tester's own: what a fault did to the original is not carried over.
+  delete record.fault;
   world.webhook_deliveries[deliveryid] = record;
   return record;
 }
@@ -201,7 +259,8 @@ export function registerDeliveryControl(app: OpenAPIHono<AppEnv>): void {
           (accountid === undefined || d.accountid === accountid) &&
           (webhookid === undefined || d.webhookid === webhookid) &&
           (query.event === undefined || d.event === query.event) &&
-          (query.state === undefined || d.state === query.state),
+          (query.state === undefined || d.state === query.state) &&
+          (query.fault === undefined || d.fault?.id === query.fault),
       )
       .reverse()
       .slice(0, query.limit);

@@ -8,6 +8,15 @@ import { SELF_CALL_HEADER } from '../../platform/request-policy.js';
 import type { WorldStore } from '../../store/store.js';
 import { rawOf } from '../../store/unit-of-work.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
+import {
+  afterAttempt,
+  applyBeforeAttempt,
+  endHold,
+  heldDeliveries,
+  MAX_HELD_DELIVERIES,
+  type MisbehaviourOrder,
+  signingSecretAt,
+} from './misbehaviour.js';
 import { OwnEndpoints } from './own-origins.js';
 import { receivesEventsOf } from './webhooks.domain.js';
 
@@ -23,6 +32,10 @@ import { receivesEventsOf } from './webhooks.domain.js';
  * Each attempt is a webhook log; a failed attempt is retried on RETRY_DELAYS_SECONDS of the sandbox
  * clock, then given up. Nothing here may throw into the ticker or the server: every failure becomes
  * a log or the reason a delivery was given up.
+ *
+ * Before the first attempt of a delivery the worker asks the app's `webhookMisbehaviour` whether a
+ * fault makes it misbehave (misbehaviour.ts): sent again, held, lost once, followed by a stale one,
+ * or signed after a rotation of the instance's secret. It all happens in the worker's own writes.
  */
 
 /** How long a receiver has to answer (status line and headers) before the attempt counts as failed. */
@@ -250,8 +263,13 @@ export function attemptLog(
     integrationid: delivery.integrationid,
     deliveryid: delivery.deliveryid,
     error: result.error ?? (isSuccess(result.httpstatus) ? null : `HTTP ${result.httpstatus}`),
+    ...(delivery.fault ? { fault: { id: delivery.fault.id, effect: delivery.fault.effect } } : {}),
   };
 }
+
+/** The error logged for a first attempt a drop_then_redeliver_seconds fault lost. */
+export const lostAttemptError = (faultId: string, retryAt: string | null) =>
+  `Lost by the sandbox fault ${faultId}: nothing was sent; sent again at ${retryAt}`;
 
 /** Drops the oldest finished deliveries beyond `keep`; pending ones always stay. */
 export function pruneDeliveries(world: World, keep = MAX_FINISHED_DELIVERIES): void {
@@ -283,7 +301,7 @@ export interface DeliveryOptions {
 
 type DeliveryServices = Pick<
   Services,
-  'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins' | 'secrets'
+  'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins' | 'secrets' | 'webhookMisbehaviour'
 >;
 
 /** The ticker key of the attempt of a delivery: `ticker.settled(key)` waits for it. */
@@ -365,13 +383,38 @@ export class DeliveryWorker {
         abandonDelivery(delivery, refusal ?? GIVE_UP_REASONS.deleted);
         return null;
       }
-      // The instance's current url and secret: a url fixed or a secret rotated since the event counts.
+      const now = clock.now();
+      // A fault acts once, before the first attempt: a delivery it already shaped is not asked again.
+      if (delivery.fault) endHold(delivery);
+      else if (delivery.attempts === 0) {
+        const order = this.#misbehaviour(world, delivery);
+        if (order) {
+          const next = applyBeforeAttempt(world, delivery, webhook, order, now, () =>
+            ids.next('webhook-delivery'),
+          );
+          if (next === 'hold') return null;
+          if (next === 'lose') {
+            // Logged as an attempt that got no answer; the delivery is sent again at its time.
+            delivery.attempts += 1;
+            delivery.url = webhook.url;
+            delivery.last_httpstatus = NO_ANSWER_HTTPSTATUS;
+            delivery.last_error = lostAttemptError(order.faultId, delivery.next_attempt_at);
+            const result = { httpstatus: NO_ANSWER_HTTPSTATUS, error: delivery.last_error };
+            const log = attemptLog(ids.next('webhook-log'), webhook, delivery, webhook.url, now, result);
+            world.webhook_logs[log.webhooklogid] = log;
+            pruneWebhookLogs(world);
+            return null;
+          }
+        }
+      }
+      // The instance's current url and secret: a url fixed or a secret rotated since the event counts
+      // (while a rotation's overlap lasts, the previous secret still signs).
       return {
         delivery: rawOf(delivery),
         webhook: rawOf(webhook),
         url: webhook.url,
         body: delivery.body,
-        headers: deliveryHeaders(delivery.body, webhook.signingsecret),
+        headers: deliveryHeaders(delivery.body, signingSecretAt(webhook, now)),
       };
     });
     if (planned === null) return;
@@ -395,8 +438,23 @@ export class DeliveryWorker {
         const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);
         now.webhook_logs[log.webhooklogid] = log;
         pruneWebhookLogs(now);
+        // Held deliveries of the instance go right after this one; a stale fault queues the older one.
+        afterAttempt(now, delivery, clock.now(), () => ids.next('webhook-delivery'));
       }
       pruneDeliveries(now);
     });
+  }
+
+  /** The fault that makes this delivery misbehave, if any; holding ones only while there is room. */
+  #misbehaviour(world: World, delivery: WebhookDeliveryRecord): MisbehaviourOrder | null {
+    const facts = {
+      webhookid: delivery.webhookid,
+      event: delivery.event,
+      consumerid: delivery.event_consumerid,
+    };
+    return this.#services.webhookMisbehaviour.misbehave(
+      facts,
+      () => heldDeliveries(world) < MAX_HELD_DELIVERIES,
+    );
   }
 }

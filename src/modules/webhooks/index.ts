@@ -30,6 +30,15 @@ export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery }
 export type { EventServices } from './events.js';
 // What other modules use of this one.
 export { connectionEvent, issueEvent, publishEvent } from './events.js';
+// The faults that make deliveries misbehave reach the worker through this service (misbehaviour.ts).
+export type {
+  DeliveryFacts,
+  Misbehaviour,
+  MisbehaviourOrder,
+  WebhookFaultEffect,
+  WebhookMisbehaviour,
+} from './misbehaviour.js';
+export { holdsDelivery, MAX_HELD_DELIVERIES, signingSecretAt } from './misbehaviour.js';
 export { listeningOrigins } from './own-origins.js';
 export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
 export { WebhookInstancePostItem } from './webhooks.schemas.js';

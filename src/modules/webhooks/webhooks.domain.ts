@@ -208,6 +208,8 @@ export function updateWebhook(
   if (input.status !== undefined && input.status !== null) record.status = input.status;
   if (input.signingsecret !== undefined && input.signingsecret !== null) {
     record.signingsecret = input.signingsecret === '' ? null : input.signingsecret;
+    // A secret set by hand ends the overlap of a rotation a fault made: the new one signs at once.
+    delete record.signingsecret_previous;
   }
   return record;
 }

@@ -6,6 +6,7 @@ import {
   deliveryWorkKey,
   queueRedelivery,
   requireDelivery,
+  signingSecretAt,
   toDelivery,
   toWebhookInstance,
 } from '../../modules/webhooks/index.js';
@@ -17,10 +18,12 @@ export const DELIVERIES_PER_PAGE = 20;
 /**
  * GET /console/webhooks: every instance (as GET /webhooks lists them, secrets left out) and every
  * delivery of the outbox, newest first (as GET /__sandbox/webhook-deliveries shows them), with the
- * exact body, the headers it is sent with, the attempts, and a redeliver button.
+ * exact body, the headers it is sent with, the attempts, what a fault made it do (POST
+ * /__sandbox/faults with a webhook match), and a redeliver button.
  */
 export function webhooksBody(c: Context<AppEnv>): Html {
   const world = c.get('store').world;
+  const now = c.get('clock').now();
   const state = c.req.query('state');
   const instances = Object.values(world.webhooks);
   const deliveries = Object.values(world.webhook_deliveries)
@@ -40,7 +43,7 @@ export function webhooksBody(c: Context<AppEnv>): Html {
         const instance = toWebhookInstance(record);
         return html`<tr>
           <td><code>${instance.event}</code></td><td>${code(instance.url)}</td><td>${badge(instance.status)}</td>
-          <td>${record.signingsecret ? 'yes' : 'no'}</td><td>${code(instance.integrationid)}</td>
+          <td>${record.signingsecret ? 'yes' : 'no'}${overlap(record.signingsecret_previous, now)}</td><td>${code(instance.integrationid)}</td>
           <td>${code(instance.webhookid)}</td><td>${code(instance.createdon)}</td>
         </tr>`;
       })}</tbody>
@@ -61,7 +64,9 @@ export function webhooksBody(c: Context<AppEnv>): Html {
     ${shown.items.map((record) => {
       const delivery = toDelivery(world, record);
       const webhook = world.webhooks[delivery.webhookid];
-      const headers = deliveryHeaders(delivery.body, webhook?.signingsecret ?? null);
+      // The secret that signs it now: the previous one while a rotation's overlap lasts.
+      const headers = deliveryHeaders(delivery.body, webhook ? signingSecretAt(webhook, now) : null);
+      const fault = delivery.fault;
       return html`<article class="delivery" aria-labelledby="d-${delivery.deliveryid}">
         <h3 id="d-${delivery.deliveryid}"><code>${delivery.event}</code> ${badge(delivery.state)} <small>${delivery.created_on}</small></h3>
         <dl class="facts">
@@ -72,6 +77,7 @@ export function webhooksBody(c: Context<AppEnv>): Html {
           <div><dt>Next attempt</dt><dd>${code(delivery.next_attempt_at)}</dd></div>
           <div><dt>Consumer</dt><dd>${delivery.consumerid ? html`<a href="/console/consumers/${delivery.consumerid}">${delivery.consumerid}</a>` : html`<span class="muted">–</span>`}</dd></div>
           ${delivery.redelivery_of ? html`<div><dt>Sends again</dt><dd>${code(delivery.redelivery_of)}</dd></div>` : ''}
+          ${fault ? html`<div><dt>Fault</dt><dd><span class="badge warn">${fault.id} ${fault.effect}${fault.held ? ' (held)' : ''}</span> ${fault.detail}${fault.signingsecret ? html` <code>${fault.signingsecret}</code>` : ''}</dd></div>` : ''}
         </dl>
         <details><summary>Payload and headers</summary>
           <h4>Headers</h4>
@@ -85,10 +91,10 @@ export function webhooksBody(c: Context<AppEnv>): Html {
           ${
             delivery.log.length === 0
               ? html`<p class="muted">No attempt yet.</p>`
-              : html`<table><thead><tr><th scope="col">When</th><th scope="col">HTTP status</th><th scope="col">Error</th><th scope="col">Log id</th></tr></thead>
+              : html`<table><thead><tr><th scope="col">When</th><th scope="col">HTTP status</th><th scope="col">Error</th><th scope="col">Fault</th><th scope="col">Log id</th></tr></thead>
             <tbody>${delivery.log.map(
               (a) =>
-                html`<tr><td>${code(a.createdon)}</td><td>${badge(String(a.httpstatus))}</td><td>${a.error ?? ''}</td><td>${code(a.webhooklogid)}</td></tr>`,
+                html`<tr><td>${code(a.createdon)}</td><td>${badge(String(a.httpstatus))}</td><td>${a.error ?? ''}</td><td>${a.fault ? `${a.fault.id} ${a.fault.effect}` : ''}</td><td>${code(a.webhooklogid)}</td></tr>`,
             )}</tbody></table>`
           }
         </details>
@@ -99,6 +105,12 @@ export function webhooksBody(c: Context<AppEnv>): Html {
     })}
     ${pager('/console/webhooks', { state }, shown)}
   </section>`;
+}
+
+/** After a rotation with an overlap: until when the previous secret still signs, while it does. */
+function overlap(previous: { until: string } | undefined, now: Date): Html | string {
+  if (!previous || Date.parse(previous.until) <= now.getTime()) return '';
+  return html` <small class="muted">(the previous secret signs until ${previous.until})</small>`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { own } from '../../lib/own.js';
-import { type Integration, loadCatalogue } from '../../platform/catalogue.js';
+import { loadCatalogue } from '../../platform/catalogue.js';
+import { COUNTRIES, type Country, countryOf, isCountry } from '../../platform/countries.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import { PROFILES } from './accounting.countries.js';
 import type {
@@ -24,37 +25,10 @@ import type {
  * is the ledger the sandbox always had.
  */
 
-export const PROFILE_COUNTRIES = ['BE', 'FR', 'NL', 'DE', 'ES'] as const;
-export type ProfileCountry = (typeof PROFILE_COUNTRIES)[number];
-
-/** The country of the connectors whose catalogue entry names none, by integration id. */
-const CONNECTOR_COUNTRIES: Readonly<Record<number, ProfileCountry>> = {
-  1000: 'BE', // Odoo
-  1005: 'BE', // Winbooks Classic
-  1006: 'BE', // Sage BOB 50
-  8024: 'NL', // Snelstart
-  8025: 'NL', // e-Boekhouden
-  8040: 'NL', // Moneybird
-  8030: 'DE', // Exact Online DE
-  8049: 'ES', // Contasol
-  // Quickbooks is sold in many countries under one name: its folders keep the Belgian profile.
-  8034: 'BE',
-};
-
-const isProfileCountry = (country: string | null | undefined): country is ProfileCountry =>
-  PROFILE_COUNTRIES.includes(country as ProfileCountry);
-
-/**
- * The country of a connector's folders: the first of its supported countries, when the catalogue
- * names them and a profile exists for it; else the connector's own (CONNECTOR_COUNTRIES); else Belgium.
- */
-export function countryOf(
-  integration: Pick<Integration, 'integrationid' | 'supported_countries'>,
-): ProfileCountry {
-  const first = integration.supported_countries?.[0];
-  if (isProfileCountry(first)) return first;
-  return CONNECTOR_COUNTRIES[integration.integrationid] ?? 'BE';
-}
+/** The countries of the profiles, and a connector's country: those every vertical shares. */
+export const PROFILE_COUNTRIES = COUNTRIES;
+export type ProfileCountry = Country;
+export { countryOf };
 
 /** The country of an integration of the catalogue, by its id (Belgium for an id it does not hold). */
 export function countryOfIntegration(integrationid: number): ProfileCountry {
@@ -264,7 +238,7 @@ export const BALANCE_CATEGORIES: ReadonlySet<string> = new Set([
 
 /** The profile of a country (the Belgian one for a country without a profile). */
 export function profileFor(country: string | null | undefined): LedgerProfile {
-  return isProfileCountry(country) ? PROFILES[country] : PROFILES.BE;
+  return isCountry(country) ? PROFILES[country] : PROFILES.BE;
 }
 
 /** The profile of a ledger: its folder's country's. */

@@ -14,6 +14,7 @@ import {
   type DeliveryFacts,
   holdsDelivery,
   type MisbehaviourOrder,
+  WEBHOOK_FAULT_EFFECTS,
   type WebhookFaultEffect,
   type WebhookMisbehaviour,
 } from '../modules/webhooks/index.js';
@@ -115,14 +116,7 @@ const FaultMatchSchema = z
   });
 
 const REQUEST_EFFECTS = ['status', 'body', 'headers', 'latency_ms', 'drop', 'timeout'] as const;
-const WEBHOOK_EFFECTS = [
-  'duplicate',
-  'delay_seconds',
-  'reorder',
-  'drop_then_redeliver_seconds',
-  'stale',
-  'rotate_secret',
-] as const satisfies readonly WebhookFaultEffect[];
+const WEBHOOK_EFFECTS = WEBHOOK_FAULT_EFFECTS;
 
 /** The effects given (a flag counts when true), among `names`. */
 function given<K extends string>(effect: Partial<Record<K, unknown>>, names: readonly K[]): K[] {

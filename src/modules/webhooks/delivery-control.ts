@@ -6,6 +6,7 @@ import type { AppEnv } from '../../platform/context.js';
 import { admin, errorResponses, jsonContent } from '../../platform/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
 import { deliveryWorkKey } from './delivery.js';
+import { WEBHOOK_FAULT_EFFECTS } from './misbehaviour.js';
 
 /**
  * Control endpoints of the webhook outbox: what was (or will be) sent, with the exact bodies, the
@@ -15,15 +16,6 @@ import { deliveryWorkKey } from './delivery.js';
 const tags = ['Sandbox control'];
 
 const DeliveryState = z.enum(['pending', 'delivered', 'failed']);
-
-const WEBHOOK_FAULT_EFFECTS = [
-  'duplicate',
-  'delay_seconds',
-  'reorder',
-  'drop_then_redeliver_seconds',
-  'stale',
-  'rotate_secret',
-] as const;
 
 const AttemptFault = z
   .object({

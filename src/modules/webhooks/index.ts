@@ -38,7 +38,12 @@ export type {
   WebhookFaultEffect,
   WebhookMisbehaviour,
 } from './misbehaviour.js';
-export { holdsDelivery, MAX_HELD_DELIVERIES, signingSecretAt } from './misbehaviour.js';
+export {
+  holdsDelivery,
+  MAX_HELD_DELIVERIES,
+  signingSecretAt,
+  WEBHOOK_FAULT_EFFECTS,
+} from './misbehaviour.js';
 export { listeningOrigins } from './own-origins.js';
 export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
 export { WebhookInstancePostItem } from './webhooks.schemas.js';

@@ -11,13 +11,15 @@ import type { WebhookDeliveryRecord, WebhookRecord, World } from '../../store/wo
  */
 
 /** The misbehaviours a webhook fault can order, by the name of its effect. */
-export type WebhookFaultEffect =
-  | 'duplicate'
-  | 'delay_seconds'
-  | 'reorder'
-  | 'drop_then_redeliver_seconds'
-  | 'stale'
-  | 'rotate_secret';
+export const WEBHOOK_FAULT_EFFECTS = [
+  'duplicate',
+  'delay_seconds',
+  'reorder',
+  'drop_then_redeliver_seconds',
+  'stale',
+  'rotate_secret',
+] as const;
+export type WebhookFaultEffect = (typeof WEBHOOK_FAULT_EFFECTS)[number];
 
 /** One misbehaviour, with what it needs to be carried out. */
 export type Misbehaviour =

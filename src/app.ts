@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { FaultBook } from './control/faults.js';
 import { type FixtureSource, loadFixturesNow } from './control/fixtures.control.js';
 import { registerSandboxControl } from './control/index.js';
+import { registerReportControl } from './control/report/index.js';
 import {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   installTraffic,
@@ -313,7 +314,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerLocalAgents(app);
   registerSandboxControl(app);
   registerWorldControl(app, services);
-  registerDocs(app);
+  registerReportControl(app, services);
+  registerDocs(app, services);
   const mcp = registerMcp(app, services);
   registerConsole(app, { sections: [mcpSessionsSection(mcp)] });
 

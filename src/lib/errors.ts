@@ -438,6 +438,10 @@ export const messages = {
     'This request comes from the sandbox itself (a webhook delivery): the sandbox never calls itself',
   clockOutOfRange: 'The sandbox clock must stay between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
   requestNotFound: 'The request is not in the request journal',
+  badReportFailOn: (unknown: string[]) =>
+    `fail_on names what the readiness report does not know: ${unknown.join(', ')}`,
+  reportNeedsJournal:
+    'The readiness report reads the request journal, which this sandbox keeps none of (--request-journal 0): start it with a journal',
   pathPatternInvalid: 'A path pattern starts with / (or is *), {name} names one segment',
   pathPatternTooLong: (max: number) => `A path pattern has at most ${max} segments`,
   faultNotFound: 'The fault does not exist',
@@ -583,6 +587,10 @@ export const errors = {
         : 'The move would set the clock beyond any date',
     ),
   requestNotFound: () => new ApiError(404, messages.requestNotFound),
+  /** A fail-on list of the readiness report with words it does not know. */
+  badReportFailOn: (unknown: string[], known: readonly string[]) =>
+    new ApiError(400, messages.badReportFailOn(unknown), `Known: ${known.join(', ')}`),
+  reportNeedsJournal: () => new ApiError(400, messages.reportNeedsJournal),
   faultNotFound: () => new ApiError(404, messages.faultNotFound),
 };
 

@@ -4,7 +4,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { Principal } from '../../platform/tokens.js';
 import { activeConnectionOf, connectionPreference, oneApiOfArea } from '../../platform/transactions.js';
-import { consumerOfPath, isAuthenticationPath, type JournalRecord, MAX_CAPTURED_BODY } from './journal.js';
+import {
+  consumerOfPath,
+  isAuthenticationPath,
+  type JournalRecord,
+  listPageOf,
+  MAX_CAPTURED_BODY,
+} from './journal.js';
 
 /**
  * Capture: the middleware that records each request the API answers in the app's journal, and lets
@@ -140,6 +146,28 @@ function answerText(response: Response): string | null {
   return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : null;
 }
 
+/**
+ * A control endpoint called with an API token the sandbox issued: noted for the readiness report. The
+ * token is only read (its subject), not checked: the control endpoints take the admin token or none.
+ */
+function noteControlCall(services: Services, c: Context<AppEnv>, path: string): void {
+  const authorization = c.req.header('authorization');
+  const token = authorization ? /^Bearer\s+(ey[\w-]+\.([\w-]+)\.[\w-]+)\s*$/i.exec(authorization) : null;
+  if (!token?.[2] || token[2].length > 4096) return;
+  try {
+    const claims = JSON.parse(Buffer.from(token[2], 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (typeof claims.sub !== 'string' || (claims.typ !== 'api' && claims.typ !== 'mcp')) return;
+    services.requests.noteControlCall({
+      at: services.clock.now().getTime(),
+      method: c.req.method,
+      path,
+      client: claims.sub,
+    });
+  } catch {
+    // Not a token of ours.
+  }
+}
+
 type JsonResponder = (object: unknown, arg?: unknown, headers?: Record<string, string>) => Response;
 
 /**
@@ -152,7 +180,11 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     c.set('requests', requests);
     c.set('faults', faults);
     const path = c.req.path;
-    if (!isRecordedPath(path) || (!requests.active && !faults.armed)) return next();
+    if (!isRecordedPath(path)) {
+      if (requests.keeps && path.startsWith('/__sandbox')) noteControlCall(services, c, path);
+      return next();
+    }
+    if (!requests.active && !faults.armed) return next();
     const started = performance.now();
     const at = clock.now().getTime();
     const original = c.req.raw;
@@ -249,6 +281,7 @@ async function recordRequest(services: Services, c: Context<AppEnv>, capture: Ca
       record.requestBody = request.text;
       record.requestTruncated = request.truncated;
     }
+    if (method === 'GET' && record.status === 200) record.page = listPageOf(responseText);
     if (!secret && responseText !== null && record.status !== 204 && method !== 'HEAD') {
       const response = bounded(responseText);
       record.responseBody = response.text;

@@ -87,6 +87,27 @@ interface JournalRecord {
   fault: string | null;
   /** Whether the bodies were left out, as for every authentication route (absent: false). */
   redacted?: boolean;
+  /** The page a list answered (read from its whole text, before any cut), for the readiness report. */
+  page?: ListPage | null;
+}
+
+/** What a page of a list says of the list: {total, page, size}. */
+export interface ListPage {
+  total: number;
+  page: number;
+  size: number;
+}
+
+const PAGE_TAIL = /"total":(\d+),"page":(\d+),"size":(\d+)[,}]/;
+
+/**
+ * The page an answer's JSON text was ({items, total, page, size}), read from its last characters
+ * only: the items are not parsed, and a page the journal cuts keeps what it was.
+ */
+export function listPageOf(text: string | null): ListPage | null {
+  if (text === null || text.length < 30 || text.charCodeAt(text.length - 1) !== 0x7d) return null;
+  const match = PAGE_TAIL.exec(text.slice(-120));
+  return match ? { total: Number(match[1]), page: Number(match[2]), size: Number(match[3]) } : null;
 }
 
 /** A recorded request, as GET /__sandbox/requests and `sandbox.requests()` give it. */
@@ -154,6 +175,16 @@ export type { JournalRecord };
 
 const ID_PREFIX = 'req_';
 
+/** A control endpoint called with an API token: when, what, and the client the token names. */
+export interface ControlCallNote {
+  at: number;
+  method: string;
+  path: string;
+  client: string;
+}
+
+const MAX_CONTROL_CALLS = 1000;
+
 /** A ring of the latest requests: memory stays flat whatever the traffic. */
 export class RequestJournal {
   readonly capacity: number;
@@ -166,6 +197,7 @@ export class RequestJournal {
   #first = 1;
   #bodyTail = 1;
   #bodyChars = 0;
+  #controlCalls: ControlCallNote[] = [];
 
   constructor(
     capacity = DEFAULT_REQUEST_JOURNAL_SIZE,
@@ -241,8 +273,24 @@ export class RequestJournal {
     }
   }
 
+  /**
+   * Notes a control endpoint called with a client's API token (the readiness report's
+   * `sandbox_only`): the control endpoints are not recorded, but a client's own code reaching for
+   * them will meet a 404 in production. The latest MAX_CONTROL_CALLS are kept.
+   */
+  noteControlCall(call: ControlCallNote): void {
+    if (this.capacity === 0) return;
+    this.#controlCalls.push(call);
+    if (this.#controlCalls.length > MAX_CONTROL_CALLS) this.#controlCalls.shift();
+  }
+
+  controlCalls(): readonly ControlCallNote[] {
+    return this.#controlCalls;
+  }
+
   /** Forgets every request; ids go on from where they were. */
   clear(): void {
+    this.#controlCalls = [];
     this.#slots.fill(undefined);
     this.#first = this.#next;
     this.#bodyTail = this.#next;
@@ -260,6 +308,19 @@ export class RequestJournal {
   /** The requests that pass `filter`, newest first. */
   list(filter: RequestFilter = {}): RequestEntry[] {
     return this.#matching(filter).map((record) => toEntry(record, this.#adminToken));
+  }
+
+  /**
+   * The records held, oldest first, as captured (for the readiness report, which reads what the wire
+   * shape leaves out: the token a request carried, its answer's page). Not a copy of their bodies.
+   */
+  records(): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (let seq = this.#first; seq < this.#next; seq += 1) {
+      const record = this.#at(seq);
+      if (record) out.push(record);
+    }
+    return out;
   }
 
   /** One page of the requests that pass `filter`, newest first. */
@@ -387,6 +448,23 @@ function headerRecord(headers: Headers | string[] | null): Record<string, string
   }
   return out;
 }
+
+/** One request header of a record as it was sent (repeated ones joined), or undefined. */
+export function recordHeader(record: JournalRecord, name: string): string | undefined {
+  const headers = record.headers;
+  if (headers === null) return undefined;
+  if (!Array.isArray(headers)) return headers.get(name) ?? undefined;
+  let value: string | undefined;
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    if ((headers[i] as string).toLowerCase() !== name) continue;
+    const next = headers[i + 1] as string;
+    value = value === undefined ? next : `${value}, ${next}`;
+  }
+  return value;
+}
+
+/** The id of a record on the wire (req_<n>). */
+export const recordId = (record: JournalRecord): string => `${ID_PREFIX}${record.seq}`;
 
 /** What the journal shows of the Authorization header: never the credential itself. */
 function redactedAuthorization(

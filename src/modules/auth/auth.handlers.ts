@@ -1,6 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
 import type { AppEnv } from '../../platform/context.js';
+import { principalOfKey } from '../../platform/tokens.js';
 import { checkKeyCredentials, checkMcpConsumer, grantScopes } from './auth.domain.js';
 import type * as routes from './auth.routes.js';
 
@@ -8,6 +9,8 @@ type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], A
 
 export const generateToken: Handler<'generateToken'> = async (c) => {
   const key = checkKeyCredentials(c.get('store').world, c.req.valid('json'));
+  // The journal keeps who asked (never the body): the readiness report counts each client's tokens.
+  c.set('principal', principalOfKey(key));
   return c.json(await c.get('tokens').issue(key), 200);
 };
 

@@ -160,7 +160,7 @@ export function postWebhook(
     let request: http.ClientRequest;
     // The same deadline covers the connection, the answer and the rest of its body.
     const timer = setTimeout(() => {
-      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: `No answer within ${timeoutMs} ms` });
+      finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: noAnswerWithin(timeoutMs) });
       request.destroy();
     }, timeoutMs);
     try {
@@ -269,7 +269,20 @@ export function attemptLog(
 
 /** The error logged for a first attempt a drop_then_redeliver_seconds fault lost. */
 export const lostAttemptError = (faultId: string, retryAt: string | null) =>
-  `Lost by the sandbox fault ${faultId}: nothing was sent; sent again at ${retryAt}`;
+  `${LOST_BY_FAULT} ${faultId}: nothing was sent; sent again at ${retryAt}`;
+
+const LOST_BY_FAULT = 'Lost by the sandbox fault';
+const NO_ANSWER_WITHIN = 'No answer within';
+
+/** The error logged for an attempt the receiver did not answer in time. */
+export const noAnswerWithin = (timeoutMs: number) => `${NO_ANSWER_WITHIN} ${timeoutMs} ms`;
+
+/** What an attempt's logged error says: a time-out, an attempt a fault lost, or another failure. */
+export function attemptErrorKind(error: string): 'time-out' | 'lost by a fault' | 'failed' {
+  if (error.startsWith(NO_ANSWER_WITHIN)) return 'time-out';
+  if (error.startsWith(LOST_BY_FAULT)) return 'lost by a fault';
+  return 'failed';
+}
 
 /** Drops the oldest finished deliveries beyond `keep`; pending ones always stay. */
 export function pruneDeliveries(world: World, keep = MAX_FINISHED_DELIVERIES): void {

@@ -24,7 +24,7 @@ export function webhookDeliveryTask(services: Services, options: DeliveryOptions
   return () => worker.tick();
 }
 
-export { deliveryHeaders, deliveryWorkKey } from './delivery.js';
+export { attemptErrorKind, deliveryHeaders, deliveryWorkKey } from './delivery.js';
 // The control endpoints of deliveries (/__sandbox/webhook-deliveries) and what the console reuses.
 export { queueRedelivery, registerDeliveryControl, requireDelivery, toDelivery } from './delivery-control.js';
 export type { EventServices } from './events.js';

@@ -221,7 +221,7 @@ const HOME_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -262,6 +262,8 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     }
     return documents;
   };
+  // The readiness report matches recorded requests to the published operations.
+  if (services) services.serviceDocument = () => served().service;
   // Without an admin token, every request body carries an example the seeded world accepts as it
   // is (examples.ts): read from the world once per app, at its first request for a document. The
   // examples of the token exchanges hold the seeded key: a document any origin may read does not

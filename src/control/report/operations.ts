@@ -1,0 +1,217 @@
+/**
+ * The operations of the published document, as the readiness report matches requests to them: by
+ * method and path (a literal segment before a parameter), with what the report reads of each: its
+ * id, tag, whether it is deprecated, the query parameters it takes, and its request body's schema.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** The path as published, `/consumers/{consumer_id}/accounting/invoices`. */
+  path: string;
+  tag: string;
+  summary: string;
+  deprecated: boolean;
+  /** Query parameters it takes. */
+  query: ReadonlySet<string>;
+  /** The JSON schema of its request body, when it takes one. */
+  body: unknown;
+  /** The first segment after /consumers/{consumer_id}/ (accounting, pos...), else null. */
+  area: string | null;
+}
+
+interface Candidate {
+  operation: Operation;
+  segments: (string | null)[];
+  literals: number;
+}
+
+export interface OperationIndex {
+  /** The operation a request reaches, or null when the document has none there. */
+  match(method: string, path: string): Operation | null;
+  byId(operationId: string): Operation | undefined;
+  /** Resolves a `$ref` of the document. */
+  resolve(schema: unknown): Json | null;
+  readonly operations: readonly Operation[];
+  /** The first segments of the published paths (consumers, token, webhooks...): the API's namespace. */
+  readonly roots: ReadonlySet<string>;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function segmentsOf(path: string): string[] {
+  return path.split('/').filter((segment) => segment.length > 0);
+}
+
+/** The index of a published OpenAPI document (its JSON). */
+export function operationIndex(document: Json): OperationIndex {
+  const buckets = new Map<string, Candidate[]>();
+  const operations: Operation[] = [];
+  const ids = new Map<string, Operation>();
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
+  const components = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const resolve = (schema: unknown): Json | null => {
+    let current = schema;
+    for (let hops = 0; hops < 32; hops += 1) {
+      if (current === null || typeof current !== 'object') return null;
+      const ref = (current as Json).$ref;
+      if (typeof ref !== 'string') return current as Json;
+      const name = ref.startsWith('#/components/schemas/') ? ref.slice(21) : null;
+      current = name !== null && Object.hasOwn(components, name) ? components[name] : null;
+    }
+    return null;
+  };
+  for (const [path, item] of Object.entries(paths)) {
+    const segments = segmentsOf(path);
+    for (const method of METHODS) {
+      const raw = item[method];
+      if (!raw) continue;
+      const parameters = [
+        ...((item.parameters as Json[] | undefined) ?? []),
+        ...((raw.parameters as Json[]) ?? []),
+      ];
+      const query = new Set(
+        parameters.flatMap((parameter) => {
+          const resolved = resolve(parameter) ?? parameter;
+          return resolved.in === 'query' && typeof resolved.name === 'string' ? [resolved.name] : [];
+        }),
+      );
+      const content = (resolve(raw.requestBody)?.content ?? {}) as Record<string, Json>;
+      const operation: Operation = {
+        operationId: String(raw.operationId ?? `${method} ${path}`),
+        method: method.toUpperCase(),
+        path,
+        tag: String((raw.tags as string[] | undefined)?.[0] ?? ''),
+        summary: String(raw.summary ?? ''),
+        deprecated: raw.deprecated === true,
+        query,
+        body: content['application/json']?.schema ?? null,
+        area: segments[0] === 'consumers' && segments.length > 2 ? (segments[2] as string) : null,
+      };
+      operations.push(operation);
+      ids.set(operation.operationId, operation);
+      const pattern = segments.map((segment) => (/^\{.+\}$/.test(segment) ? null : segment));
+      const key = `${operation.method} ${segments.length}`;
+      const bucket = buckets.get(key) ?? [];
+      bucket.push({ operation, segments: pattern, literals: pattern.filter((s) => s !== null).length });
+      buckets.set(key, bucket);
+    }
+  }
+  for (const bucket of buckets.values()) bucket.sort((a, b) => b.literals - a.literals);
+  const roots = new Set(Object.keys(paths).map((path) => segmentsOf(path)[0] ?? ''));
+  return {
+    operations,
+    roots,
+    resolve,
+    byId: (operationId) => ids.get(operationId),
+    match(method, path) {
+      const segments = segmentsOf(path);
+      const bucket = buckets.get(`${method.toUpperCase()} ${segments.length}`);
+      if (!bucket) return null;
+      for (const candidate of bucket) {
+        if (candidate.segments.every((segment, i) => segment === null || segment === segments[i])) {
+          return candidate.operation;
+        }
+      }
+      return null;
+    },
+  };
+}
+
+/** How many unknown fields of one body the report names at most. */
+const MAX_UNKNOWN_FIELDS = 20;
+
+/**
+ * The fields of `value` the schema does not define (`lines[0].colour`), as far as it can tell: a
+ * schema that accepts any property, or a union whose branches disagree, names none under it.
+ */
+export function unknownFields(value: unknown, schema: unknown, index: OperationIndex): string[] {
+  const out: string[] = [];
+  walk(value, schema, '', index, out, 0);
+  return out.slice(0, MAX_UNKNOWN_FIELDS);
+}
+
+/** The properties an object schema defines, or null when it takes any (or cannot be told). */
+function propertiesOf(
+  schema: Json | null,
+  index: OperationIndex,
+  depth: number,
+): Map<string, unknown> | null {
+  if (schema === null || depth > 16) return null;
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) {
+    // A union: a field is known when any object branch defines it.
+    const merged = new Map<string, unknown>();
+    let objects = 0;
+    for (const branch of branches) {
+      const resolved = index.resolve(branch);
+      if (resolved === null || resolved.type === 'null') continue;
+      const properties = propertiesOf(resolved, index, depth + 1);
+      if (properties === null) {
+        if (resolved.type === 'object' || resolved.properties) return null;
+        continue;
+      }
+      objects += 1;
+      for (const [name, sub] of properties) if (!merged.has(name)) merged.set(name, sub);
+    }
+    return objects > 0 ? merged : null;
+  }
+  if (Array.isArray(schema.allOf)) {
+    const merged = new Map<string, unknown>();
+    for (const part of schema.allOf) {
+      const properties = propertiesOf(index.resolve(part), index, depth + 1);
+      if (properties === null) return null;
+      for (const [name, sub] of properties) merged.set(name, sub);
+    }
+    return merged;
+  }
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (!properties || typeof properties !== 'object') return null;
+  const additional = schema.additionalProperties;
+  if (additional !== undefined && additional !== false) return null;
+  return new Map(Object.entries(properties));
+}
+
+function itemsOf(schema: Json | null, index: OperationIndex): unknown {
+  if (schema === null) return null;
+  if (schema.items) return schema.items;
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (!Array.isArray(branches)) return null;
+  for (const branch of branches) {
+    const resolved = index.resolve(branch);
+    if (resolved?.items) return resolved.items;
+  }
+  return null;
+}
+
+function walk(
+  value: unknown,
+  schema: unknown,
+  at: string,
+  index: OperationIndex,
+  out: string[],
+  depth: number,
+) {
+  if (out.length >= MAX_UNKNOWN_FIELDS || depth > 12 || value === null || typeof value !== 'object') return;
+  const resolved = index.resolve(schema);
+  if (Array.isArray(value)) {
+    const items = itemsOf(resolved, index);
+    if (items === null) return;
+    for (const [i, item] of value.slice(0, 50).entries())
+      walk(item, items, `${at}[${i}]`, index, out, depth + 1);
+    return;
+  }
+  const properties = propertiesOf(resolved, index, 0);
+  if (properties === null) return;
+  for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+    const path = at === '' ? name : `${at}.${name}`;
+    if (!properties.has(name)) {
+      out.push(path);
+      if (out.length >= MAX_UNKNOWN_FIELDS) return;
+      continue;
+    }
+    walk(field, properties.get(name), path, index, out, depth + 1);
+  }
+}

@@ -1,0 +1,74 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { errors } from '../../lib/errors.js';
+import type { AppEnv, Services } from '../../platform/context.js';
+import { errorResponses, jsonContent } from '../../platform/openapi.js';
+import { admin } from '../sandbox.routes.js';
+import { type ReadinessReport, readinessReport } from './analyse.js';
+import { parseFailOn, toJUnit, toMarkdown } from './format.js';
+import { type OperationIndex, operationIndex } from './operations.js';
+import { ReportQuery, ReportSchema, tags } from './schemas.js';
+
+export const getReport = createRoute({
+  method: 'get',
+  path: '/__sandbox/report',
+  operationId: 'sandbox_get_report',
+  tags,
+  summary:
+    "The integration readiness report of the world's client: what it did, and what it will meet in production",
+  ...admin,
+  request: { query: ReportQuery },
+  responses: {
+    200: {
+      description: 'The report: JSON, or Markdown (text/markdown), or JUnit XML (application/xml)',
+      content: {
+        'application/json': { schema: ReportSchema },
+        'text/markdown': { schema: { type: 'string' } },
+        'application/xml': { schema: { type: 'string' } },
+      },
+    },
+    ...errorResponses([400, 401, 422]),
+  },
+});
+
+declare module '../../platform/context.js' {
+  interface Services {
+    /** The published document's text (set by the docs surface): the report matches requests to it. */
+    serviceDocument?: () => string;
+  }
+}
+
+/** The operation index of the last document read (one per app and set of routes). */
+let indexed: { text: string; index: OperationIndex } | undefined;
+
+function indexOf(services: Services): OperationIndex {
+  const text = services.serviceDocument?.() ?? '{"paths":{}}';
+  if (indexed?.text !== text) indexed = { text, index: operationIndex(JSON.parse(text)) };
+  return indexed.index;
+}
+
+/** The report of what `services` saw, optionally about one consumer. */
+export function reportOf(services: Services, consumerId?: string): Promise<ReadinessReport> {
+  if (!services.requests.keeps) throw errors.reportNeedsJournal();
+  return readinessReport({
+    records: services.requests.records(),
+    controlCalls: services.requests.controlCalls(),
+    operations: indexOf(services),
+    world: services.store.world,
+    catalogue: services.catalogue,
+    now: services.clock.now(),
+    consumerId,
+  });
+}
+
+export function registerReportControl(app: OpenAPIHono<AppEnv>, services: Services): void {
+  app.openapi(getReport, async (c) => {
+    const { consumer_id, format, fail_on } = c.req.valid('query');
+    const failOn = parseFailOn(fail_on);
+    const report = await reportOf(services, consumer_id);
+    if (format === 'markdown')
+      return c.body(toMarkdown(report), 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    if (format === 'junit')
+      return c.body(toJUnit(report, failOn), 200, { 'content-type': 'application/xml; charset=utf-8' });
+    return c.json(report, 200);
+  });
+}

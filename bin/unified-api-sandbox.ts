@@ -1,11 +1,21 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { createApp, DEFAULT_SEED } from '../src/app.js';
 import { envCommandLine, formatDotenv, sandboxEnv } from '../src/control/env.js';
 import { FixtureError } from '../src/control/fixtures.control.js';
+import {
+  type FailOn,
+  failing,
+  parseFailOn,
+  REPORT_FORMATS,
+  type ReadinessReport,
+  toJUnit,
+  toMarkdown,
+} from '../src/control/report/index.js';
 import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/control/requests/index.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
@@ -23,6 +33,7 @@ const USAGE = `unified-api-sandbox: an offline, stateful sandbox of the unified 
 Usage:
   unified-api-sandbox [serve] [options]   serve the seeded sandbox (the default command)
   unified-api-sandbox env [options]       print the sandbox's credentials and ids as dotenv lines
+  unified-api-sandbox report [options]    the readiness report of a running sandbox's client
   unified-api-sandbox help                this text
 
 Run 'unified-api-sandbox <command> --help' for the options of a command.`;
@@ -93,6 +104,23 @@ Without --public-url, SANDBOX_BASE_URL is built from --host and --port: 'env' ca
 of a running server (a note on stderr says so). 'serve --write-env FILE' writes these lines with the
 url the server listens on.`;
 
+const REPORT_USAGE = `unified-api-sandbox report [options]
+
+Reads the integration readiness report of a running sandbox (GET /__sandbox/report): what the
+client did to the world, and what it will meet in production (docs/readiness.md). Prints it, and
+exits 1 when a finding --fail-on names is there (0 otherwise; 2 when the sandbox cannot be read).
+
+Options:
+  --url URL        the sandbox (default SANDBOX_BASE_URL, else http://127.0.0.1:4010); a world's
+                   base url (.../__worlds/<id>) reads that world's report
+  --admin-token T  the sandbox's admin token, or a world's control token  (env SANDBOX_ADMIN_TOKEN)
+  --consumer ID    only what concerns this consumer
+  --format F       markdown (default), json or junit
+  --fail-on LIST   finding kinds separated by commas, or a severity: error (every error),
+                   warning (warnings and errors), info or any (every finding)
+  --output FILE    write the report to FILE instead of the standard output
+  -h, --help       this text`;
+
 class UsageError extends Error {}
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -123,6 +151,11 @@ const OPTIONS = {
   'write-env': { type: 'string' },
   'request-journal': { type: 'string' },
   'connection-life': { type: 'string' },
+  url: { type: 'string' },
+  consumer: { type: 'string' },
+  format: { type: 'string' },
+  'fail-on': { type: 'string' },
+  output: { type: 'string' },
   log: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -198,6 +231,11 @@ function parse(argv: string[]) {
     connectionLife: connectionLife as 'seeded' | 'off',
     log: values.log === true,
     quiet: values.quiet === true,
+    url: values.url ?? env.SANDBOX_BASE_URL ?? 'http://127.0.0.1:4010',
+    consumer: values.consumer ?? null,
+    format: values.format ?? 'markdown',
+    failOn: values['fail-on'] ?? null,
+    output: values.output ?? null,
   };
 }
 
@@ -327,6 +365,50 @@ async function envCommand(args: Args) {
   console.log(formatDotenv(sandboxEnv(world, url)));
 }
 
+async function reportCommand(args: Args) {
+  if (args.help) return console.log(REPORT_USAGE);
+  if (!(REPORT_FORMATS as readonly string[]).includes(args.format))
+    throw new UsageError(`--format is ${REPORT_FORMATS.join(', ')}, not '${args.format}'`);
+  let failOn: FailOn;
+  try {
+    failOn = parseFailOn(args.failOn ?? undefined);
+  } catch (error) {
+    throw new UsageError(
+      `--fail-on: ${(error as Error).message}. ${(error as { detail?: string }).detail ?? ''}`,
+    );
+  }
+  const url = new URL(`${args.url.replace(/\/+$/, '')}/__sandbox/report`);
+  if (args.consumer) url.searchParams.set('consumer_id', args.consumer);
+  let report: ReadinessReport;
+  try {
+    const res = await fetch(url, {
+      headers: args.adminToken ? { authorization: `Bearer ${args.adminToken}` } : {},
+    });
+    const text = await res.text();
+    if (!res.ok)
+      throw new StartError(`${url.origin} answered ${res.status} to GET /__sandbox/report: ${text}`);
+    report = JSON.parse(text) as ReadinessReport;
+  } catch (error) {
+    if (error instanceof StartError) throw error;
+    throw new StartError(`cannot read the report at ${url.href}: ${(error as Error).message}`);
+  }
+  const text =
+    args.format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : args.format === 'junit'
+        ? toJUnit(report, failOn)
+        : toMarkdown(report);
+  if (args.output) await writeFile(args.output, text);
+  else process.stdout.write(text);
+  const failed = failing(report, failOn);
+  if (failed.length > 0) {
+    console.error(
+      `unified-api-sandbox report: ${failed.length} finding${failed.length === 1 ? '' : 's'} fail the run: ${[...new Set(failed.map((f) => f.kind))].join(', ')}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
 async function main(argv: string[]) {
   const args = parse(argv);
   switch (args.command) {
@@ -334,6 +416,8 @@ async function main(argv: string[]) {
       return serveCommand(args);
     case 'env':
       return envCommand(args);
+    case 'report':
+      return reportCommand(args);
     case 'help':
       return console.log(USAGE);
     default:

@@ -22,6 +22,17 @@ export function fixtureJsonSchema(): Record<string, unknown> {
   return fixtureJsonSchemaOf(VERTICALS);
 }
 export {
+  FINDING_KINDS,
+  type Finding,
+  type FindingKindName,
+  failing,
+  parseFailOn,
+  type ReadinessReport,
+  reportOf,
+  toJUnit,
+  toMarkdown,
+} from './control/report/index.js';
+export {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   formatRequestLine,
   type RequestEntry,

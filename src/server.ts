@@ -10,6 +10,7 @@ import {
   type FixtureSource,
   loadFixtures,
 } from './control/fixtures.control.js';
+import { type ReadinessReport, reportOf } from './control/report/index.js';
 import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
 import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
 import type { ConnectionLifeMode } from './control/seeded-life.js';
@@ -112,6 +113,11 @@ export interface RunningSandbox {
   fixtures: { loaded: FixtureResult | null; load(source: FixtureSource): Promise<FixtureResult> };
   /** The recorded requests that pass `filter`, newest first (GET /__sandbox/requests, unpaged). */
   requests(filter?: RequestFilter): RequestEntry[];
+  /**
+   * The integration readiness report of what the client did, as GET /__sandbox/report answers it
+   * (docs/readiness.md); `consumerId`: only what concerns that consumer.
+   */
+  report(options?: { consumerId?: string }): Promise<ReadinessReport>;
   /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
   faults: FaultControl;
   /** The worlds created over HTTP (POST /__sandbox/worlds); null with maxWorlds 0. */
@@ -266,6 +272,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     store,
     fixtures: { loaded, load: (source) => loadFixtures(app, source) },
     requests: (filter) => app.services.requests.list(filter),
+    report: (options = {}) => reportOf(app.services, options.consumerId),
     faults: app.services.faults,
     worlds: app.services.worlds ?? null,
     close: async () => {

@@ -73,5 +73,7 @@ describe('the readiness report of a careful client', () => {
     expect(report.tokens).toMatchObject({ requested: 1, distinct_used: 1, expired_uses: 0 });
     expect(report.findings).toEqual([]);
     expect(report.coverage).toHaveLength(1);
+    // The programmatic helper gives the same report.
+    expect(JSON.parse(JSON.stringify(await sandbox.report()))).toEqual(report);
   });
 });

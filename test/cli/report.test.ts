@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/server.js';
+import { ROOT } from './helpers.js';
+
+/**
+ * `unified-api-sandbox report`: the readiness report of a running sandbox (or of one of its worlds),
+ * printed as Markdown, JSON or JUnit, with an exit code CI can fail on.
+ */
+
+function report(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'bin/unified-api-sandbox.ts', 'report', ...args],
+      { cwd: ROOT, timeout: 30_000, env: { ...process.env, SANDBOX_BASE_URL: '', SANDBOX_ADMIN_TOKEN: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let sandbox: RunningSandbox | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/** A token, then a write sent twice without a request id. */
+async function sloppy(
+  base: string,
+  credentials: { accountId: string; clientId: string; clientSecret: string },
+) {
+  const token = (await (
+    await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+    })
+  ).json()) as { access_token: string };
+  const consumer = (await (
+    await fetch(`${base}/consumers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+      body: JSON.stringify({ name: 'CLI report' }),
+    })
+  ).json()) as { consumerid: string };
+  for (let i = 0; i < 2; i += 1) {
+    const res = await fetch(`${base}/consumers/${consumer.consumerid}/invoicing/contacts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+      body: JSON.stringify({ company_name: 'Twice SA' }),
+    });
+    // No invoicing connection: the write fails the same way twice.
+    expect(res.status).toBeGreaterThanOrEqual(400);
+  }
+}
+
+describe('unified-api-sandbox report', () => {
+  it('prints the report, and exits 1 when a finding --fail-on names is there', async () => {
+    sandbox = await startSandbox({ seed: 11, port: 0 });
+    await sloppy(sandbox.url, { accountId: sandbox.credentials.accountId, ...sandbox.credentials.sandbox });
+    const markdown = await report(['--url', sandbox.url]);
+    expect(markdown.code, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toContain('# Integration readiness report');
+    expect(markdown.stdout).toContain('`repeated_failure`');
+    const failing = await report([
+      '--url',
+      sandbox.url,
+      '--fail-on',
+      'repeated_failure',
+      '--format',
+      'junit',
+    ]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('<failure type="repeated_failure"');
+    expect(failing.stderr).toContain('fail the run: repeated_failure');
+    const passing = await report(['--url', sandbox.url, '--fail-on', 'duplicate_write,expired_token_used']);
+    expect(passing.code).toBe(0);
+    dir = await mkdtemp(join(tmpdir(), 'report-'));
+    const file = join(dir, 'report.json');
+    const json = await report(['--url', sandbox.url, '--format', 'json', '--output', file]);
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe('');
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written.findings.map((f: { kind: string }) => f.kind)).toContain('repeated_failure');
+  });
+
+  it("reads a world's report with its control token, and refuses what it does not know", async () => {
+    sandbox = await startSandbox({ seed: 11, port: 0 });
+    const created = (await (await fetch(`${sandbox.url}/__sandbox/worlds`, { method: 'POST' })).json()) as {
+      control_token: string;
+      credentials: { account_id: string; sandbox: { client_id: string; client_secret: string } };
+    };
+    await sloppy(sandbox.url, {
+      accountId: created.credentials.account_id,
+      clientId: created.credentials.sandbox.client_id,
+      clientSecret: created.credentials.sandbox.client_secret,
+    });
+    const world = await report([
+      '--url',
+      sandbox.url,
+      '--admin-token',
+      created.control_token,
+      '--format',
+      'json',
+    ]);
+    expect(world.code, world.stderr).toBe(0);
+    expect(JSON.parse(world.stdout).requests.api_calls).toBe(3);
+    // The default world saw none of it.
+    const main = await report(['--url', sandbox.url, '--format', 'json']);
+    expect(JSON.parse(main.stdout).requests.api_calls).toBe(0);
+    const unknown = await report(['--url', sandbox.url, '--fail-on', 'sloppiness']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('sloppiness');
+    const format = await report(['--url', sandbox.url, '--format', 'html']);
+    expect(format.code).toBe(2);
+    const down = await report(['--url', 'http://127.0.0.1:9']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('cannot read the report');
+  });
+});

@@ -139,3 +139,20 @@ def test_control_endpoints_need_the_worlds_control_token(sandbox_world):
         timeout=10,
     )
     assert answer.status_code == 401
+
+
+def test_report_names_what_the_client_will_meet_in_production(sandbox_world):
+    consumer = sandbox_world.env["SANDBOX_CONSUMER_ID_INVOICING"]
+    for _ in range(2):
+        created = sandbox_world.api.post(
+            f"/consumers/{consumer}/invoicing/contacts", json={"company_name": "Twice SA"}
+        )
+        assert created.status_code == 200
+    report = sandbox_world.report()
+    kinds = {finding["kind"] for finding in report["findings"]}
+    assert {"write_without_request_id", "duplicate_write"} <= kinds
+    duplicate = next(f for f in report["findings"] if f["kind"] == "duplicate_write")
+    assert sandbox_world.request_entry(duplicate["requests"][0])["method"] == "POST"
+    junit = sandbox_world.report(format="junit", fail_on=["duplicate_write"])
+    assert '<failure type="duplicate_write"' in junit
+    assert "`duplicate_write`" in sandbox_world.report(format="markdown")

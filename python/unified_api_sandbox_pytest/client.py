@@ -614,6 +614,34 @@ class World:
                 return entries
             page += 1
 
+    def report(
+        self,
+        *,
+        consumer_id: Optional[str] = None,
+        format: str = "json",
+        fail_on: Optional[Union[str, Sequence[str]]] = None,
+    ) -> Any:
+        """The integration readiness report of what the client did to this world.
+
+        ``GET /__sandbox/report``: a dict (``format="json"``), or the Markdown or JUnit XML text
+        (``"markdown"``, ``"junit"``). ``fail_on`` (kinds, or a severity: ``error``, ``warning``,
+        ``any``) marks the findings the JUnit text counts as failures.
+        """
+        if fail_on is not None and not isinstance(fail_on, str):
+            fail_on = ",".join(fail_on)
+        params = {"consumer_id": consumer_id, "format": format, "fail_on": fail_on}
+        if format == "json":
+            return self._control("GET", "/__sandbox/report", params=params)
+        response = self.session.get(
+            self.url("/__sandbox/report"),
+            headers=_bearer(self.control_token),
+            params={k: v for k, v in params.items() if v is not None},
+            timeout=DEFAULT_TIMEOUT,
+        )
+        if response.status_code != 200:
+            raise SandboxError("GET", self.url("/__sandbox/report"), response)
+        return response.text
+
     def request_entry(self, entry_id: str) -> Dict[str, Any]:
         """One entry of the journal, by its id (``req_12``)."""
         return self._control("GET", f"/__sandbox/requests/{quote(entry_id, safe='')}")

@@ -5,7 +5,7 @@ import { html } from 'hono/html';
 import { ApiError } from '../../lib/errors.js';
 import { requireImage } from '../../modules/integrations/index.js';
 import { sameSecret } from '../../platform/access.js';
-import type { AppEnv } from '../../platform/context.js';
+import type { AppEnv, Services } from '../../platform/context.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { armFailureForm, automationBody, disarmFailures } from './automation.js';
 import {
@@ -20,6 +20,7 @@ import { consumerBody, consumersBody } from './consumers.js';
 import { integrationsBody } from './integrations.js';
 import { type Html, type NavEntry, page } from './layout.js';
 import { changeClock, dotenvLines, overviewBody, reset } from './overview.js';
+import { reportBody, requestEntryBody } from './report.js';
 import { clearJournal, newRequestRows, requestsBody } from './requests.js';
 import { flash, formOf } from './scope.js';
 import type { ConsoleOptions } from './sections.js';
@@ -148,6 +149,27 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
     return c.html(await rows, 200, { 'x-console-newest': String(newest), 'cache-control': 'no-store' });
   });
   app.post('/console/requests/clear', (c) => back(c, '/console/requests', clearJournal(c)));
+  app.get('/console/requests/:id{req_[0-9]{1,16}}', (c) => {
+    const id = c.req.param('id');
+    const body = requestEntryBody(c, id);
+    if (!body)
+      return render(
+        c,
+        '/console/requests',
+        'Request not found',
+        html`<p>The journal holds no ${id}.</p>`,
+        404,
+      );
+    return render(c, '/console/requests', id, body);
+  });
+  app.get('/console/report', (c) =>
+    render(
+      c,
+      '/console/report',
+      'Readiness report',
+      reportBody(c, (app as unknown as { services: Services }).services),
+    ),
+  );
 
   app.get('/console/automation', (c) => render(c, '/console/automation', 'Automation', automationBody(c)));
   app.get('/console/timeline', (c) => render(c, '/console/timeline', 'Timeline', timelineBody(c)));

@@ -21,6 +21,7 @@ export const NAV: readonly NavEntry[] = [
   { path: '/console/integrations', title: 'Integrations' },
   { path: '/console/webhooks', title: 'Webhooks' },
   { path: '/console/requests', title: 'Requests' },
+  { path: '/console/report', title: 'Report' },
   { path: '/console/automation', title: 'Automation' },
   { path: '/console/timeline', title: 'Timeline' },
 ];

@@ -70,6 +70,7 @@ describe('console pages', () => {
     ['/console/webhooks', 'Deliveries'],
     ['/console/requests', 'Path pattern'],
     ['/console/automation', 'Armed failures'],
+    ['/console/report', 'No findings.'],
   ])('%s answers 200 HTML', async (path, marker) => {
     const res = await consoleRequest(s().app, 'GET', path);
     expect(res.status, res.text.slice(0, 300)).toBe(200);
@@ -77,6 +78,25 @@ describe('console pages', () => {
     expect(res.text).toMatch(/^<!doctype html>/);
     expect(res.text).toContain(marker);
     expect(res.text).toContain('<nav aria-label="Console">');
+  });
+
+  it('shows the readiness report, each finding linking the requests behind it', async () => {
+    const t = s();
+    const token = await sandboxToken(t);
+    const id = t.ids.verticalConsumers.INVOICING as string;
+    for (let i = 0; i < 2; i += 1) {
+      const res = await call(t.app, 'GET', `/consumers/${id}/invoicing/invoices?page=1&size=5&bogus=<b>`, { token });
+      expect(res.status).toBe(200);
+    }
+    const res = await consoleRequest(t.app, 'GET', '/console/report');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<code>partial_list_read</code>');
+    expect(res.text).toContain('<a href="/console/requests/req_2">req_2</a>');
+    expect(res.text).not.toContain('<b>');
+    const entry = await consoleRequest(t.app, 'GET', '/console/requests/req_2');
+    expect(entry.status).toBe(200);
+    expect(entry.text).toContain(`/consumers/${id}/invoicing/invoices?page=1&amp;size=5`);
+    expect((await consoleRequest(t.app, 'GET', '/console/requests/req_99')).status).toBe(404);
   });
 
   it('shows a consumer with its connections and samples of its vertical data', async () => {

@@ -119,6 +119,21 @@ describe('the readiness report of a sloppy client', () => {
     expect(findingOf(body, 'unknown_route')).toMatchObject({ requests: ['req_5'] });
     expect(findingOf(body, 'sandbox_only')?.detail).toContain('POST /__sandbox/clock');
     expect(findingOf(body, 'sandbox_only')?.detail).toContain(s.ids.sandbox.clientId);
+    expect(body.findings.filter((f: Finding) => f.kind === 'sandbox_only')).toHaveLength(1);
+  });
+
+  it('takes the routes the official clients call beyond the published document as the service does', async () => {
+    const s = sandbox();
+    const token = await sandboxToken(s);
+    const invoicing = s.ids.verticalConsumers.INVOICING as string;
+    const connections = await call(s.app, 'GET', `/consumers/${invoicing}/connections`, { token });
+    const connection = connections.body[0].connectionid as string;
+    // Not in the published document, answered by the service: the official SDK reads a connection so.
+    const one = await call(s.app, 'GET', `/consumers/${invoicing}/connections/${connection}`, { token });
+    expect(one.status).toBe(200);
+    const body = await report(s);
+    expect(kinds(body)).not.toContain('sandbox_only');
+    expect(kinds(body)).not.toContain('unknown_route');
   });
 
   it('names a whole list pulled again and again without updated_after, and writes without the reads they need', async () => {

@@ -33,6 +33,8 @@ export interface ReportInput {
   now: Date;
   /** Only what concerns this consumer (and the client's tokens). */
   consumerId?: string | undefined;
+  /** The vertical segments of consumer paths (accounting, pos...): their writes carry a request id. */
+  areas: ReadonlySet<string>;
   /** Control endpoints called with an API token (see RequestJournal.controlCalls). */
   controlCalls?: readonly ControlCallNote[];
 }
@@ -231,9 +233,9 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
   const tokens = tokenHygiene(tokenCalls, apiCalls, findings);
   errorsAndReactions(scoped, findings);
   pagination(scoped, findings);
-  writes(scoped, operations, findings);
+  writes(scoped, operations, input.areas, findings);
   routes(scoped, operations, input.controlCalls ?? [], findings);
-  const coverage = coverageOf(scoped, world, catalogue, findings);
+  const coverage = coverageOf(scoped, world, catalogue, input.areas, findings);
   webhooks(world, consumerFilter, findings);
 
   const list = findings.list();
@@ -472,15 +474,20 @@ function pagination(calls: Call[], findings: Findings): void {
   }
 }
 
-function writes(calls: Call[], operations: OperationIndex, findings: Findings): void {
+function writes(
+  calls: Call[],
+  operations: OperationIndex,
+  areas: ReadonlySet<string>,
+  findings: Findings,
+): void {
   const created = new Map<string, Call[]>();
   for (const call of calls) {
     const operation = call.operation;
     if (!operation || !WRITES.has(call.method)) continue;
     const consumer = call.record.consumerId;
     const requestId = recordHeader(call.record, CLIENT_REQUEST_ID_HEADER);
-    // Creates and updates of a vertical's data (a consumer's area other than its connections).
-    if (operation.area !== null && operation.area !== 'connections' && !requestId) {
+    // Creates and updates of a vertical's data.
+    if (operation.area !== null && areas.has(operation.area) && !requestId) {
       findings.add(
         'write_without_request_id',
         { consumer, connection: call.record.connectionId },
@@ -559,6 +566,8 @@ function routes(
         call.id,
       );
     }
+    // Routes the service answers beyond its document (the official clients call them), newer
+    // operations, the link pages and images: no finding. Only what matches nothing is named.
     if (operation || call.record.status === 0) continue;
     // Only the API's namespace: the link pages, the MCP server and the home page are not API calls.
     const root = call.path.split('/').find((segment) => segment.length > 0) ?? '';
@@ -577,11 +586,17 @@ function routes(
   }
 }
 
-function coverageOf(calls: Call[], world: World, catalogue: Catalogue, findings: Findings): CoverageEntry[] {
+function coverageOf(
+  calls: Call[],
+  world: World,
+  catalogue: Catalogue,
+  areas: ReadonlySet<string>,
+  findings: Findings,
+): CoverageEntry[] {
   const groups = new Map<string, { consumer: string; connection: string | null; calls: Call[] }>();
   for (const call of calls) {
     const consumer = call.record.consumerId;
-    if (!consumer || !call.operation || call.operation.area === null || call.operation.area === 'connections')
+    if (!consumer || !call.operation || call.operation.area === null || !areas.has(call.operation.area))
       continue;
     if (!Object.hasOwn(world.consumers, consumer)) continue;
     const connection = call.record.connectionId;

@@ -4,7 +4,16 @@
  * id, tag, whether it is deprecated, the query parameters it takes, and its request body's schema.
  */
 
+import { CLIENT_ROUTE_MARKER, NEWER_REFERENCE_MARKER } from '../../lib/client-routes.js';
+
 type Json = Record<string, unknown>;
+
+/**
+ * Where an operation is described: the published document; the sandbox's own, as a route the
+ * official clients call (the service answers it) or as an operation of a newer published version;
+ * or the sandbox's own alone (its control endpoints, link pages, images).
+ */
+export type OperationSource = 'published' | 'client' | 'newer' | 'sandbox';
 
 export interface Operation {
   operationId: string;
@@ -20,6 +29,7 @@ export interface Operation {
   body: unknown;
   /** The first segment after /consumers/{consumer_id}/ (accounting, pos...), else null. */
   area: string | null;
+  source: OperationSource;
 }
 
 interface Candidate {
@@ -45,13 +55,19 @@ function segmentsOf(path: string): string[] {
   return path.split('/').filter((segment) => segment.length > 0);
 }
 
-/** The index of a published OpenAPI document (its JSON). */
-export function operationIndex(document: Json): OperationIndex {
+/**
+ * The index of the published OpenAPI document (its JSON) and of the sandbox's own (what it serves
+ * beyond): a request matches the published operation first.
+ */
+export function operationIndex(document: Json, sandboxDocument: Json = {}): OperationIndex {
   const buckets = new Map<string, Candidate[]>();
   const operations: Operation[] = [];
   const ids = new Map<string, Operation>();
   const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
-  const components = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const components = {
+    ...(((sandboxDocument.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>),
+    ...(((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>),
+  };
   const resolve = (schema: unknown): Json | null => {
     let current = schema;
     for (let hops = 0; hops < 32; hops += 1) {
@@ -63,43 +79,58 @@ export function operationIndex(document: Json): OperationIndex {
     }
     return null;
   };
-  for (const [path, item] of Object.entries(paths)) {
-    const segments = segmentsOf(path);
-    for (const method of METHODS) {
-      const raw = item[method];
-      if (!raw) continue;
-      const parameters = [
-        ...((item.parameters as Json[] | undefined) ?? []),
-        ...((raw.parameters as Json[]) ?? []),
-      ];
-      const query = new Set(
-        parameters.flatMap((parameter) => {
-          const resolved = resolve(parameter) ?? parameter;
-          return resolved.in === 'query' && typeof resolved.name === 'string' ? [resolved.name] : [];
-        }),
-      );
-      const content = (resolve(raw.requestBody)?.content ?? {}) as Record<string, Json>;
-      const operation: Operation = {
-        operationId: String(raw.operationId ?? `${method} ${path}`),
-        method: method.toUpperCase(),
-        path,
-        tag: String((raw.tags as string[] | undefined)?.[0] ?? ''),
-        summary: String(raw.summary ?? ''),
-        deprecated: raw.deprecated === true,
-        query,
-        body: content['application/json']?.schema ?? null,
-        area: segments[0] === 'consumers' && segments.length > 2 ? (segments[2] as string) : null,
-      };
-      operations.push(operation);
-      ids.set(operation.operationId, operation);
-      const pattern = segments.map((segment) => (/^\{.+\}$/.test(segment) ? null : segment));
-      const key = `${operation.method} ${segments.length}`;
-      const bucket = buckets.get(key) ?? [];
-      bucket.push({ operation, segments: pattern, literals: pattern.filter((s) => s !== null).length });
-      buckets.set(key, bucket);
+  const sources: [Record<string, Record<string, Json>>, boolean][] = [
+    [paths, true],
+    [(sandboxDocument.paths ?? {}) as Record<string, Record<string, Json>>, false],
+  ];
+  for (const [documentPaths, published] of sources)
+    for (const [path, item] of Object.entries(documentPaths)) {
+      const segments = segmentsOf(path);
+      for (const method of METHODS) {
+        const raw = item[method];
+        if (!raw) continue;
+        const parameters = [
+          ...((item.parameters as Json[] | undefined) ?? []),
+          ...((raw.parameters as Json[]) ?? []),
+        ];
+        const query = new Set(
+          parameters.flatMap((parameter) => {
+            const resolved = resolve(parameter) ?? parameter;
+            return resolved.in === 'query' && typeof resolved.name === 'string' ? [resolved.name] : [];
+          }),
+        );
+        const content = (resolve(raw.requestBody)?.content ?? {}) as Record<string, Json>;
+        const operation: Operation = {
+          operationId: String(raw.operationId ?? `${method} ${path}`),
+          method: method.toUpperCase(),
+          path,
+          tag: String((raw.tags as string[] | undefined)?.[0] ?? ''),
+          summary: String(raw.summary ?? ''),
+          deprecated: raw.deprecated === true,
+          query,
+          body: content['application/json']?.schema ?? null,
+          area: segments[0] === 'consumers' && segments.length > 2 ? (segments[2] as string) : null,
+          source: published
+            ? 'published'
+            : raw[CLIENT_ROUTE_MARKER]
+              ? 'client'
+              : raw[NEWER_REFERENCE_MARKER]
+                ? 'newer'
+                : 'sandbox',
+        };
+        operations.push(operation);
+        ids.set(operation.operationId, operation);
+        const pattern = segments.map((segment) => (/^\{.+\}$/.test(segment) ? null : segment));
+        const key = `${operation.method} ${segments.length}`;
+        const bucket = buckets.get(key) ?? [];
+        bucket.push({ operation, segments: pattern, literals: pattern.filter((s) => s !== null).length });
+        buckets.set(key, bucket);
+      }
     }
-  }
-  for (const bucket of buckets.values()) bucket.sort((a, b) => b.literals - a.literals);
+  // The one with the most literal segments first (as the router), the published one of a shape first.
+  const rank = (candidate: Candidate) =>
+    (candidate.operation.source === 'published' ? 1000 : 0) + candidate.literals;
+  for (const bucket of buckets.values()) bucket.sort((a, b) => rank(b) - rank(a));
   const roots = new Set(Object.keys(paths).map((path) => segmentsOf(path)[0] ?? ''));
   return {
     operations,

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
 import type { AppEnv, Services } from '../../platform/context.js';
-import { errorResponses, jsonContent } from '../../platform/openapi.js';
+import { errorResponses } from '../../platform/openapi.js';
 import { admin } from '../sandbox.routes.js';
 import { type ReadinessReport, readinessReport } from './analyse.js';
 import { parseFailOn, toJUnit, toMarkdown } from './format.js';
@@ -32,17 +32,22 @@ export const getReport = createRoute({
 
 declare module '../../platform/context.js' {
   interface Services {
-    /** The published document's text (set by the docs surface): the report matches requests to it. */
-    serviceDocument?: () => string;
+    /**
+     * The texts of the published document and of the sandbox's own (set by the docs surface): the
+     * readiness report matches requests to their operations.
+     */
+    servedDocuments?: () => { service: string; sandbox: string };
   }
 }
 
 /** The operation index of the last document read (one per app and set of routes). */
-let indexed: { text: string; index: OperationIndex } | undefined;
+let indexed: { texts: { service: string; sandbox: string }; index: OperationIndex } | undefined;
 
 function indexOf(services: Services): OperationIndex {
-  const text = services.serviceDocument?.() ?? '{"paths":{}}';
-  if (indexed?.text !== text) indexed = { text, index: operationIndex(JSON.parse(text)) };
+  const texts = services.servedDocuments?.() ?? { service: '{}', sandbox: '{}' };
+  if (indexed?.texts.service !== texts.service || indexed.texts.sandbox !== texts.sandbox) {
+    indexed = { texts, index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox)) };
+  }
   return indexed.index;
 }
 
@@ -53,6 +58,7 @@ export function reportOf(services: Services, consumerId?: string): Promise<Readi
     records: services.requests.records(),
     controlCalls: services.requests.controlCalls(),
     operations: indexOf(services),
+    areas: new Set(services.verticals.map((module) => module.key)),
     world: services.store.world,
     catalogue: services.catalogue,
     now: services.clock.now(),

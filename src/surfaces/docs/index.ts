@@ -263,7 +263,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): voi
     return documents;
   };
   // The readiness report matches recorded requests to the published operations.
-  if (services) services.serviceDocument = () => served().service;
+  if (services) services.servedDocuments = served;
   // Without an admin token, every request body carries an example the seeded world accepts as it
   // is (examples.ts): read from the world once per app, at its first request for a document. The
   // examples of the token exchanges hold the seeded key: a document any origin may read does not

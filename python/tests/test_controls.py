@@ -156,3 +156,19 @@ def test_report_names_what_the_client_will_meet_in_production(sandbox_world):
     junit = sandbox_world.report(format="junit", fail_on=["duplicate_write"])
     assert '<failure type="duplicate_write"' in junit
     assert "`duplicate_write`" in sandbox_world.report(format="markdown")
+
+
+def test_a_client_that_reads_every_page_is_ready(sandbox_world):
+    consumer = sandbox_world.env["SANDBOX_CONSUMER_ID_INVOICING"]
+    page, read = 1, 0
+    while True:
+        answer = sandbox_world.api.get(
+            f"/consumers/{consumer}/invoicing/invoices", params={"page": page, "size": 100}
+        ).json()
+        read += len(answer["items"])
+        if read >= answer["total"]:
+            break
+        page += 1
+    report = sandbox_world.report()
+    assert page > 1
+    assert [f["kind"] for f in report["findings"] if f["severity"] != "info"] == []

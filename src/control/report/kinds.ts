@@ -138,7 +138,7 @@ export type FindingKindName = keyof typeof FINDING_KINDS;
 export const FINDING_KIND_NAMES = Object.keys(FINDING_KINDS) as [FindingKindName, ...FindingKindName[]];
 
 /** Where the docs explain a kind. */
-export const docsOf = (kind: FindingKindName): string => `docs/readiness.md#${kind.replaceAll('_', '-')}`;
+export const docsOf = (kind: FindingKindName): string => `docs/readiness.md#${kind}`;
 
 /**
  * Operations a client of a vertical usually reads before it writes: using the first (a write) without

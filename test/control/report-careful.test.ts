@@ -66,11 +66,13 @@ describe('the readiness report of a careful client', () => {
     const report = (await (await fetch(`${sandbox.url}/__sandbox/report`)).json()) as {
       requests: { api_calls: number };
       tokens: Record<string, number>;
+      writes: Record<string, number>;
       findings: unknown[];
       coverage: unknown[];
     };
     expect(report.requests.api_calls).toBeGreaterThan(5);
     expect(report.tokens).toMatchObject({ requested: 1, distinct_used: 1, expired_uses: 0 });
+    expect(report.writes).toEqual({ total: 2, with_request_id: 2, transactions_looked_up: 0 });
     expect(report.findings).toEqual([]);
     expect(report.coverage).toHaveLength(1);
     // The programmatic helper gives the same report.

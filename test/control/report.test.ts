@@ -105,6 +105,16 @@ describe('the readiness report of a sloppy client', () => {
       expect(res.status).toBe(400);
     }
     expect((await call(s.app, 'GET', '/consumers/nope/invoicing/invoicez', { token })).status).toBe(404);
+    const invoicing = s.ids.verticalConsumers.INVOICING as string;
+    const typo = await call(
+      s.app,
+      'GET',
+      `/consumers/${invoicing}/invoicing/invoices?updated_since=2026-01-01`,
+      {
+        token,
+      },
+    );
+    expect(typo.status).toBe(200);
     // The client's own code moving the sandbox's clock: a call production will answer 404.
     const moved = await call(s.app, 'POST', '/__sandbox/clock', { token, body: { advance_seconds: 60 } });
     expect(moved.status).toBe(200);
@@ -117,6 +127,11 @@ describe('the readiness report of a sloppy client', () => {
     expect(findingOf(body, 'folder_id_missing')).toMatchObject({ count: 3, consumer_id: multi });
     expect(findingOf(body, 'error_met')?.detail).toContain('folder_id is required');
     expect(findingOf(body, 'unknown_route')).toMatchObject({ requests: ['req_5'] });
+    expect(findingOf(body, 'unknown_query_parameter')).toMatchObject({
+      operation_id: 'invoicing_get_invoices',
+      requests: ['req_6'],
+    });
+    expect(findingOf(body, 'unknown_query_parameter')?.detail).toContain('does not take updated_since');
     expect(findingOf(body, 'sandbox_only')?.detail).toContain('POST /__sandbox/clock');
     expect(findingOf(body, 'sandbox_only')?.detail).toContain(s.ids.sandbox.clientId);
     expect(body.findings.filter((f: Finding) => f.kind === 'sandbox_only')).toHaveLength(1);

@@ -233,7 +233,7 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
   const tokens = tokenHygiene(tokenCalls, apiCalls, findings);
   errorsAndReactions(scoped, findings);
   pagination(scoped, findings);
-  writes(scoped, operations, input.areas, findings);
+  const written = writes(scoped, operations, input.areas, findings);
   routes(scoped, operations, input.controlCalls ?? [], findings);
   const coverage = coverageOf(scoped, world, catalogue, input.areas, findings);
   webhooks(world, consumerFilter, findings);
@@ -253,6 +253,7 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
       last: times.length ? new Date(Math.max(...times)).toISOString() : null,
     },
     tokens,
+    writes: written,
     summary: {
       findings: list.length,
       errors: list.filter((f) => f.severity === 'error').length,
@@ -341,7 +342,16 @@ function signature(call: Call): string {
 }
 
 function errorsAndReactions(calls: Call[], findings: Findings): void {
-  // For each error class: how many, and what came next on the same operation.
+  // For each error class: how many, and what came next on the same operation. The next call of each
+  // operation (or path) is found in one pass from the end.
+  const nextOf = new Array<Call | undefined>(calls.length);
+  const latest = new Map<string, Call>();
+  for (let index = calls.length - 1; index >= 0; index -= 1) {
+    const call = calls[index] as Call;
+    const key = call.operation?.operationId ?? `${call.method} ${call.path}`;
+    nextOf[index] = latest.get(key);
+    latest.set(key, call);
+  }
   calls.forEach((call, index) => {
     const status = call.record.status;
     if (status < 400) return;
@@ -349,9 +359,7 @@ function errorsAndReactions(calls: Call[], findings: Findings): void {
     const operation = call.operation?.operationId ?? null;
     const at = { consumer: call.record.consumerId, operation, key: error.key };
     // What the client did next on the same operation (or path).
-    const next = calls
-      .slice(index + 1)
-      .find((later) => (operation ? later.operation?.operationId === operation : later.path === call.path));
+    const next = nextOf[index];
     const reaction =
       status === 401
         ? 'unauthenticated'
@@ -479,15 +487,26 @@ function writes(
   operations: OperationIndex,
   areas: ReadonlySet<string>,
   findings: Findings,
-): void {
+): ReadinessReport['writes'] {
   const created = new Map<string, Call[]>();
+  const counts = { total: 0, with_request_id: 0, transactions_looked_up: 0 };
   for (const call of calls) {
     const operation = call.operation;
+    if (
+      operation?.area === 'connections' &&
+      call.method === 'GET' &&
+      operation.path.endsWith('/transactions')
+    ) {
+      counts.transactions_looked_up += 1;
+    }
     if (!operation || !WRITES.has(call.method)) continue;
     const consumer = call.record.consumerId;
     const requestId = recordHeader(call.record, CLIENT_REQUEST_ID_HEADER);
     // Creates and updates of a vertical's data.
-    if (operation.area !== null && areas.has(operation.area) && !requestId) {
+    const vertical = operation.area !== null && areas.has(operation.area);
+    if (vertical) counts.total += 1;
+    if (vertical && requestId) counts.with_request_id += 1;
+    if (vertical && !requestId) {
       findings.add(
         'write_without_request_id',
         { consumer, connection: call.record.connectionId },
@@ -539,6 +558,7 @@ function writes(
       );
     }
   }
+  return counts;
 }
 
 function routes(
@@ -557,6 +577,22 @@ function routes(
     );
   }
   for (const call of calls) {
+    // The published operations' parameters (the routes beyond the document pass theirs on).
+    const source = call.operation?.source;
+    const known = source === 'published' || source === 'newer' ? call.operation?.query : undefined;
+    if (known) {
+      for (const name of new Set(call.query.keys())) {
+        // page and size: the official SDKs send them on every read, and the service ignores them.
+        if (known.has(name) || PAGING.has(name)) continue;
+        findings.add(
+          'unknown_query_parameter',
+          { consumer: call.record.consumerId, operation: call.operation?.operationId ?? null, key: name },
+          (count) =>
+            `${call.operation?.operationId} does not take ${name} (sent ${plural(count, 'time')}); it takes ${[...known].join(', ') || 'none'}.`,
+          call.id,
+        );
+      }
+    }
     const operation = call.operation;
     if (operation?.deprecated) {
       findings.add(

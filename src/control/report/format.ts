@@ -72,7 +72,7 @@ export function toMarkdown(report: ReadinessReport): string {
     '',
   );
   lines.push(
-    `**${summary.errors} errors, ${summary.warnings} warnings, ${summary.infos} notes.** Tokens: ${tokens.requested} requested (at most ${tokens.most_in_one_hour} in one hour), ${tokens.distinct_used} used, ${tokens.expired_uses} requests with an expired token.`,
+    `**${summary.errors} errors, ${summary.warnings} warnings, ${summary.infos} notes.** Tokens: ${tokens.requested} requested (at most ${tokens.most_in_one_hour} in one hour), ${tokens.distinct_used} used, ${tokens.expired_uses} requests with an expired token. Writes: ${report.writes.total}, ${report.writes.with_request_id} with a request id; transactions looked up: ${report.writes.transactions_looked_up}.`,
     '',
   );
   if (report.findings.length > 0) {

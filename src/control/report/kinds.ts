@@ -90,6 +90,12 @@ export const FINDING_KINDS = {
     advice:
       'Remove the fields the schema does not define: the service ignores them (the value never reaches the software) or the software refuses them.',
   },
+  unknown_query_parameter: {
+    severity: 'warning',
+    title: 'Query parameters the operation does not take',
+    advice:
+      'Check the names against the operation (updated_after, date_from...): the service ignores a parameter it does not take, so a filter with a mistyped name reads everything.',
+  },
   folder_id_missing: {
     severity: 'error',
     title: 'Accounting calls without folder_id on a connector with several folders',

@@ -65,6 +65,17 @@ export const ReportSchema = z
       distinct_used: z.number().int(),
       expired_uses: z.number().int(),
     }),
+    writes: z.object({
+      total: z.number().int().openapi({ description: "Creates and updates of the verticals' data" }),
+      with_request_id: z
+        .number()
+        .int()
+        .openapi({ description: 'Of them, sent with x-chift-client-requestid' }),
+      transactions_looked_up: z
+        .number()
+        .int()
+        .openapi({ description: 'Calls of GET .../connections/{connection_id}/transactions' }),
+    }),
     summary: z.object({
       findings: z.number().int(),
       errors: z.number().int(),

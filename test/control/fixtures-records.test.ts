@@ -521,7 +521,7 @@ const stay = (customer: string) => ({
   customer,
   check_in: '2026-01-12T15:00:00Z',
   check_out: '2026-01-14T10:00:00Z',
-  lines: [{ description: 'Single room, night', quantity: 2, unit_price: 90, tax: 6, category: 'ROOM' }],
+  lines: [{ description: 'Single room, night', quantity: 2, unit_price: 90, tax: 10, category: 'ROOM' }],
 });
 
 describe('pms guests', () => {
@@ -553,7 +553,7 @@ describe('pms guests', () => {
     expect(got.body).toMatchObject({
       first_name: 'Marie',
       last_name: 'Dubois',
-      account_number: '400061',
+      account_number: '411061',
       is_company: false,
       addresses: [{ address_type: 'home', city: 'Lille', country: 'FR' }],
     });

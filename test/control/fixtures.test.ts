@@ -350,13 +350,19 @@ describe('loading a fixture', () => {
       pms: {
         orders: [
           {
-            customer: '400001',
+            customer: '411001',
             check_in: '2026-01-12T15:00:00Z',
             check_out: '2026-01-14T10:00:00Z',
             guests: 2,
             lines: [
-              { description: 'Double room, night', quantity: 2, unit_price: 100, tax: 6, category: 'ROOM' },
-              { description: 'City tax', quantity: 4, unit_price: 4.24, tax: 'City tax', category: 'CITY' },
+              { description: 'Double room, night', quantity: 2, unit_price: 100, tax: 10, category: 'ROOM' },
+              {
+                description: 'Taxe de séjour',
+                quantity: 4,
+                unit_price: 5.2,
+                tax: 'Taxe de séjour',
+                category: 'CITY',
+              },
             ],
           },
         ],
@@ -374,10 +380,10 @@ describe('loading a fixture', () => {
     );
     expect(orders.status).toBe(200);
     const order = (orders.body.items as { id: string }[]).find((o) => o.id === orderId);
-    // 200 + 6% VAT, and 4 x 4.24 of city tax without VAT.
+    // Thais's hotels are French: 200 + 10% VAT, and 4 x 5.20 of taxe de séjour without VAT.
     expect(order).toMatchObject({
-      total: 228.96,
-      tax_amount: 12,
+      total: 240.8,
+      tax_amount: 20,
       closing_date: '2026-01-14T10:00:00.000Z',
       guests: 2,
     });
@@ -692,10 +698,10 @@ describe('refusals name the file, the JSON path and the rule', () => {
                   pms: {
                     orders: [
                       {
-                        customer: '400001',
+                        customer: '411001',
                         check_in: '2026-01-12T15:00:00Z',
                         check_out: '2026-01-11T10:00:00Z',
-                        lines: [{ description: 'Night', unit_price: 100, tax: 6, category: 'ROOM' }],
+                        lines: [{ description: 'Night', unit_price: 100, tax: 10, category: 'ROOM' }],
                       },
                     ],
                   },

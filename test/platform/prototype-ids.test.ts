@@ -548,7 +548,7 @@ const BASE_DOCUMENTS: Record<string, Json> = {
           check_in: '2026-01-12T15:00:00Z',
           check_out: '2026-01-14T10:00:00Z',
           lines: [
-            { description: 'Single room, night', quantity: 2, unit_price: 90, tax: 6, category: 'ROOM' },
+            { description: 'Single room, night', quantity: 2, unit_price: 90, tax: 10, category: 'ROOM' },
           ],
         },
       ],

@@ -5,6 +5,7 @@ import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../platform/seeding/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord } from '../../store/world.js';
+import { pmsProfileOf } from './pms.countries.js';
 import type {
   PmsCustomer,
   PmsDataset,
@@ -361,6 +362,8 @@ function documentLines(
     reference: doc.reference,
     location_id: doc.location,
   });
+  // The words and the VAT account of the hotels' country.
+  const { words, vatAccount } = pmsProfileOf(dataset.integrationid);
   const lines: PMSAccountingTransactionOut[] = [];
   for (const [key, group] of revenue) {
     const category = dataset.accounting_categories.find((c) => c.id === group[0]?.accounting_category_id);
@@ -373,7 +376,7 @@ function documentLines(
         is_tax_line: false,
         sub_group_id: category?.id ?? null,
         tax_code: tax?.label ?? null,
-        description: category ? `${category.name} (${group.length} line${group.length > 1 ? 's' : ''})` : '',
+        description: category ? `${category.name} (${words.lines(group.length)})` : '',
         transaction_type: TRANSACTION_TYPES[category?.code ?? ''] ?? 'other',
         accounting_category_id: category?.id ?? null,
         ledger_account_code: category?.ledger_account_code ?? null,
@@ -395,10 +398,10 @@ function documentLines(
         is_tax_line: true,
         sub_group_id: null,
         tax_code: tax?.label ?? null,
-        description: `VAT ${tax?.rate ?? ''}%`,
+        description: `${words.vat} ${tax?.rate ?? ''}%`,
         transaction_type: 'tax',
         accounting_category_id: null,
-        ledger_account_code: '451000',
+        ledger_account_code: vatAccount,
       }),
     );
   }

@@ -6,6 +6,7 @@ import type { PathPart } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { Source } from '../pos/index.js';
+import { pmsProfileOf } from './pms.countries.js';
 import { pmsDatasetOf } from './pms.domain.js';
 import type { PmsDataset, PmsOrderLine } from './pms.records.js';
 import { bookStay, nextStay, stayLine } from './pms.stays.js';
@@ -27,7 +28,9 @@ const PmsLineFixture = z
     unit_price: z.number().min(0).describe('Before taxes'),
     tax: z
       .union([z.string().min(1), z.number()])
-      .describe('A tax of the property: its id, label or rate (6, 12, 21); the city tax adds no VAT'),
+      .describe(
+        "A tax of the property: its id, label or rate (a Belgian hotel's 6, 12, 21; a French one's 10, 20); the city tax adds no VAT",
+      ),
     category: z.string().min(1).describe('An accounting category: its id, name or code (ROOM, BRK...)'),
     discount: z.number().min(0).default(0),
   })
@@ -83,7 +86,9 @@ export const PmsGuestFixture = z
       .string()
       .min(1)
       .optional()
-      .describe("Unique among the property's guests (default: the next one, 400061...)"),
+      .describe(
+        "Unique among the property's guests (default: the next one, 400061... in Belgium, 411061... in France)",
+      ),
     country: z.string().optional().describe('ISO 3166-1 alpha-2 country of the address'),
     street: z.string().optional(),
     number: z.string().optional(),
@@ -199,7 +204,7 @@ function pmsOrder(pms: Pms, record: z.output<typeof PmsOrderFixture>, path: Path
         date: checkOut,
         invoice_ref: invoiceNumber,
         customer_id: customer.id,
-        description: `Payment for invoice ${invoiceNumber}`,
+        description: pmsProfileOf(data.integrationid).words.payment(invoiceNumber),
       },
     ],
     source: () => record.source,
@@ -233,7 +238,9 @@ function pmsGuest(pms: Pms, record: z.output<typeof PmsGuestFixture>, path: Path
     );
   }
   const numbers = existing.map((c) => c.account_number).filter((n): n is string => n !== null);
-  const next = Math.max(400000, ...numbers.filter((n) => /^\d+$/.test(n)).map(Number)) + 1;
+  // After the guests' accounts of the country's chart (400000 in Belgium, 411000 in France).
+  const first = Number(`${pmsProfileOf(data.integrationid).guestAccounts}000`);
+  const next = Math.max(first, ...numbers.filter((n) => /^\d+$/.test(n)).map(Number)) + 1;
   const accountNumber = record.account_number ?? String(next);
   if (numbers.includes(accountNumber)) {
     failAt([...path, 'account_number'], `The account number '${accountNumber}' is another guest's`);

@@ -11,7 +11,6 @@ import {
   connectionIds,
   dayIn,
   daysBetween,
-  emailOf,
   fakerFor,
   historyStart,
   monthEnd,
@@ -19,12 +18,12 @@ import {
   monthsBetween,
   nativeRefs,
   pad,
-  phoneOf,
   pick,
   reseed,
   round2,
 } from '../../platform/seeding/vertical-data.js';
 import type { VerticalLocation } from '../../store/world.js';
+import { type PmsHotel, type PmsProfile, pmsProfileOf, type TaxRole } from './pms.countries.js';
 import type {
   PmsAccountingCategory,
   PmsCustomer,
@@ -39,7 +38,8 @@ import { bookStay, checkOutStay, nextStay, stayLine, stayOrder } from './pms.sta
 
 /**
  * The seeded dataset of one Property Management System connection, built from (seed, consumerid,
- * connectionid) and its `until` day: two Belgian hotels with their rooms, guests (some of them
+ * connectionid) and its `until` day: two hotels of the connector's country (pms.countries.ts: Belgian
+ * as the sandbox always drew them, French for Thais) with their rooms, guests (some of them
  * companies), and their stays: one or two check-ins a day at each hotel from the first of the month
  * two months before `until`'s to the day before `until` (for the default clock, 2025-11-01 to
  * 2026-01-14), and before them one or two stays a month at each hotel back to January 2021. A stay
@@ -55,41 +55,12 @@ const HISTORY_STAYS: [number, number] = [1, 2];
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
 
-const TAXES = [
-  { key: 'v6', label: 'VAT 6% (accommodation)', rate: 6, city: false },
-  { key: 'v12', label: 'VAT 12% (food)', rate: 12, city: false },
-  { key: 'v21', label: 'VAT 21%', rate: 21, city: false },
-  { key: 'city', label: 'City tax', rate: null, city: true },
-] as const;
-
-const CATEGORIES = [
-  { key: 'rooms', name: 'Accommodation', code: 'ROOM', account: '700000' },
-  { key: 'breakfast', name: 'Breakfast', code: 'BRK', account: '700100' },
-  { key: 'fb', name: 'Food and beverage', code: 'FNB', account: '700200' },
-  { key: 'parking', name: 'Parking', code: 'PARK', account: '700400' },
-  { key: 'city', name: 'City tax', code: 'CITY', account: '453000' },
-] as const;
-
-const METHODS = [
-  { name: 'Credit card', extra: 'Visa / Mastercard / Amex', account: '550100', weight: 45 },
-  { name: 'Bancontact', extra: null, account: '550200', weight: 20 },
-  { name: 'Cash', extra: 'Espèces', account: '570000', weight: 5 },
-  { name: 'Bank transfer', extra: 'Virement', account: '550000', weight: 10 },
-  { name: 'Booking.com virtual card', extra: 'OTA payout', account: '550300', weight: 15 },
-  { name: 'Gift voucher', extra: 'Bon cadeau', account: '440500', weight: 5 },
-] as const;
-
-const HOTELS = [
-  { suffix: 'Grand-Place', city: 'Bruxelles', postal: '1000', rooms: 14, base: 129 },
-  { suffix: 'Canal Lodge', city: 'Brugge', postal: '8000', rooms: 10, base: 109 },
-] as const;
-
-/** City tax per person and night. */
-export const CITY_TAX = 4.24;
-
 export function seedPmsDataset(input: SeedInput): PmsDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
+  // The connector's country: its hotels, rates, labels, guests and accounts.
+  const profile = pmsProfileOf(integrationid);
+  const { hotels, words } = profile;
   const until = untilOf(input);
   const end = activityEnd(until);
   const recentStart = addMonths(monthStart(until), -PMS_RECENT_MONTHS);
@@ -98,26 +69,26 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
   const ref = nativeRefs(faker, 200, 500, 5);
   const brand = faker.person.lastName();
 
-  const locations: VerticalLocation[] = HOTELS.map((hotel, index) => ({
+  const locations: VerticalLocation[] = hotels.map((hotel, index) => ({
     id: id('location', index),
-    name: `Hotel ${brand} ${hotel.suffix}`,
-    timezone: 'Europe/Brussels',
+    name: `${words.hotel} ${brand} ${hotel.suffix}`,
+    timezone: profile.timezone,
     address: {
       address_type: 'main',
-      name: `Hotel ${brand} ${hotel.suffix}`,
+      name: `${words.hotel} ${brand} ${hotel.suffix}`,
       street: faker.location.street(),
       number: faker.location.buildingNumber(),
       box: null,
       city: hotel.city,
       postal_code: hotel.postal,
-      country: 'BE',
+      country: profile.country,
     },
   }));
-  const rooms = HOTELS.flatMap((hotel, index) =>
+  const rooms = hotels.flatMap((hotel, index) =>
     Array.from({ length: hotel.rooms }, (_, r) => {
       const floor = 1 + Math.floor(r / 5);
       const identifier = `${floor}${pad((r % 5) + 1, 2)}`;
-      const kind = r === hotel.rooms - 1 ? 'Suite' : r % 3 === 0 ? 'Single room' : 'Double room';
+      const kind = r === hotel.rooms - 1 ? words.suite : r % 3 === 0 ? words.single : words.double;
       return {
         id: id('room', index, r),
         location_id: locations[index]?.id as string,
@@ -127,36 +98,32 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
     }),
   );
 
-  const taxes: PmsTaxRate[] = TAXES.map((t) => ({
+  const taxes: PmsTaxRate[] = profile.taxes.map((t) => ({
     id: id('tax', t.key),
     source_ref: ref('tax'),
     label: t.label,
     rate: t.rate,
     is_city_tax: t.city,
   }));
-  const tax = (key: (typeof TAXES)[number]['key']) =>
-    taxes[TAXES.findIndex((t) => t.key === key)] as PmsTaxRate;
 
-  const categories: PmsAccountingCategory[] = CATEGORIES.map((cat) => ({
+  const categories: PmsAccountingCategory[] = profile.categories.map((cat) => ({
     id: id('accounting-category', cat.key),
     source_ref: ref('revenue_group'),
     name: cat.name,
     code: cat.code,
     ledger_account_code: cat.account,
-    posting_account_code: cat.account === '453000' ? '453000' : cat.account.replace(/^70/, '74'),
+    posting_account_code: cat.posting,
   }));
-  const category = (key: (typeof CATEGORIES)[number]['key']) =>
-    categories[CATEGORIES.findIndex((c) => c.key === key)] as PmsAccountingCategory;
 
   const allLocations = locations.map((l) => l.id);
-  const methods: PmsPaymentMethod[] = METHODS.map((m, index) => ({
+  const methods: PmsPaymentMethod[] = profile.methods.map((m, index) => ({
     id: id('payment-method', index),
     source_ref: ref('payment_type'),
     name: m.name,
     extra: m.extra,
     ledger_account_code: m.account,
     // Cash is only taken at the first hotel.
-    location_ids: m.name === 'Cash' ? [allLocations[0] as string] : allLocations,
+    location_ids: m.firstHotelOnly ? [allLocations[0] as string] : allLocations,
   }));
 
   const customers: Record<string, PmsCustomer> = {};
@@ -165,22 +132,16 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
     const company = i % 7 === 3;
     const first = faker.person.firstName();
     const last = faker.person.lastName();
-    const country = faker.helpers.weightedArrayElement([
-      { weight: 50, value: 'BE' },
-      { weight: 15, value: 'FR' },
-      { weight: 15, value: 'NL' },
-      { weight: 10, value: 'DE' },
-      { weight: 10, value: 'GB' },
-    ]);
+    const country = faker.helpers.weightedArrayElement([...profile.guestCountries]);
     const customer: PmsCustomer = {
       id: id('customer', i),
       source_ref: ref('guest'),
       first_name: company ? null : first,
       last_name: company ? null : last,
       company_name: company ? faker.company.name() : null,
-      phone: faker.datatype.boolean(0.75) ? phoneOf(faker) : null,
-      email: faker.datatype.boolean(0.9) ? emailOf(faker, first, last) : null,
-      account_number: `400${pad(i + 1, 3)}`,
+      phone: faker.datatype.boolean(0.75) ? profile.guestPhone(faker, country) : null,
+      email: faker.datatype.boolean(0.9) ? profile.guestEmail(faker, first, last) : null,
+      account_number: `${profile.guestAccounts}${pad(i + 1, 3)}`,
       // Guests since half a year before the history, the last ones two months before the recent window.
       created_on: faker.date
         .between({
@@ -191,12 +152,12 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
       addresses: [
         {
           address_type: company ? 'invoice' : 'home',
-          name: company ? 'Head office' : 'Home',
+          name: company ? words.office : words.home,
           street: faker.location.street(),
           number: faker.location.buildingNumber(),
           box: null,
-          city: faker.location.city(),
-          postal_code: faker.location.zipCode('####'),
+          // city and postal_code, drawn in this order.
+          ...profile.guestPlace(faker, country),
           country,
         },
       ],
@@ -224,37 +185,39 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
   // The older history first (numbered first, drawn from a faker of its own): a few stays a month, of
   // guests known by then.
   const past = historyFaker('pms', input);
-  const history = new StayBuilder(past, dataset, { tax, category }, end);
+  const lookups = lookupsOf(dataset, profile);
+  const history = new StayBuilder(past, dataset, profile, lookups, end);
   const byCreation = [...customerIds].sort((a, b) =>
     String(customers[a]?.created_on).localeCompare(String(customers[b]?.created_on)),
   );
   for (const month of monthsBetween(firstDay, recentStart)) {
-    HOTELS.forEach((hotel, index) => {
+    hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const count = past.number.int({ min: HISTORY_STAYS[0], max: HISTORY_STAYS[1] });
       const days = Array.from({ length: count }, () => dayIn(past, month.first, month.last)).sort();
       for (const day of days) {
         const known = byCreation.filter((c) => String(customers[c]?.created_on) < day);
-        history.stay(location, hotel.base, day, pick(past, known.length ? known : byCreation.slice(0, 1)));
+        history.stay(location, hotel, day, pick(past, known.length ? known : byCreation.slice(0, 1)));
       }
     });
   }
 
-  const stays = new StayBuilder(faker, dataset, { tax, category }, end);
+  const stays = new StayBuilder(faker, dataset, profile, lookups, end);
   // The last check-ins are the afternoon before `until` (the clock's day starts in the morning).
   for (const day of daysBetween(recentStart, addDays(until, -1))) {
-    HOTELS.forEach((hotel, index) => {
+    hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const arrivals = faker.number.int({ min: 1, max: 2 });
-      for (let a = 0; a < arrivals; a++) stays.stay(location, hotel.base, day, pick(faker, customerIds));
+      for (let a = 0; a < arrivals; a++) stays.stay(location, hotel, day, pick(faker, customerIds));
     });
   }
   return dataset;
 }
 
 interface Lookups {
-  tax: (key: 'v6' | 'v12' | 'v21' | 'city') => PmsTaxRate;
-  category: (key: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city') => PmsAccountingCategory;
+  /** The tax a kind of line takes. */
+  tax: (role: TaxRole) => PmsTaxRate;
+  category: (key: PmsProfile['categories'][number]['key']) => PmsAccountingCategory;
 }
 
 /** A stay as drawn: its room, dates, guests and lines, before it is stored. */
@@ -278,16 +241,17 @@ class StayBuilder {
   constructor(
     private readonly faker: Faker,
     private readonly dataset: PmsDataset,
+    private readonly profile: PmsProfile,
     private readonly lookups: Lookups,
     /** The instant the seeded activity stops: stays checking out later are still running. */
     private readonly end: string,
   ) {}
 
   /** A stay of the history: numbered after the dataset's last, invoiced and paid if it checked out by `end`. */
-  stay(location: VerticalLocation, baseRate: number, checkInDay: string, customerId: string): void {
+  stay(location: VerticalLocation, hotel: PmsHotel, checkInDay: string, customerId: string): void {
     const { dataset } = this;
     const { number, orderId } = nextStay(dataset);
-    const drawn = this.draw(location, baseRate, checkInDay, orderId, number);
+    const drawn = this.draw(location, hotel, checkInDay, orderId, number);
     bookStay(dataset, {
       ...drawn,
       orderId,
@@ -296,7 +260,14 @@ class StayBuilder {
       customerId,
       closed: drawn.checkOut <= this.end,
       payments: (invoiceId, invoiceNumber, total) =>
-        paymentsOf(this.settlement(location, total), invoiceId, invoiceNumber, drawn.checkOut, customerId),
+        paymentsOf(
+          this.settlement(location, total),
+          invoiceId,
+          invoiceNumber,
+          drawn.checkOut,
+          customerId,
+          this.profile,
+        ),
       source: () => this.source(),
     });
   }
@@ -307,13 +278,13 @@ class StayBuilder {
    */
   arrival(
     location: VerticalLocation,
-    baseRate: number,
+    hotel: PmsHotel,
     checkInDay: string,
     customerId: string,
     orderId: string,
     number: string,
   ): RunningStay {
-    const drawn = this.draw(location, baseRate, checkInDay, orderId, number);
+    const drawn = this.draw(location, hotel, checkInDay, orderId, number);
     const order = stayOrder(this.dataset, { ...drawn, orderId, number, locationId: location.id, customerId });
     const settlement = this.settlement(location, order.total);
     order.source = this.source();
@@ -323,12 +294,13 @@ class StayBuilder {
   /** The nights, guests, room, times and lines of a stay checked in on `checkInDay`. */
   private draw(
     location: VerticalLocation,
-    baseRate: number,
+    hotel: PmsHotel,
     checkInDay: string,
     orderId: string,
     number: number | string,
   ): DrawnStay {
     const { faker, lookups } = this;
+    const { words } = this.profile;
     const nights = faker.helpers.weightedArrayElement([
       { weight: 40, value: 1 },
       { weight: 30, value: 2 },
@@ -360,15 +332,15 @@ class StayBuilder {
       if (weekday === 5 || weekday === 6) weekendNights += 1;
     }
     const rate = round2(
-      baseRate + (room.name.startsWith('Suite') ? 90 : room.name.startsWith('Single') ? -20 : 0),
+      hotel.base + (room.name.startsWith(words.suite) ? 90 : room.name.startsWith(words.single) ? -20 : 0),
     );
     const lines: PmsOrderLine[] = [];
     const add = (
       description: string,
       quantity: number,
       unitPrice: number,
-      taxKey: 'v6' | 'v12' | 'v21' | 'city',
-      categoryKey: 'rooms' | 'breakfast' | 'fb' | 'parking' | 'city',
+      taxRole: TaxRole,
+      categoryKey: PmsProfile['categories'][number]['key'],
       discount = 0,
     ) => {
       lines.push(
@@ -376,39 +348,44 @@ class StayBuilder {
           description,
           quantity,
           unitPrice,
-          tax: lookups.tax(taxKey),
+          tax: lookups.tax(taxRole),
           categoryId: lookups.category(categoryKey).id,
-          discount: discount ? { name: 'Long stay discount', total: discount } : null,
+          discount: discount ? { name: words.longStay, total: discount } : null,
         }),
       );
     };
     const weekdayNights = nights - weekendNights;
     if (weekdayNights)
       add(
-        `${room.name}, night`,
+        `${room.name}, ${words.night}`,
         weekdayNights,
         rate,
-        'v6',
+        'lodging',
         'rooms',
         nights >= 4 ? round2(weekdayNights * rate * 0.1) : 0,
       );
-    if (weekendNights) add(`${room.name}, weekend night`, weekendNights, round2(rate + 25), 'v6', 'rooms');
-    if (faker.datatype.boolean(0.55)) add('Breakfast', nights * guests, 16.5, 'v12', 'breakfast');
+    if (weekendNights)
+      add(`${room.name}, ${words.weekendNight}`, weekendNights, round2(rate + 25), 'lodging', 'rooms');
+    if (faker.datatype.boolean(0.55)) add(words.breakfast, nights * guests, 16.5, 'food', 'breakfast');
     if (faker.datatype.boolean(0.25))
-      add('Dinner at the restaurant', guests, round2(faker.number.int({ min: 28, max: 55 })), 'v12', 'fb');
-    if (faker.datatype.boolean(0.3)) add('Minibar', faker.number.int({ min: 1, max: 4 }), 4.5, 'v21', 'fb');
-    if (faker.datatype.boolean(0.2)) add('Parking', nights, 22, 'v21', 'parking');
-    add('City tax', nights * guests, CITY_TAX, 'city', 'city');
+      add(words.dinner, guests, round2(faker.number.int({ min: 28, max: 55 })), 'food', 'fb');
+    if (faker.datatype.boolean(0.3))
+      add(words.minibar, faker.number.int({ min: 1, max: 4 }), 4.5, 'standard', 'fb');
+    if (faker.datatype.boolean(0.2)) add(words.parking, nights, 22, 'standard', 'parking');
+    add(words.cityTax, nights * guests, hotel.cityTax, 'city', 'city');
     return { room, checkIn, checkOut, booked, guests, lines };
   }
 
   /** How a stay's total is paid at its hotel. */
   settlement(location: VerticalLocation, total: number): Settlement[] {
-    const { faker, dataset } = this;
+    const { faker, dataset, profile } = this;
     const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
     const pickMethod = () =>
       faker.helpers.weightedArrayElement(
-        methods.map((m) => ({ value: m, weight: METHODS.find((x) => x.name === m.name)?.weight ?? 1 })),
+        methods.map((m) => ({
+          value: m,
+          weight: profile.methods.find((x) => x.name === m.name)?.weight ?? 1,
+        })),
       );
     // Now and then the guest settles in two payments (a deposit and the balance), both booked at check-out.
     const deposit = total > 150 && faker.datatype.boolean(0.2) ? round2(Math.floor(total * 0.3)) : 0;
@@ -436,6 +413,7 @@ function paymentsOf(
   invoiceNumber: string,
   date: string,
   customerId: string,
+  profile: PmsProfile,
 ): PmsPayment[] {
   return settlement.map(({ amount, method, deposit }, index) => ({
     id: uuidFrom('pms-payment', invoiceId, index),
@@ -449,7 +427,7 @@ function paymentsOf(
     date,
     invoice_ref: invoiceNumber,
     customer_id: customerId,
-    description: `${deposit ? 'Deposit' : 'Payment'} for invoice ${invoiceNumber}`,
+    description: deposit ? profile.words.deposit(invoiceNumber) : profile.words.payment(invoiceNumber),
   }));
 }
 
@@ -459,12 +437,15 @@ interface RunningStay {
   settlement: Settlement[];
 }
 
-/** The taxes and accounting categories of a dataset, by the keys the stays' lines name them. */
-function lookupsOf(dataset: PmsDataset): Lookups {
+/** The taxes and accounting categories of a dataset, by the kinds of line that take them. */
+function lookupsOf(dataset: PmsDataset, profile: PmsProfile): Lookups {
   return {
-    tax: (key) => dataset.tax_rates[TAXES.findIndex((t) => t.key === key)] as PmsTaxRate,
+    tax: (role) =>
+      dataset.tax_rates[profile.taxes.findIndex((t) => t.key === profile.taxOf[role])] as PmsTaxRate,
     category: (key) =>
-      dataset.accounting_categories[CATEGORIES.findIndex((c) => c.key === key)] as PmsAccountingCategory,
+      dataset.accounting_categories[
+        profile.categories.findIndex((c) => c.key === key)
+      ] as PmsAccountingCategory,
   };
 }
 
@@ -489,7 +470,8 @@ export function livePmsDays(
   const today = at.slice(0, 10);
   if (today < until) return dataset;
   const faker = fakerFor('pms-day');
-  const stays = new StayBuilder(faker, dataset, lookupsOf(dataset), activityEnd(until));
+  const profile = pmsProfileOf(dataset.integrationid);
+  const stays = new StayBuilder(faker, dataset, profile, lookupsOf(dataset, profile), activityEnd(until));
   const customerIds = Object.keys(dataset.customers);
   const running: RunningStay[] = [];
   for (const day of daysBetween(until, today)) {
@@ -506,16 +488,14 @@ export function livePmsDays(
     // A folio number the API never gives: the day of check-in and the arrival's rank that day.
     const prefix = day.replaceAll('-', '');
     let index = 0;
-    HOTELS.forEach((hotel, h) => {
+    profile.hotels.forEach((hotel, h) => {
       const location = dataset.locations[h] as VerticalLocation;
       const count = Math.round(faker.number.float({ min: 1, max: 2 }) * factor);
       for (let a = 0; a < count; a++) {
         index += 1;
         const orderId = uuidFrom('pms-day', dataset.connectionid, 'order', day, index);
         const customerId = pick(faker, customerIds);
-        running.push(
-          stays.arrival(location, hotel.base, day, customerId, orderId, `${prefix}${pad(index, 3)}`),
-        );
+        running.push(stays.arrival(location, hotel, day, customerId, orderId, `${prefix}${pad(index, 3)}`));
       }
     });
   }
@@ -526,7 +506,7 @@ export function livePmsDays(
     delete dataset.orders[order.id];
     return false;
   });
-  checkOutDays(dataset, arrived, at);
+  checkOutDays(dataset, arrived, at, profile);
   return dataset;
 }
 
@@ -535,7 +515,12 @@ export function livePmsDays(
  * numbered from 1 in the order of check-out (so a later check-out never changes an earlier number),
  * under a number the API never gives (the day in it).
  */
-function checkOutDays(dataset: PmsDataset, running: readonly RunningStay[], now: string): void {
+function checkOutDays(
+  dataset: PmsDataset,
+  running: readonly RunningStay[],
+  now: string,
+  profile: PmsProfile,
+): void {
   const leaving = running
     .map((stay) => ({ ...stay, at: stay.order.reservation?.end_date as string }))
     .filter((stay) => stay.at <= now)
@@ -548,7 +533,7 @@ function checkOutDays(dataset: PmsDataset, running: readonly RunningStay[], now:
     const number = `F${day.slice(0, 4)}-${day.slice(5, 7)}${day.slice(8, 10)}-${pad(rank, 3)}`;
     const invoiceId = uuidFrom('pms-day', dataset.connectionid, 'invoice', order.id);
     checkOutStay(dataset, order, invoiceId, number, () =>
-      paymentsOf(settlement, invoiceId, number, at, order.customer_id as string),
+      paymentsOf(settlement, invoiceId, number, at, order.customer_id as string, profile),
     );
   }
 }

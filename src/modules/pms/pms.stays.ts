@@ -115,7 +115,8 @@ export function stayOrder(
     mode: 'UNKNOWN',
     source: 'UNKNOWN',
     currency: 'EUR',
-    country: 'BE',
+    // The hotel's country (Belgium for a hotel without an address).
+    country: dataset.locations.find((l) => l.id === stay.locationId)?.address?.country ?? 'BE',
     loyalty: null,
     customer_id: customerId,
     location_id: stay.locationId,

@@ -161,7 +161,8 @@ describe('the PMS business on the clock', () => {
     const invoicesSince = world.invoices.filter((i) => i.creation_date > `${START}T09:00:00.000Z`);
     expect(invoicesSince.length).toBeGreaterThan(150);
     expect(new Set(world.invoices.map((i) => i.invoice_number)).size).toBe(world.invoices.length);
-    const deposits = world.payments.filter((p) => p.description.startsWith('Deposit'));
+    // Thais's hotels are French: a deposit is an 'Acompte sur la facture ...'.
+    const deposits = world.payments.filter((p) => p.description.startsWith('Acompte'));
     expect(deposits.some((p) => p.date > `${START}T09:00:00.000Z`)).toBe(true);
     for (const invoice of invoicesSince) {
       const lines = invoice.items.reduce((t: number, l: Item) => t + cents(l.total), 0);
@@ -353,10 +354,10 @@ describe('the PMS business on the clock', () => {
               pms: {
                 orders: [
                   {
-                    customer: '400001',
+                    customer: '411001',
                     check_in: '2026-01-12T15:00:00Z',
                     check_out: '2026-01-14T10:00:00Z',
-                    lines: [{ description: 'Room', quantity: 2, unit_price: 100, tax: 6, category: 'ROOM' }],
+                    lines: [{ description: 'Room', quantity: 2, unit_price: 100, tax: 10, category: 'ROOM' }],
                   },
                 ],
               },

@@ -10,8 +10,9 @@ import { refusal } from '../domain-helpers.js';
 
 /**
  * The Property Management System rules as functions (pms.domain.ts, pms.stays.ts) over the seeded
- * dataset of a connection, with stays of our own in June 2030, after its activity. Lines and payments
- * are written 'name n n…' joined by '|': 'ROOM 2 129' is two nights at 129, 'Bancontact 20' a payment.
+ * dataset of a Thais connection (French hotels, in Paris and Lyon), with stays of our own in June 2030,
+ * after its activity. Lines and payments are written 'name n n…' joined by '|': 'ROOM 2 129' is two
+ * nights at 129, 'Chèque-Vacances 20' a payment.
  */
 
 const CONNECTION = 'connection-pms';
@@ -34,8 +35,8 @@ const fields = (entry: string): [string, number[]] => {
   const [, name = '', numbers = ''] = /^(.*?)((?: [\d.]+)*)$/.exec(` ${entry.trim()}`) ?? [];
   return [name.trim(), numbers ? numbers.trim().split(' ').map(Number) : []];
 };
-/** The tax of each accounting category: rooms at 6 %, food at 12 %, minibar and parking at 21 %. */
-const TAX = { ROOM: 'v6', BRK: 'v12', FNB: 'v21', PARK: 'v21', CITY: 'city' } as const;
+/** The tax of each accounting category in France: rooms and food at 10 %, minibar and parking at 20 %. */
+const TAX = { ROOM: 'v10', BRK: 'v10', FNB: 'v20', PARK: 'v20', CITY: 'city' } as const;
 const category = (d: PmsDataset, code: string) => find(code, d.accounting_categories, (c) => c.code === code);
 const tax = (d: PmsDataset, key: string) =>
   find(key, d.tax_rates, (t) => t.rate === (key === 'city' ? null : Number(key.slice(1))));
@@ -48,9 +49,9 @@ interface Stay {
   checkIn: string;
   checkOut: string;
   closed: boolean;
-  /** 'ROOM 2 129 25.8|CITY 2 4.24': category code, quantity, unit price and a discount. */
+  /** 'ROOM 2 129 25.8|CITY 2 5.2': category code, quantity, unit price and a discount. */
   lines: string;
-  /** 'Credit card 110|Bancontact 258.14'. */
+  /** 'Carte bancaire 110|Chèque-Vacances 271.35'. */
   pay?: string;
   customer: string;
 }
@@ -84,9 +85,10 @@ function addStay(d: PmsDataset, stay: Stay): string {
 }
 
 /**
- * June 2030: a (first hotel, two nights) and b (second hotel) check out on the 12th; c arrives on the
- * 12th and is still there; d arrives at 23:30 UTC on the 12th (01:30 in Brussels) and leaves on the
- * 13th. Their invoices x (F2030-02001), y (02002) and z (02003).
+ * June 2030: a (first hotel, Paris, two nights) and b (second hotel, Lyon) check out on the 12th; c
+ * arrives on the 12th and is still there; d arrives at 23:30 UTC on the 12th (01:30 in Paris) and
+ * leaves on the 13th. Their invoices x (F2030-02001), y (02002) and z (02003). The taxe de séjour is
+ * Paris's 5.20 and Lyon's 1.65 a person and night.
  */
 function scenario() {
   const d = fresh();
@@ -96,15 +98,15 @@ function scenario() {
   const stay = (loc: 0 | 1, checkIn: string, checkOut: string, lines: string, pay?: string) =>
     ({ loc, checkIn, checkOut, lines, pay, closed: pay !== undefined, customer: guest.id }) as const;
   const [nights, paid] = [
-    'ROOM 1 129|ROOM 1 154|BRK 3 16.5|CITY 3 4.24',
-    'Credit card 110|Bancontact 258.14',
+    'ROOM 1 129|ROOM 1 154|BRK 3 16.5|CITY 3 5.2',
+    'Carte bancaire 110|Chèque-Vacances 271.35',
   ];
   const s1 = addStay(d, stay(0, at('10', '15:00'), at('12', '10:00'), nights, paid));
-  const parked = 'ROOM 1 109|PARK 1 22|CITY 2 4.24';
-  const second = stay(1, at('11', '16:00'), at('12', '09:00'), parked, 'Credit card 150.64');
+  const parked = 'ROOM 1 109|PARK 1 22|CITY 2 1.65';
+  const second = stay(1, at('11', '16:00'), at('12', '09:00'), parked, 'Carte bancaire 149.6');
   const s2 = addStay(d, { ...second, customer: company.id });
-  const s3 = addStay(d, stay(0, at('12', '17:00'), at('14', '10:00'), 'ROOM 2 129|CITY 2 4.24'));
-  const s4 = addStay(d, stay(1, at('12', '23:30'), at('13', '09:00'), 'ROOM 1 109', 'Bancontact 115.54'));
+  const s3 = addStay(d, stay(0, at('12', '17:00'), at('14', '10:00'), 'ROOM 2 129|CITY 2 5.2'));
+  const s4 = addStay(d, stay(1, at('12', '23:30'), at('13', '09:00'), 'ROOM 1 109', 'Chèque-Vacances 119.9'));
   const invoice = (n: number) => uuidFrom('pms', CONNECTION, 'invoice', 2000 + n);
   const all = [s1, s2, s3, s4, invoice(1), invoice(2), invoice(3)];
   const letters = new Map(all.map((id, i) => [id, 'abcdxyz'[i]]));
@@ -115,12 +117,12 @@ type Scene = ReturnType<typeof scenario>;
 
 describe('stays', () => {
   it.each([
-    ['ROOM', 2, 129, 0, 'v6', '273.48 15.48 6'],
-    ['ROOM', 4, 109, 43.6, 'v6', '415.94 23.54 6'],
-    ['BRK', 3, 16.5, 0, 'v12', '55.44 5.94 12'],
-    ['FNB', 3, 4.5, 0, 'v21', '16.34 2.84 21'],
-    ['CITY', 3, 4.24, 0, 'city', '12.72 0 0'],
-    ['ROOM', 0, 129, 0, 'v6', '0 0 6'],
+    ['ROOM', 2, 129, 0, 'v10', '283.8 25.8 10'],
+    ['ROOM', 4, 109, 43.6, 'v10', '431.64 39.24 10'],
+    ['BRK', 3, 16.5, 0, 'v10', '54.45 4.95 10'],
+    ['FNB', 3, 4.5, 0, 'v20', '16.2 2.7 20'],
+    ['CITY', 3, 5.2, 0, 'city', '15.6 0 0'],
+    ['ROOM', 0, 129, 0, 'v10', '0 0 10'],
   ])('totals %s: %d × %d less %d at %s: %s', (code, quantity, unitPrice, off, key, expected) => {
     const d = fresh();
     const discount = off ? { name: 'Long stay discount', total: off } : null;
@@ -136,7 +138,7 @@ describe('stays', () => {
   it('taxes no city tax nor a rate that is not set, and numbers stays after the last one', () => {
     const d = fresh();
     const input = { description: 'x', quantity: 1, unitPrice: 10, categoryId: 'c', discount: null };
-    const line = stayLine('order', 1, 0, { ...input, tax: { ...tax(d, 'v6'), rate: null } });
+    const line = stayLine('order', 1, 0, { ...input, tax: { ...tax(d, 'v10'), rate: null } });
     expect(line).toMatchObject({ total: 10, tax_amount: 0, tax_rate: 0 });
     const city = stayLine('order', 1, 0, { ...input, tax: { ...tax(d, 'city'), rate: 5 } });
     expect(city).toMatchObject({ total: 10, tax_amount: 0, tax_rate: 0 });
@@ -154,20 +156,21 @@ describe('stays', () => {
     const source_ref = { id: 'F2030-02001', model: 'invoice' };
     const numbered = { id: x, source_ref, invoice_number: 'F2030-02001' };
     const links = { customer_id: s.guest.id, order_id: s.s1, location_id: s.loc0, service_id: null };
-    const amounts = { tax_amount: 22.92, untaxed_amount: 345.22, total: 368.14, currency: 'EUR' };
+    // Nights 129 + 154 and breakfasts 3 x 16.5 at 10 %: 332.5 + 33.25; the taxe de séjour 3 x 5.20.
+    const amounts = { tax_amount: 33.25, untaxed_amount: 348.1, total: 381.35, currency: 'EUR' };
     const dated = { ...numbered, creation_date: out, closing_date: out };
     expect(invoice).toMatchObject({ ...dated, ...links, ...amounts });
     const asked = invoice.payments.map((p) => `${p.id} ${p.total} ${p.description}`);
-    expect(asked).toEqual([`pay-1001-1 110 ${x} 368.14`, `pay-1001-2 258.14 ${x} 368.14`]);
+    expect(asked).toEqual([`pay-1001-1 110 ${x} 381.35`, `pay-1001-2 271.35 ${x} 381.35`]);
     const folio = { source_ref: { id: 'FOLIO-001001', model: 'folio' }, order_number: '1001', guests: 2 };
     const dates = { creation_date: BOOKED, closing_date: out, service_date: at('10', '15:00') };
-    const totals = { total: 368.14, tax_amount: 22.92, total_discount: 0, invoice_ids: [x], source: 'WEB' };
+    const totals = { total: 381.35, tax_amount: 33.25, total_discount: 0, invoice_ids: [x], source: 'WEB' };
     expect(order).toMatchObject({ ...folio, ...dates, ...totals });
     const rate = (key: string, tax_amount: number, total: number) => {
       const { id, rate } = tax(s.d, key);
       return { tax_id: id, tax_rate: rate ?? 0, tax_amount, total };
     };
-    const taxes = [rate('city', 0, 12.72), rate('v6', 16.98, 299.98), rate('v12', 5.94, 55.44)];
+    const taxes = [rate('city', 0, 15.6), rate('v10', 33.25, 365.75)];
     expect(order.taxes).toEqual(taxes);
     const room = find('room', s.d.rooms, (r) => r.location_id === s.loc0);
     const resource = { id: room.id, source_ref: { id: room.identifier, model: 'room' } };
@@ -184,12 +187,12 @@ describe('stays', () => {
     const stay = { loc: 0, lines: 'ROOM 2 129 25.8', customer: guest } as const;
     const june = { checkIn: at('12', '17:00'), checkOut: at('14', '10:00'), closed: false };
     const open = addStay(d, { ...stay, ...june });
-    // 2 × 129 − 25.8 = 232.2, and its 6 %: 13.93.
-    const running = { closing_date: null, invoice_ids: [], total: 246.13, tax_amount: 13.93 };
+    // 2 × 129 − 25.8 = 232.2, and its 10 %: 23.22.
+    const running = { closing_date: null, invoice_ids: [], total: 255.42, tax_amount: 23.22 };
     expect(d.orders[open]).toMatchObject({ ...running, total_discount: 25.8 });
     expect([d.counters.invoice, Object.keys(d.invoices)]).toEqual([2000, Object.keys(SEEDED.invoices)]);
     const year = { checkIn: '2030-12-30T15:00:00.000Z', checkOut: '2031-01-01T10:00:00.000Z', closed: true };
-    addStay(d, { ...stay, ...year, pay: 'Bancontact 246.13' });
+    addStay(d, { ...stay, ...year, pay: 'Chèque-Vacances 255.42' });
     expect(d.invoices[uuidFrom('pms', CONNECTION, 'invoice', 2001)]?.invoice_number).toBe('F2031-02001');
   });
 });
@@ -252,7 +255,7 @@ describe('stays, invoices and payments of a period', () => {
     expect([Object.keys(item).includes('invoice_ids'), item.bills]).toEqual([false, [bill]]);
     expect(pms.toOrderItem(s.d, need('c', s.d.orders[s.s3])).bills).toEqual([]);
     expect(pms.toOrderItem(s.d, { ...order, invoice_ids: ['nope', id] }).bills).toEqual([bill]);
-    const amounts = { tax_amount: 22.92, untaxed_amount: 345.22, total: 368.14, service_id: null };
+    const amounts = { tax_amount: 33.25, untaxed_amount: 348.1, total: 381.35, service_id: null };
     const payments = invoice.payments.map((p) => ({ ...p, customer_id: undefined, partner_id: guest }));
     const stay = { items: order.items, reservation: order.reservation, payments };
     expect(pms.toInvoiceItem(s.d, invoice)).toEqual({ ...bill, ...amounts, ...stay });
@@ -272,19 +275,20 @@ describe('closures', () => {
       const { id, rate } = tax(s.d, key);
       return { tax_id: id, tax_rate: rate ?? 0, tax_amount, total };
     };
+    // Nights and breakfasts share the 10 % rate: one tax total for them.
     const first = {
       id: `${s.loc0}:${day}`,
-      total: 368.14,
-      tax_amount: 22.92,
-      payments: [paid('Credit card', 110), paid('Bancontact', 258.14)],
-      taxes: [rate('city', 0, 12.72), rate('v6', 16.98, 299.98), rate('v12', 5.94, 55.44)],
+      total: 381.35,
+      tax_amount: 33.25,
+      payments: [paid('Carte bancaire', 110), paid('Chèque-Vacances', 271.35)],
+      taxes: [rate('city', 0, 15.6), rate('v10', 33.25, 365.75)],
     };
     const second = {
       id: `${s.loc1}:${day}`,
-      total: 150.64,
-      tax_amount: 11.16,
-      payments: [paid('Credit card', 150.64)],
-      taxes: [rate('city', 0, 8.48), rate('v6', 6.54, 115.54), rate('v21', 4.62, 26.62)],
+      total: 149.6,
+      tax_amount: 15.3,
+      payments: [paid('Carte bancaire', 149.6)],
+      taxes: [rate('city', 0, 3.3), rate('v10', 10.9, 119.9), rate('v20', 4.4, 26.4)],
     };
     const closed = { date: day, status: 'closed', closures: [first, second] };
     expect(pms.closureOf(s.d, day, '2030-06-13')).toEqual(closed);
@@ -303,10 +307,11 @@ describe('accounting transactions', () => {
   /** A transaction as 'letter type amount', a tax line marked with *. */
   const brief = (s: Scene, t: Row) =>
     `${s.named([{ id: t.group_id }])} ${t.transaction_type}${t.is_tax_line ? '*' : ''} ${t.amount}`;
-  const X = 'x room 283|x addon 49.5|x tax 12.72|x tax* 16.98|x tax* 5.94|x payment -110|x payment -258.14';
-  const Y = 'y room 109|y fee 22|y tax 8.48|y tax* 6.54|y tax* 4.62|y payment -150.64';
-  const C = 'c room 258|c tax 8.48|c tax* 15.48';
-  const Z = 'z room 109|z tax* 6.54|z payment -115.54';
+  // One tax line per rate: the nights' and the breakfasts' 10 % together.
+  const X = 'x room 283|x addon 49.5|x tax 15.6|x tax* 33.25|x payment -110|x payment -271.35';
+  const Y = 'y room 109|y fee 22|y tax 3.3|y tax* 10.9|y tax* 4.4|y payment -149.6';
+  const C = 'c room 258|c tax 10.4|c tax* 25.8';
+  const Z = 'z room 109|z tax* 10.9|z payment -119.9';
   it.each<[string, string, 0 | 1 | 'nowhere' | undefined, string]>([
     ['12', '12', undefined, `${Y}|${X}|${C}`],
     ['12', '12', 1, Y],
@@ -332,58 +337,59 @@ describe('accounting transactions', () => {
     const s = scenario();
     const rows = pms.accountingTransactions(s.d, { date_from: '2030-06-12', date_to: '2030-06-12' });
     const row = (id: string) => find(id, rows, (r) => r.id === id);
-    const [x, v6, room] = [s.invoice(1), tax(s.d, 'v6'), category(s.d, 'ROOM')];
+    const [x, v10, room] = [s.invoice(1), tax(s.d, 'v10'), category(s.d, 'ROOM')];
     const partner_id = { id: s.guest.id, source_ref: s.guest.source_ref };
     const common = { group_id: x, date: at('12', '10:00'), currency_exchange_rate: 1, currency: 'EUR' };
     const posted = { ...common, status: 'posted', partner_id, reference: 'F2030-02001', location_id: s.loc0 };
     const origin = { id: x, type: 'invoice' };
-    const [revenue, vat, payment] = [`${x}:${room.id}:${v6.id}`, `${x}:tax:${v6.id}`, 'pay-1001-2:payment'];
-    const v6Code = 'VAT 6% (accommodation)';
+    const [revenue, vat, payment] = [`${x}:${room.id}:${v10.id}`, `${x}:tax:${v10.id}`, 'pay-1001-2:payment'];
+    const v10Code = 'TVA 10%';
     expect(row(revenue)).toEqual({
       id: revenue,
       source_ref: { id: 'F2030-02001/ROOM', model: 'revenue' },
       amount: 283,
       is_tax_line: false,
       sub_group_id: room.id,
-      tax_code: v6Code,
-      description: 'Accommodation (2 lines)',
+      tax_code: v10Code,
+      description: 'Hébergement (2 lignes)',
       transaction_type: 'room',
       accounting_category_id: room.id,
-      ledger_account_code: '700000',
+      ledger_account_code: '706100',
       origin,
       ...posted,
     });
+    // The VAT of the nights (12.9 + 15.4) and of the breakfasts (4.95), to the VAT due (TVA collectée).
     expect(row(vat)).toEqual({
       id: vat,
-      source_ref: { id: 'F2030-02001/VAT6', model: 'tax' },
-      amount: 16.98,
+      source_ref: { id: 'F2030-02001/VAT10', model: 'tax' },
+      amount: 33.25,
       is_tax_line: true,
       sub_group_id: null,
-      tax_code: v6Code,
-      description: 'VAT 6%',
+      tax_code: v10Code,
+      description: 'TVA 10%',
       transaction_type: 'tax',
       accounting_category_id: null,
-      ledger_account_code: '451000',
+      ledger_account_code: '445710',
       origin,
       ...posted,
     });
     expect(row(payment)).toEqual({
       id: payment,
       source_ref: { id: 'F2030-02001/2', model: 'payment' },
-      amount: -258.14,
+      amount: -271.35,
       is_tax_line: false,
       sub_group_id: 'pay-1001-2',
       tax_code: null,
-      description: `${x} 368.14`,
+      description: `${x} 381.35`,
       transaction_type: 'payment',
       accounting_category_id: null,
-      ledger_account_code: '550200',
+      ledger_account_code: '511200',
       origin: { id: 'pay-1001-2', type: 'payment' },
       ...posted,
     });
     const cents = (group: string) =>
       rows.filter((r) => r.group_id === group).reduce((t, r) => t + Math.round(r.amount * 100), 0);
-    expect([cents(x), cents(s.invoice(2)), cents(s.s3)]).toEqual([0, 0, 28196]);
+    expect([cents(x), cents(s.invoice(2)), cents(s.s3)]).toEqual([0, 0, 29420]);
   });
 
   it('drafts the lines of a running stay at its check-in, and names what the catalogue does not know', () => {
@@ -402,7 +408,7 @@ describe('accounting transactions', () => {
     const unknown = { transaction_type: 'other', sub_group_id: null, accounting_category_id: null };
     const revenue = find('revenue', draft, (r) => r.id === `${s.s3}:gone:${night.tax_id}`);
     expect(revenue).toMatchObject({ ...other, ...unknown, ledger_account_code: null });
-    const nameless = { source_ref: { id: '1003/VAT', model: 'tax' }, description: 'VAT %', tax_code: null };
+    const nameless = { source_ref: { id: '1003/VAT', model: 'tax' }, description: 'TVA %', tax_code: null };
     expect(find('tax', draft, (r) => r.id === `${s.s3}:tax:gone`)).toMatchObject({
       ...nameless,
       amount: 0.5,
@@ -459,10 +465,10 @@ describe('customers and hotels', () => {
     const d = withCustomers();
     expect(pms.requireCustomer(d, 'q1')).toBe(d.customers.q1);
     const names = (loc?: string) => pms.atLocation(d.payment_methods, loc).map((m) => m.name);
-    const all = 'Credit card|Bancontact|Cash|Bank transfer|Booking.com virtual card|Gift voucher';
+    const all = 'Carte bancaire|Chèque-Vacances|Espèces|Virement|Carte virtuelle Booking.com|Bon cadeau';
     const [loc0, loc1] = d.locations.map((l) => l.id);
     const found = [names(), names(loc0), names(loc1), names('nowhere')].map((list) => list.join('|'));
-    expect(found).toEqual([all, all, all.replace('|Cash', ''), '']);
+    expect(found).toEqual([all, all, all.replace('|Espèces', ''), '']);
   });
 
   it('builds the dataset of a connection once, from the seed, up to the clock day', () => {

@@ -121,7 +121,9 @@ describe('pms: reference data and customers', () => {
       (await get(`/payment-methods?location_id=${second}`)).body,
     );
     expect(atSecond.total).toBe(methods.total - 1);
-    expect(atSecond.items.map((m) => m.name)).not.toContain('Cash');
+    // Thais's French hotels take cash (espèces) at the first only.
+    expect(methods.items.map((m) => m.name)).toContain('Espèces');
+    expect(atSecond.items.map((m) => m.name)).not.toContain('Espèces');
     expect((await get('/payment-methods?location_id=nowhere')).body).toMatchObject({ items: [], total: 0 });
   });
 

@@ -230,12 +230,20 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
     ? apiCalls.filter((call) => call.record.consumerId === consumerFilter)
     : apiCalls;
 
+  // Each reading in its turn, letting other requests in between (a full journal takes a few tens of
+  // milliseconds per reading).
   const tokens = tokenHygiene(tokenCalls, apiCalls, findings);
+  await nextTurn();
   errorsAndReactions(scoped, findings);
+  await nextTurn();
   pagination(scoped, findings);
+  await nextTurn();
   const written = writes(scoped, operations, input.areas, findings);
+  await nextTurn();
   routes(scoped, operations, input.controlCalls ?? [], findings);
+  await nextTurn();
   const coverage = coverageOf(scoped, world, catalogue, input.areas, findings);
+  await nextTurn();
   webhooks(world, consumerFilter, findings);
 
   const list = findings.list();

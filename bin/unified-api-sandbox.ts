@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -10,13 +10,21 @@ import { FixtureError } from '../src/control/fixtures.control.js';
 import {
   type FailOn,
   failing,
+  operationIndex,
   parseFailOn,
   REPORT_FORMATS,
   type ReadinessReport,
+  readinessReport,
   toJUnit,
   toMarkdown,
 } from '../src/control/report/index.js';
-import { DEFAULT_REQUEST_JOURNAL_SIZE, formatRequestLine } from '../src/control/requests/index.js';
+import {
+  DEFAULT_REQUEST_JOURNAL_SIZE,
+  formatRequestLine,
+  parseRequestFile,
+  REQUESTS_FILE_SUFFIX,
+} from '../src/control/requests/index.js';
+import { keptClock } from '../src/control/sandbox.domain.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
@@ -106,13 +114,16 @@ url the server listens on.`;
 
 const REPORT_USAGE = `unified-api-sandbox report [options]
 
-Reads the integration readiness report of a running sandbox (GET /__sandbox/report): what the
-client did to the world, and what it will meet in production (docs/readiness.md). Prints it, and
-exits 1 when a finding --fail-on names is there (0 otherwise; 2 when the sandbox cannot be read).
+Reads the integration readiness report of a running sandbox (GET /__sandbox/report), or of a world
+file a stopped one kept: what the client did to the world, and what it will meet in production
+(docs/readiness.md). Prints it, and exits 1 when a finding --fail-on names is there (0 otherwise; 2
+when the sandbox or the file cannot be read).
 
 Options:
   --url URL        the sandbox (default SANDBOX_BASE_URL, else http://127.0.0.1:4010); a world's
                    base url (.../__worlds/<id>) reads that world's report
+  --db FILE        instead, the world file of a sandbox that has stopped ('serve --db FILE' writes
+                   its journal beside it, FILE.requests.jsonl, when it stops)
   --admin-token T  the sandbox's admin token, or a world's control token  (env SANDBOX_ADMIN_TOKEN)
   --consumer ID    only what concerns this consumer
   --format F       markdown (default), json or junit
@@ -365,6 +376,52 @@ async function envCommand(args: Args) {
   console.log(formatDotenv(sandboxEnv(world, url)));
 }
 
+async function reportOfServer(args: Args): Promise<ReadinessReport> {
+  const url = new URL(`${args.url.replace(/\/+$/, '')}/__sandbox/report`);
+  if (args.consumer) url.searchParams.set('consumer_id', args.consumer);
+  try {
+    const res = await fetch(url, {
+      headers: args.adminToken ? { authorization: `Bearer ${args.adminToken}` } : {},
+    });
+    const text = await res.text();
+    if (!res.ok)
+      throw new StartError(`${url.origin} answered ${res.status} to GET /__sandbox/report: ${text}`);
+    return JSON.parse(text) as ReadinessReport;
+  } catch (error) {
+    if (error instanceof StartError) throw error;
+    throw new StartError(`cannot read the report at ${url.href}: ${(error as Error).message}`);
+  }
+}
+
+/** The report of a stopped sandbox: its world file and the journal it wrote beside it. */
+async function reportOfWorldFile(db: string, consumer: string | null): Promise<ReadinessReport> {
+  if (!existsSync(db)) throw new StartError(`no world file at ${db}`);
+  const requestsPath = `${db}${REQUESTS_FILE_SUFFIX}`;
+  let journal: ReturnType<typeof parseRequestFile>;
+  try {
+    journal = parseRequestFile(await readFile(requestsPath, 'utf8'));
+  } catch (error) {
+    throw new StartError(
+      `cannot read ${requestsPath}: ${(error as Error).message}. 'serve --db ${db}' writes it when it stops (SIGINT or SIGTERM); a sandbox killed otherwise leaves none.`,
+    );
+  }
+  const store = await openWorldFile(db, () => seedWorld(DEFAULT_SEED, 'default'), { readOnly: true });
+  // The served documents, the catalogue and the verticals, as the app of that world has them.
+  const { services } = createApp({ seed: store.world.meta.seed, requestJournalSize: 0, maxWorlds: 0 });
+  const documents = services.servedDocuments?.() ?? { service: '{}', sandbox: '{}' };
+  const last = journal.records.at(-1)?.at;
+  return readinessReport({
+    records: journal.records,
+    controlCalls: journal.controlCalls,
+    operations: operationIndex(JSON.parse(documents.service), JSON.parse(documents.sandbox)),
+    areas: new Set(services.verticals.map((module) => module.key)),
+    world: store.world,
+    catalogue: services.catalogue,
+    now: keptClock(store.world)?.now() ?? new Date(last ?? Date.now()),
+    consumerId: consumer ?? undefined,
+  });
+}
+
 async function reportCommand(args: Args) {
   if (args.help) return console.log(REPORT_USAGE);
   if (!(REPORT_FORMATS as readonly string[]).includes(args.format))
@@ -377,21 +434,7 @@ async function reportCommand(args: Args) {
       `--fail-on: ${(error as Error).message}. ${(error as { detail?: string }).detail ?? ''}`,
     );
   }
-  const url = new URL(`${args.url.replace(/\/+$/, '')}/__sandbox/report`);
-  if (args.consumer) url.searchParams.set('consumer_id', args.consumer);
-  let report: ReadinessReport;
-  try {
-    const res = await fetch(url, {
-      headers: args.adminToken ? { authorization: `Bearer ${args.adminToken}` } : {},
-    });
-    const text = await res.text();
-    if (!res.ok)
-      throw new StartError(`${url.origin} answered ${res.status} to GET /__sandbox/report: ${text}`);
-    report = JSON.parse(text) as ReadinessReport;
-  } catch (error) {
-    if (error instanceof StartError) throw error;
-    throw new StartError(`cannot read the report at ${url.href}: ${(error as Error).message}`);
-  }
+  const report = args.db ? await reportOfWorldFile(args.db, args.consumer) : await reportOfServer(args);
   const text =
     args.format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`

@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
@@ -11,7 +12,14 @@ import {
   loadFixtures,
 } from './control/fixtures.control.js';
 import { type ReadinessReport, reportOf } from './control/report/index.js';
-import type { RequestEntry, RequestFilter, RequestSummary } from './control/requests/index.js';
+import {
+  REQUESTS_FILE_SUFFIX,
+  type RequestEntry,
+  type RequestFilter,
+  type RequestJournal,
+  type RequestSummary,
+  requestFileLines,
+} from './control/requests/index.js';
 import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
 import type { ConnectionLifeMode } from './control/seeded-life.js';
 import {
@@ -284,10 +292,28 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
         // Keep-alive sockets of clients would hold close() open.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      // The journal beside the world file, for `unified-api-sandbox report --db` once stopped.
+      if (options.db && app.services.requests.keeps)
+        await writeRequestsFile(options.db, app.services.requests);
       // Every acknowledged write is on disk already; this waits for a compaction and frees the file.
       await store.close();
     },
   };
+}
+
+/**
+ * Writes the journal beside the world file (`<db>.requests.jsonl`, docs/readiness.md): a file written
+ * aside and renamed over it, so that it is whole or the one before. A failure is said, not thrown: the
+ * world itself is safe.
+ */
+async function writeRequestsFile(db: string, journal: RequestJournal): Promise<void> {
+  const path = `${db}${REQUESTS_FILE_SUFFIX}`;
+  try {
+    await writeFile(`${path}.tmp`, `${requestFileLines(journal).join('\n')}\n`);
+    await rename(`${path}.tmp`, path);
+  } catch (error) {
+    console.error(`[unified-api-sandbox] the requests file ${path} could not be written:`, error);
+  }
 }
 
 /** The Host names of a server listening on `host`, with those given (see StartOptions.allowedHosts). */

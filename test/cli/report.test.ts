@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
-import { ROOT } from './helpers.js';
+import { ROOT, serveCli, stop } from './helpers.js';
 
 /**
  * `unified-api-sandbox report`: the readiness report of a running sandbox (or of one of its worlds),
@@ -59,6 +59,7 @@ async function sloppy(
     // No invoicing connection: the write fails the same way twice.
     expect(res.status).toBeGreaterThanOrEqual(400);
   }
+  return token.access_token;
 }
 
 describe('unified-api-sandbox report', () => {
@@ -123,5 +124,28 @@ describe('unified-api-sandbox report', () => {
     const down = await report(['--url', 'http://127.0.0.1:9']);
     expect(down.code).toBe(2);
     expect(down.stderr).toContain('cannot read the report');
+  });
+
+  it('reads the world file of a stopped sandbox, and the journal it wrote beside it without credentials', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'report-db-'));
+    const db = join(dir, 'world.json');
+    const served = await serveCli(['--port', '0', '--seed', '11', '--db', db]);
+    const { seedDirectory } = await import('../../src/control/seeded-world.js');
+    const ids = seedDirectory(11);
+    const token = await sloppy(served.url, { accountId: ids.accountId, ...ids.sandbox });
+    await stop(served.child);
+    const file = await readFile(`${db}.requests.jsonl`, 'utf8');
+    expect(file).not.toContain(token);
+    expect(file).not.toContain(token.split('.')[2]);
+    expect(file).not.toContain(ids.sandbox.clientSecret);
+    const json = await report(['--db', db, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const body = JSON.parse(json.stdout);
+    expect(body.requests.api_calls).toBe(3);
+    expect(body.findings.map((f: { kind: string }) => f.kind)).toContain('repeated_failure');
+    const failing = await report(['--db', db, '--fail-on', 'repeated_failure']);
+    expect(failing.code).toBe(1);
+    const missing = await report(['--db', join(dir, 'none.json')]);
+    expect(missing.code).toBe(2);
   });
 });

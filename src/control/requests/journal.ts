@@ -466,6 +466,133 @@ export function recordHeader(record: JournalRecord, name: string): string | unde
 /** The id of a record on the wire (req_<n>). */
 export const recordId = (record: JournalRecord): string => `${ID_PREFIX}${record.seq}`;
 
+// ---------------------------------------------------------------------------------------------------
+// The requests file: the journal kept beside a world file when the sandbox stops.
+
+/** The suffix of the requests file beside a world file (`world.json.requests.jsonl`). */
+export const REQUESTS_FILE_SUFFIX = '.requests.jsonl';
+const REQUESTS_FILE_FORMAT = 'unified-api-sandbox requests';
+
+/**
+ * One record as the requests file keeps it: the wire-shape's facts and what the readiness report
+ * reads, and no credential: an API token becomes its claims without its signature (who, issued,
+ * expires), which no server accepts; the other credentials (admin token, cookies) are left out.
+ */
+interface RequestLine {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
+  url: string;
+  headers: string[];
+  client: string | null;
+  consumerId: string | null;
+  connectionId: string | null;
+  requestBody: string | null;
+  requestTruncated: boolean;
+  status: number;
+  responseBody: string | null;
+  responseTruncated: boolean;
+  durationMs: number;
+  fault: string | null;
+  redacted: boolean;
+  page: ListPage | null;
+}
+
+/** An API token without its signature: its claims only (no server accepts it). */
+function unsignedClaims(token: string): string | null {
+  const part = token.split('.')[1];
+  if (!part || part.length > 4096) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const kept = { sub: claims.sub, iat: claims.iat, exp: claims.exp };
+    return `unsigned.${Buffer.from(JSON.stringify(kept)).toString('base64url')}.unsigned`;
+  } catch {
+    return null;
+  }
+}
+
+function toRequestLine(record: JournalRecord): RequestLine {
+  const headers: string[] = [];
+  for (const [name, value] of Object.entries(headerRecord(record.headers))) {
+    if (SECRET_HEADERS.includes(name)) continue;
+    if (name === 'authorization') {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+      const claims = bearer ? unsignedClaims(bearer) : null;
+      if (claims) headers.push(name, `Bearer ${claims}`);
+      continue;
+    }
+    headers.push(name, value);
+  }
+  return {
+    seq: record.seq,
+    at: record.at,
+    method: record.method,
+    path: record.path,
+    url: record.url,
+    headers,
+    client: record.principal?.clientid ?? null,
+    consumerId: record.consumerId,
+    connectionId: record.connectionId,
+    requestBody: record.requestBody,
+    requestTruncated: record.requestTruncated,
+    status: record.status,
+    responseBody: record.responseBody,
+    responseTruncated: record.responseTruncated,
+    durationMs: record.durationMs,
+    fault: record.fault,
+    redacted: record.redacted === true,
+    page: record.page ?? null,
+  };
+}
+
+function fromRequestLine(line: RequestLine): JournalRecord {
+  const principal: Principal | null = line.client
+    ? { kind: 'api', clientid: line.client, accountid: '', envid: '', consumers: null, mcp: null }
+    : null;
+  return {
+    seq: line.seq,
+    chars: 0,
+    at: line.at,
+    method: line.method,
+    path: line.path,
+    url: line.url,
+    headers: line.headers,
+    principal,
+    consumerId: line.consumerId,
+    connectionId: line.connectionId,
+    requestBody: line.requestBody,
+    requestTruncated: line.requestTruncated,
+    status: line.status,
+    responseBody: line.responseBody,
+    responseTruncated: line.responseTruncated,
+    durationMs: line.durationMs,
+    fault: line.fault,
+    redacted: line.redacted,
+    page: line.page,
+  };
+}
+
+/** The journal's records and control calls as the lines of a requests file (a head line first). */
+export function requestFileLines(journal: RequestJournal): string[] {
+  const head = { format: REQUESTS_FILE_FORMAT, version: 1, control_calls: journal.controlCalls() };
+  return [JSON.stringify(head), ...journal.records().map((record) => JSON.stringify(toRequestLine(record)))];
+}
+
+/** Reads the text of a requests file; throws an Error saying what is wrong with it. */
+export function parseRequestFile(text: string): {
+  records: JournalRecord[];
+  controlCalls: ControlCallNote[];
+} {
+  const lines = text.split('\n').filter((line) => line.length > 0);
+  const head = JSON.parse(lines[0] ?? '{}') as { format?: string; control_calls?: ControlCallNote[] };
+  if (head.format !== REQUESTS_FILE_FORMAT) throw new Error('not a requests file of the sandbox');
+  return {
+    records: lines.slice(1).map((line) => fromRequestLine(JSON.parse(line) as RequestLine)),
+    controlCalls: head.control_calls ?? [],
+  };
+}
+
 /** What the journal shows of the Authorization header: never the credential itself. */
 function redactedAuthorization(
   value: string,

@@ -12,6 +12,7 @@ import {
   failing,
   operationIndex,
   parseFailOn,
+  publishedBodies,
   REPORT_FORMATS,
   type ReadinessReport,
   readinessReport,
@@ -413,7 +414,11 @@ async function reportOfWorldFile(db: string, consumer: string | null): Promise<R
   return readinessReport({
     records: journal.records,
     controlCalls: journal.controlCalls,
-    operations: operationIndex(JSON.parse(documents.service), JSON.parse(documents.sandbox)),
+    operations: operationIndex(
+      JSON.parse(documents.service),
+      JSON.parse(documents.sandbox),
+      publishedBodies(),
+    ),
     areas: new Set(services.verticals.map((module) => module.key)),
     world: store.world,
     catalogue: services.catalogue,

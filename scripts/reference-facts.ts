@@ -6,7 +6,9 @@
  *   npx tsx scripts/reference-facts.ts <folder holding openapi.json | path of the file>
  *
  * It also writes fixtures/published-operations.json: the operations of the published document in its
- * order, with their names (operationId, tags, summary), which the served /openapi.json follows.
+ * order, with their names (operationId, tags, summary), which the served /openapi.json follows; and
+ * fixtures/published-bodies.json: the facts of its request bodies' schemas (types, properties,
+ * required, enums, bounds, patterns; no descriptions), which the readiness report checks bodies with.
  *
  * With --newer-than, it writes test/contract/reference/facts-newer.json instead: the facts of the operations
  * that a newer published version (its date in its file name) adds to the reference version, which
@@ -24,6 +26,64 @@ import { type NewerReferenceFacts, referenceFacts } from '../test/contract/refer
 const OUT = fileURLToPath(new URL('../test/contract/reference/facts.json', import.meta.url));
 const OUT_NEWER = fileURLToPath(new URL('../test/contract/reference/facts-newer.json', import.meta.url));
 const OUT_PUBLISHED = fileURLToPath(new URL('../fixtures/published-operations.json', import.meta.url));
+const OUT_BODIES = fileURLToPath(new URL('../fixtures/published-bodies.json', import.meta.url));
+
+/** The keywords of a schema that are facts (no titles, descriptions or examples). */
+const SCHEMA_FACTS = new Set([
+  'type', 'properties', 'required', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf',
+  'additionalProperties', 'maxLength', 'minLength', 'pattern', 'minimum', 'maximum', 'format', '$ref',
+]);
+const PUBLISHED_PREFIX = 'published:';
+
+/** A schema with its facts only; `$ref`s point at the same names under PUBLISHED_PREFIX. */
+function schemaFacts(schema: unknown, refs: Set<string>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => schemaFacts(item, refs));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (!SCHEMA_FACTS.has(key)) continue;
+    if (key === '$ref' && typeof value === 'string') {
+      const name = value.replace('#/components/schemas/', '');
+      refs.add(name);
+      out.$ref = `#/components/schemas/${PUBLISHED_PREFIX}${name}`;
+    } else if (key === 'properties' && value && typeof value === 'object') {
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, sub]) => [name, schemaFacts(sub, refs)]),
+      );
+    } else {
+      out[key] = schemaFacts(value, refs);
+    }
+  }
+  return out;
+}
+
+/**
+ * The request bodies of the published document, their facts only, by operationId, and the schemas
+ * they name: what the readiness report checks bodies against (the sandbox's own document takes some
+ * forms the published one does not).
+ */
+function publishedBodies(document: Record<string, any>, reference: object) {
+  const refs = new Set<string>();
+  const bodies: Record<string, unknown> = {};
+  for (const item of Object.values(document.paths ?? {}) as Record<string, any>[]) {
+    for (const method of ['post', 'put', 'patch', 'delete']) {
+      const op = item[method];
+      const schema = op?.requestBody?.content?.['application/json']?.schema;
+      if (op?.operationId && schema) bodies[op.operationId] = schemaFacts(schema, refs);
+    }
+  }
+  const schemas: Record<string, unknown> = {};
+  const all = document.components?.schemas ?? {};
+  const pending = [...refs];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    if (Object.hasOwn(schemas, name) || !Object.hasOwn(all, name)) continue;
+    const more = new Set<string>();
+    schemas[`${PUBLISHED_PREFIX}${name}`] = schemaFacts(all[name], more);
+    for (const next of more) if (!Object.hasOwn(schemas, `${PUBLISHED_PREFIX}${next}`)) pending.push(next);
+  }
+  return { reference, bodies, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
 
 /** A value on one line, spaced as the project's JSON formatter spaces it. */
 function inline(value: unknown): string {
@@ -108,6 +168,8 @@ if (!olderInput) {
   };
   writeFileSync(OUT_PUBLISHED, `${compact(published, '')}\n`);
   outputs.push(OUT_PUBLISHED);
+  writeFileSync(OUT_BODIES, `${compact(publishedBodies(JSON.parse(text.toString('utf8')), facts.reference), '')}\n`);
+  outputs.push(OUT_BODIES);
 }
 // In the project's JSON style, so that `npm run lint` holds.
 const BIOME = fileURLToPath(new URL('../node_modules/@biomejs/biome/bin/biome', import.meta.url));

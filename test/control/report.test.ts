@@ -137,6 +137,34 @@ describe('the readiness report of a sloppy client', () => {
     expect(body.findings.filter((f: Finding) => f.kind === 'sandbox_only')).toHaveLength(1);
   });
 
+  it('names bodies the published schema does not allow that the sandbox accepted', async () => {
+    const s = sandbox();
+    const token = await sandboxToken(s);
+    const accounting = s.ids.verticalConsumers.ACCOUNTING as string;
+    // Full dates where the document has months (YYYYMM, six characters): taken here, as the SDK's
+    // own test sends them; the software behind a connection may not.
+    const res = await call(s.app, 'POST', `/consumers/${accounting}/accounting/chart-of-accounts/balance`, {
+      token,
+      body: { accounts: ['7'], start: '2025-01-01', end: '2025-12-31' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const months = await call(
+      s.app,
+      'POST',
+      `/consumers/${accounting}/accounting/chart-of-accounts/balance`,
+      {
+        token,
+        body: { accounts: ['7'], start: '202501', end: '202512' },
+      },
+    );
+    expect(months.status).toBe(200);
+    const body = await report(s);
+    const accepted = body.findings.filter((f: Finding) => f.kind === 'accepted_only_here');
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]).toMatchObject({ count: 1, requests: ['req_2'] });
+    expect(accepted[0].detail).toContain('end: 10 characters where the schema allows 6 at most');
+  });
+
   it('takes the routes the official clients call beyond the published document as the service does', async () => {
     const s = sandbox();
     const token = await sandboxToken(s);

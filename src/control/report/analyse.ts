@@ -12,7 +12,7 @@ import {
   recordId,
 } from '../requests/journal.js';
 import { COMPANIONS, docsOf, FINDING_KINDS, type FindingKindName, type Severity } from './kinds.js';
-import { type Operation, type OperationIndex, unknownFields } from './operations.js';
+import { invalidValues, type Operation, type OperationIndex, unknownFields } from './operations.js';
 import type { CoverageEntrySchema, FindingSchema, ReportSchema } from './schemas.js';
 
 /**
@@ -535,6 +535,17 @@ function writes(
         body = JSON.parse(call.record.requestBody);
       } catch {
         continue;
+      }
+      if (call.record.status >= 200 && call.record.status < 300) {
+        for (const issue of invalidValues(body, operation.body, operations)) {
+          findings.add(
+            'accepted_only_here',
+            { consumer, operation: operation.operationId, key: issue },
+            (count) =>
+              `${operation.operationId}: ${issue} (accepted ${plural(count, 'time')}, answered ${call.record.status}).`,
+            call.id,
+          );
+        }
       }
       const unknown = unknownFields(body, operation.body, operations);
       for (const field of unknown) {

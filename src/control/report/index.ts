@@ -11,6 +11,12 @@
 export * from './analyse.js';
 export * from './format.js';
 export * from './kinds.js';
-export { type Operation, type OperationIndex, operationIndex, unknownFields } from './operations.js';
+export {
+  type Operation,
+  type OperationIndex,
+  operationIndex,
+  type PublishedBodies,
+  unknownFields,
+} from './operations.js';
 export * from './routes.js';
 export * from './schemas.js';

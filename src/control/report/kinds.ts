@@ -96,6 +96,12 @@ export const FINDING_KINDS = {
     advice:
       'Check the names against the operation (updated_after, date_from...): the service ignores a parameter it does not take, so a filter with a mistyped name reads everything.',
   },
+  accepted_only_here: {
+    severity: 'warning',
+    title: 'Bodies the published schema does not allow, accepted here',
+    advice:
+      "Send what the operation's schema describes (types, enums, required fields): the sandbox never refuses more than the service, but the software behind a connection may refuse this.",
+  },
   folder_id_missing: {
     severity: 'error',
     title: 'Accounting calls without folder_id on a connector with several folders',

@@ -38,6 +38,15 @@ interface Candidate {
   literals: number;
 }
 
+/**
+ * The facts of the published document's request bodies (fixtures/published-bodies.json, derived from
+ * it by scripts/reference-facts.ts): schemas by operationId, and the schemas they name (`published:`).
+ */
+export interface PublishedBodies {
+  bodies: Record<string, unknown>;
+  schemas: Record<string, Json>;
+}
+
 export interface OperationIndex {
   /** The operation a request reaches, or null when the document has none there. */
   match(method: string, path: string): Operation | null;
@@ -59,7 +68,11 @@ function segmentsOf(path: string): string[] {
  * The index of the published OpenAPI document (its JSON) and of the sandbox's own (what it serves
  * beyond): a request matches the published operation first.
  */
-export function operationIndex(document: Json, sandboxDocument: Json = {}): OperationIndex {
+export function operationIndex(
+  document: Json,
+  sandboxDocument: Json = {},
+  published: PublishedBodies = { bodies: {}, schemas: {} },
+): OperationIndex {
   const buckets = new Map<string, Candidate[]>();
   const operations: Operation[] = [];
   const ids = new Map<string, Operation>();
@@ -67,6 +80,7 @@ export function operationIndex(document: Json, sandboxDocument: Json = {}): Oper
   const components = {
     ...(((sandboxDocument.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>),
     ...(((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>),
+    ...published.schemas,
   };
   const resolve = (schema: unknown): Json | null => {
     let current = schema;
@@ -83,7 +97,7 @@ export function operationIndex(document: Json, sandboxDocument: Json = {}): Oper
     [paths, true],
     [(sandboxDocument.paths ?? {}) as Record<string, Record<string, Json>>, false],
   ];
-  for (const [documentPaths, published] of sources)
+  for (const [documentPaths, isPublished] of sources)
     for (const [path, item] of Object.entries(documentPaths)) {
       const segments = segmentsOf(path);
       for (const method of METHODS) {
@@ -108,7 +122,13 @@ export function operationIndex(document: Json, sandboxDocument: Json = {}): Oper
           summary: String(raw.summary ?? ''),
           deprecated: raw.deprecated === true,
           query,
-          body: content['application/json']?.schema ?? null,
+          // The published document's own schema where it has one (the served one may take more).
+          body:
+            (isPublished && Object.hasOwn(published.bodies, String(raw.operationId))
+              ? published.bodies[String(raw.operationId)]
+              : undefined) ??
+            content['application/json']?.schema ??
+            null,
           area: segments[0] === 'consumers' && segments.length > 2 ? (segments[2] as string) : null,
           source: published
             ? 'published'
@@ -244,5 +264,133 @@ function walk(
       continue;
     }
     walk(field, properties.get(name), path, index, out, depth + 1);
+  }
+}
+
+/** How many departures from the schema of one body the report names at most. */
+const MAX_INVALID_VALUES = 20;
+
+/**
+ * Where `value` departs from the schema besides unknown fields: a value of another type, one outside
+ * its enum, a required field missing (`lines[0].quantity: a string where the schema has a number`), a
+ * string beyond its length or pattern, a number beyond its bounds. A union is met when one of its
+ * branches is; formats are not checked.
+ */
+export function invalidValues(value: unknown, schema: unknown, index: OperationIndex): string[] {
+  const out: string[] = [];
+  check(value, schema, '', index, out, 0);
+  return out.slice(0, MAX_INVALID_VALUES);
+}
+
+/** Whether `text` matches a schema's pattern; a pattern JavaScript cannot read says nothing. */
+function matches(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return true;
+  }
+}
+
+const typeOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number'
+        ? Number.isInteger(value)
+          ? 'integer'
+          : 'number'
+        : typeof value;
+
+function typeMatches(value: unknown, type: unknown): boolean {
+  const types = Array.isArray(type) ? type : [type];
+  const actual = typeOf(value);
+  return types.some((t) => t === actual || (t === 'number' && actual === 'integer'));
+}
+
+function check(
+  value: unknown,
+  schema: unknown,
+  at: string,
+  index: OperationIndex,
+  out: string[],
+  depth: number,
+) {
+  if (out.length >= MAX_INVALID_VALUES || depth > 12) return;
+  const resolved = index.resolve(schema);
+  if (resolved === null) return;
+  const where = at === '' ? 'the body' : at;
+  const branches = (resolved.anyOf ?? resolved.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) {
+    // Met when one branch has nothing to say.
+    const said = branches.map((branch) => {
+      const issues: string[] = [];
+      check(value, branch, at, index, issues, depth + 1);
+      return issues;
+    });
+    if (said.some((issues) => issues.length === 0)) return;
+    const nearest = said.reduce((a, b) => (b.length < a.length ? b : a));
+    out.push(...nearest.slice(0, MAX_INVALID_VALUES - out.length));
+    return;
+  }
+  if (Array.isArray(resolved.allOf)) {
+    for (const part of resolved.allOf) check(value, part, at, index, out, depth + 1);
+    return;
+  }
+  if (resolved.type !== undefined && !typeMatches(value, resolved.type)) {
+    const expected = Array.isArray(resolved.type) ? resolved.type.join(' or ') : String(resolved.type);
+    out.push(`${where}: ${typeOf(value)} where the schema has ${expected}`);
+    return;
+  }
+  if (Array.isArray(resolved.enum) && !resolved.enum.some((allowed) => allowed === value)) {
+    out.push(
+      `${where}: ${JSON.stringify(value).slice(0, 60)} is not one of ${resolved.enum.slice(0, 12).join(', ')}`,
+    );
+    return;
+  }
+  if (resolved.const !== undefined && resolved.const !== value) {
+    out.push(
+      `${where}: ${JSON.stringify(value).slice(0, 60)} where the schema has ${JSON.stringify(resolved.const)}`,
+    );
+    return;
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    if (typeof resolved.maxLength === 'number' && length > resolved.maxLength) {
+      out.push(`${where}: ${length} characters where the schema allows ${resolved.maxLength} at most`);
+    } else if (typeof resolved.minLength === 'number' && length < resolved.minLength) {
+      out.push(`${where}: ${length} characters where the schema wants ${resolved.minLength} at least`);
+    } else if (
+      typeof resolved.pattern === 'string' &&
+      value.length <= 1000 &&
+      !matches(resolved.pattern, value)
+    ) {
+      out.push(`${where}: ${JSON.stringify(value.slice(0, 60))} does not match ${resolved.pattern}`);
+    }
+    return;
+  }
+  if (typeof value === 'number') {
+    if (typeof resolved.maximum === 'number' && value > resolved.maximum) {
+      out.push(`${where}: ${value} above the schema's maximum ${resolved.maximum}`);
+    } else if (typeof resolved.minimum === 'number' && value < resolved.minimum) {
+      out.push(`${where}: ${value} below the schema's minimum ${resolved.minimum}`);
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (resolved.items)
+      for (const [i, item] of value.slice(0, 50).entries())
+        check(item, resolved.items, `${at}[${i}]`, index, out, depth + 1);
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    const properties = (resolved.properties ?? {}) as Record<string, unknown>;
+    for (const name of (resolved.required as string[] | undefined) ?? []) {
+      if (!Object.hasOwn(value, name)) out.push(`${at === '' ? name : `${at}.${name}`}: required, missing`);
+    }
+    for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+      if (Object.hasOwn(properties, name))
+        check(field, properties[name], at === '' ? name : `${at}.${name}`, index, out, depth + 1);
+    }
   }
 }

@@ -1,11 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
+import { readFixture } from '../../platform/catalogue.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { admin } from '../sandbox.routes.js';
 import { type ReadinessReport, readinessReport } from './analyse.js';
 import { parseFailOn, toJUnit, toMarkdown } from './format.js';
-import { type OperationIndex, operationIndex } from './operations.js';
+import { type OperationIndex, operationIndex, type PublishedBodies } from './operations.js';
 import { ReportQuery, ReportSchema, tags } from './schemas.js';
 
 export const getReport = createRoute({
@@ -40,13 +41,21 @@ declare module '../../platform/context.js' {
   }
 }
 
+let bodies: PublishedBodies | undefined;
+/** The published document's request bodies (read once per process). */
+export const publishedBodies = (): PublishedBodies =>
+  (bodies ??= readFixture<PublishedBodies>('published-bodies.json'));
+
 /** The operation index of the last document read (one per app and set of routes). */
 let indexed: { texts: { service: string; sandbox: string }; index: OperationIndex } | undefined;
 
 function indexOf(services: Services): OperationIndex {
   const texts = services.servedDocuments?.() ?? { service: '{}', sandbox: '{}' };
   if (indexed?.texts.service !== texts.service || indexed.texts.sandbox !== texts.sandbox) {
-    indexed = { texts, index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox)) };
+    indexed = {
+      texts,
+      index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox), publishedBodies()),
+    };
   }
   return indexed.index;
 }

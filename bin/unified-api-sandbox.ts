@@ -127,6 +127,7 @@ Options:
                    its journal beside it, FILE.requests.jsonl, when it stops)
   --admin-token T  the sandbox's admin token, or a world's control token  (env SANDBOX_ADMIN_TOKEN)
   --consumer ID    only what concerns this consumer
+  --connection ID  only this connection's requests
   --format F       markdown (default), json or junit
   --fail-on LIST   finding kinds separated by commas, or a severity: error (every error),
                    warning (warnings and errors), info or any (every finding)
@@ -165,6 +166,7 @@ const OPTIONS = {
   'connection-life': { type: 'string' },
   url: { type: 'string' },
   consumer: { type: 'string' },
+  connection: { type: 'string' },
   format: { type: 'string' },
   'fail-on': { type: 'string' },
   output: { type: 'string' },
@@ -245,6 +247,7 @@ function parse(argv: string[]) {
     quiet: values.quiet === true,
     url: values.url ?? env.SANDBOX_BASE_URL ?? 'http://127.0.0.1:4010',
     consumer: values.consumer ?? null,
+    connection: values.connection ?? null,
     format: values.format ?? 'markdown',
     failOn: values['fail-on'] ?? null,
     output: values.output ?? null,
@@ -380,6 +383,7 @@ async function envCommand(args: Args) {
 async function reportOfServer(args: Args): Promise<ReadinessReport> {
   const url = new URL(`${args.url.replace(/\/+$/, '')}/__sandbox/report`);
   if (args.consumer) url.searchParams.set('consumer_id', args.consumer);
+  if (args.connection) url.searchParams.set('connection_id', args.connection);
   try {
     const res = await fetch(url, {
       headers: args.adminToken ? { authorization: `Bearer ${args.adminToken}` } : {},
@@ -395,7 +399,8 @@ async function reportOfServer(args: Args): Promise<ReadinessReport> {
 }
 
 /** The report of a stopped sandbox: its world file and the journal it wrote beside it. */
-async function reportOfWorldFile(db: string, consumer: string | null): Promise<ReadinessReport> {
+async function reportOfWorldFile(args: Args): Promise<ReadinessReport> {
+  const db = args.db as string;
   if (!existsSync(db)) throw new StartError(`no world file at ${db}`);
   const requestsPath = `${db}${REQUESTS_FILE_SUFFIX}`;
   let journal: ReturnType<typeof parseRequestFile>;
@@ -423,7 +428,8 @@ async function reportOfWorldFile(db: string, consumer: string | null): Promise<R
     world: store.world,
     catalogue: services.catalogue,
     now: keptClock(store.world)?.now() ?? new Date(last ?? Date.now()),
-    consumerId: consumer ?? undefined,
+    consumerId: args.consumer ?? undefined,
+    connectionId: args.connection ?? undefined,
   });
 }
 
@@ -439,7 +445,7 @@ async function reportCommand(args: Args) {
       `--fail-on: ${(error as Error).message}. ${(error as { detail?: string }).detail ?? ''}`,
     );
   }
-  const report = args.db ? await reportOfWorldFile(args.db, args.consumer) : await reportOfServer(args);
+  const report = args.db ? await reportOfWorldFile(args) : await reportOfServer(args);
   const text =
     args.format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`

@@ -125,7 +125,7 @@ export interface RunningSandbox {
    * The integration readiness report of what the client did, as GET /__sandbox/report answers it
    * (docs/readiness.md); `consumerId`: only what concerns that consumer.
    */
-  report(options?: { consumerId?: string }): Promise<ReadinessReport>;
+  report(options?: { consumerId?: string; connectionId?: string }): Promise<ReadinessReport>;
   /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
   faults: FaultControl;
   /** The worlds created over HTTP (POST /__sandbox/worlds); null with maxWorlds 0. */
@@ -280,7 +280,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     store,
     fixtures: { loaded, load: (source) => loadFixtures(app, source) },
     requests: (filter) => app.services.requests.list(filter),
-    report: (options = {}) => reportOf(app.services, options.consumerId),
+    report: (options = {}) => reportOf(app.services, options.consumerId, options.connectionId),
     faults: app.services.faults,
     worlds: app.services.worlds ?? null,
     close: async () => {

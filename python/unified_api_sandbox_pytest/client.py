@@ -618,6 +618,7 @@ class World:
         self,
         *,
         consumer_id: Optional[str] = None,
+        connection_id: Optional[str] = None,
         format: str = "json",
         fail_on: Optional[Union[str, Sequence[str]]] = None,
     ) -> Any:
@@ -629,7 +630,12 @@ class World:
         """
         if fail_on is not None and not isinstance(fail_on, str):
             fail_on = ",".join(fail_on)
-        params = {"consumer_id": consumer_id, "format": format, "fail_on": fail_on}
+        params = {
+            "consumer_id": consumer_id,
+            "connection_id": connection_id,
+            "format": format,
+            "fail_on": fail_on,
+        }
         if format == "json":
             return self._control("GET", "/__sandbox/report", params=params)
         response = self.session.get(

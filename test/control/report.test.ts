@@ -244,6 +244,10 @@ describe('the readiness report of a sloppy client', () => {
     expect(one.consumer_id).toBe(pos);
     expect(one.findings.every((f: { consumer_id: string }) => f.consumer_id === pos)).toBe(true);
     expect(one.findings.length).toBe(1);
+    const connection = one.findings[0].connection_id as string;
+    const byConnection = await report(s, `?connection_id=${connection}`);
+    expect(byConnection).toMatchObject({ connection_id: connection, consumer_id: null });
+    expect(byConnection.findings.map((f: { requests: string[] }) => f.requests)).toEqual([['req_2']]);
     const refused = await call(s.app, 'GET', '/__sandbox/report?fail_on=error,sloppiness');
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('fail_on names what the readiness report does not know: sloppiness');

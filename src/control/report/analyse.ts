@@ -33,6 +33,8 @@ export interface ReportInput {
   now: Date;
   /** Only what concerns this consumer (and the client's tokens). */
   consumerId?: string | undefined;
+  /** Only what concerns this connection (its requests; the webhooks stay the account's). */
+  connectionId?: string | undefined;
   /** The vertical segments of consumer paths (accounting, pos...): their writes carry a request id. */
   areas: ReadonlySet<string>;
   /** Control endpoints called with an API token (see RequestJournal.controlCalls). */
@@ -226,9 +228,12 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
   const tokenCalls = calls.filter((call) => call.method === 'POST' && call.path === '/token');
   const apiCalls = calls.filter((call) => !isAuthenticationPath(call.path));
   // The client's tokens are its own whatever the consumer; the rest is about the consumer asked for.
-  const scoped = consumerFilter
-    ? apiCalls.filter((call) => call.record.consumerId === consumerFilter)
-    : apiCalls;
+  const connectionFilter = input.connectionId?.toLowerCase();
+  const scoped = apiCalls.filter(
+    (call) =>
+      (!consumerFilter || call.record.consumerId === consumerFilter) &&
+      (!connectionFilter || call.record.connectionId === connectionFilter),
+  );
 
   // Each reading in its turn, letting other requests in between (a full journal takes a few tens of
   // milliseconds per reading).
@@ -253,6 +258,7 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
   return {
     generated_at: input.now.toISOString(),
     consumer_id: consumerFilter ?? null,
+    connection_id: connectionFilter ?? null,
     requests: {
       recorded: calls.length,
       api_calls: scoped.length,

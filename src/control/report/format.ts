@@ -68,7 +68,7 @@ export function toMarkdown(report: ReadinessReport): string {
   const { summary, requests, tokens } = report;
   lines.push('# Integration readiness report', '');
   lines.push(
-    `Sandbox time ${report.generated_at}${report.consumer_id ? `, consumer ${report.consumer_id}` : ''}: ${requests.api_calls} API calls and ${requests.token_requests} token requests recorded${requests.first ? ` from ${requests.first} to ${requests.last}` : ''}.`,
+    `Sandbox time ${report.generated_at}${report.consumer_id ? `, consumer ${report.consumer_id}` : ''}${report.connection_id ? `, connection ${report.connection_id}` : ''}: ${requests.api_calls} API calls and ${requests.token_requests} token requests recorded${requests.first ? ` from ${requests.first} to ${requests.last}` : ''}.`,
     '',
   );
   lines.push(

@@ -61,7 +61,11 @@ function indexOf(services: Services): OperationIndex {
 }
 
 /** The report of what `services` saw, optionally about one consumer. */
-export function reportOf(services: Services, consumerId?: string): Promise<ReadinessReport> {
+export function reportOf(
+  services: Services,
+  consumerId?: string,
+  connectionId?: string,
+): Promise<ReadinessReport> {
   if (!services.requests.keeps) throw errors.reportNeedsJournal();
   return readinessReport({
     records: services.requests.records(),
@@ -72,14 +76,15 @@ export function reportOf(services: Services, consumerId?: string): Promise<Readi
     catalogue: services.catalogue,
     now: services.clock.now(),
     consumerId,
+    connectionId,
   });
 }
 
 export function registerReportControl(app: OpenAPIHono<AppEnv>, services: Services): void {
   app.openapi(getReport, async (c) => {
-    const { consumer_id, format, fail_on } = c.req.valid('query');
+    const { consumer_id, connection_id, format, fail_on } = c.req.valid('query');
     const failOn = parseFailOn(fail_on);
-    const report = await reportOf(services, consumer_id);
+    const report = await reportOf(services, consumer_id, connection_id);
     if (format === 'markdown')
       return c.body(toMarkdown(report), 200, { 'content-type': 'text/markdown; charset=utf-8' });
     if (format === 'junit')

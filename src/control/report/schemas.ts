@@ -52,6 +52,7 @@ export const ReportSchema = z
   .object({
     generated_at: z.iso.datetime().openapi({ description: 'Sandbox time of the report' }),
     consumer_id: z.string().nullable(),
+    connection_id: z.string().nullable(),
     requests: z.object({
       recorded: z.number().int(),
       api_calls: z.number().int(),
@@ -90,6 +91,11 @@ export const ReportSchema = z
 
 export const ReportQuery = z.object({
   consumer_id: z.string().max(100).optional().openapi({ description: 'Only what concerns this consumer' }),
+  connection_id: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ description: "Only this connection's requests (the webhooks stay the account's)" }),
   format: z
     .enum(REPORT_FORMATS)
     .optional()

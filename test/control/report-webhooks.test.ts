@@ -78,12 +78,12 @@ describe('the readiness report of webhook handlers', () => {
   it('names a refused duplicate, a failing and a slow handler, and instances without a secret', async () => {
     const w = await world();
     const origin = await receiver();
-    await w.subscribe(`${origin}/dedupe`, { signingsecret: 's' });
+    const dedupe = await w.subscribe(`${origin}/dedupe`, { signingsecret: 's' });
     await w.subscribe(`${origin}/fail`, { signingsecret: 's' });
     await w.subscribe(`${origin}/slow`, { signingsecret: 's' });
     const open = await w.subscribe(`${origin}/open`);
     const fault = await call(w.s.app, 'POST', '/__sandbox/faults', {
-      body: { match: { webhook: { url: `${origin}/dedupe` } }, effect: { duplicate: 1 }, times: 1 },
+      body: { match: { webhook: { webhook_id: dedupe } }, effect: { duplicate: 1 }, times: 1 },
     });
     expect(fault.status, fault.text).toBe(200);
     await w.connect();
@@ -105,9 +105,9 @@ describe('the readiness report of webhook handlers', () => {
   it('has none of them for a handler that acknowledges every delivery, duplicates included', async () => {
     const w = await world();
     const origin = await receiver();
-    await w.subscribe(`${origin}/ok`, { signingsecret: 's' });
+    const ok = await w.subscribe(`${origin}/ok`, { signingsecret: 's' });
     const fault = await call(w.s.app, 'POST', '/__sandbox/faults', {
-      body: { match: { webhook: { url: `${origin}/ok` } }, effect: { duplicate: 2 }, times: 1 },
+      body: { match: { webhook: { webhook_id: ok } }, effect: { duplicate: 2 }, times: 1 },
     });
     expect(fault.status, fault.text).toBe(200);
     await w.connect();

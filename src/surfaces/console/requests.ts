@@ -106,7 +106,7 @@ export function requestsBody(c: Context<AppEnv>): Html {
     <span id="live-status" role="status" class="muted"></span>`
       : ''
   }</p>
-  ${faults.length > 0 ? html`<p>Armed faults: ${faults.map((f) => html`<span class="badge warn">${f.id} ${f.match.method ?? '*'} ${f.match.path} (fired ${String(f.fired)})</span> `)}</p>` : ''}
+  ${faults.length > 0 ? html`<p>Armed faults: ${faults.map((f) => html`<span class="badge warn">${f.id} ${f.match.webhook ? `webhook ${f.match.webhook.event ?? '*'}${f.match.webhook.webhook_id ? ` to ${f.match.webhook.webhook_id}` : ''}` : `${f.match.method ?? '*'} ${f.match.path}`} (fired ${String(f.fired)})</span> `)}</p>` : ''}
   ${pager('/console/requests', params, { page: result.page, pages, total: result.total })}
   <table id="requests"${live ? html` data-live="/console/requests/rows${query(params)}" data-after="${String(newest)}"` : ''}>
     <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th>

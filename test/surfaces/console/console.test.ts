@@ -80,6 +80,17 @@ describe('console pages', () => {
     expect(res.text).toContain('<nav aria-label="Console">');
   });
 
+  it('names a webhook fault by what it matches on the requests page', async () => {
+    const t = s();
+    const armed = await call(t.app, 'POST', '/__sandbox/faults', {
+      body: { match: { webhook: { event: 'account.connection.*' } }, effect: { duplicate: 1 } },
+    });
+    expect(armed.status, armed.text).toBe(200);
+    const res = await consoleRequest(t.app, 'GET', '/console/requests');
+    expect(res.text).toContain(`${armed.body.id} webhook account.connection.* (fired 0)`);
+    expect(res.text).not.toContain('undefined');
+  });
+
   it('shows the readiness report, each finding linking the requests behind it', async () => {
     const t = s();
     const token = await sandboxToken(t);

@@ -73,6 +73,8 @@ const WebhookMatchSchema = z
       .optional()
       .openapi({ description: 'Only deliveries of events about this consumer' }),
   })
+  // A field it does not know (a url, say) would otherwise be dropped and match every delivery.
+  .strict()
   .openapi('SandboxWebhookFaultMatch');
 
 const FaultMatchSchema = z

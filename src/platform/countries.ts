@@ -39,9 +39,7 @@ const CONNECTOR_COUNTRIES: Readonly<Record<number, Country>> = {
   9005: 'FR', // Cashpad
   9006: 'FR', // Innovorder
   9010: 'FR', // Clyo Systems
-  // Zelty is French, but the seeded world's showcase restaurant runs on it and its ledgers, reports
-  // and examples are Belgian: it keeps Belgium until they follow (docs/living-world.md).
-  9012: 'BE', // Zelty
+  9012: 'FR', // Zelty (the seeded world's showcase restaurant)
   9016: 'FR', // Connectill
   9024: 'FR', // APITIC
   // Property Management System

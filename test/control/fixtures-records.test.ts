@@ -627,11 +627,11 @@ describe('pos order discounts and modifiers', () => {
     const res = await call(app, 'GET', `/consumers/${consumer}/pos/orders/${orderId}`, { token: bearer });
     expect(res.status).toBe(200);
     const order = POSOrderItem.parse(res.body);
-    // 2 x 24.50 + 2 x 1.80 (Béarnaise) + 2 x 0 (Medium) - 5 = 47.60 before 12% VAT; the soup is free.
-    expect(order).toMatchObject({ total: 53.31, tax_amount: 5.71, total_discount: 11.5 });
-    expect(order.payments).toMatchObject([{ total: 53.31, status: 'Completed' }]);
+    // 2 x 24.50 + 2 x 1.80 (Béarnaise) + 2 x 0 (Medium) - 5 = 47.60 before 10% VAT; the soup is free.
+    expect(order).toMatchObject({ total: 52.36, tax_amount: 4.76, total_discount: 11.5 });
+    expect(order.payments).toMatchObject([{ total: 52.36, status: 'Completed' }]);
     const [steak, soup] = order.items ?? [];
-    expect(steak).toMatchObject({ quantity: 2, unit_price: 24.5, total: 53.31 });
+    expect(steak).toMatchObject({ quantity: 2, unit_price: 24.5, total: 52.36 });
     expect(steak?.modifiers).toMatchObject([
       { name: 'Béarnaise', quantity: 2, unit_price: 1.8, total: 3.6 },
       { name: 'Medium', quantity: 2, unit_price: 0, total: 0 },

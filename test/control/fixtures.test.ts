@@ -225,13 +225,13 @@ describe('loading a fixture', () => {
     const bearer = await token(app);
     const paid = await call(app, 'GET', `/consumers/${consumer}/pos/orders/${closed}`, { token: bearer });
     expect(paid.status).toBe(200);
-    // 2 x 24.50 + 6.50 before taxes, 12% VAT.
+    // 2 x 24.50 + 6.50 before taxes, 10% VAT (Zelty's restaurant is French: food eaten in).
     expect(paid.body).toMatchObject({
-      total: 62.16,
-      tax_amount: 6.66,
+      total: 61.05,
+      tax_amount: 5.55,
       closing_date: '2026-01-14T12:30:00.000Z',
     });
-    expect(paid.body.payments).toMatchObject([{ total: 62.16, tip: 2, status: 'Completed' }]);
+    expect(paid.body.payments).toMatchObject([{ total: 61.05, tip: 2, status: 'Completed' }]);
     const waiting = await call(app, 'GET', `/consumers/${consumer}/pos/orders/${open}`, { token: bearer });
     expect(waiting.body.closing_date).toBeNull();
     await call(app, 'POST', '/__sandbox/clock', { body: { now: '2026-01-15T10:00:00Z' } });

@@ -673,6 +673,9 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 }
 
 class OrderBuilder {
+  /** The rate each of the dataset's taxes has in the flavour as drawn (its Belgian rate), by tax id. */
+  private readonly drawnRates: ReadonlyMap<string, number>;
+
   constructor(
     private readonly faker: Faker,
     private readonly flavour: Flavour,
@@ -680,7 +683,25 @@ class OrderBuilder {
     private readonly id: (kind: string, ...parts: (string | number)[]) => string,
     /** The instant the seeded activity stops: orders still open then close when the clock reaches them. */
     private readonly end: string,
-  ) {}
+  ) {
+    this.drawnRates = new Map(flavour.taxes.map((t) => [id('tax', t.key), t.rate]));
+  }
+
+  /**
+   * What an order's lines come to at the flavour's rates as drawn (a Belgian till's: its total). Whether
+   * a party splits the bill is drawn on it, so no draw depends on the country's rates: a connection
+   * draws the same orders in every country, only their taxes and totals differ.
+   */
+  private drawnTotal(lines: readonly PosOrderLine[]): number {
+    return sum2(
+      lines.map((line) => {
+        const rate = (line.tax_id === null ? undefined : this.drawnRates.get(line.tax_id)) ?? line.tax_rate;
+        if (rate === line.tax_rate) return line.total;
+        const untaxed = round2(line.total - line.tax_amount);
+        return round2(untaxed + taxOf(untaxed, rate));
+      }),
+    );
+  }
 
   /** Draws one order placed at `created`; returns its id. */
   order(location: VerticalLocation, created: string, forceOpen: boolean, customerIds: string[]): string {
@@ -721,7 +742,15 @@ class OrderBuilder {
     const tip = this.tip(method, mode);
     const payments: PosPayment[] = open
       ? []
-      : this.payments(orderId, methods, method, total, tip, closesAt, invoiceId);
+      : this.payments(
+          orderId,
+          methods,
+          method,
+          { total, drawn: this.drawnTotal(lines) },
+          tip,
+          closesAt,
+          invoiceId,
+        );
     const order: PosOrder = {
       id: orderId,
       order_number: String(number),
@@ -821,12 +850,12 @@ class OrderBuilder {
     orderId: string,
     methods: PosPaymentMethod[],
     method: PosPaymentMethod,
-    total: number,
+    { total, drawn }: { total: number; drawn: number },
     tip: number,
     date: string,
     invoiceId: string | null,
   ): PosPayment[] {
-    const split = total >= 20 && methods.length > 1 && this.faker.datatype.boolean(0.1);
+    const split = drawn >= 20 && methods.length > 1 && this.faker.datatype.boolean(0.1);
     const parts: { method: PosPaymentMethod; amount: number; tip: number }[] = [];
     if (split) {
       const first = round2(Math.floor((total / 2) * 100) / 100);

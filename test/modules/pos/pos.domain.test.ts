@@ -12,8 +12,9 @@ import { refusal } from '../domain-helpers.js';
 
 /**
  * The Point of Sale rules as functions (pos.domain.ts, the settling of pos.context.ts) over the seeded
- * restaurant dataset of a connection, with a day of orders of our own after its activity. Amounts are
- * written 'name n n…', joined by '|': '12 2.94 27.44' is a rate, its tax and its total.
+ * restaurant dataset of a connection (Zelty's: a French restaurant, 10 % on site, 5.5 % taken away, 20 %
+ * on drinks), with a day of orders of our own after its activity. Amounts are written 'name n n…',
+ * joined by '|': '10 2.45 26.95' is a rate, its tax and its total.
  */
 
 const ARGS = { consumerid: 'consumer-pos', connectionid: 'connection-pos', integrationid: 9012 };
@@ -35,7 +36,7 @@ const need = <T>(what: string, value: T | undefined) =>
   find(what, value === undefined ? [] : [value], () => true);
 const named = <T extends { name: string | null }>(list: T[], name: string) =>
   find(name, list, (x) => x.name === name);
-/** 'Visa / Mastercard 21 0.59' → ['Visa / Mastercard', [21, 0.59]]. */
+/** 'Visa / Mastercard 20 0.56' → ['Visa / Mastercard', [20, 0.56]]. */
 const fields = (entry: string): [string, number[]] => {
   const [, name = '', numbers = ''] = /^(.*?)((?: [\d.]+)*)$/.exec(` ${entry.trim()}`) ?? [];
   return [name.trim(), numbers ? numbers.trim().split(' ').map(Number) : []];
@@ -81,7 +82,7 @@ function addOrder(d: PosDataset, id: string, sale: Sale): PosOrder {
   });
   const dates = { creation_date: sale.created, closing_date: sale.closed, service_date: sale.created };
   const location_id = need('location', d.locations[sale.loc ?? 0]).id;
-  const till = { order_number: id, device_id: null, source: 'POS', currency: 'EUR', country: 'BE' } as const;
+  const till = { order_number: id, device_id: null, source: 'POS', currency: 'EUR', country: 'FR' } as const;
   const state = { loyalty: null, invoice_id: null, closes_at: null, planned_payment: null, guests: null };
   const tips = { total_tip: payments.reduce((t, p) => t + p.tip, 0), total_refund: 0 };
   const links = { id, mode, items, payments, location_id, customer_id: sale.customer ?? null };
@@ -95,11 +96,11 @@ function scenario() {
   const d = fresh();
   const [loc0, loc1] = d.locations.map((l) => l.id) as [string, string];
   const a = { created: at('11:30:00'), closed: at('12:00:00'), lines: 'Steak frites 1|Cola 2' };
-  addOrder(d, 'a', { ...a, pay: 'Cash 20 2|Bancontact 15.67' });
+  addOrder(d, 'a', { ...a, pay: 'Cash 20 2|Bancontact 15.11' });
   const b = { mode: 'DELIVERY', created: at('18:40:00'), closed: at('19:00:00') } as const;
-  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Delivery fee 1', pay: 'Bancontact 28.97' });
+  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Delivery fee 1', pay: 'Bancontact 28.83' });
   const c = { loc: 1, created: at('23:30:00'), closed: '2026-02-10T23:59:59.999Z' } as const;
-  addOrder(d, 'c', { ...c, lines: 'Espresso 1', pay: 'Visa / Mastercard 3.39' });
+  addOrder(d, 'c', { ...c, lines: 'Espresso 1', pay: 'Visa / Mastercard 3.36' });
   addOrder(d, 'd', { created: at('23:50:00'), closed: at('00:00:00', '2026-02-11'), lines: 'Tomato soup 1' });
   addOrder(d, 'e', { created: at('20:00:00'), closed: null, lines: 'Cola 1' });
   return { d, loc0, loc1 };
@@ -108,10 +109,10 @@ type Scene = ReturnType<typeof scenario>;
 
 describe('orders', () => {
   it.each([
-    ['a', 35.67, 4.37, 0, '12 2.94 27.44|21 1.43 8.23'],
-    ['b', 28.97, 1.99, 3, '6 1.47 25.97|21 0.52 3'],
-    ['c', 3.39, 0.59, 0, '21 0.59 3.39'],
-    ['d', 7.28, 0.78, 0, '12 0.78 7.28'],
+    ['a', 35.11, 3.81, 0, '10 2.45 26.95|20 1.36 8.16'],
+    ['b', 28.83, 1.85, 2.98, '5.5 1.35 25.85|20 0.5 2.98'],
+    ['c', 3.36, 0.56, 0, '20 0.56 3.36'],
+    ['d', 7.15, 0.65, 0, '10 0.65 7.15'],
   ])('order %s comes to %d, taxes %d, delivery fee %d, per rate %s', (id, total, tax, fee, spec) => {
     const { d } = scenario();
     const order = pos.requireOrder(d, id);
@@ -198,11 +199,11 @@ describe('payments, sales and closures of a day', () => {
   });
 
   it.each<[string, string, 0 | 1 | 'nowhere' | undefined, number, number, string]>([
-    [DAY, DAY, undefined, 68.03, 6.95, '6 1.47 25.97|12 2.94 27.44|21 2.54 14.62'],
-    [DAY, DAY, 0, 64.64, 6.36, '6 1.47 25.97|12 2.94 27.44|21 1.95 11.23'],
-    [DAY, DAY, 1, 3.39, 0.59, '21 0.59 3.39'],
-    [DAY, '2026-02-11', undefined, 75.31, 7.73, '6 1.47 25.97|12 3.72 34.72|21 2.54 14.62'],
-    // c was paid at 23:59:59.999 UTC: on the 10th, though it is past midnight in Brussels (UTC days).
+    [DAY, DAY, undefined, 67.3, 6.22, '5.5 1.35 25.85|10 2.45 26.95|20 2.42 14.5'],
+    [DAY, DAY, 0, 63.94, 5.66, '5.5 1.35 25.85|10 2.45 26.95|20 1.86 11.14'],
+    [DAY, DAY, 1, 3.36, 0.56, '20 0.56 3.36'],
+    [DAY, '2026-02-11', undefined, 74.45, 6.87, '5.5 1.35 25.85|10 3.1 34.1|20 2.42 14.5'],
+    // c was paid at 23:59:59.999 UTC: on the 10th, though it is past midnight in Paris (UTC days).
     ['2026-02-11', '2026-02-11', 1, 0, 0, ''],
     ['2026-02-11', DAY, undefined, 0, 0, ''],
     [DAY, DAY, 'nowhere', 0, 0, ''],
@@ -224,9 +225,9 @@ describe('payments, sales and closures of a day', () => {
       const id = uuidFrom('pos-closure', 'connection-pos', loc, DAY);
       return { id, total, tax_amount: tax, payments: paid(pay), taxes: taxes(s.d, spec) };
     };
-    const rates = '6 1.47 25.97|12 2.94 27.44|21 1.95 11.23';
-    const first = closure(s.loc0, [64.64, 6.36], 'Cash 2 20|Bancontact 0 44.64', rates);
-    const second = closure(s.loc1, [3.39, 0.59], 'Visa / Mastercard 0 3.39', '21 0.59 3.39');
+    const rates = '5.5 1.35 25.85|10 2.45 26.95|20 1.86 11.14';
+    const first = closure(s.loc0, [63.94, 5.66], 'Cash 2 20|Bancontact 0 43.94', rates);
+    const second = closure(s.loc1, [3.36, 0.56], 'Visa / Mastercard 0 3.36', '20 0.56 3.36');
     const closed = { date: DAY, status: 'closed', closures: [first, second] };
     expect(pos.closureOf(s.d, DAY, '2026-02-11')).toEqual(closed);
     // A day not over yet (the clock's day, or a day after it) is open, without closures.
@@ -241,16 +242,16 @@ describe('payments, sales and closures of a day', () => {
 });
 
 describe('objectives', () => {
-  // Sunday to Saturday (× 0.8, 0.7, 0.85, 0.9, 1, 1.35, 1.4) of 200 + 150, the tax at 13 % (21, 12, 6).
-  const WEEK = '01-11 280 32.21|01-12 245 28.19|01-13 297.5 34.23|01-14 315 36.24|01-15 350 40.27';
-  const WEEKEND = '01-16 472.5 54.36|01-17 490 56.37';
-  const MARCH = '03-28 490 56.37|03-29 280 32.21|03-30 245 28.19';
+  // Sunday to Saturday (× 0.8, 0.7, 0.85, 0.9, 1, 1.35, 1.4) of 200 + 150, the tax at 11.83 % (20, 10, 5.5).
+  const WEEK = '01-11 280 29.63|01-12 245 25.92|01-13 297.5 31.48|01-14 315 33.33|01-15 350 37.03';
+  const WEEKEND = '01-16 472.5 50|01-17 490 51.85';
+  const MARCH = '03-28 490 51.85|03-29 280 29.63|03-30 245 25.92';
   it.each<[string, string, string, 'all' | 0 | 'nowhere', number, number, number, string]>([
     ['a week', '01-11', '01-17', 'all', 1, 7, 7, `${WEEK}|${WEEKEND}`],
-    ['page 2 of it', '01-11', '01-17', 'all', 2, 3, 7, '01-14 315 36.24|01-15 350 40.27|01-16 472.5 54.36'],
-    ['its last page', '01-11', '01-17', 'all', 3, 3, 7, '01-17 490 56.37'],
+    ['page 2 of it', '01-11', '01-17', 'all', 2, 3, 7, '01-14 315 33.33|01-15 350 37.03|01-16 472.5 50'],
+    ['its last page', '01-11', '01-17', 'all', 3, 3, 7, '01-17 490 51.85'],
     ['a page past its end', '01-11', '01-17', 'all', 4, 3, 7, ''],
-    ['a location', '01-11', '01-11', 0, 1, 7, 1, '01-11 160 18.41'],
+    ['a location', '01-11', '01-11', 0, 1, 7, 1, '01-11 160 16.93'],
     ['an unknown location', '01-11', '01-11', 'nowhere', 1, 7, 1, '01-11 0 0'],
     ['a reversed period', '01-17', '01-11', 'all', 1, 7, 0, ''],
     ['the change to summer time', '03-28', '03-30', 'all', 1, 5, 3, MARCH],
@@ -268,8 +269,8 @@ describe('objectives', () => {
   });
 
   it.each([
-    ['2028-01-01', '2028-12-31', 366, { total: 490, tax_amount: 56.37, date: '2028-01-01' }],
-    ['2026-01-01', '2026-12-31', 365, { total: 350, tax_amount: 40.27, date: '2026-01-01' }],
+    ['2028-01-01', '2028-12-31', 366, { total: 490, tax_amount: 51.85, date: '2028-01-01' }],
+    ['2026-01-01', '2026-12-31', 365, { total: 350, tax_amount: 37.03, date: '2026-01-01' }],
   ])('counts the days from %s to %s: %d', (from, to, total, first) => {
     const d = fresh();
     d.daily_objectives = Object.fromEntries(d.locations.map((l, i) => [l.id, [200, 150][i] ?? 0]));
@@ -293,7 +294,7 @@ describe('objectives', () => {
 describe('the e-reporting summary', () => {
   const GOODS = 'Supply of goods subject to value-added tax.';
   const SERVICES = 'Services subject to value-added tax.';
-  /** 'Cash 12 1.65 15.39': what a method collected at a rate, tax and total. */
+  /** 'Cash 10 1.4 15.35': what a method collected at a rate, tax and total. */
   const shares = (d: PosDataset, spec: string) =>
     spec.split('|').map((entry) => {
       const [name, [rate = 0, tax_amount, total]] = fields(entry);
@@ -309,14 +310,14 @@ describe('the e-reporting summary', () => {
         const head = { currency: 'EUR', total, tax_amount: tax, tax_duedatetypecode: null, category };
         return { ...head, total_orders: orders, taxes: taxes(s.d, spec) };
       };
-      const goods = line(GOODS, [61.64, 5.84, 2], '6 1.47 25.97|12 2.94 27.44|21 1.43 8.23');
-      // Cash paid 20 of 35.67: 15.39 (tax 1.65) at 12 %, the last rate the rest, 4.61 (tax 2.45 − 1.65).
-      const cash = 'Cash 12 1.65 15.39|Cash 21 0.8 4.61';
-      const card = 'Bancontact 12 1.29 12.05|Bancontact 21 1.15 6.62|Bancontact 6 1.47 25.97';
+      const goods = line(GOODS, [60.96, 5.16, 2], '5.5 1.35 25.85|10 2.45 26.95|20 1.36 8.16');
+      // Cash paid 20 of 35.11: 15.35 (tax 1.40) at 10 %, the last rate the rest, 4.65 (tax 2.17 − 1.40).
+      const cash = 'Cash 10 1.4 15.35|Cash 20 0.77 4.65';
+      const card = 'Bancontact 10 1.05 11.6|Bancontact 20 1.09 6.49|Bancontact 5.5 1.35 25.85';
       expect(pos.reportOf(s.d, DAY, how === 'given' ? s.loc0 : undefined)).toEqual({
         date: DAY,
         location_id: s.loc0,
-        orders: [goods, line(SERVICES, [3, 0.52, 1], '21 0.52 3')],
+        orders: [goods, line(SERVICES, [2.98, 0.5, 1], '20 0.5 2.98')],
         payments: shares(s.d, `${cash}|${card}`),
       });
     },
@@ -326,8 +327,8 @@ describe('the e-reporting summary', () => {
     const s = scenario();
     const other = pos.reportOf(s.d, DAY, s.loc1);
     const lines = (other.orders ?? []).map((o) => [o.category, o.total, o.tax_amount, o.total_orders]);
-    expect(lines).toEqual([[GOODS, 3.39, 0.59, 1]]);
-    expect(other.payments).toEqual(shares(s.d, 'Visa / Mastercard 21 0.59 3.39'));
+    expect(lines).toEqual([[GOODS, 3.36, 0.56, 1]]);
+    expect(other.payments).toEqual(shares(s.d, 'Visa / Mastercard 20 0.56 3.36'));
     const nowhere = { date: DAY, location_id: 'nowhere', orders: [], payments: [] };
     expect(pos.reportOf(s.d, DAY, 'nowhere')).toEqual(nowhere);
     const day = '2026-02-12';
@@ -342,14 +343,14 @@ describe('the e-reporting summary', () => {
 
   it('splits a payment over three rates in proportion, the last rate taking what rounding leaves', () => {
     const d = fresh();
-    need('price', named(d.products, 'Tomato soup').prices[0]).tax_rate = 6;
+    need('price', named(d.products, 'Tomato soup').prices[0]).tax_rate = 5.5;
     const day = { created: at('10:00:00', '2026-02-12'), closed: at('10:30:00', '2026-02-12') };
-    // 42.56 (tax 4.76): 6.89 at 6 % (0.39), 27.44 at 12 % (2.94), 8.23 at 21 % (1.43).
+    // 41.97 (tax 4.17): 6.86 at 5.5 % (0.36), 26.95 at 10 % (2.45), 8.16 at 20 % (1.36).
     const lines = 'Tomato soup 1|Steak frites 1|Cola 2';
-    addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.22|Bancontact 41.34' });
-    // Cash: 0.20 and 0.79, then 0.23 (not 1.22 × 8.23 / 42.56 = 0.24); tax 0.01, 0.08, then 0.13 − 0.09.
-    const cash = 'Cash 6 0.01 0.2|Cash 12 0.08 0.79|Cash 21 0.05 0.23';
-    const card = 'Bancontact 6 0.38 6.69|Bancontact 12 2.86 26.65|Bancontact 21 1.38 8';
+    addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.27|Bancontact 40.7' });
+    // Cash: 0.21 and 0.82, then 0.24 (not 1.27 × 8.16 / 41.97 = 0.25); tax 0.01, 0.07, then 0.13 − 0.08.
+    const cash = 'Cash 5.5 0.01 0.21|Cash 10 0.07 0.82|Cash 20 0.05 0.24';
+    const card = 'Bancontact 5.5 0.35 6.65|Bancontact 10 2.38 26.13|Bancontact 20 1.31 7.92';
     expect(pos.reportOf(d, '2026-02-12').payments).toEqual(shares(d, `${cash}|${card}`));
   });
 });
@@ -381,21 +382,21 @@ describe('open orders the clock completes', () => {
     // The id of no order is forgotten either way.
     expect(d.open_orders).toEqual(done ? [] : ['open']);
     if (!done) return expect([order.closing_date, order.payments, client.loyalty]).toEqual([null, [], 10]);
-    const closed = { closing_date: CLOSES, total_tip: 1.5, loyalty: 54, closes_at: null };
+    const closed = { closing_date: CLOSES, total_tip: 1.5, loyalty: 53, closes_at: null };
     expect(order).toMatchObject({ ...closed, planned_payment: null });
     const method = named(d.payment_methods, 'Bancontact').id;
-    const amounts = { total: 54.88, tip: 1.5, status: 'Completed', currency: 'EUR', date: CLOSES };
+    const amounts = { total: 53.9, tip: 1.5, status: 'Completed', currency: 'EUR', date: CLOSES };
     const payment = { id: uuidFrom('pos-payment', 'open', 0), payment_method_id: method, ...amounts };
     const links = { payment_method_name: 'Bancontact', invoice_ref: null, order_id: 'open' };
     expect(order.payments).toEqual([{ ...payment, ...links }]);
-    expect(client.loyalty).toBe(64);
+    expect(client.loyalty).toBe(63);
   });
 
   it.each<[string, 'Bancontact' | 'unknown' | null, number | null, boolean, unknown[]]>([
-    ['an unknown planned method', 'unknown', 10, true, [null, 54.88, 1.5, 54, 64]],
-    ['no planned payment', null, 10, true, [null, 54.88, 0, 54, 64]],
-    ['a customer without points yet', 'Bancontact', null, true, ['Bancontact', 54.88, 1.5, 54, 54]],
-    ['a customer who is no more', 'Bancontact', 10, false, ['Bancontact', 54.88, 1.5, null, 10]],
+    ['an unknown planned method', 'unknown', 10, true, [null, 53.9, 1.5, 53, 63]],
+    ['no planned payment', null, 10, true, [null, 53.9, 0, 53, 63]],
+    ['a customer without points yet', 'Bancontact', null, true, ['Bancontact', 53.9, 1.5, 53, 53]],
+    ['a customer who is no more', 'Bancontact', 10, false, ['Bancontact', 53.9, 1.5, null, 10]],
   ])('completes an order with %s', (_name, plan, loyalty, known, expected) => {
     const { d, order, client } = openOrder(plan, loyalty, known);
     pos.completeDueOrders(d, new Date(CLOSES));

@@ -167,9 +167,9 @@ describe('pos: reference data', () => {
   it('lists locations, tax rates, payment methods, categories, accounting categories, modifiers and products', async () => {
     const locations = ServicePage_POSLocationItem_.parse((await get('/locations')).body);
     expect(locations.total).toBe(2);
-    expect(locations.items[0]).toMatchObject({ timezone: 'Europe/Brussels', address: { country: 'BE' } });
+    expect(locations.items[0]).toMatchObject({ timezone: 'Europe/Paris', address: { country: 'FR' } });
     const taxes = ServicePage_POSTaxRateItem_.parse((await get('/tax-rates')).body);
-    expect(taxes.items.map((t) => t.rate)).toEqual([21, 12, 6, 0]);
+    expect(taxes.items.map((t) => t.rate)).toEqual([20, 10, 5.5, 0]);
     const methods = ServicePage_PaymentMethods_.parse((await get('/payment-methods')).body);
     expect(methods.items.map((m) => m.name)).toContain('Bancontact');
     const categories = ServicePage_ProductCategoryItem_.parse((await get('/product-categories')).body);

@@ -111,8 +111,9 @@ describe('official SDK against the sandbox: invoicing', () => {
     expect(again).toEqual(contact);
     expect(contact.is_customer).toBe(true);
     const taxes: Item[] = await invoicing.getTaxes();
-    const vat21 = taxes.find((t) => t.code === 'V21');
-    const product = await invoicing.createProduct({ name: 'SDK widget', unit_price: 10, tax_id: vat21.id });
+    // Evoliz is French: its standard rate is TVA 20%.
+    const vat20 = taxes.find((t) => t.code === 'TVA20');
+    const product = await invoicing.createProduct({ name: 'SDK widget', unit_price: 10, tax_id: vat20.id });
     expect(product.available_quantity).toBe(0);
     const invoice = await invoicing.createInvoice(
       {
@@ -121,24 +122,24 @@ describe('official SDK against the sandbox: invoicing', () => {
         currency: 'EUR',
         invoice_date: '2026-01-15',
         untaxed_amount: 20,
-        tax_amount: 4.2,
-        total: 24.2,
+        tax_amount: 4,
+        total: 24,
         partner_id: contact.id,
         lines: [
           {
             unit_price: 10,
             quantity: 2,
             untaxed_amount: 20,
-            tax_amount: 4.2,
-            total: 24.2,
-            tax_id: vat21.id,
+            tax_amount: 4,
+            total: 24,
+            tax_id: vat20.id,
             product_id: product.id,
           },
         ],
       },
       { clientRequestId: 'sdk-i-1' },
     );
-    expect(invoice).toMatchObject({ status: 'posted', outstanding_amount: 24.2, partner_id: contact.id });
+    expect(invoice).toMatchObject({ status: 'posted', outstanding_amount: 24, partner_id: contact.id });
     expect((await invoicing.getProductById(product.id)).available_quantity).toBe(-2);
     expect((await invoicing.getInvoiceById(invoice.id)).id).toBe(invoice.id);
   });

@@ -1,4 +1,5 @@
 import { own } from '../../lib/own.js';
+import type { Country } from '../../platform/countries.js';
 import {
   addDays,
   customPatch,
@@ -11,6 +12,7 @@ import {
   need,
   verticalExamples,
 } from '../../platform/examples.js';
+import { invoicingCountryOf } from './invoicing.countries.js';
 import { invoicingDatasetOf, outstandingOf } from './invoicing.domain.js';
 import type { InvoicingDataset } from './invoicing.records.js';
 
@@ -46,33 +48,82 @@ function standardTax(data: InvoicingDataset) {
   );
 }
 
+interface NewCustomer {
+  company_name: string;
+  email: string;
+  phone: string;
+  vat: string;
+  language: string;
+  address: { street: string; number: string; city: string; postal_code: string };
+}
+
+/** A new customer of a company of each country: a company of that country, in its language. */
+const NEW_CUSTOMERS: Readonly<Record<Country, NewCustomer>> = {
+  BE: {
+    company_name: 'Atelier Verhaegen SRL',
+    email: 'hello@atelier-verhaegen.example',
+    phone: '+32 9 223 45 67',
+    vat: 'BE0455987321',
+    language: 'nl',
+    address: { street: 'Korenmarkt', number: '14', city: 'Gent', postal_code: '9000' },
+  },
+  FR: {
+    company_name: 'Atelier Marchand SARL',
+    email: 'contact@atelier-marchand.example',
+    phone: '+33 4 78 42 16 90',
+    vat: 'FR10512346789',
+    language: 'fr',
+    address: { street: 'rue de la République', number: '18', city: 'Lyon', postal_code: '69002' },
+  },
+  NL: {
+    company_name: 'Bakker Interieur B.V.',
+    email: 'info@bakker-interieur.example',
+    phone: '+31 30 231 45 67',
+    vat: 'NL812345678B01',
+    language: 'nl',
+    address: { street: 'Oudegracht', number: '112', city: 'Utrecht', postal_code: '3511 AA' },
+  },
+  DE: {
+    company_name: 'Werkstatt Becker GmbH',
+    email: 'info@werkstatt-becker.example',
+    phone: '+49 221 4567 890',
+    vat: 'DE812345678',
+    language: 'de',
+    address: { street: 'Ehrenstraße', number: '21', city: 'Köln', postal_code: '50672' },
+  },
+  ES: {
+    company_name: 'Taller Ruiz S.L.',
+    email: 'hola@taller-ruiz.example',
+    phone: '+34 963 45 67 89',
+    vat: 'ESB46123456',
+    language: 'es',
+    address: { street: 'Calle de Colón', number: '12', city: 'Valencia', postal_code: '46004' },
+  },
+};
+
 /** The examples of the Invoicing operations, by operationId. */
 export const invoicingExamples = verticalExamples(
   {
     invoicing_post_contacts: {
       path: '/consumers/{consumer_id}/invoicing/contacts',
-      build: () => ({
-        body: {
-          is_customer: true,
-          is_company: true,
-          company_name: 'Atelier Verhaegen SRL',
-          email: 'hello@atelier-verhaegen.example',
-          phone: '+32 9 223 45 67',
-          vat: 'BE0455987321',
-          currency: 'EUR',
-          language: 'nl',
-          addresses: [
-            {
-              address_type: 'main',
-              street: 'Korenmarkt',
-              number: '14',
-              city: 'Gent',
-              postal_code: '9000',
-              country: 'BE',
-            },
-          ],
-        },
-      }),
+      // A customer of the software's country (invoicing.countries.ts).
+      build: (w) => {
+        const { country } = invoicingCountryOf(invoicingOf(w).connection.integrationid);
+        const { company_name, email, phone, vat, language, address } = NEW_CUSTOMERS[country];
+        return {
+          body: {
+            is_customer: true,
+            is_company: true,
+            company_name,
+            email,
+            phone,
+            vat,
+            currency: 'EUR',
+            language,
+            addresses: [{ address_type: 'main', ...address, country }],
+          },
+        };
+      },
     },
     invoicing_post_products: {
       path: '/consumers/{consumer_id}/invoicing/products',

@@ -9,7 +9,6 @@ import {
   amountBetween,
   at,
   belgianCompanyNumber,
-  belgianIban,
   dayBetween,
   round2,
   structuredCommunication,
@@ -27,6 +26,19 @@ import {
   monthsBetween,
 } from '../../platform/seeding/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
+import {
+  companyNameIn,
+  type InvoicingCountry,
+  ibanIn,
+  invoicingCountryOf,
+  landlineIn,
+  languageIn,
+  mobileIn,
+  type PartnerCountry,
+  type ProductTaxKind,
+  partnerIds,
+  placeIn,
+} from './invoicing.countries.js';
 import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
 import type {
   InvoicingAnalyticDistribution,
@@ -47,12 +59,13 @@ import type {
  * its `until` day alone, so that it can be built the first time the connection is used and rebuilt
  * identically.
  *
- * A small Belgian services company selling consulting and some goods: taxes, products (goods keep a
- * stock that the posted invoices move), customers, suppliers and prospects, customer and supplier
- * invoices and credit notes of the year before `until` up to its eve (for the default clock,
- * 2025-01-02 to 2026-01-14: paid, partly paid, open, a few drafts and one cancelled), their payments,
- * the bank statement lines that carry the bank-transfer payments, bank fees and an internal
- * transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
+ * A small services company of the connector's country (invoicing.countries.ts: a Belgian one for
+ * Billit, a French one for Evoliz...) selling consulting and some goods: its country's taxes, products
+ * (goods keep a stock that the posted invoices move), customers, suppliers and prospects, mostly of
+ * its country, customer and supplier invoices and credit notes of the year before `until` up to its
+ * eve (for the default clock, 2025-01-02 to 2026-01-14: paid, partly paid, open, a few drafts and one
+ * cancelled), their payments, the bank statement lines that carry the bank-transfer payments, bank
+ * fees and an internal transfer, and a sales pipeline of opportunities. Before that year, back to January 2021, the older
  * history holds a service invoice a month, a purchase every other month, a credit note of each kind
  * and an export a year, their payments and the monthly bank fees. After `until`'s morning, the
  * business goes on with the clock, as it happens (liveInvoicingDays).
@@ -68,52 +81,42 @@ export function nextSourceId(data: InvoicingDataset, prefix: string): string {
   return `${prefix}${1000 + next}`;
 }
 
-const NUMBER_PREFIXES: Record<InvoicingInvoiceTypeValue, string> = {
-  customer_invoice: 'INV',
-  customer_refund: 'CN',
-  supplier_invoice: 'BILL',
-  supplier_refund: 'BCN',
-};
-
-/** The next number of an invoice series: INV-2025-0001, CN-2026-0001... per type and year. */
+/**
+ * The next number of an invoice series, per type and year, as the software of the dataset's country
+ * numbers it: INV-2025-0001, CN-2026-0001 in Belgium; FA2026-0001, AV2026-0001 in France; 2026-0001,
+ * CN2026-0001 in the Netherlands...
+ */
 export function nextInvoiceNumber(
   data: InvoicingDataset,
   type: InvoicingInvoiceTypeValue,
   day: string,
 ): string {
-  const key = `${NUMBER_PREFIXES[type]}-${day.slice(0, 4)}`;
+  const { prefixes, number } = invoicingCountryOf(data.integrationid);
+  const year = day.slice(0, 4);
+  const key = `${prefixes[type]}-${year}`;
   data.counters[key] = (own(data.counters, key) ?? 0) + 1;
-  return `${key}-${String(own(data.counters, key)).padStart(4, '0')}`;
+  return number(prefixes[type], year, String(own(data.counters, key)).padStart(4, '0'));
 }
 
-/** Rate, label, code, type, scope, active. */
-const TAXES: [number, string, string, InvoicingTax['type'], InvoicingTax['scope'], boolean][] = [
-  [21, 'VAT 21%', 'V21', 'both', 'nat', true],
-  [12, 'VAT 12%', 'V12', 'both', 'nat', true],
-  [6, 'VAT 6%', 'V06', 'both', 'nat', true],
-  [0, 'VAT exempt', 'V00', 'both', 'nat', true],
-  [0, 'Intra-community supply (reverse charge)', 'ICL', 'sale', 'eu', true],
-  [0, 'Export outside the EU', 'EXP', 'sale', 'int', true],
-  [21, 'Intra-community purchase 21%', 'ICA21', 'purchase', 'eu', true],
-  [19.5, 'VAT 19.5% (no longer used)', 'V195', 'both', 'nat', false],
-];
-
-/** Name, code, unit, category, price, tax code, stock (null: a service). */
-const PRODUCTS: [string, string, string, string, number, string, number | null][] = [
-  ['Consulting (hour)', 'SRV-CONS', 'hour', 'Services', 95, 'V21', null],
-  ['Project management (day)', 'SRV-PM', 'day', 'Services', 650, 'V21', null],
-  ['On-site training (session)', 'SRV-TRAIN', 'session', 'Services', 480, 'V21', null],
-  ['Website maintenance (month)', 'SRV-MAINT', 'month', 'Services', 120, 'V21', null],
-  ['Software licence (year)', 'SRV-LIC', 'year', 'Services', 1200, 'V21', null],
-  ['Support plan (month)', 'SRV-SUP', 'month', 'Services', 79, 'V21', null],
-  ['Laptop stand', 'GDS-STAND', 'unit', 'Goods', 39.9, 'V21', 60],
-  ['USB-C docking station', 'GDS-DOCK', 'unit', 'Goods', 129, 'V21', 40],
-  ['Ergonomic office chair', 'GDS-CHAIR', 'unit', 'Goods', 349, 'V21', 45],
-  ['Noise-cancelling headset', 'GDS-HEAD', 'unit', 'Goods', 189, 'V21', 50],
-  ['A4 paper (box of 5 reams)', 'GDS-PAPER', 'box', 'Goods', 24.5, 'V21', 150],
-  ['Technical handbook', 'GDS-BOOK', 'unit', 'Goods', 45, 'V06', 80],
-  ['Office plant', 'GDS-PLANT', 'unit', 'Goods', 29, 'V06', 50],
-  ['Renovation works (hour)', 'SRV-RENO', 'hour', 'Services', 55, 'V06', null],
+/**
+ * Name, code, unit, category, price, tax (the standard rate, or the reduced rate of its kind in the
+ * country), stock (null: a service).
+ */
+const PRODUCTS: [string, string, string, string, number, ProductTaxKind, number | null][] = [
+  ['Consulting (hour)', 'SRV-CONS', 'hour', 'Services', 95, 'standard', null],
+  ['Project management (day)', 'SRV-PM', 'day', 'Services', 650, 'standard', null],
+  ['On-site training (session)', 'SRV-TRAIN', 'session', 'Services', 480, 'standard', null],
+  ['Website maintenance (month)', 'SRV-MAINT', 'month', 'Services', 120, 'standard', null],
+  ['Software licence (year)', 'SRV-LIC', 'year', 'Services', 1200, 'standard', null],
+  ['Support plan (month)', 'SRV-SUP', 'month', 'Services', 79, 'standard', null],
+  ['Laptop stand', 'GDS-STAND', 'unit', 'Goods', 39.9, 'standard', 60],
+  ['USB-C docking station', 'GDS-DOCK', 'unit', 'Goods', 129, 'standard', 40],
+  ['Ergonomic office chair', 'GDS-CHAIR', 'unit', 'Goods', 349, 'standard', 45],
+  ['Noise-cancelling headset', 'GDS-HEAD', 'unit', 'Goods', 189, 'standard', 50],
+  ['A4 paper (box of 5 reams)', 'GDS-PAPER', 'box', 'Goods', 24.5, 'standard', 150],
+  ['Technical handbook', 'GDS-BOOK', 'unit', 'Goods', 45, 'books', 80],
+  ['Office plant', 'GDS-PLANT', 'unit', 'Goods', 29, 'plants', 50],
+  ['Renovation works (hour)', 'SRV-RENO', 'hour', 'Services', 55, 'works', null],
 ];
 
 const PAYMENT_METHODS = ['Bank transfer', 'Credit card', 'Cash', 'Direct debit'] as const;
@@ -146,6 +149,8 @@ export const INVOICING_RECENT_MONTHS = 12;
 interface InvoicingMaker {
   readonly data: InvoicingDataset;
   readonly faker: Faker;
+  /** The software of the dataset's country: its taxes, numbers, journals and accounts. */
+  readonly country: InvoicingCountry;
   /** The id of a new record of a kind. */
   id(kind: string): string;
   /** The software's own number of a new record (its source_ref id). */
@@ -168,6 +173,11 @@ interface Accounts {
  */
 class Books {
   constructor(readonly m: InvoicingMaker) {}
+
+  /** A customer invoice's payment communication: the structured one drawn, where the country has it. */
+  communication(structured: string): string | null {
+    return this.m.country.structuredCommunication ? structured : null;
+  }
 
   taxByCode(code: string): InvoicingTax {
     const tax = Object.values(this.m.data.taxes).find((t) => t.code === code);
@@ -192,6 +202,7 @@ class Books {
     const rate = tax?.rate ?? 0;
     const taxAmount = round2((untaxed * rate) / 100);
     const goods = product.initial_stock !== null;
+    const { accounts } = this.m.country;
     const split = f.datatype.boolean(0.2);
     const analytic = f.helpers.arrayElement(ANALYTIC);
     return {
@@ -203,9 +214,15 @@ class Books {
       untaxed_amount: untaxed,
       total: round2(untaxed + taxAmount),
       tax_rate: rate,
-      account_number: sale ? (goods ? '700000' : '700100') : goods ? '604000' : '613000',
+      account_number: sale
+        ? goods
+          ? accounts.salesGoods
+          : accounts.salesServices
+        : goods
+          ? accounts.purchaseGoods
+          : accounts.purchaseServices,
       tax_id: tax?.id ?? null,
-      tax_exemption_reason: rate === 0 ? 'Article 44 of the VAT code' : null,
+      tax_exemption_reason: rate === 0 ? this.m.country.exemption.exempt : null,
       unit_of_measure: product.unit,
       product_id: product.id,
       product_code: product.code,
@@ -251,19 +268,20 @@ class Books {
         });
     if (currency !== 'EUR') {
       for (const line of lines) {
-        // An export: no Belgian VAT.
-        const exempt = this.taxByCode('EXP');
+        // An export: no VAT of the company's country.
+        const exempt = this.taxByCode(this.m.country.exportTax);
         line.tax_id = exempt.id;
         line.tax_rate = 0;
         line.tax_amount = 0;
         line.total = line.untaxed_amount;
-        line.tax_exemption_reason = 'Export outside the EU';
+        line.tax_exemption_reason = this.m.country.exemption.export;
       }
     }
     const untaxed = round2(lines.reduce((sum, l) => sum + l.untaxed_amount, 0));
     const taxAmount = round2(lines.reduce((sum, l) => sum + l.tax_amount, 0));
     const id = this.m.id('invoice');
     const number = this.m.number(type, day);
+    const journal = sale ? this.m.country.journals.sale : this.m.country.journals.purchase;
     const invoice: InvoicingInvoice = {
       id,
       source_ref: ref(this.m.sourceId('I'), 'invoice'),
@@ -285,11 +303,10 @@ class Books {
           ? `PO-${f.string.numeric(6)}`
           : null
         : `${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(6)}`,
-      payment_communication: sale && !credited ? structuredCommunication(f) : null,
+      // Drawn in every country, so that a day draws alike everywhere; only Belgium's invoices carry it.
+      payment_communication: sale && !credited ? this.communication(structuredCommunication(f)) : null,
       customer_memo: sale && f.datatype.boolean(0.2) ? 'Thank you for your business.' : null,
-      journal_ref: sale
-        ? { id: 'SAL', model: 'journal', name: 'Sales journal' }
-        : { id: 'PUR', model: 'journal', name: 'Purchase journal' },
+      journal_ref: { id: journal.id, model: 'journal', name: journal.name },
       italian_specificities: null,
       payment_method_id: this.method(
         currency === 'EUR' && f.datatype.boolean(0.15) ? 'Direct debit' : 'Bank transfer',
@@ -397,6 +414,7 @@ class Books {
 
 class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   readonly books = new Books(this);
+  readonly country = invoicingCountryOf(this.options.integrationid);
 
   /** The first day of the recent window (for the default clock, 2025-01-02). */
   readonly first = addDays(monthStart(addMonths(this.until, -INVOICING_RECENT_MONTHS)), 1);
@@ -427,7 +445,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   }
 
   taxes() {
-    for (const [rate, label, code, type, scope, active] of TAXES) {
+    for (const [rate, label, code, type, scope, active] of this.country.taxes) {
       const id = this.id('tax');
       this.data.taxes[id] = {
         id,
@@ -443,14 +461,14 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   }
 
   products() {
-    for (const [name, code, unit, category, price, taxCode, stock] of PRODUCTS) {
+    for (const [name, code, unit, category, price, tax, stock] of PRODUCTS) {
       const id = this.id('product');
       this.data.products[id] = {
         id,
         source_ref: ref(this.sourceId('P'), 'product'),
         name,
         unit_price: price,
-        tax_id: this.books.taxByCode(taxCode).id,
+        tax_id: this.books.taxByCode(this.country.productTaxes[tax]).id,
         code,
         unit,
         category,
@@ -466,8 +484,28 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     }
   }
 
-  address(type: InvoicingContact['addresses'][number]['address_type']) {
+  /**
+   * An address: of the partner's country outside Belgium (drawn before, with the partner), else of a
+   * country drawn here, with the Belgian faker's places, as the Belgian company always drew it.
+   */
+  address(type: InvoicingContact['addresses'][number]['address_type'], partner?: Partner) {
     const f = this.faker;
+    if (partner) {
+      const place = type === 'main' ? partner.place : placeIn(f, partner.country);
+      return {
+        address_type: type,
+        name: null,
+        number: f.location.buildingNumber(),
+        box: null,
+        phone: null,
+        mobile: null,
+        email: null,
+        street: place.street,
+        city: place.city,
+        postal_code: place.postal_code,
+        country: partner.country,
+      };
+    }
     const country = f.helpers.weightedArrayElement([
       { weight: 8, value: 'BE' },
       { weight: 1, value: 'FR' },
@@ -488,13 +526,37 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     };
   }
 
+  /**
+   * A partner of a company outside Belgium, drawn before the rest of its contact: its country (mostly
+   * the company's; a USD customer's the United States), its ids, phones, language and main address,
+   * all of that country.
+   */
+  partner(company: boolean, currency: string): Partner {
+    const f = this.faker;
+    const country: PartnerCountry =
+      currency === 'EUR' ? f.helpers.weightedArrayElement([...this.country.partners]) : 'US';
+    const ids = company && country !== 'US' ? partnerIds(f, country) : null;
+    return {
+      country,
+      vat: ids?.vat ?? null,
+      company: ids?.company ?? null,
+      phone: f.datatype.boolean(0.8) ? landlineIn(f, country) : null,
+      mobile: f.datatype.boolean(0.5) ? mobileIn(f, country) : null,
+      language: languageIn(country),
+      place: placeIn(f, country),
+    };
+  }
+
   contact(role: 'customer' | 'supplier' | 'prospect' | 'both', company: boolean, currency = 'EUR') {
     const f = this.faker;
     const id = this.id('contact');
+    // A Belgian company draws its partners' ids, phones and address as it always did, in the course of
+    // the contact; a company of another country draws them first, of the partner's country.
+    const partner = this.country.country === 'BE' ? undefined : this.partner(company, currency);
     const first = company ? null : f.person.firstName();
     const last = company ? null : f.person.lastName();
-    const companyName = company ? f.company.name() : null;
-    const number = company ? belgianCompanyNumber(f) : null;
+    const companyName = company ? (partner ? companyNameIn(f, partner.country) : f.company.name()) : null;
+    const number = company && !partner ? belgianCompanyNumber(f) : null;
     const slug = (companyName ?? `${first}.${last}`)
       .toLowerCase()
       .normalize('NFD')
@@ -514,17 +576,21 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       first_name: first,
       last_name: last,
       email: `${company ? 'accounting' : 'contact'}@${slug || 'example'}.example`,
-      phone: f.datatype.boolean(0.8)
-        ? `+32 2 ${f.string.numeric(3)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
-        : null,
-      mobile: f.datatype.boolean(0.5)
-        ? `+32 4${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
-        : null,
-      company_id: number,
-      vat: number ? `BE${number}` : null,
-      company_number: number,
+      phone: partner
+        ? partner.phone
+        : f.datatype.boolean(0.8)
+          ? `+32 2 ${f.string.numeric(3)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
+          : null,
+      mobile: partner
+        ? partner.mobile
+        : f.datatype.boolean(0.5)
+          ? `+32 4${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)} ${f.string.numeric(2)}`
+          : null,
+      company_id: partner ? partner.company : number,
+      vat: partner ? partner.vat : number ? `BE${number}` : null,
+      company_number: partner ? partner.company : number,
       currency,
-      language: f.helpers.arrayElement(['fr', 'nl', 'en']),
+      language: partner ? partner.language : f.helpers.arrayElement(['fr', 'nl', 'en']),
       comment: f.datatype.boolean(0.25)
         ? f.helpers.arrayElement([
             'Prefers e-invoicing',
@@ -533,15 +599,19 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
             'Pays by direct debit',
           ])
         : null,
-      customer_account_number: isCustomer ? `400${String(sequence).padStart(3, '0')}` : null,
-      supplier_account_number: isSupplier ? `440${String(sequence).padStart(3, '0')}` : null,
+      customer_account_number: isCustomer
+        ? `${this.country.accounts.customer}${String(sequence).padStart(3, '0')}`
+        : null,
+      supplier_account_number: isSupplier
+        ? `${this.country.accounts.supplier}${String(sequence).padStart(3, '0')}`
+        : null,
       birthdate: company ? null : dayBetween(f, '1960-01-01', '1998-12-31'),
       gender: company ? null : f.helpers.arrayElement(['H', 'F'] as const),
-      addresses: [this.address('main')],
+      addresses: [this.address('main', partner)],
       external_reference: f.datatype.boolean(0.4) ? `CRM-${f.string.numeric(5)}` : null,
       created_on: at(this.origin, 9),
     };
-    if (company && f.datatype.boolean(0.3)) record.addresses.push(this.address('delivery'));
+    if (company && f.datatype.boolean(0.3)) record.addresses.push(this.address('delivery', partner));
     if (currency !== 'EUR') {
       const main = record.addresses[0];
       if (main) main.country = 'US';
@@ -577,7 +647,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
         id,
         source_ref: ref(this.sourceId('B'), 'bank_account'),
         name,
-        iban: belgianIban(this.faker),
+        iban: ibanIn(this.faker, this.country.country),
         currency,
         opening_balance: opening,
       };
@@ -684,16 +754,26 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
 
   bankActivity(accounts: Accounts) {
     const f = this.faker;
+    const ledger = this.country.accounts;
     const add = this.books.statementLine.bind(this.books);
     for (let month = 1; month <= 12; month++) {
       const day = workingDayFrom(dayOfMonth(this.until, month - 13, 28));
-      if (day <= this.last) add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', '657000');
+      if (day <= this.last) {
+        add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', ledger.bankFees);
+      }
     }
     const transfer = monthEnd(addMonths(this.until, -7));
-    add(accounts.main, transfer, -10_000, 'Transfer to savings account', 'done', '580000', true);
-    add(accounts.savings, transfer, 10_000, 'Transfer from current account', 'done', '580000', true);
+    add(accounts.main, transfer, -10_000, 'Transfer to savings account', 'done', ledger.transfers, true);
+    add(accounts.savings, transfer, 10_000, 'Transfer from current account', 'done', ledger.transfers, true);
     const year = Number(this.until.slice(0, 4)) - 1;
-    add(accounts.savings, `${year}-12-31`, amountBetween(f, 150, 400), `Interest ${year}`, 'done', '751000');
+    add(
+      accounts.savings,
+      `${year}-12-31`,
+      amountBetween(f, 150, 400),
+      `Interest ${year}`,
+      'done',
+      ledger.interest,
+    );
     // Statement lines received but not yet reconciled.
     for (const day of [addDays(this.until, -3), addDays(this.until, -2), this.last]) {
       add(
@@ -762,7 +842,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
           -amountBetween(f, 9, 16),
           'Bank fees',
           'done',
-          '657000',
+          this.country.accounts.bankFees,
         );
       }
     }
@@ -883,9 +963,10 @@ const REFUNDED = 0.7;
 
 /**
  * The records one day after the history draws, named by the day alone: ids from (seed, connection,
- * day, kind, order of drawing), and the software's numbers with the day in them (INV-20260115-001,
- * BILL-20260115-001, I20260115-001, PAY20260115-001, ST20260115-001), a series apart from the
- * INV-2026-0001 and I1001 the API gives to what a client creates, which never hold a day. A credit
+ * day, kind, order of drawing), and the software's numbers with the day in them, in its country's
+ * style (INV-20260115-001, BILL-20260115-001 in Belgium, FA20260115-001 in France; I20260115-001,
+ * PAY20260115-001, ST20260115-001), a series apart from the INV-2026-0001 (FA2026-0001...) and I1001
+ * the API gives to what a client creates, which never hold a day. A credit
  * note or a payment drawn on an invoice's day carries that day, whatever its own date.
  *
  * The day's records go to a dataset of their own (sharing the reference data), so that the day draws
@@ -894,6 +975,7 @@ const REFUNDED = 0.7;
  */
 class DayMaker implements InvoicingMaker {
   readonly faker = fakerFor('invoicing-day');
+  readonly country: InvoicingCountry;
   data: InvoicingDataset;
   /** The instant each statement line of the day's drawing comes at. */
   readonly lineAt = new Map<string, string>();
@@ -907,6 +989,7 @@ class DayMaker implements InvoicingMaker {
     readonly seed: number,
   ) {
     this.data = base;
+    this.country = invoicingCountryOf(base.integrationid);
   }
 
   /** Starts drawing `day`: the faker seeded for it alone, and an empty dataset for its records. */
@@ -925,19 +1008,33 @@ class DayMaker implements InvoicingMaker {
     return uuidFrom('invoicing-day', this.seed, this.base.connectionid, this.#day, kind, this.#minted);
   }
 
-  #next(prefix: string): string {
-    const next = (this.#numbers.get(prefix) ?? 0) + 1;
-    this.#numbers.set(prefix, next);
-    return `${this.#compact}-${String(next).padStart(3, '0')}`;
+  /** The next count of a series of the day (its key), on 3 digits. */
+  #next(key: string): string {
+    const next = (this.#numbers.get(key) ?? 0) + 1;
+    this.#numbers.set(key, next);
+    return String(next).padStart(3, '0');
   }
 
   sourceId(prefix: string): string {
-    return `${prefix}${this.#next(prefix)}`;
+    return `${prefix}${this.#compact}-${this.#next(prefix)}`;
   }
 
+  /** The number of an invoice of the day, the day standing for the year: INV-20260115-001, FA20260115-001. */
   number(type: InvoicingInvoiceTypeValue): string {
-    return `${NUMBER_PREFIXES[type]}-${this.#next(NUMBER_PREFIXES[type])}`;
+    const prefix = this.country.prefixes[type];
+    return this.country.number(prefix, this.#compact, this.#next(`number:${prefix}`));
   }
+}
+
+/** A partner of a company outside Belgium, of its own country (see InvoicingSeeder.partner). */
+interface Partner {
+  country: PartnerCountry;
+  vat: string | null;
+  company: string | null;
+  phone: string | null;
+  mobile: string | null;
+  language: string;
+  place: { street: string; city: string; postal_code: string };
 }
 
 /** What the days draw from: the dataset's partners, the services it sells and buys, its accounts. */
@@ -1120,7 +1217,7 @@ export function liveInvoicingDays(
         -amountBetween(m.faker, 9, 16),
         'Bank fees',
         'done',
-        '657000',
+        m.country.accounts.bankFees,
       );
       m.lineAt.set(fees.id, feesTime(day));
     }

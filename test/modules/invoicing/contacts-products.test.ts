@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ContactItemOut, ProductItemOut } from '../../../src/modules/invoicing/invoicing.schemas.js';
 import { call, expectValidation } from '../../helpers.js';
 import { all, expectFailure, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';
-import { invoiceBody, keysOf, reference } from './helpers.js';
+import { invoiceBody, keysOf, reference, STANDARD } from './helpers.js';
 
 /** The Invoicing vertical: contacts and products created, and their rules. */
 
@@ -123,7 +123,7 @@ describe('invoicing: contacts and products created', () => {
     const created = await v.post('/products', {
       name: 'Desk lamp',
       unit_price: 49,
-      tax_id: r.tax('V21').id,
+      tax_id: r.standard.id,
       code: 'GDS-LAMP',
       unit: 'unit',
       currency: 'EUR',
@@ -140,10 +140,10 @@ describe('invoicing: contacts and products created', () => {
     expect((await all(v, '/products')).map((p) => p.id)).toContain(created.body.id);
     const line = {
       product_id: created.body.id,
-      tax_id: r.tax('V21').id,
+      tax_id: r.standard.id,
       unit_price: 20,
       quantity: 10,
-      rate: 21,
+      rate: STANDARD.rate,
     };
     const bought = await v.post('/invoices', invoiceBody('supplier_invoice', r.supplier.id, line));
     expect(bought.status, bought.text).toBe(200);

@@ -2,6 +2,12 @@ import { all, type VerticalSandbox } from '../verticals/finance-helpers.js';
 
 /** What the Invoicing tests share: the reference data of a vertical sandbox, and a valid invoice body. */
 
+/**
+ * The standard VAT of the showcase consumer's software: Evoliz, a French one (its country's taxes,
+ * src/modules/invoicing/invoicing.countries.ts).
+ */
+export const STANDARD = { code: 'TVA20', rate: 20 } as const;
+
 // biome-ignore lint/suspicious/noExplicitAny: items are read field by field
 export type Item = any;
 
@@ -21,7 +27,9 @@ export async function reference(v: VerticalSandbox) {
     tax,
     customer: contacts.find((c) => c.is_customer && c.currency === 'EUR'),
     supplier: contacts.find((c) => c.is_supplier && !c.is_customer),
-    goods: products.find((p) => p.available_quantity !== null && p.tax_id === tax('V21')?.id),
+    /** The tax at the standard rate. */
+    standard: tax(STANDARD.code),
+    goods: products.find((p) => p.available_quantity !== null && p.tax_id === tax(STANDARD.code)?.id),
     service: products.find((p) => p.available_quantity === null),
     transfer: methods.find((m) => m.name === 'Bank transfer')?.id as string,
   };

@@ -28,18 +28,6 @@ export interface Principal {
   mcp: { consumerid: string; scopes: readonly string[] } | null;
 }
 
-/** The caller a key makes of itself when it asks for an API token (before any token exists). */
-export function principalOfKey(key: ApiKeyRecord): Principal {
-  return {
-    kind: 'api',
-    clientid: key.clientid,
-    accountid: key.accountid,
-    envid: key.envid,
-    consumers: key.consumers ? new Set(key.consumers) : null,
-    mcp: null,
-  };
-}
-
 interface Claims {
   sub: string;
   acc: string;

@@ -478,26 +478,12 @@ const REQUESTS_FILE_FORMAT = 'unified-api-sandbox requests';
  * reads, and no credential: an API token becomes its claims without its signature (who, issued,
  * expires), which no server accepts; the other credentials (admin token, cookies) are left out.
  */
-interface RequestLine {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  url: string;
+type RequestLine = Omit<JournalRecord, 'chars' | 'headers' | 'principal' | 'redacted' | 'page'> & {
   headers: string[];
   client: string | null;
-  consumerId: string | null;
-  connectionId: string | null;
-  requestBody: string | null;
-  requestTruncated: boolean;
-  status: number;
-  responseBody: string | null;
-  responseTruncated: boolean;
-  durationMs: number;
-  fault: string | null;
   redacted: boolean;
   page: ListPage | null;
-}
+};
 
 /** An API token without its signature: its claims only (no server accepts it). */
 function unsignedClaims(token: string): string | null {

@@ -1,8 +1,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import { errors } from '../../lib/errors.js';
 import type { AppEnv } from '../../platform/context.js';
-import { principalOfKey } from '../../platform/tokens.js';
-import { checkKeyCredentials, checkMcpConsumer, grantScopes } from './auth.domain.js';
+import { checkKeyCredentials, checkMcpConsumer, grantScopes, principalOfKey } from './auth.domain.js';
 import type * as routes from './auth.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;

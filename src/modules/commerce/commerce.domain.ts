@@ -8,6 +8,7 @@ import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
 import { rawOf } from '../../store/unit-of-work.js';
 import type { ConnectionRecord } from '../../store/world.js';
+import { taxOfRate } from './commerce.countries.js';
 import type {
   CommerceAddress,
   CommerceCustomer,
@@ -386,9 +387,7 @@ function planOrder(dataset: CommerceDataset, input: OrderItemInInput) {
     if (!found) throw verticalFailure(`${where}: the variant '${line.variant_id}' does not exist`);
     if (line.quantity < 1) throw verticalFailure(`${where}: the quantity must be at least 1`);
     if (line.unit_price < 0) throw verticalFailure(`${where}: the unit price cannot be negative`);
-    const tax =
-      dataset.tax_rates.find((t) => t.rate === line.tax_rate && t.country === 'BE') ??
-      dataset.tax_rates.find((t) => t.rate === line.tax_rate);
+    const tax = taxOfRate(dataset.tax_rates, line.tax_rate);
     return {
       ...found,
       quantity: line.quantity,

@@ -8,6 +8,7 @@ import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
+import { taxOfRate } from './commerce.countries.js';
 import { commerceDatasetOf, createOrder } from './commerce.domain.js';
 import type {
   CommerceCustomer,
@@ -51,7 +52,10 @@ export const CommerceProductFixture = z
     sku: z.string().min(1).optional(),
     description: z.string().optional(),
     status: ProductStatus.optional().describe('Default: published'),
-    tax_rate: z.number().optional().describe('A tax rate of the shop in percent (default: 21)'),
+    tax_rate: z
+      .number()
+      .optional()
+      .describe("A tax rate of the shop in percent (default: the shop's standard rate, 21 in Belgium)"),
     categories: z.array(z.string()).optional().describe('Category ids or names of the shop'),
     price: z.number().min(0).optional().describe('For a product of one variant: its price'),
     stock: Stock.optional().describe('For a product of one variant: its stock'),
@@ -108,10 +112,9 @@ function commerceProduct(
   const now = context.now();
   const productId = shop.freshId(record.id, path, data.products, 'product');
   shop.products.declare(record.ref, productId, path);
-  const rate = record.tax_rate ?? 21;
-  const tax =
-    data.tax_rates.find((t) => t.rate === rate && t.country === 'BE') ??
-    data.tax_rates.find((t) => t.rate === rate);
+  // The shop's standard rate by default (the first of its list: 21 % in Belgium, 19 % in Germany).
+  const rate = record.tax_rate ?? data.tax_rates[0]?.rate ?? 21;
+  const tax = taxOfRate(data.tax_rates, rate);
   if (!tax) {
     failAt(
       [...path, 'tax_rate'],

@@ -18,7 +18,6 @@ import {
   monthsBetween,
   nativeRefs,
   pad,
-  phoneOf,
   pick,
   plusMinutes,
   reseed,
@@ -27,6 +26,15 @@ import {
   taxOf,
 } from '../../platform/seeding/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
+import {
+  emailIn,
+  numberIn,
+  type ShopProfile,
+  shipsTo,
+  shopOf,
+  shopPhone,
+  streetIn,
+} from './commerce.countries.js';
 import type {
   CommerceAddress,
   CommerceCategory,
@@ -46,7 +54,8 @@ import type {
 } from './commerce.records.js';
 
 /**
- * The seeded dataset of one eCommerce connection (a home and lifestyle web shop), built from (seed,
+ * The seeded dataset of one eCommerce connection (a home and lifestyle web shop of its connector's
+ * country: Belgian, or German for Sandbox Shop Legacy, see commerce.countries), built from (seed,
  * consumerid, connectionid) and its `until` day: two stock locations, a catalogue of products with
  * variants, prices in EUR and GBP and stock per location, customers with addresses, and orders in
  * every status, with shipping fees, payments and refunds whose amounts add up: 160 in the year
@@ -67,27 +76,6 @@ export const GBP_PER_EUR = 0.86;
 export const SHIPPING_FEE = 4.95;
 export const FREE_SHIPPING_FROM = 60;
 
-const COUNTRIES: { code: string; name: string }[] = [
-  { code: 'BE', name: 'Belgium' },
-  { code: 'DE', name: 'Germany' },
-  { code: 'FR', name: 'France' },
-  { code: 'GB', name: 'United Kingdom' },
-  { code: 'LU', name: 'Luxembourg' },
-  { code: 'NL', name: 'Netherlands' },
-];
-
-const TAXES: { key: string; label: string; rate: number; country: string }[] = [
-  { key: 'be21', label: 'BE standard rate 21%', rate: 21, country: 'BE' },
-  { key: 'be6', label: 'BE reduced rate 6%', rate: 6, country: 'BE' },
-  { key: 'fr20', label: 'FR standard rate 20%', rate: 20, country: 'FR' },
-  { key: 'fr55', label: 'FR reduced rate 5.5%', rate: 5.5, country: 'FR' },
-  { key: 'nl21', label: 'NL standard rate 21%', rate: 21, country: 'NL' },
-  { key: 'nl9', label: 'NL reduced rate 9%', rate: 9, country: 'NL' },
-  { key: 'de19', label: 'DE standard rate 19%', rate: 19, country: 'DE' },
-  { key: 'lu17', label: 'LU standard rate 17%', rate: 17, country: 'LU' },
-  { key: 'gb20', label: 'GB standard rate 20%', rate: 20, country: 'GB' },
-];
-
 const CATEGORIES: { key: string; name: string; parent?: string }[] = [
   { key: 'home', name: 'Home decor' },
   { key: 'kitchen', name: 'Kitchen' },
@@ -102,7 +90,8 @@ interface ProductSpec {
   name: string;
   category: string;
   price: number;
-  tax: 'be21' | 'be6';
+  /** The shop's standard or reduced rate (21 or 6 % in Belgium, 19 or 7 % in Germany). */
+  tax: 'standard' | 'reduced';
   attribute?: { name: string; values: string[] };
   status?: 'published' | 'archived' | 'unpublished';
   weight: number;
@@ -113,16 +102,16 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Scented candle',
     category: 'candles',
     price: 16.5,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Scent', values: ['Fig', 'Cedar', 'Vanilla'] },
     weight: 0.4,
   },
-  { name: 'Beeswax taper candles (set of 4)', category: 'candles', price: 12, tax: 'be21', weight: 0.3 },
+  { name: 'Beeswax taper candles (set of 4)', category: 'candles', price: 12, tax: 'standard', weight: 0.3 },
   {
     name: 'Linen cushion cover',
     category: 'textiles',
     price: 29,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Color', values: ['Sand', 'Sage', 'Terracotta', 'Charcoal'] },
     weight: 0.3,
   },
@@ -130,7 +119,7 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Wool throw',
     category: 'textiles',
     price: 89,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Color', values: ['Oat', 'Forest'] },
     weight: 1.2,
   },
@@ -138,7 +127,7 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Stoneware mug',
     category: 'tableware',
     price: 14,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Color', values: ['White', 'Blue', 'Speckled'] },
     weight: 0.35,
   },
@@ -146,17 +135,17 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Dinner plate',
     category: 'tableware',
     price: 19.5,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Size', values: ['24 cm', '27 cm'] },
     weight: 0.6,
   },
-  { name: 'Glass carafe', category: 'tableware', price: 32, tax: 'be21', weight: 0.8 },
-  { name: 'Pour-over coffee set', category: 'coffee', price: 45, tax: 'be21', weight: 1.1 },
+  { name: 'Glass carafe', category: 'tableware', price: 32, tax: 'standard', weight: 0.8 },
+  { name: 'Pour-over coffee set', category: 'coffee', price: 45, tax: 'standard', weight: 1.1 },
   {
     name: 'Loose-leaf tea',
     category: 'coffee',
     price: 9.9,
-    tax: 'be6',
+    tax: 'reduced',
     attribute: { name: 'Blend', values: ['Earl Grey', 'Sencha', 'Rooibos'] },
     weight: 0.1,
   },
@@ -164,17 +153,17 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Single-origin coffee beans 250 g',
     category: 'coffee',
     price: 11.5,
-    tax: 'be6',
+    tax: 'reduced',
     attribute: { name: 'Grind', values: ['Whole bean', 'Filter', 'Espresso'] },
     weight: 0.25,
   },
-  { name: 'Cookbook: slow Sundays', category: 'books', price: 28, tax: 'be6', weight: 0.9 },
-  { name: 'Guide to Flemish design', category: 'books', price: 35, tax: 'be6', weight: 1 },
+  { name: 'Cookbook: slow Sundays', category: 'books', price: 28, tax: 'reduced', weight: 0.9 },
+  { name: 'Guide to Flemish design', category: 'books', price: 35, tax: 'reduced', weight: 1 },
   {
     name: 'Rattan tray',
     category: 'home',
     price: 39,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Size', values: ['S', 'M', 'L'] },
     weight: 0.7,
   },
@@ -182,59 +171,42 @@ const PRODUCTS: ProductSpec[] = [
     name: 'Ceramic vase',
     category: 'home',
     price: 42,
-    tax: 'be21',
+    tax: 'standard',
     attribute: { name: 'Color', values: ['Ivory', 'Black'] },
     weight: 1.3,
   },
-  { name: 'Olive wood board', category: 'kitchen', price: 36, tax: 'be21', weight: 0.9 },
-  { name: 'Enamel tea kettle', category: 'kitchen', price: 54, tax: 'be21', status: 'archived', weight: 1.2 },
+  { name: 'Olive wood board', category: 'kitchen', price: 36, tax: 'standard', weight: 0.9 },
+  {
+    name: 'Enamel tea kettle',
+    category: 'kitchen',
+    price: 54,
+    tax: 'standard',
+    status: 'archived',
+    weight: 1.2,
+  },
   {
     name: 'Advent candle 2026',
     category: 'candles',
     price: 18,
-    tax: 'be21',
+    tax: 'standard',
     status: 'unpublished',
     weight: 0.5,
   },
 ];
 
-const BLURBS: Record<string, string[]> = {
+/** The blurbs of a category's products, in the shop's country. */
+const blurbsOf = (shop: ShopProfile): Record<string, string[]> => ({
   candles: ['Hand-poured in small batches with natural wax.', 'Burns clean for hours.'],
   textiles: ['Woven from natural fibres.', 'Soft, sturdy and machine washable.'],
   tableware: ['Dishwasher and microwave safe.', 'Glazed by hand, each piece is unique.'],
-  coffee: ['Sourced from small producers.', 'Roasted in Antwerp every week.'],
+  coffee: ['Sourced from small producers.', `Roasted in ${shop.roastedIn} every week.`],
   books: ['Hardcover, illustrated.', 'A favourite of our customers.'],
-  home: ['Designed in Belgium.', 'Made from natural materials.'],
+  home: [`Designed in ${shop.designedIn}.`, 'Made from natural materials.'],
   kitchen: ['Built to last a lifetime.', 'Oiled by hand before shipping.'],
-};
-
-const PAYMENT_METHODS: { name: string; active: boolean; weight: number }[] = [
-  { name: 'Credit card', active: true, weight: 45 },
-  { name: 'Bancontact', active: true, weight: 30 },
-  { name: 'PayPal', active: true, weight: 20 },
-  { name: 'Bank transfer', active: true, weight: 5 },
-  { name: 'Klarna', active: false, weight: 0 },
-];
+});
 
 /** The reasons a customer gives for sending an order back. */
 const REFUND_REASONS = ['Damaged in transit', 'Changed my mind', 'Wrong size'];
-
-const CITIES: Record<string, { city: string; postal: string }[]> = {
-  BE: [
-    { city: 'Bruxelles', postal: '1050' },
-    { city: 'Antwerpen', postal: '2018' },
-    { city: 'Gent', postal: '9000' },
-    { city: 'Liège', postal: '4020' },
-  ],
-  FR: [
-    { city: 'Lille', postal: '59000' },
-    { city: 'Paris', postal: '75011' },
-  ],
-  NL: [{ city: 'Rotterdam', postal: '3011' }],
-  LU: [{ city: 'Luxembourg', postal: '1111' }],
-  DE: [{ city: 'Köln', postal: '50667' }],
-  GB: [{ city: 'London', postal: 'E1 6AN' }],
-};
 
 /** A line's amounts from its quantity, unit price (before taxes), discount and tax rate. */
 export function lineAmounts(quantity: number, unitPrice: number, discount: number, rate: number) {
@@ -271,40 +243,37 @@ export function shippingFee(
 }
 
 /**
- * A customer of the shop, drawn from `faker`: a name, a country (mostly Belgium), an e-mail, often a
- * phone, one address or a main and a delivery one, the currency of the country. `sourceRef` and
- * `created` are asked for at their place in the draws.
+ * A customer of the shop, drawn from `faker`: a name, a country (mostly the shop's own), an e-mail,
+ * often a phone, one address or a main and a delivery one, the currency of the country. `sourceRef`
+ * and `created` are asked for at their place in the draws.
  */
 function drawCustomer(
   faker: Faker,
+  shop: ShopProfile,
   id: string,
   sourceRef: () => SourceRefValue,
   created: () => string,
 ): CommerceCustomer {
   const first = faker.person.firstName();
   const last = faker.person.lastName();
-  const country = faker.helpers.weightedArrayElement([
-    { weight: 60, value: 'BE' },
-    { weight: 15, value: 'FR' },
-    { weight: 10, value: 'NL' },
-    { weight: 5, value: 'LU' },
-    { weight: 5, value: 'DE' },
-    { weight: 5, value: 'GB' },
-  ]);
-  const email = emailOf(faker, first, last);
-  const phone = faker.datatype.boolean(0.7) ? phoneOf(faker) : null;
+  const origin = faker.helpers.weightedArrayElement(
+    shop.origins.map((o) => ({ weight: o.weight, value: o })),
+  );
+  const { country } = origin;
+  const email = emailIn(shop, emailOf(faker, first, last));
+  const phone = faker.datatype.boolean(0.7) ? shopPhone(faker, shop) : null;
   const address = (type: 'main' | 'delivery'): CommerceAddress => {
-    const place = pick(faker, CITIES[country] ?? CITIES.BE ?? []);
+    const place = pick(faker, origin.places);
     return {
       address_type: type,
       company_name: null,
       first_name: first,
       last_name: last,
-      street: faker.location.street(),
-      number: faker.location.buildingNumber(),
+      street: streetIn(shop, faker.location.street()),
+      number: numberIn(shop, faker.location.buildingNumber()),
       box: null,
       city: place.city,
-      postal_code: place.postal,
+      postal_code: place.postal_code,
       country,
       phone,
       email,
@@ -318,8 +287,7 @@ function drawCustomer(
     last_name: last,
     phone,
     email,
-    language:
-      country === 'NL' ? 'nl' : country === 'GB' || country === 'DE' ? 'en' : pick(faker, ['fr', 'nl']),
+    language: origin.language(faker),
     internal_notes: faker.datatype.boolean(0.1) ? 'Prefers delivery after 5 pm' : null,
     currency: country === 'GB' ? 'GBP' : 'EUR',
     addresses: faker.datatype.boolean(0.3) ? [address('main'), address('delivery')] : [address('main')],
@@ -330,6 +298,8 @@ function drawCustomer(
 export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('commerce', seed, consumerid, connectionid);
+  // The connector's country: its taxes, its warehouse and store, its customers (see commerce.countries).
+  const shop = shopOf(integrationid);
   const until = untilOf(input);
   const end = activityEnd(until);
   const recentStart = addMonths(monthStart(until), -COMMERCE_RECENT_MONTHS);
@@ -339,8 +309,8 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 
   const locations: CommerceLocation[] = [
-    { name: `${brand} warehouse`, city: 'Antwerpen', postal: '2030' },
-    { name: `${brand} store Gent`, city: 'Gent', postal: '9000' },
+    { name: `${brand} warehouse`, ...shop.warehouse },
+    { name: `${brand} store ${shop.store.city}`, ...shop.store },
   ].map((spec, index) => ({
     id: id('location', index),
     name: spec.name,
@@ -350,26 +320,27 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
       company_name: brand,
       first_name: null,
       last_name: null,
-      street: faker.location.street(),
-      number: faker.location.buildingNumber(),
+      street: streetIn(shop, faker.location.street()),
+      number: numberIn(shop, faker.location.buildingNumber()),
       box: null,
       city: spec.city,
-      postal_code: spec.postal,
-      country: 'BE',
-      phone: phoneOf(faker),
+      postal_code: spec.postal_code,
+      country: shop.country,
+      phone: shopPhone(faker, shop),
       email: `logistics@${brand.toLowerCase().replace(/[^a-z]/g, '') || 'shop'}.example`,
       vat: null,
     },
   }));
 
-  const taxes: CommerceTaxRate[] = TAXES.map((t) => ({
+  const taxes: CommerceTaxRate[] = shop.taxes.map((t) => ({
     id: id('tax', t.key),
     source_ref: ref('tax_rate'),
     label: t.label,
     rate: t.rate,
     country: t.country,
   }));
-  const taxByKey = new Map(TAXES.map((t, i) => [t.key, taxes[i] as CommerceTaxRate]));
+  // A product's tax: the shop's own standard or reduced rate, the first two of its list.
+  const taxOfKind = { standard: taxes[0] as CommerceTaxRate, reduced: taxes[1] as CommerceTaxRate };
 
   const categories: CommerceCategory[] = CATEGORIES.map((c) => ({
     id: id('category', c.key),
@@ -378,7 +349,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     parent_id: c.parent ? id('category', c.parent) : null,
   }));
 
-  const paymentMethods: CommercePaymentMethod[] = PAYMENT_METHODS.map((m, index) => ({
+  const paymentMethods: CommercePaymentMethod[] = shop.paymentMethods.map((m, index) => ({
     id: id('payment-method', index),
     source_ref: ref('payment_gateway'),
     name: m.name,
@@ -387,8 +358,10 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
 
   const products: Record<string, CommerceProduct> = {};
   const variantIndex: Record<string, string> = {};
+  const blurbs = blurbsOf(shop);
   PRODUCTS.forEach((spec, index) => {
     const productId = id('product', index);
+    const name = shop.productNames[spec.name] ?? spec.name;
     // In the catalogue since before the first order; last changed in the year before `until`.
     const created = faker.date
       .between({ from: `${addMonths(firstDay, -10)}T00:00:00Z`, to: `${addDays(firstDay, -15)}T00:00:00Z` })
@@ -399,7 +372,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     const sku = `${brand.slice(0, 3).toUpperCase()}-${pad(index + 1, 3)}`;
     const values = spec.attribute?.values ?? [null];
     const category = CATEGORIES.find((c) => c.key === spec.category);
-    const tax = taxByKey.get(spec.tax) as CommerceTaxRate;
+    const tax = taxOfKind[spec.tax];
     const status = spec.status ?? 'published';
     const image = (n: number) => `https://cdn.shop.example/${sku.toLowerCase()}/${n}.jpg`;
     const variants: CommerceVariant[] = values.map((value, v) => {
@@ -410,13 +383,13 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
         id: variantId,
         source_ref: ref('product_variant'),
         parent_id: productId,
-        name: value ? `${spec.name} - ${value}` : spec.name,
+        name: value ? `${name} - ${value}` : name,
         description: null,
         description_html: null,
         created_on: created,
         sku: value ? `${sku}-${pad(v + 1, 2)}` : sku,
         taxable: true,
-        barcode: `54${faker.string.numeric(11)}`,
+        barcode: `${shop.barcodePrefix}${faker.string.numeric(11)}`,
         prices: [
           { currency: 'EUR', price },
           { currency: 'GBP', price: round2(price * GBP_PER_EUR) },
@@ -439,8 +412,8 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     products[productId] = {
       id: productId,
       source_ref: ref('product'),
-      name: spec.name,
-      description: `${spec.name}. ${pick(faker, BLURBS[spec.category] ?? BLURBS.home ?? [''])}`,
+      name,
+      description: `${name}. ${pick(faker, blurbs[spec.category] ?? blurbs.home ?? [''])}`,
       description_html: null,
       categories: [
         id('category', spec.category),
@@ -466,6 +439,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     // Customers since half a year before the history, the last ones two months before `until`.
     const customer = drawCustomer(
       faker,
+      shop,
       id('customer', i),
       () => ref('customer'),
       () =>
@@ -490,7 +464,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     tax_rates: taxes,
     categories,
     payment_methods: paymentMethods,
-    countries: COUNTRIES,
+    countries: shipsTo(shop),
     customers,
     products,
     variant_index: variantIndex,
@@ -511,7 +485,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
       const created = new Date(stamp).toISOString();
       const known = customerIds.filter((c) => String(customers[c]?.created_on) < created);
       const customer = customers[pick(past, known.length ? known : customerIds)] as CommerceCustomer;
-      seedOrder(past, dataset, sellable, customer, created, end);
+      seedOrder(past, shop, dataset, sellable, customer, created, end);
     }
   }
 
@@ -522,7 +496,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   ).sort((a, b) => a - b);
   for (const instant of instants) {
     const customer = customers[pick(faker, customerIds)] as CommerceCustomer;
-    seedOrder(faker, dataset, sellable, customer, new Date(instant).toISOString(), end);
+    seedOrder(faker, shop, dataset, sellable, customer, new Date(instant).toISOString(), end);
   }
   return dataset;
 }
@@ -550,6 +524,7 @@ interface OrderBasis {
  */
 function drawBasis(
   faker: Faker,
+  shop: ShopProfile,
   dataset: CommerceDataset,
   sellable: readonly CommerceProduct[],
   order: { id: string; number: number; ref: string; created: string; customer: CommerceCustomer },
@@ -599,7 +574,7 @@ function drawBasis(
       .filter((m) => m.active)
       .map((m) => ({
         value: m,
-        weight: PAYMENT_METHODS.find((p) => p.name === m.name)?.weight ?? 1,
+        weight: shop.paymentMethods.find((p) => p.name === m.name)?.weight ?? 1,
       })),
   );
   const paidOn = plusMinutes(created, faker.number.int({ min: 0, max: 3 }));
@@ -725,6 +700,7 @@ function orderRecord(faker: Faker, basis: OrderBasis, state: OrderState): Commer
 
 function seedOrder(
   faker: Faker,
+  shop: ShopProfile,
   dataset: CommerceDataset,
   sellable: readonly CommerceProduct[],
   customer: CommerceCustomer,
@@ -750,7 +726,7 @@ function seedOrder(
           { weight: 4, value: 'cancelled_unpaid' },
           { weight: 3, value: 'confirmed' },
         ]);
-  const basis = drawBasis(faker, dataset, sellable, {
+  const basis = drawBasis(faker, shop, dataset, sellable, {
     id: orderId,
     number,
     ref: String(5_000_000 + number),
@@ -833,6 +809,7 @@ export function liveCommerceDays(
   if (at <= activityEnd(until)) return dataset;
   const today = at.slice(0, 10);
   const faker = fakerFor('commerce-day');
+  const shop = shopOf(input.integrationid);
   const regulars = Object.values(dataset.customers);
   const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
   const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
@@ -858,13 +835,14 @@ export function liveCommerceDays(
         const ref = String(prefix + newcomers);
         customer = drawCustomer(
           faker,
+          shop,
           uuidFrom('commerce-customer', dataset.connectionid, day, newcomers - 1),
           () => ({ id: ref, model: 'customer' }),
           () => plusMinutes(created, -faker.number.int({ min: 2, max: 20 })),
         );
         if ((customer.created_on ?? '') <= at) dataset.customers[customer.id] = customer;
       }
-      const basis = drawBasis(faker, dataset, sellable, {
+      const basis = drawBasis(faker, shop, dataset, sellable, {
         id: uuidFrom('commerce-order', dataset.connectionid, day, index),
         number: prefix + index + 1,
         ref: `5${prefix + index + 1}`,

@@ -448,6 +448,43 @@ function taxesIn(flavour: Flavour, country: Country): Flavour['taxes'] {
   });
 }
 
+/**
+ * The payment methods a till of a country takes in place of the Belgian ones (a debit card, an app,
+ * meal vouchers); the others (cash, credit cards, gift cards) are the same everywhere. Only names
+ * change: a method keeps its place, weight and tips, so the draws are the same in every country.
+ */
+const LOCAL_PAYMENTS: Readonly<
+  Record<Country, Readonly<Record<string, { name: string; extra: string | null }>>>
+> = {
+  BE: {},
+  FR: {
+    Bancontact: { name: 'CB', extra: 'Carte bancaire' },
+    'Meal vouchers': { name: 'Titres-restaurant', extra: 'Ticket Restaurant' },
+    Payconiq: { name: 'Lydia', extra: null },
+  },
+  NL: {
+    Bancontact: { name: 'PIN', extra: 'Pinpas' },
+    'Meal vouchers': { name: 'Cadeaubon', extra: null },
+    Payconiq: { name: 'iDEAL QR', extra: null },
+  },
+  DE: {
+    Bancontact: { name: 'girocard', extra: 'EC-Karte' },
+    'Meal vouchers': { name: 'Essensgutscheine', extra: null },
+    Payconiq: { name: 'PayPal', extra: null },
+  },
+  ES: {
+    Bancontact: { name: 'Tarjeta de débito', extra: null },
+    'Meal vouchers': { name: 'Ticket Restaurant', extra: 'Cheque gourmet' },
+    Payconiq: { name: 'Bizum', extra: null },
+  },
+};
+
+/** A flavour's payment methods as a till of `country` names them (Belgium: as drawn). */
+function paymentsIn(flavour: Flavour, country: Country): Flavour['payments'] {
+  const local = LOCAL_PAYMENTS[country];
+  return flavour.payments.map((method) => ({ ...method, ...(local[method.name] ?? {}) }));
+}
+
 export function seedPosDataset(input: SeedInput): PosDataset {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
@@ -553,7 +590,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
     };
   });
 
-  const paymentMethods: PosPaymentMethod[] = flavour.payments.map((method, index) => ({
+  const paymentMethods: PosPaymentMethod[] = paymentsIn(flavour, country).map((method, index) => ({
     id: id('payment-method', index),
     name: method.name,
     extra: method.extra,
@@ -675,6 +712,8 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 class OrderBuilder {
   /** The rate each of the dataset's taxes has in the flavour as drawn (its Belgian rate), by tax id. */
   private readonly drawnRates: ReadonlyMap<string, number>;
+  /** The flavour's payment method of each of the dataset's, by id (names differ by country). */
+  private readonly drawnPayments: ReadonlyMap<string, Flavour['payments'][number]>;
 
   constructor(
     private readonly faker: Faker,
@@ -685,6 +724,7 @@ class OrderBuilder {
     private readonly end: string,
   ) {
     this.drawnRates = new Map(flavour.taxes.map((t) => [id('tax', t.key), t.rate]));
+    this.drawnPayments = new Map(flavour.payments.map((p, index) => [id('payment-method', index), p]));
   }
 
   /**
@@ -834,13 +874,13 @@ class OrderBuilder {
   private method(methods: PosPaymentMethod[]): PosPaymentMethod {
     const weights = methods.map((m) => ({
       value: m,
-      weight: this.flavour.payments.find((p) => p.name === m.name)?.weight ?? 1,
+      weight: this.drawnPayments.get(m.id)?.weight ?? 1,
     }));
     return this.faker.helpers.weightedArrayElement(weights);
   }
 
   private tip(method: PosPaymentMethod, mode: PosModeValue): number {
-    const tips = this.flavour.payments.find((p) => p.name === method.name)?.tips ?? false;
+    const tips = this.drawnPayments.get(method.id)?.tips ?? false;
     return tips && mode === 'EAT_IN' && this.faker.datatype.boolean(0.3)
       ? this.faker.helpers.arrayElement([0.5, 1, 1.5, 2, 3])
       : 0;

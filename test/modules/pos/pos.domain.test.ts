@@ -57,7 +57,7 @@ interface Sale {
   mode?: 'EAT_IN' | 'DELIVERY';
   /** 'Steak frites 1|Cola 2 0.5': product, quantity and the discount of each line. */
   lines: string;
-  /** 'Cash 20 2|Bancontact 15.67': method, amount and tip; by default the total in cash. */
+  /** 'Cash 20 2|CB 15.67': method, amount and tip; by default the total in cash. */
   pay?: string;
   customer?: string;
 }
@@ -96,9 +96,9 @@ function scenario() {
   const d = fresh();
   const [loc0, loc1] = d.locations.map((l) => l.id) as [string, string];
   const a = { created: at('11:30:00'), closed: at('12:00:00'), lines: 'Steak frites 1|Cola 2' };
-  addOrder(d, 'a', { ...a, pay: 'Cash 20 2|Bancontact 15.11' });
+  addOrder(d, 'a', { ...a, pay: 'Cash 20 2|CB 15.11' });
   const b = { mode: 'DELIVERY', created: at('18:40:00'), closed: at('19:00:00') } as const;
-  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Delivery fee 1', pay: 'Bancontact 28.83' });
+  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Delivery fee 1', pay: 'CB 28.83' });
   const c = { loc: 1, created: at('23:30:00'), closed: '2026-02-10T23:59:59.999Z' } as const;
   addOrder(d, 'c', { ...c, lines: 'Espresso 1', pay: 'Visa / Mastercard 3.36' });
   addOrder(d, 'd', { created: at('23:50:00'), closed: at('00:00:00', '2026-02-11'), lines: 'Tomato soup 1' });
@@ -172,8 +172,8 @@ describe('orders', () => {
     const internal = ['closes_at', 'planned_payment', 'location_id'];
     expect(keys.filter((k) => internal.includes(k))).toEqual(['location_id']);
     const names = (loc?: string) => pos.atLocation(s.d.payment_methods, loc).map((m) => m.name);
-    expect(names(s.loc0)).toEqual(['Cash', 'Bancontact', 'Visa / Mastercard', 'Meal vouchers', 'Payconiq']);
-    expect(names(s.loc1)).toEqual(['Cash', 'Bancontact', 'Visa / Mastercard', 'Meal vouchers']);
+    expect(names(s.loc0)).toEqual(['Cash', 'CB', 'Visa / Mastercard', 'Titres-restaurant', 'Lydia']);
+    expect(names(s.loc1)).toEqual(['Cash', 'CB', 'Visa / Mastercard', 'Titres-restaurant']);
     expect([names().length, names('nowhere')]).toEqual([5, []]);
     expect(pos.withoutLocations(named(s.d.payment_methods, 'Cash'))).not.toHaveProperty('location_ids');
   });
@@ -226,7 +226,7 @@ describe('payments, sales and closures of a day', () => {
       return { id, total, tax_amount: tax, payments: paid(pay), taxes: taxes(s.d, spec) };
     };
     const rates = '5.5 1.35 25.85|10 2.45 26.95|20 1.86 11.14';
-    const first = closure(s.loc0, [63.94, 5.66], 'Cash 2 20|Bancontact 0 43.94', rates);
+    const first = closure(s.loc0, [63.94, 5.66], 'Cash 2 20|CB 0 43.94', rates);
     const second = closure(s.loc1, [3.36, 0.56], 'Visa / Mastercard 0 3.36', '20 0.56 3.36');
     const closed = { date: DAY, status: 'closed', closures: [first, second] };
     expect(pos.closureOf(s.d, DAY, '2026-02-11')).toEqual(closed);
@@ -313,7 +313,7 @@ describe('the e-reporting summary', () => {
       const goods = line(GOODS, [60.96, 5.16, 2], '5.5 1.35 25.85|10 2.45 26.95|20 1.36 8.16');
       // Cash paid 20 of 35.11: 15.35 (tax 1.40) at 10 %, the last rate the rest, 4.65 (tax 2.17 − 1.40).
       const cash = 'Cash 10 1.4 15.35|Cash 20 0.77 4.65';
-      const card = 'Bancontact 10 1.05 11.6|Bancontact 20 1.09 6.49|Bancontact 5.5 1.35 25.85';
+      const card = 'CB 10 1.05 11.6|CB 20 1.09 6.49|CB 5.5 1.35 25.85';
       expect(pos.reportOf(s.d, DAY, how === 'given' ? s.loc0 : undefined)).toEqual({
         date: DAY,
         location_id: s.loc0,
@@ -347,17 +347,17 @@ describe('the e-reporting summary', () => {
     const day = { created: at('10:00:00', '2026-02-12'), closed: at('10:30:00', '2026-02-12') };
     // 41.97 (tax 4.17): 6.86 at 5.5 % (0.36), 26.95 at 10 % (2.45), 8.16 at 20 % (1.36).
     const lines = 'Tomato soup 1|Steak frites 1|Cola 2';
-    addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.27|Bancontact 40.7' });
+    addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.27|CB 40.7' });
     // Cash: 0.21 and 0.82, then 0.24 (not 1.27 × 8.16 / 41.97 = 0.25); tax 0.01, 0.07, then 0.13 − 0.08.
     const cash = 'Cash 5.5 0.01 0.21|Cash 10 0.07 0.82|Cash 20 0.05 0.24';
-    const card = 'Bancontact 5.5 0.35 6.65|Bancontact 10 2.38 26.13|Bancontact 20 1.31 7.92';
+    const card = 'CB 5.5 0.35 6.65|CB 10 2.38 26.13|CB 20 1.31 7.92';
     expect(pos.reportOf(d, '2026-02-12').payments).toEqual(shares(d, `${cash}|${card}`));
   });
 });
 
 describe('open orders the clock completes', () => {
   const CLOSES = at('21:00:00');
-  function openOrder(plan: 'Bancontact' | 'unknown' | null, loyalty: number | null, known = true) {
+  function openOrder(plan: 'CB' | 'unknown' | null, loyalty: number | null, known = true) {
     const d = fresh();
     const client = need('customer', Object.values(d.customers)[0]);
     client.loyalty = loyalty;
@@ -376,7 +376,7 @@ describe('open orders the clock completes', () => {
     ['long after its time', '2026-03-01T00:00:00.000Z', true, CLOSES],
     ['never without a time to close', '9999-01-01T00:00:00.000Z', false, null],
   ])('completes an order %s, paid in full at its time', (_name, now, done, closes) => {
-    const { d, order, client } = openOrder('Bancontact', 10);
+    const { d, order, client } = openOrder('CB', 10);
     order.closes_at = closes;
     expect(pos.completeDueOrders(d, new Date(now)).map((o) => o.id)).toEqual(done ? ['open'] : []);
     // The id of no order is forgotten either way.
@@ -384,19 +384,19 @@ describe('open orders the clock completes', () => {
     if (!done) return expect([order.closing_date, order.payments, client.loyalty]).toEqual([null, [], 10]);
     const closed = { closing_date: CLOSES, total_tip: 1.5, loyalty: 53, closes_at: null };
     expect(order).toMatchObject({ ...closed, planned_payment: null });
-    const method = named(d.payment_methods, 'Bancontact').id;
+    const method = named(d.payment_methods, 'CB').id;
     const amounts = { total: 53.9, tip: 1.5, status: 'Completed', currency: 'EUR', date: CLOSES };
     const payment = { id: uuidFrom('pos-payment', 'open', 0), payment_method_id: method, ...amounts };
-    const links = { payment_method_name: 'Bancontact', invoice_ref: null, order_id: 'open' };
+    const links = { payment_method_name: 'CB', invoice_ref: null, order_id: 'open' };
     expect(order.payments).toEqual([{ ...payment, ...links }]);
     expect(client.loyalty).toBe(63);
   });
 
-  it.each<[string, 'Bancontact' | 'unknown' | null, number | null, boolean, unknown[]]>([
+  it.each<[string, 'CB' | 'unknown' | null, number | null, boolean, unknown[]]>([
     ['an unknown planned method', 'unknown', 10, true, [null, 53.9, 1.5, 53, 63]],
     ['no planned payment', null, 10, true, [null, 53.9, 0, 53, 63]],
-    ['a customer without points yet', 'Bancontact', null, true, ['Bancontact', 53.9, 1.5, 53, 53]],
-    ['a customer who is no more', 'Bancontact', 10, false, ['Bancontact', 53.9, 1.5, null, 10]],
+    ['a customer without points yet', 'CB', null, true, ['CB', 53.9, 1.5, 53, 53]],
+    ['a customer who is no more', 'CB', 10, false, ['CB', 53.9, 1.5, null, 10]],
   ])('completes an order with %s', (_name, plan, loyalty, known, expected) => {
     const { d, order, client } = openOrder(plan, loyalty, known);
     pos.completeDueOrders(d, new Date(CLOSES));

@@ -171,7 +171,13 @@ describe('pos: reference data', () => {
     const taxes = ServicePage_POSTaxRateItem_.parse((await get('/tax-rates')).body);
     expect(taxes.items.map((t) => t.rate)).toEqual([20, 10, 5.5, 0]);
     const methods = ServicePage_PaymentMethods_.parse((await get('/payment-methods')).body);
-    expect(methods.items.map((m) => m.name)).toEqual(['Cash', 'CB', 'Visa / Mastercard', 'Titres-restaurant', 'Lydia']);
+    expect(methods.items.map((m) => m.name)).toEqual([
+      'Cash',
+      'CB',
+      'Visa / Mastercard',
+      'Titres-restaurant',
+      'Lydia',
+    ]);
     const categories = ServicePage_ProductCategoryItem_.parse((await get('/product-categories')).body);
     const parents = ServicePage_ProductCategoryItem_.parse(
       (await get('/product-categories?only_parents=true')).body,

@@ -96,7 +96,9 @@ describe('console pages', () => {
     const token = await sandboxToken(t);
     const id = t.ids.verticalConsumers.INVOICING as string;
     for (let i = 0; i < 2; i += 1) {
-      const res = await call(t.app, 'GET', `/consumers/${id}/invoicing/invoices?page=1&size=5&bogus=<b>`, { token });
+      const res = await call(t.app, 'GET', `/consumers/${id}/invoicing/invoices?page=1&size=5&bogus=<b>`, {
+        token,
+      });
       expect(res.status).toBe(200);
     }
     const res = await consoleRequest(t.app, 'GET', '/console/report');

@@ -70,6 +70,10 @@ export interface CountryTraits {
   language: string;
   /** The international prefix of phone numbers. */
   phonePrefix: string;
+  /** How a mobile number starts (eight digits follow). */
+  mobilePrefix: string;
+  /** The e-mail providers of people there (five: the same draw in every country). */
+  mailDomains: readonly [string, string, string, string, string];
   /** A company's VAT number, drawn. */
   vatNumber(faker: Faker): string;
   /** Cities with their postal codes, for addresses. */
@@ -86,6 +90,8 @@ export const COUNTRY_TRAITS: Readonly<Record<Country, CountryTraits>> = {
     foodRates: { onSite: 12, takeAway: 6, drinks: 21 },
     language: 'fr',
     phonePrefix: '+32',
+    mobilePrefix: '+324',
+    mailDomains: ['gmail.com', 'outlook.com', 'proximus.be', 'telenet.be', 'yahoo.fr'],
     vatNumber: (faker) => `BE0${digits(faker, 9)}`,
     places: [
       { city: 'Bruxelles', postal_code: '1000' },
@@ -101,6 +107,8 @@ export const COUNTRY_TRAITS: Readonly<Record<Country, CountryTraits>> = {
     foodRates: { onSite: 10, takeAway: 5.5, drinks: 20 },
     language: 'fr',
     phonePrefix: '+33',
+    mobilePrefix: '+336',
+    mailDomains: ['gmail.com', 'outlook.fr', 'orange.fr', 'free.fr', 'yahoo.fr'],
     vatNumber: (faker) => `FR${digits(faker, 2)}${digits(faker, 9)}`,
     places: [
       { city: 'Paris', postal_code: '75011' },
@@ -116,6 +124,8 @@ export const COUNTRY_TRAITS: Readonly<Record<Country, CountryTraits>> = {
     foodRates: { onSite: 9, takeAway: 9, drinks: 21 },
     language: 'nl',
     phonePrefix: '+31',
+    mobilePrefix: '+316',
+    mailDomains: ['gmail.com', 'outlook.com', 'ziggo.nl', 'kpnmail.nl', 'hotmail.nl'],
     vatNumber: (faker) => `NL${digits(faker, 9)}B01`,
     places: [
       { city: 'Amsterdam', postal_code: '1012 AB' },
@@ -130,6 +140,8 @@ export const COUNTRY_TRAITS: Readonly<Record<Country, CountryTraits>> = {
     foodRates: { onSite: 19, takeAway: 7, drinks: 19 },
     language: 'de',
     phonePrefix: '+49',
+    mobilePrefix: '+4917',
+    mailDomains: ['gmail.com', 'web.de', 'gmx.de', 't-online.de', 'outlook.de'],
     vatNumber: (faker) => `DE${digits(faker, 9)}`,
     places: [
       { city: 'Berlin', postal_code: '10115' },
@@ -144,6 +156,8 @@ export const COUNTRY_TRAITS: Readonly<Record<Country, CountryTraits>> = {
     foodRates: { onSite: 10, takeAway: 10, drinks: 21 },
     language: 'es',
     phonePrefix: '+34',
+    mobilePrefix: '+346',
+    mailDomains: ['gmail.com', 'hotmail.es', 'yahoo.es', 'telefonica.net', 'outlook.es'],
     vatNumber: (faker) => `ESB${digits(faker, 8)}`,
     places: [
       { city: 'Madrid', postal_code: '28013' },

@@ -608,8 +608,8 @@ export function seedPosDataset(input: SeedInput): PosDataset {
       first_name: first,
       last_name: last,
       name: `${first} ${last}`,
-      phone: faker.datatype.boolean(0.8) ? phoneOf(faker) : null,
-      email: faker.datatype.boolean(0.85) ? emailOf(faker, first, last) : null,
+      phone: faker.datatype.boolean(0.8) ? phoneOf(faker, COUNTRY_TRAITS[country]) : null,
+      email: faker.datatype.boolean(0.85) ? emailOf(faker, first, last, COUNTRY_TRAITS[country]) : null,
       // Customers since half a year before the history, the last ones a fortnight before the recent window.
       created_on: faker.date
         .between({

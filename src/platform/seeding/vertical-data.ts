@@ -1,5 +1,6 @@
 import { uuidFrom } from '../../lib/ids.js';
 import type { VerticalTaxTotal } from '../../store/world.js';
+import { COUNTRY_TRAITS, type CountryTraits } from '../countries.js';
 import { type Faker, fakerFor, reseed } from './fakers.js';
 
 export { type Faker, fakerFor, reseed };
@@ -163,16 +164,24 @@ export function mergeTaxTotals(totals: readonly VerticalTaxTotal[]): VerticalTax
   return taxTotals(totals.map((t) => ({ ...t })));
 }
 
-/** A Belgian-looking phone number. */
-export const phoneOf = (faker: Faker): string => `+324${faker.string.numeric(8)}`;
+/** A mobile number of a country (Belgian by default): the same draw everywhere. */
+export const phoneOf = (
+  faker: Faker,
+  traits: Pick<CountryTraits, 'mobilePrefix'> = COUNTRY_TRAITS.BE,
+): string => `${traits.mobilePrefix}${faker.string.numeric(8)}`;
 
 /** An e-mail address from a name, ascii only. */
-export function emailOf(faker: Faker, first: string, last: string): string {
+export function emailOf(
+  faker: Faker,
+  first: string,
+  last: string,
+  traits: Pick<CountryTraits, 'mailDomains'> = COUNTRY_TRAITS.BE,
+): string {
   const clean = (s: string) =>
     s
       .normalize('NFD')
       .replace(/[^a-zA-Z]/g, '')
       .toLowerCase();
-  const domain = pick(faker, ['gmail.com', 'outlook.com', 'proximus.be', 'telenet.be', 'yahoo.fr']);
+  const domain = pick(faker, traits.mailDomains);
   return `${clean(first) || 'client'}.${clean(last) || 'sandbox'}${faker.number.int({ min: 1, max: 99 })}@${domain}`;
 }

@@ -97,6 +97,20 @@ describe('the POS of a connector is of its country', () => {
     }
   });
 
+  it("a French till's customers have French mobiles and e-mail providers; a Belgian one's Belgian", async () => {
+    type Customer = { phone: string | null; email: string | null };
+    const customersOf = async (integrationid: number, credentials: Record<string, string>) =>
+      (await (await posOf(integrationid, credentials)).get('customers?size=100')).items as Customer[];
+    const french = await customersOf(9005, { client_id: 'c', client_secret: 's' });
+    const phones = french.flatMap((c) => (c.phone ? [c.phone] : []));
+    expect(phones.length).toBeGreaterThan(10);
+    for (const phone of phones) expect(phone).toMatch(/^\+336\d{8}$/);
+    const domains = new Set(french.flatMap((c) => (c.email ? [c.email.split('@')[1]] : [])));
+    for (const domain of domains) expect(domain).not.toMatch(/\.be$/);
+    const belgian = await customersOf(9000, { token: 't' });
+    for (const c of belgian) if (c.phone) expect(c.phone).toMatch(/^\+324\d{8}$/);
+  });
+
   it('a till sold everywhere keeps the Belgian rates and places', async () => {
     const { get } = await posOf(9000, { token: 't' });
     const taxes = (await get('tax-rates')).items as Tax[];

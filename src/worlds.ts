@@ -15,6 +15,7 @@ import { systemClock } from './lib/clock.js';
 import { errors } from './lib/errors.js';
 import { own } from './lib/own.js';
 import { credentialsOf } from './platform/credentials.js';
+import { unverifiedClaims } from './platform/tokens.js';
 import { Store } from './store/store.js';
 import { VERTICALS } from './verticals.js';
 
@@ -159,7 +160,7 @@ export class WorldHub implements WorldDirectory {
       const token = authorization.slice(7).trim();
       const controlled = this.#byControl.get(token);
       if (controlled) return controlled;
-      const subject = jwtSubject(token);
+      const subject = unverifiedClaims(token)?.sub;
       if (subject !== undefined) return this.#byClient.get(subject);
       return undefined;
     }
@@ -334,19 +335,6 @@ export class WorldHub implements WorldDirectory {
       bytes: world.store.heldBytes,
       clock: { now: clock.now().toISOString(), mode: clock.mode },
     };
-  }
-}
-
-/** The subject (client id) of a JWT, read without checking it: the world it names checks it. */
-function jwtSubject(token: string): string | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3 || (parts[1]?.length ?? 0) > 4096) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8')) as unknown;
-    const sub = (claims as { sub?: unknown } | null)?.sub;
-    return typeof sub === 'string' ? sub : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -28,6 +28,34 @@ export interface Principal {
   mcp: { consumerid: string; scopes: readonly string[] } | null;
 }
 
+/** What a token says of itself, read without checking its signature. */
+export interface UnverifiedClaims {
+  sub: string;
+  iat: number | undefined;
+  exp: number | undefined;
+  typ: unknown;
+}
+
+/**
+ * The claims of a JWT, read without checking it: for what only routes or reports on a token (the
+ * world it belongs to, the readiness report), never to let a request in. Null when it is not one.
+ */
+export function unverifiedClaims(token: string): UnverifiedClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || (parts[1]?.length ?? 0) > 4096) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    > | null;
+    if (typeof claims?.sub !== 'string') return null;
+    const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+    return { sub: claims.sub, iat: number(claims.iat), exp: number(claims.exp), typ: claims.typ };
+  } catch {
+    return null;
+  }
+}
+
 interface Claims {
   sub: string;
   acc: string;

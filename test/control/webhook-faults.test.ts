@@ -436,6 +436,11 @@ describe('webhook faults: scope, visibility and rules', () => {
       ],
       [{ match: { webhook: {}, method: 'GET' }, effect: { stale: true } }, 'go with path'],
       [{ match: { webhook: {} }, effect: {} }, 'a webhook match'],
+      // A field the match does not know would otherwise be dropped, and the fault match every delivery.
+      [
+        { match: { webhook: { url: 'http://127.0.0.1:9/hooks' } }, effect: { duplicate: 1 } } as FaultRule,
+        'url',
+      ],
     ];
     for (const [rule, message] of cases) {
       const res = await call(w.s.app, 'POST', '/__sandbox/faults', { body: rule });

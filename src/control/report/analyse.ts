@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from '@hono/zod-openapi';
 import { attemptErrorKind } from '../../modules/webhooks/index.js';
 import type { Catalogue } from '../../platform/catalogue.js';
+import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from '../../platform/tokens.js';
 import { CLIENT_REQUEST_ID_HEADER } from '../../platform/transactions.js';
 import type { World } from '../../store/world.js';
 import {
@@ -79,19 +80,9 @@ interface Call {
 
 /** The claims of a JWT, read without checking it (the API checked it; the report only reads). */
 function claimsOf(token: string): TokenClaims | null {
-  const part = token.split('.')[1];
-  if (!part || part.length > 4096) return null;
-  try {
-    const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Partial<TokenClaims>;
-    if (typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
-    return {
-      sub: claims.sub,
-      iat: typeof claims.iat === 'number' ? claims.iat : claims.exp - 1800,
-      exp: claims.exp,
-    };
-  } catch {
-    return null;
-  }
+  const claims = unverifiedClaims(token);
+  if (!claims || claims.exp === undefined) return null;
+  return { sub: claims.sub, iat: claims.iat ?? claims.exp - TOKEN_LIFETIME_SECONDS, exp: claims.exp };
 }
 
 function bearerOf(record: JournalRecord): string | null {
@@ -294,7 +285,10 @@ function tokenHygiene(tokenCalls: Call[], apiCalls: Call[], findings: Findings):
   for (const call of issued) {
     if (!call.client) continue;
     const previous = lastIssued.get(call.client);
-    if (previous !== undefined && previous + (1800 - EARLY_RENEWAL_SECONDS) * 1000 > call.at) {
+    if (
+      previous !== undefined &&
+      previous + (TOKEN_LIFETIME_SECONDS - EARLY_RENEWAL_SECONDS) * 1000 > call.at
+    ) {
       const list = early.get(call.client) ?? [];
       list.push(call);
       early.set(call.client, list);

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Page, paginate } from '../../lib/pagination.js';
 import { compilePathPattern } from '../../lib/path-pattern.js';
-import type { Principal } from '../../platform/tokens.js';
+import { type Principal, unverifiedClaims } from '../../platform/tokens.js';
 import { CLIENT_REQUEST_ID_HEADER, CONNECTION_ID_HEADER } from '../../platform/transactions.js';
 
 /**
@@ -487,15 +487,10 @@ type RequestLine = Omit<JournalRecord, 'chars' | 'headers' | 'principal' | 'reda
 
 /** An API token without its signature: its claims only (no server accepts it). */
 function unsignedClaims(token: string): string | null {
-  const part = token.split('.')[1];
-  if (!part || part.length > 4096) return null;
-  try {
-    const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const kept = { sub: claims.sub, iat: claims.iat, exp: claims.exp };
-    return `unsigned.${Buffer.from(JSON.stringify(kept)).toString('base64url')}.unsigned`;
-  } catch {
-    return null;
-  }
+  const claims = unverifiedClaims(token);
+  if (!claims) return null;
+  const kept = { sub: claims.sub, iat: claims.iat, exp: claims.exp };
+  return `unsigned.${Buffer.from(JSON.stringify(kept)).toString('base64url')}.unsigned`;
 }
 
 function toRequestLine(record: JournalRecord): RequestLine {

@@ -6,6 +6,7 @@ import type { AppEnv } from '../../platform/context.js';
 import { admin, errorResponses, jsonContent } from '../../platform/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
 import { deliveryWorkKey } from './delivery.js';
+import { pendingFrom } from './events.js';
 import { WEBHOOK_FAULT_EFFECTS } from './misbehaviour.js';
 
 /**
@@ -225,12 +226,7 @@ export function queueRedelivery(
   const record: WebhookDeliveryRecord = {
     ...original,
     deliveryid,
-    created_on: deps.now.toISOString(),
-    attempts: 0,
-    next_attempt_at: deps.now.toISOString(),
-    state: 'pending',
-    last_httpstatus: null,
-    last_error: null,
+    ...pendingFrom(deps.now),
     redelivery_of: original.deliveryid,
   };
   // A redelivery asked for is the tester's own: what a fault did to the original is not carried over.

@@ -1,6 +1,19 @@
 import { unixSeconds } from '../../lib/clock.js';
 import type { Services } from '../../platform/context.js';
 import type { ConnectionRecord, ConsumerRecord, IssueRecord } from '../../store/world.js';
+
+/** The outbox state of a delivery made at `now`: due at once, never tried. */
+export function pendingFrom(now: Date) {
+  return {
+    created_on: now.toISOString(),
+    attempts: 0,
+    next_attempt_at: now.toISOString(),
+    state: 'pending' as const,
+    last_httpstatus: null,
+    last_error: null,
+  };
+}
+
 import { subscribersOf } from './webhooks.domain.js';
 
 /**
@@ -68,12 +81,7 @@ export function publishEvent(services: EventServices, event: SandboxEvent): numb
       url: webhook.url,
       integrationid: event.integrationid ?? null,
       body,
-      created_on: now.toISOString(),
-      attempts: 0,
-      next_attempt_at: now.toISOString(),
-      state: 'pending',
-      last_httpstatus: null,
-      last_error: null,
+      ...pendingFrom(now),
       redelivery_of: null,
     };
   }

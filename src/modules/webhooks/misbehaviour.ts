@@ -1,4 +1,5 @@
 import type { WebhookDeliveryRecord, WebhookRecord, World } from '../../store/world.js';
+import { pendingFrom } from './events.js';
 
 /**
  * Deliveries that misbehave on purpose, the way real at-least-once, unordered delivery does: sent
@@ -133,12 +134,7 @@ function copyOf(
   const record: WebhookDeliveryRecord = {
     ...original,
     deliveryid,
-    created_on: now.toISOString(),
-    attempts: 0,
-    next_attempt_at: now.toISOString(),
-    state: 'pending',
-    last_httpstatus: null,
-    last_error: null,
+    ...pendingFrom(now),
     redelivery_of: original.deliveryid,
     fault,
   };

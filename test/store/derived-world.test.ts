@@ -129,6 +129,31 @@ describe('the derived world', () => {
     expect(await answers(again.app, reads(READS))).toEqual(answered);
   });
 
+  it('a first read after the clock passed the open orders of the history closes them in what it builds, and writes nothing', async () => {
+    const file = tempFile();
+    const { app, store } = await fileApp(file);
+    // Past the morning of the first day: the orders the history left open have all closed by now.
+    await answers(app, [{ method: 'POST', path: '/__sandbox/clock', body: { advance_seconds: 8 * 3600 } }]);
+    await store.flush();
+    const journalBefore = readFileSync(`${file}.journal`, 'utf8');
+    const answered = await answers(app, reads(READS));
+    expect(answered.every((line) => / 200 /.test(line))).toBe(true);
+    await store.flush();
+    expect(readFileSync(`${file}.journal`, 'utf8')).toBe(journalBefore);
+    // None of the history's open orders (placed before 09:00 on the first day) is left open.
+    const token = await tokenFor(app, { accountId: ids.accountId, ...ids.sandbox });
+    const open = await call(app, 'GET', `/consumers/${v.POS}/pos/orders?state=open&size=100`, { token });
+    const history = (open.body.items as { creation_date: string }[]).filter(
+      (order) => order.creation_date <= '2026-01-15T09:00:00.000Z',
+    );
+    expect([open.status, history]).toEqual([200, []]);
+    // The same bytes as a world that never wrote the clock move: after a restart from the file.
+    await store.close();
+    opened.splice(0);
+    const again = await fileApp(file);
+    expect(await answers(again.app, reads(READS))).toEqual(answered);
+  });
+
   it('the same requests give the same bytes with a cache of one byte, and after a restart from the file', async () => {
     const series = [...reads(READS), ...WRITES, ...reads(READS)];
     const reference = await answers(createApp({ seed: SEED }), series);

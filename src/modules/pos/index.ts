@@ -3,11 +3,17 @@ import { own } from '../../lib/own.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
-import { addDays } from '../../platform/seeding/vertical-data.js';
 import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { publishEvent } from '../webhooks/index.js';
-import { orderCompletedEvent, settleDataset } from './pos.context.js';
+import {
+  announcedThrough,
+  completionsListened,
+  oldestAnnounced,
+  orderCompletedEvent,
+  POS_BUSINESS,
+  settleDataset,
+} from './pos.context.js';
 import { posOrdersCube } from './pos.cube.js';
 import { posDatasetOf } from './pos.domain.js';
 import { posExamples } from './pos.examples.js';
@@ -72,10 +78,8 @@ export function posOrdersTask(services: Services): TickTask {
 }
 
 const POS_DATASETS = 'pos_datasets';
-/** The world's note of the last instant whose POS business was announced (sandbox_state). */
-const POS_BUSINESS = 'business:pos';
-/** A clock moved further than this at once announces the business of these last days only. */
-export const MAX_ANNOUNCED_DAYS = 31;
+
+export { MAX_ANNOUNCED_DAYS } from './pos.context.js';
 
 /**
  * Background task: announces the business as it happens: pos.order.completed for each order the
@@ -89,11 +93,8 @@ export function posBusinessTask(services: Services): TickTask {
     const now = store.builtAt();
     const through = announcedThrough(world.sandbox_state[POS_BUSINESS]?.through);
     if (through !== undefined && through >= now) return;
-    const listened = Object.values(world.webhooks).some(
-      (webhook) => webhook.status === 'active' && webhook.event === 'pos.order.completed',
-    );
-    if (listened) {
-      const oldest = `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
+    if (completionsListened(world)) {
+      const oldest = oldestAnnounced(now);
       const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
       for (const key of store.generatedKeys(POS_DATASETS)) {
         const args = store.generatedArgs(POS_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
@@ -107,11 +108,6 @@ export function posBusinessTask(services: Services): TickTask {
     }
     world.sandbox_state[POS_BUSINESS] = { through: now };
   };
-}
-
-/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
-export function announcedThrough(kept: string | undefined): string | undefined {
-  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
 }
 
 /** When the next open order of a dataset is due, or null when none is. */

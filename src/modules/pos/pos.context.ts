@@ -1,9 +1,12 @@
 import { own } from '../../lib/own.js';
+import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import type { Vertical } from '../../platform/operation.js';
-import type { ConsumerRecord, World } from '../../store/world.js';
+import { addDays } from '../../platform/seeding/vertical-data.js';
+import { type ConsumerRecord, datasetKey, type World } from '../../store/world.js';
 import { type EventServices, publishEvent } from '../webhooks/index.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
 import type { PosDataset, PosOrder } from './pos.records.js';
+import { livingOrders } from './pos.seed.js';
 
 export const POS_API = 'Point of Sale' as const;
 
@@ -42,20 +45,74 @@ export function settleDataset(services: EventServices, world: World, dataset: Po
   return completed.length;
 }
 
+/** The world's note of the last instant whose POS business was announced (sandbox_state). */
+export const POS_BUSINESS = 'business:pos';
+/** A clock moved further than this at once announces the business of these last days only. */
+export const MAX_ANNOUNCED_DAYS = 31;
+
+/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
+export function announcedThrough(kept: string | undefined): string | undefined {
+  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
+}
+
+/** The oldest instant a run at `now` announces business from. */
+export const oldestAnnounced = (now: string): string =>
+  `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
+
+/** Whether an active webhook listens to pos.order.completed. */
+export const completionsListened = (world: World): boolean =>
+  Object.values(world.webhooks).some(
+    (webhook) => webhook.status === 'active' && webhook.event === 'pos.order.completed',
+  );
+
+/**
+ * The generated orders of a dataset used for the first time that closed while the business was
+ * announced without it (the background task announces the datasets in use only): those the
+ * announcements through now have missed, to announce late, once. None when nothing listens.
+ */
+function missedCompletions(world: World, dataset: PosDataset, args: ConnectionDatasetArgs): PosOrder[] {
+  const through = announcedThrough(world.sandbox_state[POS_BUSINESS]?.through);
+  if (through === undefined || !completionsListened(world)) return [];
+  return livingOrders(dataset, args, oldestAnnounced(through), through);
+}
+
+const isDue = (dataset: PosDataset, instant: string): boolean =>
+  dataset.open_orders.some((id) => {
+    const order = own(dataset.orders, id);
+    if (!order) return true;
+    return order.closes_at === null ? order.closing_date !== null : order.closes_at <= instant;
+  });
+
 /**
  * What every POS operation works on, once the consumer, its active POS connection and the coverage
- * have been checked: the connection's dataset, built on first access, with the orders due by now
- * completed.
+ * have been checked: the connection's dataset, built on first access as it stands now (the orders
+ * the history left open closed once their time came: generated, not written). A request writes only
+ * when there is something to write: open orders a client declared that are due, or, on a dataset's
+ * first use, the completions announced while it was not in use that a webhook listens to.
  */
 export const pos: Vertical<PosDataset> = {
   api: POS_API,
   open: async (c, { connection }) => {
     const store = c.get('store');
-    // Completing due orders is a write, even on a read: it goes through the write boundary.
-    await store.transact((write) => {
-      settleDataset({ ...c.var, store: write }, write.world, posDatasetOf(write, connection));
-    });
+    const key = datasetKey(connection.consumerid, connection.connectionid);
+    const firstUse = store.generatedArgs(POS_DATASETS, key) === undefined;
+    const dataset = posDatasetOf(store, connection);
+    const args = store.generatedArgs(POS_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
+    const missed = firstUse && args ? missedCompletions(store.world, dataset, args) : [];
+    if (missed.length > 0 || isDue(dataset, c.get('clock').now().toISOString())) {
+      await store.transact((write) => {
+        const services = { ...c.var, store: write };
+        const tracked = posDatasetOf(write, connection);
+        settleDataset(services, write.world, tracked);
+        const consumer = own(write.world.consumers, tracked.consumerid);
+        if (consumer) {
+          for (const order of missed) publishEvent(services, orderCompletedEvent(consumer, tracked, order));
+        }
+      });
+    }
     // As the request sees it: tracked inside a write, plain on a read.
     return posDatasetOf(store, connection);
   },
 };
+
+const POS_DATASETS = 'pos_datasets';

@@ -16,7 +16,10 @@ import type {
   POSOrderOut,
   ReportOut,
 } from './pos.schemas.js';
-import { buildPosDataset, completionPayment } from './pos.seed.js';
+import { buildPosDataset } from './pos.seed.js';
+
+// Open orders complete when the clock reaches their time (see pos.seed.ts).
+export { completeDueOrders } from './pos.seed.js';
 
 /**
  * Rules of the Point of Sale vertical, as functions over a connection's dataset. Amounts: a line's
@@ -32,38 +35,6 @@ export function posDatasetOf(
   how: DatasetUse = 'open',
 ): PosDataset {
   return connectionDataset(store, 'pos_datasets', buildPosDataset, connection, how);
-}
-
-// ------------------------------------------------------------------------------------------------
-// Open orders complete when the clock reaches their time.
-
-/** Closes the open orders whose time has come (paid in full, tip on top); returns them. */
-export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
-  const completed: PosOrder[] = [];
-  const instant = now.toISOString();
-  const open = dataset.open_orders.filter((id) => {
-    const order = own(dataset.orders, id);
-    if (!order) return false;
-    if (order.closes_at === null || order.closes_at > instant) return true;
-    const plan = order.planned_payment;
-    const method = dataset.payment_methods.find((m) => m.id === plan?.payment_method_id);
-    const payment = completionPayment(order, method, plan?.tip ?? 0, order.closes_at);
-    order.closing_date = order.closes_at;
-    order.payments = [payment];
-    order.total_tip = payment.tip;
-    const customer = order.customer_id ? own(dataset.customers, order.customer_id) : undefined;
-    if (customer) {
-      order.loyalty = Math.floor(order.total);
-      customer.loyalty = (customer.loyalty ?? 0) + order.loyalty;
-    }
-    order.closes_at = null;
-    order.planned_payment = null;
-    completed.push(order);
-    return false;
-  });
-  // Nothing due: nothing changes (a read that opens the dataset writes nothing).
-  if (open.length !== dataset.open_orders.length) dataset.open_orders = open;
-  return completed;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1106,8 +1106,9 @@ export function livePosDays(
 const NEVER = '9999-12-31T23:59:59.999Z';
 
 /**
- * The orders the days after the history drew (those of livePosDays, not the history's nor any a
- * client declared) that closed after `after` and by `through` (instants), by closing time.
+ * The generated orders that closed after the history's end (those the living days drew, and those
+ * the history left open; none a client declared), after `after` and by `through` (instants), by
+ * closing time.
  */
 export function livingOrders(
   dataset: PosDataset,
@@ -1122,7 +1123,7 @@ export function livingOrders(
       const closing = order.closing_date;
       return (
         closing !== null &&
-        order.creation_date > since &&
+        closing > since &&
         closing > after &&
         closing <= through &&
         order.id === id('order', Number(order.order_number))
@@ -1144,10 +1145,52 @@ function busyness(flavour: Flavour, day: string): number {
   return (weekday === 6 ? 1.5 : 1) * season;
 }
 
-/** Builds one connection's dataset from the seed (the vertical module's `build`), up to `today`. */
-export const buildPosDataset = (
+/**
+ * Builds one connection's dataset from the seed (the vertical module's `build`), as it stands at
+ * `at`: its history, the living days after it, and the orders the history left open closed, paid,
+ * once `at` reached their time. Closing them is part of what is generated, not a write: a first read
+ * long after the history writes nothing (the events of those orders go out with the living days').
+ */
+export function buildPosDataset(
   seed: number,
   args: ConnectionDatasetArgs,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PosDataset => livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, at, pace);
+): PosDataset {
+  const dataset = livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, at, pace);
+  completeDueOrders(dataset, new Date(at));
+  return dataset;
+}
+
+/**
+ * Closes the open orders whose time has come by `now` (paid in full as planned, tip on top); returns
+ * them. An id whose order is closed already (a client's change kept over a dataset that closed it
+ * since) leaves the list.
+ */
+export function completeDueOrders(dataset: PosDataset, now: Date): PosOrder[] {
+  const completed: PosOrder[] = [];
+  const instant = now.toISOString();
+  const open = dataset.open_orders.filter((id) => {
+    const order = own(dataset.orders, id);
+    if (!order || (order.closes_at === null && order.closing_date !== null)) return false;
+    if (order.closes_at === null || order.closes_at > instant) return true;
+    const plan = order.planned_payment;
+    const method = dataset.payment_methods.find((m) => m.id === plan?.payment_method_id);
+    const payment = completionPayment(order, method, plan?.tip ?? 0, order.closes_at);
+    order.closing_date = order.closes_at;
+    order.payments = [payment];
+    order.total_tip = payment.tip;
+    const customer = order.customer_id ? own(dataset.customers, order.customer_id) : undefined;
+    if (customer) {
+      order.loyalty = Math.floor(order.total);
+      customer.loyalty = (customer.loyalty ?? 0) + order.loyalty;
+    }
+    order.closes_at = null;
+    order.planned_payment = null;
+    completed.push(order);
+    return false;
+  });
+  // Nothing due: nothing changes (a read that opens the dataset writes nothing).
+  if (open.length !== dataset.open_orders.length) dataset.open_orders = open;
+  return completed;
+}

@@ -668,12 +668,30 @@ describe('pos: open orders complete with the clock', () => {
     // Only orders placed in the last hour and a half (in progress at 15:00) are open.
     const openNow = await all('/orders?state=open');
     for (const order of openNow) expect(order.creation_date > '2026-01-15T13:25:00').toBe(true);
-    const deliveries = await call(
-      s.app,
-      'GET',
-      '/__sandbox/webhook-deliveries?event=pos.order.completed&limit=100',
-    );
-    expect((deliveries.body as unknown[]).length).toBeGreaterThanOrEqual(2);
+    const announced = async () => {
+      const res = await call(
+        s.app,
+        'GET',
+        '/__sandbox/webhook-deliveries?event=pos.order.completed&limit=500',
+      );
+      return (res.body as { payload: { order_id: string } }[]).map((d) => d.payload.order_id).sort();
+    };
+    // Each order closed since the history's end is announced once: late, at the dataset's first
+    // use, those that closed before it; then, as the clock goes on, the others.
+    const closedSince = async () =>
+      (await all('/orders?date_from=2026-01-15&date_to=2026-01-15'))
+        .filter((o) => o.closing_date !== null && o.closing_date > '2026-01-15T09:00:00.000Z')
+        .map((o) => o.id)
+        .sort();
+    const first = await announced();
+    expect(first.length).toBeGreaterThanOrEqual(2);
+    expect(first).toEqual(await closedSince());
+    await call(s.app, 'POST', '/__sandbox/clock', { body: { advance_seconds: 3600 } });
+    token = await sandboxToken(s);
+    const later = await announced();
+    expect(later.length).toBeGreaterThan(first.length);
+    expect(later).toEqual(await closedSince());
+    expect(new Set(later).size).toBe(later.length);
   });
 });
 

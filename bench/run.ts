@@ -11,6 +11,8 @@ import { seedCredentials } from '../src/platform/credentials.js';
 /**
  * npm run bench [-- --quick] [--no-write] [--no-build]
  * npm run bench:quick            (the same as `--quick --no-write`: every scenario for a second)
+ * npm run bench -- --only=<name>  (one group alone, printed, never written: large-file, datalab,
+ *                                  fresh)
  *
  * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling) and the built
  * sandbox, drives each scenario with autocannon (50 connections), and prints and writes a table of
@@ -160,10 +162,29 @@ const sandboxCommand = (...extra: string[]) => [
   ...extra,
 ];
 
+/** The groups that run alone with --only=<name>: a change measured without the whole run. */
+const ALONE: Record<string, (rows: Row[]) => Promise<void> | void> = {
+  'large-file': (rows) => largeWorldOnFile(rows),
+  datalab: (rows) => datalabOverLargeWorld(rows),
+  fresh: (rows) => freshWorlds(rows),
+};
+
 async function main() {
   if (!args.has('--no-build')) {
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
+  }
+  const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined) {
+    const group = ALONE[only];
+    if (!group) throw new Error(`--only takes one of: ${Object.keys(ALONE).join(', ')}`);
+    const rows: Row[] = [];
+    await group(rows);
+    for (const row of rows)
+      console.log(
+        `${row.scenario} | ${row.world} | p50 ${row.p50 ?? ''} | p99 ${row.p99 ?? ''} | ${row.rssMiB} MiB | ${row.note}`,
+      );
+    return;
   }
   const rows: Row[] = [];
   const creds = seedCredentials(SEED);

@@ -37,6 +37,7 @@ import { loadCatalogue } from './platform/catalogue.js';
 import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
 import { jwtSecret } from './platform/credentials.js';
 import { handleError } from './platform/handle-error.js';
+import { livingDatasetsTask } from './platform/living-datasets.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
@@ -139,6 +140,7 @@ function ownsItsWrites(path: string): boolean {
 export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
 
 export const DEFAULT_SEED = 1;
+
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export function createApp(options: CreateAppOptions = {}): SandboxApp {
@@ -297,6 +299,8 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
     ...verticals.flatMap((module) => Object.entries(module.tasks?.(services) ?? {})),
+    // Last: the living datasets clients reached, built again for the minute the clock moved to.
+    ['living-datasets', livingDatasetsTask(services)],
   ];
   for (const [name, task] of background) services.ticker.register(name, task);
 

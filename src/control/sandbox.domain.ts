@@ -2,6 +2,7 @@ import { type Clock, type ClockMode, manualClock, systemClock } from '../lib/clo
 import { ValidationFailure } from '../lib/errors.js';
 import { type Pace, type PaceChange, paceOn } from '../lib/pace.js';
 import type { Services } from '../platform/context.js';
+import { LIVING_DATASETS } from '../platform/living-datasets.js';
 import type { WorldStore } from '../store/store.js';
 import type { World } from '../store/world.js';
 import { ClockChange, PaceSet } from './sandbox.schemas.js';
@@ -55,6 +56,8 @@ export async function moveClock(
       clock.mode === 'manual' ? { mode: 'manual', now: clock.now().toISOString() } : { mode: 'system' };
   });
   await ticker.run();
+  // ...and the datasets clients reached are built for the new time before the move answers.
+  await ticker.settled(LIVING_DATASETS);
   return clock.now();
 }
 

@@ -130,6 +130,12 @@ export interface WorldStore {
   open<R extends object>(collection: string, key: string): R | undefined;
   /** What the cache of generated datasets holds: datasets and bytes (as JSON), and its bound. */
   cacheUsage(): { datasets: number; bytes: number; limit: number };
+  /**
+   * The living datasets reached since the last call that a move of the clock dropped (at most
+   * `limit`, the most recently reached first), as [collection, key]: what background work builds
+   * again with `open`, so that the next read finds them built. Each is handed once.
+   */
+  takeDroppedLiving(limit: number): [collection: string, key: string][];
   /** Replaces the whole world. */
   replace(world: World, from?: Store): Promise<void>;
   /** The sandbox clock's day (YYYY-MM-DD). */
@@ -208,6 +214,10 @@ class WriteScope implements WorldStore {
     return this.#root.cacheUsage();
   }
 
+  takeDroppedLiving(limit: number): [collection: string, key: string][] {
+    return this.#root.takeDroppedLiving(limit);
+  }
+
   open<R extends object>(collection: string, key: string): R | undefined {
     if (this.#root.open(collection, key) === undefined) return undefined;
     return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key];
@@ -271,6 +281,8 @@ export class Store implements WorldStore {
   #revision = 0;
   /** The generated collections that follow the clock's day, and the day those in memory were built for. */
   readonly #living: ReadonlySet<string>;
+  /** The living datasets reached since the last warmLiving (ids), least recently reached first. */
+  readonly #reached = new Set<string>();
   /** The minute (since the epoch) the living datasets in memory were built for. */
   #minute: number | null = null;
   /** The world's changes of pace the datasets in memory were built under, and their factors. */
@@ -655,6 +667,10 @@ export class Store implements WorldStore {
     this.#generatedCollection(collection, build as (args: never) => object);
     this.#followDay();
     const id = `${collection}\u0000${key}`;
+    if (this.#living.has(collection)) {
+      this.#reached.delete(id);
+      this.#reached.add(id);
+    }
     const found = records[key];
     if (found) {
       this.#touch(id);
@@ -691,7 +707,11 @@ export class Store implements WorldStore {
     const entry = this.#registry.get(collection)?.get(key);
     const build = this.#builders.get(collection);
     if (!entry || !build) return undefined;
-    return this.materialize(collection, key, entry.args, (args) => build(args as never) as R);
+    // Background work opens datasets too: only a client's reach counts for takeDroppedLiving.
+    const reached = this.#reached.has(`${collection}\u0000${key}`);
+    const value = this.materialize(collection, key, entry.args, (args) => build(args as never) as R);
+    if (!reached) this.#reached.delete(`${collection}\u0000${key}`);
+    return value;
   }
 
   /** Bytes the world holds beyond its seed: what clients wrote, and the generated datasets cached. */
@@ -790,6 +810,18 @@ export class Store implements WorldStore {
   /** What the cache holds: datasets and bytes (as JSON). */
   cacheUsage(): { datasets: number; bytes: number; limit: number } {
     return { datasets: this.#cache.size, bytes: this.#cacheTotal, limit: this.#cacheBytes };
+  }
+
+  takeDroppedLiving(limit: number): [collection: string, key: string][] {
+    this.#followDay();
+    const taken: [string, string][] = [];
+    for (const id of [...this.#reached].reverse()) {
+      if (taken.length >= limit) break;
+      if (this.#cache.has(id)) continue;
+      taken.push(id.split('\u0000') as [string, string]);
+    }
+    this.#reached.clear();
+    return taken;
   }
 
   /**

@@ -229,6 +229,25 @@ describe('the POS business on the clock', () => {
   });
 });
 
+describe('the datasets a client reached, after the clock moved', () => {
+  it('are built again for the new minute by the move itself, not by the next read; those no client reached since are not', async () => {
+    const world = s.app.services.store.world;
+    // A nightly sync: each day, yesterday's orders, read after the move that ended the day.
+    for (const day of ['2026-01-15', '2026-01-16', '2026-01-17']) {
+      await advanceDays(1);
+      // The move answers once its background work is done: the dataset is there, for the new day.
+      if (day !== '2026-01-15') expect(Object.keys(world.pos_datasets)).toHaveLength(1);
+      expect((await orders(`date_from=${day}&date_to=${day}`)).length).toBeGreaterThan(0);
+    }
+    const built = Object.values(world.pos_datasets)[0] as { orders: Record<string, Order> };
+    expect(Object.values(built.orders).some((o) => dayOf(o.creation_date) === '2026-01-17')).toBe(true);
+    // No read since: the next moves leave it to be built when it is next read.
+    await advanceDays(1);
+    await advanceDays(1);
+    expect(Object.keys(world.pos_datasets)).toHaveLength(0);
+  });
+});
+
 describe('the clock kept in the world', () => {
   it('an app on a world someone moved the clock of starts where it stood, also after a reset', async () => {
     await advanceDays(3);

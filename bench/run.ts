@@ -12,7 +12,7 @@ import { seedCredentials } from '../src/platform/credentials.js';
  * npm run bench [-- --quick] [--no-write] [--no-build]
  * npm run bench:quick            (the same as `--quick --no-write`: every scenario for a second)
  * npm run bench -- --only=<name>  (one group alone, printed, never written: large-file, datalab,
- *                                  fresh)
+ *                                  fresh, durable)
  *
  * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling) and the built
  * sandbox, drives each scenario with autocannon (50 connections), and prints and writes a table of
@@ -167,6 +167,13 @@ const ALONE: Record<string, (rows: Row[]) => Promise<void> | void> = {
   'large-file': (rows) => largeWorldOnFile(rows),
   datalab: (rows) => datalabOverLargeWorld(rows),
   fresh: (rows) => freshWorlds(rows),
+  durable: (rows) =>
+    durableLargeWorld(
+      rows,
+      (scenario, world, r, pid) =>
+        rows.push({ scenario, world, rps: r.rps, p50: r.p50, p99: r.p99, rssMiB: peakRssMiB(pid), note: '' }),
+      { 'content-type': 'application/json' },
+    ),
 };
 
 async function main() {

@@ -254,6 +254,14 @@ class WriteScope implements WorldStore {
  * recently used between writes. A dataset that left the cache is built again, identically, when
  * next reached.
  */
+/** A write committed in memory: its result, and its journal line's way to the disk. */
+interface Written<T> {
+  result: T;
+  durable: Promise<void>;
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
 export class Store implements WorldStore {
   #world: World;
   readonly #file: WorldFile<World> | null;
@@ -444,10 +452,16 @@ export class Store implements WorldStore {
     return this.transact(work);
   }
 
-  /** The writer's turn: the write, then the writes it asked to follow it, then the next in line. */
+  /**
+   * The writer's turn: the write, then the writes it asked to follow it, then the next in line. The
+   * next writer starts as soon as this one's change is committed in memory and its journal line is
+   * queued, not once the line is on disk: lines reach the disk in order, so writes waiting for their
+   * fsync share one (group commit), and each write still resolves only once its line is on disk.
+   */
   async #turn<T>(work: Write<T>, keep: (result: T) => boolean): Promise<T> {
+    let written: Written<T>;
     try {
-      return await this.runWrite(work, keep);
+      written = await this.#write(work, keep);
     } finally {
       // Between two turns no write holds a dataset: the cache is trimmed there, even when writes
       // keep coming (the next starts in a later microtask).
@@ -460,10 +474,19 @@ export class Store implements WorldStore {
         next();
       }
     }
+    await written.durable;
+    return written.result;
   }
 
-  /** One write within the current turn (never call it outside one: see transact). */
+  /** One write within the current turn (never call it outside one: see transact); resolves once on disk. */
   async runWrite<T>(work: Write<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+    const written = await this.#write(work, keep);
+    await written.durable;
+    return written.result;
+  }
+
+  /** A write committed in memory, with its journal line on its way to the disk (`durable`). */
+  async #write<T>(work: Write<T>, keep: (result: T) => boolean): Promise<Written<T>> {
     const before = new Map<string, number>();
     const unit = new UnitOfWork(this.#world, (collection, key) => {
       const id = `${collection}\u0000${key}`;
@@ -481,23 +504,29 @@ export class Store implements WorldStore {
       }
       if (!keep(result)) {
         unit.rollback();
-        return result;
+        return { result, durable: DONE };
       }
-      await this.#persist(unit, scope.forgotten, before);
-      return result;
+      const durable = this.#persist(unit, scope.forgotten, before);
+      // Awaited by the turn, after the writes that follow this one: handled meanwhile.
+      durable.catch(() => undefined);
+      return { result, durable };
     } finally {
       for (const after of scope.afterwards) await after();
     }
   }
 
-  async #persist(
+  /**
+   * Commits a finished write in memory and queues its journal line; throws (having rolled back) when
+   * the change cannot be stored. The promise resolves once the line is on disk.
+   */
+  #persist(
     unit: UnitOfWork<World>,
     forgotten: readonly string[],
     before: Map<string, number>,
   ): Promise<void> {
     unit.finish();
     // A reset replaced the world while this write ran: what it changed is gone with the old world.
-    if (unit.base !== this.#world) return;
+    if (unit.base !== this.#world) return DONE;
     const ops = unit.ops();
     for (const prefix of forgotten) {
       for (const [collection, entries] of this.#registry) {
@@ -510,7 +539,7 @@ export class Store implements WorldStore {
         }
       }
     }
-    if (ops.length === 0) return;
+    if (ops.length === 0) return DONE;
     let change: Change;
     try {
       change = this.#change(ops, before);
@@ -534,15 +563,22 @@ export class Store implements WorldStore {
       }
       this.#commit(change);
       this.#made = [];
-      await this.#file.append(line);
-      this.#file.compactIfLarge(() => this.#state());
-    } else {
-      this.#commit(change);
+      const file = this.#file;
+      return file.append(line).then(() => {
+        file.compactIfLarge(() => this.#state());
+        this.#told(ops);
+      });
     }
-    if (this.#listeners.length > 0) {
-      const collections = new Set(ops.map((op) => op.p[0] as string));
-      for (const listener of this.#listeners) listener(collections);
-    }
+    this.#commit(change);
+    this.#told(ops);
+    return DONE;
+  }
+
+  /** Tells the commit listeners which collections a write changed. */
+  #told(ops: readonly PathOp[]): void {
+    if (this.#listeners.length === 0) return;
+    const collections = new Set(ops.map((op) => op.p[0] as string));
+    for (const listener of this.#listeners) listener(collections);
   }
 
   /**

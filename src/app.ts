@@ -46,7 +46,7 @@ import { Store } from './store/store.js';
 import type { CustomRecordsRecord, WorldSize } from './store/world.js';
 import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js';
 import { registerDocs } from './surfaces/docs/index.js';
-import { isMcpPath, registerMcp } from './surfaces/mcp/index.js';
+import { isMcpPath, RAW_BODY_PATHS, registerMcp } from './surfaces/mcp/index.js';
 import { VERTICALS } from './verticals.js';
 import { DEFAULT_MAX_WORLDS, WorldHub } from './worlds.js';
 
@@ -252,7 +252,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   installTraffic(app, services);
   // One middleware in front of every route (each step of hono's chain costs on every request): the
   // services, then the body checks of requests that carry one, then the write boundary.
-  const guard = bodyGuard(/^\/(?:link|console)\//);
+  const guard = bodyGuard({ forms: /^\/(?:link|console)\//, raw: RAW_BODY_PATHS });
   app.use('*', (c, next) => {
     c.set('store', services.store);
     c.set('clock', services.clock);

@@ -452,6 +452,75 @@ describe('bodies without a length', () => {
   });
 });
 
+describe('bodies of announced length, over a socket and in process alike', () => {
+  let running: RunningSandbox;
+  beforeAll(async () => {
+    running = await startSandbox({ seed: SEED, port: 0, adminToken: 'hostile-admin' });
+  });
+  afterAll(async () => {
+    await running.close();
+  });
+
+  /** The same request over the socket (fetch announces the length) and through app.request. */
+  async function both(path: string, body: string | Uint8Array, token?: string) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const socket = await fetch(`${running.url}${path}`, { method: 'POST', headers, body });
+    const inProcess = await running.app.request(path, { method: 'POST', headers, body });
+    return {
+      socket: { status: socket.status, body: await socket.text() },
+      inProcess: { status: inProcess.status, body: await inProcess.text() },
+    };
+  }
+
+  const tokenOf = async () => {
+    const { accountId, sandbox: keys } = running.credentials;
+    const res = await fetch(`${running.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId, ...keys }),
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+
+  it('a JSON body reaches the route whole, and the journal keeps it', async () => {
+    const token = await tokenOf();
+    const name = `Announced ${'é'.repeat(50)}`;
+    const res = await fetch(`${running.url}/consumers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { name: string }).name).toBe(name);
+    const journal = await fetch(`${running.url}/__sandbox/requests?method=POST&path=/consumers`, {
+      headers: { authorization: 'Bearer hostile-admin' },
+    });
+    const entries = ((await journal.json()) as { items: { request: { body: unknown } }[] }).items;
+    expect(entries.map((e) => e.request.body)).toContainEqual({ name });
+  });
+
+  it.each([
+    ['malformed JSON', '{"name": '],
+    ['a JSON value that is not an object', '"a string"'],
+    ['an empty object', '{}'],
+  ])('%s gets the same answer as in process', async (_name, body) => {
+    const token = await tokenOf();
+    const { socket, inProcess } = await both('/consumers', body, token);
+    expect(socket.status).toBeGreaterThanOrEqual(400);
+    expect(socket).toEqual(inProcess);
+  });
+
+  it('a body led by a byte order mark is read as without it', async () => {
+    const token = await tokenOf();
+    const text = new TextEncoder().encode(JSON.stringify({ name: 'Marked' }));
+    const marked = new Uint8Array([0xef, 0xbb, 0xbf, ...text]);
+    const { socket, inProcess } = await both('/consumers', marked, token);
+    expect([socket.status, inProcess.status]).toEqual([200, 200]);
+    expect(JSON.parse(socket.body).name).toBe('Marked');
+  });
+});
+
 describe('nesting depth of JSON bodies', () => {
   let s: TestSandbox;
   let token: string;

@@ -35,3 +35,9 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, services: Services): McpSe
  * takes the boundary (a write held around it would nest the operation's write in it).
  */
 export const isMcpPath = (path: string): boolean => path === MCP_PATH || path.startsWith(OAUTH_PREFIX);
+
+/**
+ * The routes that read their request's raw body themselves (the OAuth endpoints: their secrets,
+ * verifiers and refresh tokens stay out of hono's body cache, which the request journal keeps).
+ */
+export const RAW_BODY_PATHS = new RegExp(`^${OAUTH_PREFIX}`);

@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
+import { announcedThrough, eventListened, oldestAnnounced } from '../../platform/announcements.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
-import { addDays } from '../../platform/seeding/vertical-data.js';
 import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { publishEvent } from '../webhooks/index.js';
@@ -49,8 +49,8 @@ export function registerCommerce(app: OpenAPIHono<AppEnv>): void {
 const COMMERCE_DATASETS = 'commerce_datasets';
 /** The world's note of the last instant whose eCommerce business was announced (sandbox_state). */
 const COMMERCE_BUSINESS = 'business:commerce';
-/** A clock moved further than this at once announces the business of these last days only. */
-export const MAX_ANNOUNCED_DAYS = 31;
+
+export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
 
 /**
  * Background task: announces the business as it happens: commerce.order.created for each order the
@@ -65,12 +65,8 @@ export function commerceBusinessTask(services: Services): TickTask {
     const now = store.builtAt();
     const through = announcedThrough(world.sandbox_state[COMMERCE_BUSINESS]?.through);
     if (through !== undefined && through >= now) return;
-    const listened = Object.values(world.webhooks).some(
-      (webhook) => webhook.status === 'active' && webhook.event === 'commerce.order.created',
-    );
-    if (listened) {
-      const oldest = `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
-      const after = [through ?? '', oldest].reduce((a, b) => (a > b ? a : b));
+    if (eventListened(world, 'commerce.order.created')) {
+      const after = [through ?? '', oldestAnnounced(now)].reduce((a, b) => (a > b ? a : b));
       for (const key of store.generatedKeys(COMMERCE_DATASETS)) {
         const args = store.generatedArgs(COMMERCE_DATASETS, key) as ConnectionDatasetArgs | null | undefined;
         const dataset = args ? store.open<CommerceDataset>(COMMERCE_DATASETS, key) : undefined;
@@ -87,11 +83,6 @@ export function commerceBusinessTask(services: Services): TickTask {
     }
     world.sandbox_state[COMMERCE_BUSINESS] = { through: now };
   };
-}
-
-/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
-export function announcedThrough(kept: string | undefined): string | undefined {
-  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
 }
 
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */

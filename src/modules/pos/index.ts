@@ -1,19 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
+import { announcedThrough, oldestAnnounced } from '../../platform/announcements.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { TickTask } from '../../platform/ticker.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { publishEvent } from '../webhooks/index.js';
-import {
-  announcedThrough,
-  completionsListened,
-  oldestAnnounced,
-  orderCompletedEvent,
-  POS_BUSINESS,
-  settleDataset,
-} from './pos.context.js';
+import { completionsListened, orderCompletedEvent, POS_BUSINESS, settleDataset } from './pos.context.js';
 import { posOrdersCube } from './pos.cube.js';
 import { posDatasetOf } from './pos.domain.js';
 import { posExamples } from './pos.examples.js';
@@ -79,7 +73,7 @@ export function posOrdersTask(services: Services): TickTask {
 
 const POS_DATASETS = 'pos_datasets';
 
-export { MAX_ANNOUNCED_DAYS } from './pos.context.js';
+export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
 
 /**
  * Background task: announces the business as it happens: pos.order.completed for each order the

@@ -1,7 +1,7 @@
 import { own } from '../../lib/own.js';
+import { announcedThrough, eventListened, oldestAnnounced } from '../../platform/announcements.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import type { Vertical } from '../../platform/operation.js';
-import { addDays } from '../../platform/seeding/vertical-data.js';
 import { type ConsumerRecord, datasetKey, type World } from '../../store/world.js';
 import { type EventServices, publishEvent } from '../webhooks/index.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
@@ -47,23 +47,8 @@ export function settleDataset(services: EventServices, world: World, dataset: Po
 
 /** The world's note of the last instant whose POS business was announced (sandbox_state). */
 export const POS_BUSINESS = 'business:pos';
-/** A clock moved further than this at once announces the business of these last days only. */
-export const MAX_ANNOUNCED_DAYS = 31;
-
-/** The instant announced through: a day (as earlier worlds kept it) stands for its last instant. */
-export function announcedThrough(kept: string | undefined): string | undefined {
-  return kept !== undefined && kept.length === 10 ? `${kept}T23:59:59.999Z` : kept;
-}
-
-/** The oldest instant a run at `now` announces business from. */
-export const oldestAnnounced = (now: string): string =>
-  `${addDays(now.slice(0, 10), -MAX_ANNOUNCED_DAYS)}T00:00:00.000Z`;
-
 /** Whether an active webhook listens to pos.order.completed. */
-export const completionsListened = (world: World): boolean =>
-  Object.values(world.webhooks).some(
-    (webhook) => webhook.status === 'active' && webhook.event === 'pos.order.completed',
-  );
+export const completionsListened = (world: World): boolean => eventListened(world, 'pos.order.completed');
 
 /**
  * The generated orders of a dataset used for the first time that closed while the business was

@@ -372,7 +372,8 @@ describe('invoicing records', () => {
     expect(payment).toMatchObject({
       amount: 1000,
       invoice_id: records.invoices?.[0],
-      payment_method_name: 'Cash',
+      // Named as the Belgian software names it, the French one's 'Espèces'.
+      payment_method_name: 'Espèces',
     });
 
     const [redesign, support] = records.opportunities ?? [];
@@ -634,7 +635,7 @@ describe('pos order discounts and modifiers', () => {
     expect(steak).toMatchObject({ quantity: 2, unit_price: 24.5, total: 52.36 });
     expect(steak?.modifiers).toMatchObject([
       { name: 'Béarnaise', quantity: 2, unit_price: 1.8, total: 3.6 },
-      { name: 'Medium', quantity: 2, unit_price: 0, total: 0 },
+      { name: 'À point', quantity: 2, unit_price: 0, total: 0 },
     ]);
     expect(steak?.discounts).toEqual([{ name: 'Regular guest', total: 5, type: 'UNKNOWN' }]);
     expect(soup).toMatchObject({ total: 0, tax_amount: 0, discounts: [{ type: 'OFFERED', total: 6.5 }] });
@@ -654,7 +655,7 @@ describe('pos order discounts and modifiers', () => {
     const avocado = load({ product: 'Steak frites', modifiers: [{ modifier_id: 'Avocado' }] });
     expect(avocado.path).toBe('consumers[0].connections[0].pos.orders[0].items[0].modifiers[0].modifier_id');
     expect(avocado.detail).toMatch(
-      /^'Avocado' is not an option of the modifier groups of 'Steak frites' \(Cooking: /,
+      /^'Avocado' is not an option of the modifier groups of 'Steak frites' \(Cuisson: /,
     );
 
     const beyond = load({ product: 'Tomato soup', modifiers: [], discounts: [{ total: 7 }] });

@@ -69,7 +69,7 @@ describe('official SDK against the sandbox: invoicing', () => {
     expect(suppliers.length).toBeLessThan(contacts.length);
     expect(await invoicing.getContactById(contacts[0].id)).toEqual(contacts[0]);
     const methods: Item[] = await invoicing.getPaymentMethods();
-    expect(methods.map((m) => m.name)).toContain('Bank transfer');
+    expect(methods.map((m) => m.name)).toContain('Virement');
     const accounts: Item[] = await invoicing.getBankAccounts();
     expect(accounts).toHaveLength(3);
     const lines: Item[] = await invoicing.getBankTransactions({ bank_account_id: accounts[0].id });

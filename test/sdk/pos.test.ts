@@ -57,7 +57,7 @@ describe('official SDK against the sandbox: Point of Sale', () => {
     const second = await pos.getPaymentMethods({ location_id: locations[1].id });
     expect(second.length).toBeLessThan(methods.length);
     const parents = await pos.getProductCategories({ only_parents: 'true' });
-    expect(parents.map((c: { name: string }) => c.name)).toEqual(['Food', 'Drinks']);
+    expect(parents.map((c: { name: string }) => c.name)).toEqual(['Cuisine', 'Boissons']);
     expect((await pos.getAccountingCategories()).length).toBe(4);
     const products = await pos.getProducts();
     expect(products.length).toBeGreaterThan(20);

@@ -4,6 +4,7 @@ import { own } from '../../lib/own.js';
 import { assertCovered, RefTable } from '../../platform/fixtures/context.js';
 import { ruleError } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
+import { profileFor, profileOf } from './accounting.profiles.js';
 import type { LedgerRecord } from './accounting.records.js';
 import { draftOf as analyticDraftOf } from './analytic-accounts.domain.js';
 import { AnalyticAccountItemIn } from './analytic-accounts.schemas.js';
@@ -193,11 +194,17 @@ export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope
         }));
   const invoices = new RefTable(context);
   const entries = new RefTable(context);
-  /** A payment method by id or name (Bank transfer). */
+  /**
+   * A payment method by id or name, the ledger's own (Virement) or the one a Belgian ledger gives it
+   * (Bank transfer).
+   */
   const methodOf = (value: string) => {
     if (own(ledger.payment_methods, value)) return value;
-    const name = value.toLowerCase();
-    return Object.values(ledger.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+    const drawn = profileFor('BE').words.paymentMethods.findIndex(
+      (m) => m.toLowerCase() === value.toLowerCase(),
+    );
+    const alias = (): string | undefined => profileOf(ledger).words.paymentMethods[drawn];
+    return kit.byIdOrName(Object.values(ledger.payment_methods), value, alias)?.id ?? value;
   };
   /** An employee by id, reference (EMP-001) or name. */
   const employeeOf = (value: string) => {

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
+import { countryOf } from '../../platform/countries.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
+import { localNames } from '../../platform/local-names.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import {
   createContact,
@@ -11,6 +13,7 @@ import {
   createProduct,
   invoicingDatasetOf,
 } from './invoicing.domain.js';
+import { INVOICING_NAMES } from './invoicing.names.js';
 import { closedProbability, opportunityRecord } from './invoicing.opportunities.js';
 import type { InvoicingDataset } from './invoicing.records.js';
 import {
@@ -157,7 +160,9 @@ function invoicingOpportunity(
 export const invoicingFixtures = kit.verticalFixtures(InvoicingFixture, (scope) => {
   const { context } = scope;
   const data = kit.datasetOf(scope, invoicingDatasetOf);
-  const invoicing: Invoicing = { ...kit.makerOf(scope, data), contacts: new RefTable(context) };
+  // Payment methods by their names in the software's language, or as the Belgian one names them.
+  const { alias } = localNames(INVOICING_NAMES, countryOf(scope.integration));
+  const invoicing: Invoicing = { ...kit.makerOf(scope, data, alias), contacts: new RefTable(context) };
   const { contacts, newRecord, writeAs } = invoicing;
   const products = new RefTable(context);
   const invoices = new RefTable(context);
@@ -170,8 +175,7 @@ export const invoicingFixtures = kit.verticalFixtures(InvoicingFixture, (scope) 
   /** A payment method by id or name. */
   const methodOf = (value: string | null | undefined) => {
     if (value === null || value === undefined || own(data.payment_methods, value)) return value;
-    const name = value.toLowerCase();
-    return Object.values(data.payment_methods).find((m) => m.name.toLowerCase() === name)?.id ?? value;
+    return kit.byIdOrName(Object.values(data.payment_methods), value, alias)?.id ?? value;
   };
   return {
     contacts: [

@@ -2,6 +2,7 @@ import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { type LocalNames, localNames } from '../../platform/local-names.js';
 import { DatasetSeeder, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import { type Faker, fakerFor, reseed } from '../../platform/seeding/fakers.js';
 import {
@@ -39,6 +40,7 @@ import {
   partnerIds,
   placeIn,
 } from './invoicing.countries.js';
+import { INVOICING_NAMES } from './invoicing.names.js';
 import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
 import type {
   InvoicingAnalyticDistribution,
@@ -151,6 +153,8 @@ interface InvoicingMaker {
   readonly faker: Faker;
   /** The software of the dataset's country: its taxes, numbers, journals and accounts. */
   readonly country: InvoicingCountry;
+  /** What the software names, in its country's language. */
+  readonly names: LocalNames;
   /** The id of a new record of a kind. */
   id(kind: string): string;
   /** The software's own number of a new record (its source_ref id). */
@@ -185,7 +189,8 @@ class Books {
     return tax;
   }
 
-  method(name: (typeof PAYMENT_METHODS)[number]): string {
+  method(drawn: (typeof PAYMENT_METHODS)[number]): string {
+    const name = this.m.names(drawn);
     const found = Object.values(this.m.data.payment_methods).find((m) => m.name === name);
     if (!found) throw new Error(`seed: unknown payment method ${name}`);
     return found.id;
@@ -204,7 +209,9 @@ class Books {
     const goods = product.initial_stock !== null;
     const { accounts } = this.m.country;
     const split = f.datatype.boolean(0.2);
-    const analytic = f.helpers.arrayElement(ANALYTIC);
+    const drawn = f.helpers.arrayElement(ANALYTIC);
+    const { names } = this.m;
+    const analytic = { ...drawn, analytic_account_name: names(drawn.analytic_account_name) };
     return {
       description: product.name,
       unit_price: unitPrice,
@@ -232,8 +239,8 @@ class Books {
           analytic_plan_code: 'DEPT',
           analytic_accounts: split
             ? [
-                { analytic_account_code: 'SALES', analytic_account_name: 'Sales', percentage: 60 },
-                { analytic_account_code: 'OPS', analytic_account_name: 'Operations', percentage: 40 },
+                { analytic_account_code: 'SALES', analytic_account_name: names('Sales'), percentage: 60 },
+                { analytic_account_code: 'OPS', analytic_account_name: names('Operations'), percentage: 40 },
               ]
             : [analytic],
         },
@@ -258,11 +265,16 @@ class Books {
     const firstLine = credited?.lines[0];
     // A credit note takes back the first line of the invoice it corrects.
     const lines = firstLine
-      ? [{ ...structuredClone(firstLine), description: `Credit: ${firstLine.description ?? ''}`.trim() }]
+      ? [
+          {
+            ...structuredClone(firstLine),
+            description: this.m.names.format('Credit: {}', firstLine.description ?? '').trim(),
+          },
+        ]
       : picked.map((product) => {
           const quantity =
             product.initial_stock === null
-              ? f.number.int({ min: 1, max: product.unit === 'hour' ? 24 : 3 })
+              ? f.number.int({ min: 1, max: product.unit === this.m.names('hour') ? 24 : 3 })
               : f.number.int({ min: 1, max: sale ? 3 : 10 });
           return this.line(type, product, quantity);
         });
@@ -305,7 +317,7 @@ class Books {
         : `${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(6)}`,
       // Drawn in every country, so that a day draws alike everywhere; only Belgium's invoices carry it.
       payment_communication: sale && !credited ? this.communication(structuredCommunication(f)) : null,
-      customer_memo: sale && f.datatype.boolean(0.2) ? 'Thank you for your business.' : null,
+      customer_memo: sale && f.datatype.boolean(0.2) ? this.m.names('Thank you for your business.') : null,
       journal_ref: { id: journal.id, model: 'journal', name: journal.name },
       italian_specificities: null,
       payment_method_id: this.method(
@@ -342,7 +354,7 @@ class Books {
       id,
       source_ref: ref(this.m.sourceId('PAY'), 'payment'),
       status: 'completed',
-      description: `Payment of ${invoice.invoice_number}`,
+      description: this.m.names.format('Payment of {}', invoice.invoice_number),
       amount,
       currency: invoice.currency,
       payment_date: stamp,
@@ -415,6 +427,7 @@ class Books {
 class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   readonly books = new Books(this);
   readonly country = invoicingCountryOf(this.options.integrationid);
+  readonly names = localNames(INVOICING_NAMES, this.country.country);
 
   /** The first day of the recent window (for the default clock, 2025-01-02). */
   readonly first = addDays(monthStart(addMonths(this.until, -INVOICING_RECENT_MONTHS)), 1);
@@ -461,7 +474,9 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   }
 
   products() {
-    for (const [name, code, unit, category, price, tax, stock] of PRODUCTS) {
+    const names = this.names;
+    for (const [drawn, code, drawnUnit, category, price, tax, stock] of PRODUCTS) {
+      const [name, unit] = [names(drawn), names(drawnUnit)];
       const id = this.id('product');
       this.data.products[id] = {
         id,
@@ -471,12 +486,12 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
         tax_id: this.books.taxByCode(this.country.productTaxes[tax]).id,
         code,
         unit,
-        category,
+        category: names(category),
         currency: 'EUR',
         description:
           stock === null
-            ? `${name.replace(/ \(.*\)$/, '')}, billed per ${unit}`
-            : `${name}, sold per ${unit}`,
+            ? names.format('{}, billed per {}', name.replace(/ \(.*\)$/, ''), unit)
+            : names.format('{}, sold per {}', name, unit),
         cost: round2(price * this.faker.number.float({ min: 0.45, max: 0.7 })),
         initial_stock: stock,
         created_on: at(this.origin, 8),
@@ -592,12 +607,14 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       currency,
       language: partner ? partner.language : f.helpers.arrayElement(['fr', 'nl', 'en']),
       comment: f.datatype.boolean(0.25)
-        ? f.helpers.arrayElement([
-            'Prefers e-invoicing',
-            'Send invoices to the finance team',
-            'Key account',
-            'Pays by direct debit',
-          ])
+        ? f.helpers.arrayElement(
+            [
+              'Prefers e-invoicing',
+              'Send invoices to the finance team',
+              'Key account',
+              'Pays by direct debit',
+            ].map((comment) => this.names(comment)),
+          )
         : null,
       customer_account_number: isCustomer
         ? `${this.country.accounts.customer}${String(sequence).padStart(3, '0')}`
@@ -636,7 +653,11 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
   paymentMethods() {
     for (const name of PAYMENT_METHODS) {
       const id = this.id('payment-method');
-      this.data.payment_methods[id] = { id, source_ref: ref(this.sourceId('M'), 'payment_method'), name };
+      this.data.payment_methods[id] = {
+        id,
+        source_ref: ref(this.sourceId('M'), 'payment_method'),
+        name: this.names(name),
+      };
     }
   }
 
@@ -646,7 +667,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       const account: InvoicingBankAccount = {
         id,
         source_ref: ref(this.sourceId('B'), 'bank_account'),
-        name,
+        name: this.names(name),
         iban: ibanIn(this.faker, this.country.country),
         currency,
         opening_balance: opening,
@@ -759,18 +780,21 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
     for (let month = 1; month <= 12; month++) {
       const day = workingDayFrom(dayOfMonth(this.until, month - 13, 28));
       if (day <= this.last) {
-        add(accounts.main, day, -amountBetween(f, 9, 16), 'Bank fees', 'done', ledger.bankFees);
+        add(accounts.main, day, -amountBetween(f, 9, 16), this.names('Bank fees'), 'done', ledger.bankFees);
       }
     }
     const transfer = monthEnd(addMonths(this.until, -7));
-    add(accounts.main, transfer, -10_000, 'Transfer to savings account', 'done', ledger.transfers, true);
-    add(accounts.savings, transfer, 10_000, 'Transfer from current account', 'done', ledger.transfers, true);
+    const [out, into] = ['Transfer to savings account', 'Transfer from current account'].map((t) =>
+      this.names(t),
+    );
+    add(accounts.main, transfer, -10_000, out as string, 'done', ledger.transfers, true);
+    add(accounts.savings, transfer, 10_000, into as string, 'done', ledger.transfers, true);
     const year = Number(this.until.slice(0, 4)) - 1;
     add(
       accounts.savings,
       `${year}-12-31`,
       amountBetween(f, 150, 400),
-      `Interest ${year}`,
+      this.names.format('Interest {}', String(year)),
       'done',
       ledger.interest,
     );
@@ -780,7 +804,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
         accounts.main,
         day,
         amountBetween(f, 200, 3000),
-        `Incoming transfer ${f.company.name()}`,
+        this.names.format('Incoming transfer {}', f.company.name()),
         'draft',
         null,
       );
@@ -840,7 +864,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
           accounts.main,
           fees,
           -amountBetween(f, 9, 16),
-          'Bank fees',
+          this.names('Bank fees'),
           'done',
           this.country.accounts.bankFees,
         );
@@ -879,15 +903,19 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       this.data.opportunities[id] = opportunityRecord({
         id,
         source_ref: ref(this.sourceId('O'), 'opportunity'),
-        name: `${topic} - ${partner.company_name ?? partner.last_name ?? 'prospect'}`,
+        name: `${this.names(topic)} - ${partner.company_name ?? partner.last_name ?? this.names('prospect')}`,
         total: round2(f.number.int({ min: 20, max: 400 }) * 100),
         status,
         stage,
         partner_id: partner.id,
-        comment: f.datatype.boolean(0.3) ? 'Follow up after the demo' : null,
+        comment: f.datatype.boolean(0.3) ? this.names('Follow up after the demo') : null,
         currency: 'EUR',
-        description: `${topic} for ${partner.company_name ?? `${partner.first_name} ${partner.last_name}`}`,
-        pipe_name: 'Sales pipeline',
+        description: this.names.format(
+          '{} for {}',
+          this.names(topic),
+          partner.company_name ?? `${partner.first_name} ${partner.last_name}`,
+        ),
+        pipe_name: this.names('Sales pipeline'),
         created_date: created,
         end_date: end,
         owner_ref: { ...f.helpers.arrayElement(owners) },
@@ -976,6 +1004,7 @@ const REFUNDED = 0.7;
 class DayMaker implements InvoicingMaker {
   readonly faker = fakerFor('invoicing-day');
   readonly country: InvoicingCountry;
+  readonly names: LocalNames;
   data: InvoicingDataset;
   /** The instant each statement line of the day's drawing comes at. */
   readonly lineAt = new Map<string, string>();
@@ -990,6 +1019,7 @@ class DayMaker implements InvoicingMaker {
   ) {
     this.data = base;
     this.country = invoicingCountryOf(base.integrationid);
+    this.names = localNames(INVOICING_NAMES, this.country.country);
   }
 
   /** Starts drawing `day`: the faker seeded for it alone, and an empty dataset for its records. */
@@ -1046,11 +1076,11 @@ interface Trade {
   accounts: Accounts;
 }
 
-function tradeOf(data: InvoicingDataset): Trade {
+function tradeOf(data: InvoicingDataset, names: LocalNames): Trade {
   const contacts = Object.values(data.contacts);
   const accounts = Object.values(data.bank_accounts);
   const account = (name: string) => {
-    const found = accounts.find((a) => a.name === name);
+    const found = accounts.find((a) => a.name === names(name));
     if (!found) throw new Error(`seed: no bank account ${name}`);
     return found;
   };
@@ -1200,8 +1230,8 @@ export function liveInvoicingDays(
   const today = now.slice(0, 10);
   const last = today < LAST_DAY_DRAWN ? today : LAST_DAY_DRAWN;
   if (last < until) return dataset;
-  const trade = tradeOf(dataset);
   const m = new DayMaker(dataset, input.seed);
+  const trade = tradeOf(dataset, m.names);
   const books = new Books(m);
   for (let day = until; day <= last; day = addDays(day, 1)) {
     const dayOfWeek = weekday(day);
@@ -1215,7 +1245,7 @@ export function liveInvoicingDays(
         trade.accounts.main,
         day,
         -amountBetween(m.faker, 9, 16),
-        'Bank fees',
+        m.names('Bank fees'),
         'done',
         m.country.accounts.bankFees,
       );

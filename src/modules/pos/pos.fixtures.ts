@@ -1,11 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
+import { countryOf } from '../../platform/countries.js';
 import { RefTable } from '../../platform/fixtures/context.js';
 import type { PathPart } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
+import { localNames } from '../../platform/local-names.js';
 import { plusMinutes, round2 } from '../../platform/seeding/vertical-data.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from './pos.domain.js';
+import { POS_NAMES } from './pos.names.js';
 import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from './pos.records.js';
 import { DiscountType, Mode, POSCreateCustomerItem, Source } from './pos.schemas.js';
 import { linePrice, modifierLine, orderLine, orderTotals } from './pos.seed.js';
@@ -110,7 +113,7 @@ function posModifier(
   const offered = () =>
     groups.map((g) => `${g.name}: ${g.options.map((o) => o.name).join(', ')}`).join('; ') || 'none';
   if (chosen.modifier_group_id !== undefined) {
-    const group = kit.byIdOrName(groups, chosen.modifier_group_id);
+    const group = kit.byIdOrName(groups, chosen.modifier_group_id, pos.alias);
     if (!group) {
       return unknown(
         [...path, 'modifier_group_id'],
@@ -120,7 +123,7 @@ function posModifier(
     groups = [group];
   }
   const matches = groups.flatMap((group) => {
-    const option = kit.byIdOrName(group.options, chosen.modifier_id);
+    const option = kit.byIdOrName(group.options, chosen.modifier_id, pos.alias);
     return option ? [{ group, option }] : [];
   });
   const [match, other] = matches;
@@ -167,7 +170,7 @@ function posOrder(pos: Pos, record: z.output<typeof PosOrderFixture>, path: Path
   const mode = record.mode ?? 'EAT_IN';
   const items: PosOrderLine[] = record.items.map((item, index) => {
     const at = [...path, 'items', index];
-    const product = kit.byIdOrName(data.products, item.product);
+    const product = kit.byIdOrName(data.products, item.product, pos.alias);
     if (!product) {
       return unknown(
         [...at, 'product'],
@@ -247,7 +250,9 @@ function posOrder(pos: Pos, record: z.output<typeof PosOrderFixture>, path: Path
 /** The Point of Sale block of a connection in the fixture document. */
 export const posFixtures = kit.verticalFixtures(PosFixture, (scope) => {
   const data = posDatasetOf(scope.context.store, scope.connection);
-  const pos: Pos = { ...kit.makerOf(scope, data), customers: new RefTable(scope.context) };
+  // Products and options by their names in the till's language, or as a Belgian till names them.
+  const names = localNames(POS_NAMES, countryOf(scope.integration));
+  const pos: Pos = { ...kit.makerOf(scope, data, names.alias), customers: new RefTable(scope.context) };
   const { context, customers } = pos;
   return {
     customers: [

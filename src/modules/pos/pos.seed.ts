@@ -4,6 +4,7 @@ import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import { loadCatalogue } from '../../platform/catalogue.js';
 import { COUNTRY_TRAITS, type Country, type CountryTraits, countryOf } from '../../platform/countries.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { localNames } from '../../platform/local-names.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
@@ -31,6 +32,7 @@ import {
 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { VerticalLocation } from '../../store/world.js';
+import { DELIVERY_FEE_NAMES, POS_NAMES } from './pos.names.js';
 import type {
   PosAccountingCategory,
   PosCustomer,
@@ -498,6 +500,8 @@ export function seedPosDataset(input: SeedInput): PosDataset {
   const recentStart = addMonths(until, -POS_RECENT_MONTHS);
   const firstDay = historyStart(until);
   const flavour = integrationid === 9012 ? RESTAURANT : SHOP;
+  // What the till names, in its country's language.
+  const names = localNames(POS_NAMES, country);
   const id = connectionIds('pos', connectionid);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 
@@ -505,11 +509,11 @@ export function seedPosDataset(input: SeedInput): PosDataset {
     const place = CITIES[(index * 2 + faker.number.int({ min: 0, max: 1 })) % CITIES.length] ?? CITIES[0];
     return {
       id: id('location', index),
-      name: `${brand} ${suffix}`,
+      name: `${brand} ${names(suffix)}`,
       timezone: TIME_ZONES[country],
       address: {
         address_type: 'main',
-        name: `${brand} ${suffix}`,
+        name: `${brand} ${names(suffix)}`,
         street: faker.location.street(),
         number: faker.location.buildingNumber(),
         box: null,
@@ -534,7 +538,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 
   const accounting: PosAccountingCategory[] = flavour.accounting.map((a) => ({
     id: id('accounting-category', a.key),
-    name: a.name,
+    name: names(a.name),
     code: a.code,
     ledger_account_code: a.account,
     posting_account_code: a.account.replace(/^70/, '74'),
@@ -546,18 +550,18 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 
   const categories: PosProductCategory[] = flavour.categories.map((cat) => ({
     id: id('category', cat.key),
-    name: cat.name,
-    description: cat.description,
+    name: names(cat.name),
+    description: names(cat.description),
     id_parent: cat.parent ? id('category', cat.parent) : null,
     location_ids: allLocations,
   }));
 
   const modifiers: PosModifierGroup[] = flavour.modifiers.map((group) => ({
     id: id('modifier-group', group.key),
-    name: group.name,
+    name: names(group.name),
     options: group.options.map(([name, price], index) => ({
       id: id('modifier', group.key, index),
-      name,
+      name: names(name),
       price,
     })),
     location_ids: allLocations,
@@ -574,9 +578,9 @@ export function seedPosDataset(input: SeedInput): PosDataset {
         id('category', entry.category),
         ...(category?.parent ? [id('category', category.parent)] : []),
       ],
-      name: entry.name,
+      name: names(entry.name),
       description: faker.datatype.boolean(0.6)
-        ? `${entry.name}, ${faker.commerce.productAdjective().toLowerCase()}`
+        ? `${names(entry.name)}, ${names.adjective(faker.commerce.productAdjective())}`
         : null,
       prices: [
         { unit_price: entry.price, tax_rate: tax.rate },
@@ -621,7 +625,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
         ? [
             {
               address_type: 'home',
-              name: 'Home',
+              name: names('Home'),
               street: faker.location.street(),
               number: faker.location.buildingNumber(),
               box: faker.datatype.boolean(0.2) ? faker.string.alpha({ length: 1, casing: 'upper' }) : null,
@@ -760,7 +764,7 @@ class OrderBuilder {
       lines.push(this.line(orderId, i, pick(faker, sellable), mode));
     }
     if (mode === 'DELIVERY') {
-      const fee = dataset.products.find((p) => p.line_type === 'service' && p.name === 'Delivery fee');
+      const fee = dataset.products.find((p) => p.line_type === 'service' && DELIVERY_FEE_NAMES.has(p.name));
       if (fee) lines.push(this.line(orderId, lines.length, fee, mode, 1));
     }
     const totals = orderTotals(lines);
@@ -1010,7 +1014,8 @@ export function orderTotals(lines: readonly PosOrderLine[]) {
     total: sum2(lines.map((l) => l.total)),
     tax_amount: sum2(lines.map((l) => l.tax_amount)),
     total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
-    delivery_fee: lines.find((l) => l.type === 'service' && l.description === 'Delivery fee')?.total ?? 0,
+    delivery_fee:
+      lines.find((l) => l.type === 'service' && DELIVERY_FEE_NAMES.has(l.description ?? ''))?.total ?? 0,
     taxes: taxTotals(lines),
   };
 }

@@ -31,7 +31,7 @@ export async function reference(v: VerticalSandbox) {
     standard: tax(STANDARD.code),
     goods: products.find((p) => p.available_quantity !== null && p.tax_id === tax(STANDARD.code)?.id),
     service: products.find((p) => p.available_quantity === null),
-    transfer: methods.find((m) => m.name === 'Bank transfer')?.id as string,
+    transfer: methods.find((m) => m.name === 'Virement')?.id as string,
   };
 }
 

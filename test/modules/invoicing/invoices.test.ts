@@ -47,7 +47,7 @@ describe('invoicing: invoices created', () => {
     expect(res.body.lines[0]).toMatchObject({
       product_code: r.service.code,
       product_name: r.service.name,
-      unit_of_measure: 'hour',
+      unit_of_measure: 'heure',
     });
     const again = await v.post('/invoices', body, { headers: { 'x-chift-client-requestid': 'inv-1' } });
     expect(again.body).toEqual(res.body);

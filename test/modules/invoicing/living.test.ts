@@ -176,7 +176,7 @@ describe('the invoicing business on the clock', () => {
         expect(Math.abs(line.amount)).toBe(doc.amount);
       }
     }
-    expect(newLines.some((l) => l.description === 'Bank fees')).toBe(true);
+    expect(newLines.some((l) => l.description === 'Frais bancaires')).toBe(true);
     for (const account of end.accounts) {
       const before = initial.accounts.find((a) => a.id === account.id);
       const moved = newLines
@@ -252,7 +252,7 @@ describe('the invoicing business on the clock', () => {
     for (const invoice of issued) expect(invoice.last_updated_on > since).toBe(true);
     // The bank's monthly fees came on the statement during the day, after the full sync.
     const fees = (lines: Item[]) =>
-      lines.filter((l) => l.description === 'Bank fees' && l.date === isoDay(START, 13));
+      lines.filter((l) => l.description === 'Frais bancaires' && l.date === isoDay(START, 13));
     expect([fees(first.lines).length, fees(end.lines).length]).toEqual([0, 1]);
     const paid = end.payments.filter((p) => p.payment_date > since);
     expect(paid.length).toBeGreaterThan(0);

@@ -52,7 +52,7 @@ describe('invoicing: payments registered and changed', () => {
       invoice_id: invoice.id,
       invoice_number: invoice.invoice_number,
       partner_id: r.customer.id,
-      payment_method_name: 'Bank transfer',
+      payment_method_name: 'Virement',
     });
     // Replayed, not paid twice.
     const again = await v.post(
@@ -148,7 +148,7 @@ describe('invoicing: payments registered and changed', () => {
     const created = (
       await v.post('/payments', { invoice_id: invoice.id, amount: 21, currency: 'EUR', date: '2026-01-12' })
     ).body;
-    const cash = r.methods.find((m) => m.name === 'Cash').id;
+    const cash = r.methods.find((m) => m.name === 'Espèces').id;
     const changed = await v.patch(`/payments/${created.id}`, {
       amount: 121,
       date: '2026-01-13',
@@ -160,7 +160,7 @@ describe('invoicing: payments registered and changed', () => {
       id: created.id,
       amount: 121,
       payment_date: '2026-01-13T00:00:00.000Z',
-      payment_method_name: 'Cash',
+      payment_method_name: 'Espèces',
       description: 'Paid at the desk',
     });
     expect((await v.get(`/invoices/${invoice.id}`)).body).toMatchObject({

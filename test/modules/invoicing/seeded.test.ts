@@ -53,7 +53,7 @@ describe('invoicing: seeded reference data', () => {
     expect(r.contacts.length).toBeGreaterThan(15);
     for (const c of r.contacts)
       expect(Object.keys(ContactItemOut.parse(c)).sort()).toEqual(keysOf(ContactItemOut));
-    expect(r.methods.map((m) => m.name)).toEqual(['Bank transfer', 'Credit card', 'Cash', 'Direct debit']);
+    expect(r.methods.map((m) => m.name)).toEqual(['Virement', 'Carte bancaire', 'Espèces', 'Prélèvement']);
     const accounts = await all(v, '/bank-accounts');
     expect(accounts).toHaveLength(3);
     for (const a of accounts) {

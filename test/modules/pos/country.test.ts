@@ -68,7 +68,7 @@ describe('the POS of a connector is of its country', () => {
       { unit_price: 24.5, tax_rate: 10 },
       { unit_price: 24.5, tax_rate: 5.5 },
     ]);
-    expect([prices('Cola'), prices('Delivery fee')]).toEqual([
+    expect([prices('Cola'), prices('Frais de livraison')]).toEqual([
       [{ unit_price: 3.4, tax_rate: 20 }],
       [{ unit_price: 2.48, tax_rate: 20 }],
     ]);
@@ -127,7 +127,7 @@ describe('the POS of a connector is of its country', () => {
 describe('the country changes the rates, not the draws', () => {
   // Zelty's restaurant in France, and as it would be if the catalogue named Belgium Zelty's first
   // country: the same orders, at the same minutes, of the same dishes, paid the same way (bills split
-  // in two included); only their taxes and totals differ.
+  // in two included); only their taxes, totals and names differ.
   const at = '2026-03-20T15:37:00.000Z';
   const args = { consumerid: 'consumer', connectionid: 'connection', integrationid: 9012 };
   type Dataset = ReturnType<typeof buildPosDataset>;
@@ -149,7 +149,12 @@ describe('the country changes the rates, not the draws', () => {
       o.closing_date,
       o.mode,
       o.customer_id,
-      o.items.map((i) => [i.product_id, i.quantity, i.modifiers, i.discounts.map((x) => x.type)]),
+      o.items.map((i) => [
+        i.product_id,
+        i.quantity,
+        i.modifiers.map((m) => [m.modifier_id, m.quantity, m.total]),
+        i.discounts.map((x) => x.type),
+      ]),
       o.payments.map((p) => [p.payment_method_id, p.tip]),
     ]);
   const rates = (d: Dataset) =>

@@ -98,10 +98,14 @@ function scenario() {
   const a = { created: at('11:30:00'), closed: at('12:00:00'), lines: 'Steak frites 1|Cola 2' };
   addOrder(d, 'a', { ...a, pay: 'Cash 20 2|CB 15.11' });
   const b = { mode: 'DELIVERY', created: at('18:40:00'), closed: at('19:00:00') } as const;
-  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Delivery fee 1', pay: 'CB 28.83' });
+  addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Frais de livraison 1', pay: 'CB 28.83' });
   const c = { loc: 1, created: at('23:30:00'), closed: '2026-02-10T23:59:59.999Z' } as const;
-  addOrder(d, 'c', { ...c, lines: 'Espresso 1', pay: 'Visa / Mastercard 3.36' });
-  addOrder(d, 'd', { created: at('23:50:00'), closed: at('00:00:00', '2026-02-11'), lines: 'Tomato soup 1' });
+  addOrder(d, 'c', { ...c, lines: 'Expresso 1', pay: 'Visa / Mastercard 3.36' });
+  addOrder(d, 'd', {
+    created: at('23:50:00'),
+    closed: at('00:00:00', '2026-02-11'),
+    lines: 'Soupe à la tomate 1',
+  });
   addOrder(d, 'e', { created: at('20:00:00'), closed: null, lines: 'Cola 1' });
   return { d, loc0, loc1 };
 }
@@ -343,10 +347,10 @@ describe('the e-reporting summary', () => {
 
   it('splits a payment over three rates in proportion, the last rate taking what rounding leaves', () => {
     const d = fresh();
-    need('price', named(d.products, 'Tomato soup').prices[0]).tax_rate = 5.5;
+    need('price', named(d.products, 'Soupe à la tomate').prices[0]).tax_rate = 5.5;
     const day = { created: at('10:00:00', '2026-02-12'), closed: at('10:30:00', '2026-02-12') };
     // 41.97 (tax 4.17): 6.86 at 5.5 % (0.36), 26.95 at 10 % (2.45), 8.16 at 20 % (1.36).
-    const lines = 'Tomato soup 1|Steak frites 1|Cola 2';
+    const lines = 'Soupe à la tomate 1|Steak frites 1|Cola 2';
     addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.27|CB 40.7' });
     // Cash: 0.21 and 0.82, then 0.24 (not 1.27 × 8.16 / 41.97 = 0.25); tax 0.01, 0.07, then 0.13 − 0.08.
     const cash = 'Cash 5.5 0.01 0.21|Cash 10 0.07 0.82|Cash 20 0.05 0.24';

@@ -716,6 +716,29 @@ describe('payment payouts', () => {
     expect(own).toMatchObject([{ amount: -net, create_date: '2026-01-13T06:00:00.000Z' }]);
   });
 
+  it('a payout in transit is paid once the clock reaches its arrival, as a generated one is', async () => {
+    const app = createApp({ seed: SEED });
+    const result = await loadFixtures(app, paymentDoc([{ payment_date: '2026-01-16' }]));
+    const consumer = result.consumers[0]?.consumerid as string;
+    const [payoutId] = result.consumers[0]?.connections[0]?.records.payment?.payouts ?? [];
+    const statusAt = async (now: string) => {
+      const moved = await call(app, 'POST', '/__sandbox/clock', { body: { now } });
+      expect(moved.status, moved.text).toBe(200);
+      const res = await call(
+        app,
+        'GET',
+        `/consumers/${consumer}/payment/payouts?date_from=2026-01-16&size=100`,
+        {
+          token: await token(app),
+        },
+      );
+      expect(res.status, res.text).toBe(200);
+      return (res.body.items as { id: string; status: string }[]).find((p) => p.id === payoutId)?.status;
+    };
+    expect(await statusAt('2026-01-15T12:00:00Z')).toBe('in_transit');
+    expect(await statusAt('2026-01-17T12:00:00Z')).toBe('paid');
+  });
+
   it('refusals: a payout with nothing left to pay out, one made after the clock', () => {
     const load = (payout: Record<string, unknown>) =>
       refusal(() => createApp({ seed: SEED, fixtures: paymentDoc([payout]) }));

@@ -11,7 +11,7 @@ import type {
   PaymentTransaction,
 } from './payment.records.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
-import { buildPaymentDataset } from './payment.seed.js';
+import { buildPaymentDataset, payoutStatusAt } from './payment.seed.js';
 
 /**
  * The Payment vertical's rules over one connection's dataset (read-only). A balance's available amount
@@ -139,11 +139,14 @@ export function listRefunds(data: PaymentDataset, q: DateFilters & { payment_id?
     .map(({ location_id: _location, ...wire }) => cloneRecord(wire));
 }
 
-export function listPayouts(data: PaymentDataset, q: DateFilters) {
+/** The payouts, newest first, each with its status at `now`. */
+export function listPayouts(data: PaymentDataset, q: DateFilters, now: string) {
   return Object.values(data.payouts)
     .filter(
       (p) => (q.location_id === undefined || p.location_id === q.location_id) && within(p.payment_date, q),
     )
     .sort(newestFirst((p) => p.payment_date))
-    .map(({ location_id: _location, balance_id: _balance, ...wire }) => cloneRecord(wire));
+    .map(({ location_id: _location, balance_id: _balance, ...wire }) =>
+      cloneRecord({ ...wire, status: payoutStatusAt(wire, now) }),
+    );
 }

@@ -69,5 +69,5 @@ export const getRefunds = operation(payment, routes.getRefunds, (c, { data }) =>
 
 export const getPayouts = operation(payment, routes.getPayouts, (c, { data }) => {
   const q = c.req.valid('query');
-  return c.json(paginate(listPayouts(data, q), q.page, q.size), 200);
+  return c.json(paginate(listPayouts(data, q, c.get('clock').now().toISOString()), q.page, q.size), 200);
 });

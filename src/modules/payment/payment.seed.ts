@@ -558,6 +558,16 @@ const PAYOUT_ARRIVES = 12;
 const payoutArrival = (arrival: string): string => at(arrival, PAYOUT_ARRIVES);
 
 /**
+ * A payout's status at `now`: in transit until the instant it reaches the bank, paid from then. A
+ * generated payout and one a client declared alike (what a client wrote keeps moving with the clock).
+ */
+export const payoutStatusAt = (
+  payout: Pick<PaymentPayout, 'status' | 'payment_date'>,
+  now: string,
+): PaymentPayout['status'] =>
+  payout.status === 'in_transit' && payoutArrival(payout.payment_date) <= now ? 'paid' : payout.status;
+
+/**
  * The business of the days after the history: each day's payments are drawn from the seed, the
  * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
  * already there never change when the clock adds more. What a build shows is what happened up to
@@ -710,7 +720,7 @@ function livePaymentDays(
   for (const movementId of ahead.transactions) delete data.transactions[movementId];
   // A payout is paid from the instant it reaches the bank.
   for (const payout of Object.values(data.payouts)) {
-    if (payout.status === 'in_transit' && payoutArrival(payout.payment_date) <= now) payout.status = 'paid';
+    payout.status = payoutStatusAt(payout, now);
   }
   return data;
 }

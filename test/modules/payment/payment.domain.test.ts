@@ -7,6 +7,7 @@ import {
   balanceMovement,
   buildPaymentDataset,
   payoutNet,
+  payoutStatusAt,
 } from '../../../src/modules/payment/payment.seed.js';
 import { Store } from '../../../src/store/store.js';
 import { refusal } from '../domain-helpers.js';
@@ -296,16 +297,25 @@ describe('payments, refunds and payouts', () => {
     [{ date_from: '2025-03-14' }, ''],
   ])('lists the payouts of %j, newest first: %s', (query, expected) => {
     const { data, q } = dataset();
-    const payouts = P.listPayouts(data, q(query));
+    const payouts = P.listPayouts(data, q(query), '2025-03-20T00:00:00.000Z');
     expect(ids(payouts)).toBe(expected);
     for (const payout of payouts) expect(Object.keys(payout)).not.toContain('balance_id');
     for (const payout of payouts) expect(Object.keys(payout)).not.toContain('location_id');
   });
 
+  it.each([
+    ['in_transit', '2025-03-13T23:59:00.000Z', 'in_transit'],
+    ['in_transit', '2025-03-14T12:00:00.000Z', 'paid'],
+    ['failed', '2025-03-20T00:00:00.000Z', 'failed'],
+    ['paid', '2025-03-01T00:00:00.000Z', 'paid'],
+  ] as const)('a payout %s, reaching the bank at noon on 2025-03-14, at %s: %s', (status, now, expected) => {
+    expect(payoutStatusAt({ status, payment_date: '2025-03-14' }, now)).toBe(expected);
+  });
+
   it('answers refunds and payouts as copies', () => {
     const { data } = dataset();
     const [refund] = P.listRefunds(data, { payment_id: 'p2' });
-    const [payout] = P.listPayouts(data, { date_from: '2025-03-13' });
+    const [payout] = P.listPayouts(data, { date_from: '2025-03-13' }, '2025-03-20T00:00:00.000Z');
     if (refund) refund.amount = -1;
     if (payout) payout.amount = -1;
     expect([data.refunds.r3?.amount, data.payouts['po-3']?.amount]).not.toContain(-1);

@@ -43,8 +43,39 @@ export function commerceDatasetOf(
 
 // ---- products and variants ------------------------------------------------------------------
 
-export const availableQuantity = (variant: CommerceVariant): number =>
-  Object.values(variant.stock).reduce((total, quantity) => total + quantity, 0);
+/** What clients moved of a variant's stock, by location id. */
+const movedOf = (product: CommerceProduct, variant: CommerceVariant): Record<string, number> =>
+  (product.moved && own(product.moved, variant.id)) ?? {};
+
+/** A variant's stock at a location: the shop's own business, and what clients moved there. */
+export const stockAt = (product: CommerceProduct, variant: CommerceVariant, locationId: string): number =>
+  (own(variant.stock, locationId) ?? 0) + (own(movedOf(product, variant), locationId) ?? 0);
+
+/** A variant's available quantity: its stock at every location. */
+export const availableQuantity = (product: CommerceProduct, variant: CommerceVariant): number =>
+  [...Object.values(variant.stock), ...Object.values(movedOf(product, variant))].reduce(
+    (total, quantity) => total + quantity,
+    0,
+  );
+
+/** Moves units of a variant's stock at a location by a client's write (negative: taken). */
+function moveStock(
+  product: CommerceProduct,
+  variant: CommerceVariant,
+  locationId: string,
+  units: number,
+): void {
+  product.moved ??= {};
+  const moved = own(product.moved, variant.id) ?? {};
+  moved[locationId] = (own(moved, locationId) ?? 0) + units;
+  product.moved[variant.id] = moved;
+}
+
+/** When a product was last updated: by the shop's business, or by a client's write, the later. */
+export const productUpdatedOn = (product: CommerceProduct): string | null =>
+  product.written_on && product.written_on > (product.last_updated_on ?? '')
+    ? product.written_on
+    : product.last_updated_on;
 
 function categoriesOf(dataset: CommerceDataset, product: CommerceProduct) {
   return product.categories.flatMap((id) => {
@@ -58,16 +89,17 @@ function variantFields(dataset: CommerceDataset, product: CommerceProduct, varia
   return {
     ...rest,
     categories: categoriesOf(dataset, product),
-    available_quantity: availableQuantity(variant),
+    available_quantity: availableQuantity(product, variant),
     variant_attributes,
     variant_images,
   };
 }
 
 export function toProductItem(dataset: CommerceDataset, product: CommerceProduct): CommerceProductOut {
-  const { tax_id: _tax, categories: _ids, variants, ...rest } = product;
+  const { tax_id: _tax, categories: _ids, variants, written_on: _written, moved: _moved, ...rest } = product;
   return {
     ...rest,
+    last_updated_on: productUpdatedOn(product),
     categories: categoriesOf(dataset, product),
     variants: variants.map((variant) => variantFields(dataset, product, variant)),
   };
@@ -82,7 +114,7 @@ export function toVariantItem(
     ...variantFields(dataset, product, variant),
     inventory_details: dataset.locations.map((location) => ({
       location: { id: location.id, name: location.name },
-      available_quantity: own(variant.stock, location.id) ?? 0,
+      available_quantity: stockAt(product, variant, location.id),
     })),
     common_attributes: product.common_attributes,
     common_images: product.common_images,
@@ -98,7 +130,7 @@ export function listProducts(
   const sku = filters.sku?.trim().toLowerCase();
   return Object.values(dataset.products)
     .filter((product) => {
-      if (after !== null && Date.parse(product.last_updated_on ?? product.created_on ?? '') <= after)
+      if (after !== null && Date.parse(productUpdatedOn(product) ?? product.created_on ?? '') <= after)
         return false;
       if (
         sku &&
@@ -148,8 +180,8 @@ export function setAvailableQuantity(
   const { product, variant } = requireVariant(dataset, variantId);
   const location = dataset.locations.find((l) => l.id === locationId);
   if (!location) throw serviceError('commerceLocationNotFound', `No location has the id '${locationId}'`);
-  variant.stock[location.id] = quantity;
-  product.last_updated_on = now;
+  moveStock(product, variant, location.id, quantity - stockAt(product, variant, location.id));
+  product.written_on = now;
   return { location: { id: location.id, name: location.name }, available_quantity: quantity };
 }
 
@@ -402,16 +434,20 @@ function planOrder(dataset: CommerceDataset, input: OrderItemInInput) {
  * Takes quantities off a variant's stock, location by location in the shop's order; what the
  * locations lack is taken off the first one, whose stock then goes below zero.
  */
-function takeFromStock(dataset: CommerceDataset, variant: CommerceVariant, quantity: number): void {
+function takeFromStock(
+  dataset: CommerceDataset,
+  product: CommerceProduct,
+  variant: CommerceVariant,
+  quantity: number,
+): void {
   let left = quantity;
   for (const location of dataset.locations) {
-    const here = own(variant.stock, location.id) ?? 0;
-    const taken = Math.max(0, Math.min(here, left));
-    variant.stock[location.id] = here - taken;
+    const taken = Math.max(0, Math.min(stockAt(product, variant, location.id), left));
+    if (taken > 0) moveStock(product, variant, location.id, -taken);
     left -= taken;
   }
   const first = dataset.locations[0];
-  if (left > 0 && first) variant.stock[first.id] = (own(variant.stock, first.id) ?? 0) - left;
+  if (left > 0 && first) moveStock(product, variant, first.id, -left);
 }
 
 const toAddress = (
@@ -474,7 +510,7 @@ export function createOrder(
   dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
   const number = dataset.counters.order;
   const lines: CommerceOrderLine[] = plan.lines.map((line, index) => {
-    takeFromStock(dataset, line.variant, line.quantity);
+    takeFromStock(dataset, line.product, line.variant, line.quantity);
     return {
       id: ids.line(),
       source_ref: { id: `${number}${String(index + 1).padStart(2, '0')}`, model: 'order_line' },
@@ -492,7 +528,7 @@ export function createOrder(
       is_gift: false,
     };
   });
-  for (const line of plan.lines) line.product.last_updated_on = now;
+  for (const line of plan.lines) line.product.written_on = now;
   const shippingTax = dataset.tax_rates[0];
   const goods = sum2(lines.map((l) => l.total));
   const fee = shippingTax ? shippingFee(goods, plan.currency, shippingTax, ids.fee(), now) : null;

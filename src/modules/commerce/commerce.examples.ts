@@ -1,5 +1,5 @@
 import { type ExampleScope, type ExampleWorld, need, verticalExamples } from '../../platform/examples.js';
-import { commerceDatasetOf } from './commerce.domain.js';
+import { commerceDatasetOf, stockAt } from './commerce.domain.js';
 import type { CommerceDataset } from './commerce.records.js';
 
 /**
@@ -32,9 +32,9 @@ export const commerceExamples = verticalExamples(
     ecommerce_update_variant_quantity: {
       path: '/consumers/{consumer_id}/commerce/variants/set_quantity/{variant_id}',
       build: (w) => {
-        const { variant, location } = shopVariant(commerceOf(w).data);
+        const { product, variant, location } = shopVariant(commerceOf(w).data);
         return {
-          body: { location_id: location.id, available_quantity: (variant.stock[location.id] ?? 0) + 24 },
+          body: { location_id: location.id, available_quantity: stockAt(product, variant, location.id) + 24 },
           params: { variant_id: variant.id },
         };
       },

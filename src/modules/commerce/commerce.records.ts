@@ -100,7 +100,7 @@ export interface CommerceVariant {
   status: CommerceProductStatusValue;
   variant_attributes: { name: string; value: string }[];
   variant_images: CommerceImage[];
-  /** Stock per location id; available_quantity is their sum. */
+  /** Stock per location id, as the shop's own business moves it (its days' orders and deliveries). */
   stock: Record<string, number>;
 }
 
@@ -114,6 +114,15 @@ export interface CommerceProduct {
   categories: string[];
   created_on: string | null;
   last_updated_on: string | null;
+  /** The last instant a client's write changed the product; it was last updated at the later of the two. */
+  written_on?: string;
+  /**
+   * Units clients moved, by variant id and location id (their orders took them, their stock settings
+   * changed them): a variant's stock at a location is its `stock` there plus these, so the days after
+   * a client's write go on moving it. Kept on the product, not in its variants, so that a write
+   * changes these values alone and never the variants the days after move.
+   */
+  moved?: Record<string, Record<string, number>>;
   variants: CommerceVariant[];
   status: CommerceProductStatusValue;
   sku: string | null;

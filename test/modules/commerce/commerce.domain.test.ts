@@ -89,13 +89,21 @@ describe('the dataset of a connection', () => {
 
 describe('stock and catalogue', () => {
   it.each([
-    [{}, 0],
-    [{ a: 3, b: 4 }, 7],
-    [{ a: -2, b: 5 }, 3],
-    [{ a: 0.5, b: 0.25 }, 0.75],
-  ])('counts the stock %j as an available quantity of %d', (stock, expected) => {
-    expect(C.availableQuantity({ ...carafe(build()), stock })).toBe(expected);
-  });
+    [{}, {}, 0],
+    [{ a: 3, b: 4 }, {}, 7],
+    [{ a: -2, b: 5 }, {}, 3],
+    [{ a: 0.5, b: 0.25 }, {}, 0.75],
+    [{ a: 3, b: 4 }, { a: -5 }, 2],
+    [{ a: 3 }, { b: 2.5 }, 5.5],
+  ])(
+    'counts the stock %j, clients having moved %j, as an available quantity of %d',
+    (stock, moved, expected) => {
+      const d = build();
+      const product = productNamed(d, 'Glass carafe');
+      const variant = { ...carafe(d), stock };
+      expect(C.availableQuantity({ ...product, moved: { [variant.id]: moved } }, variant)).toBe(expected);
+    },
+  );
 
   it('answers a product with its categories by name, each variant with its available quantity', () => {
     const d = build();
@@ -165,8 +173,11 @@ describe('stock and catalogue', () => {
       quantities.map((q) => [q]),
     );
     create(d, { lines });
-    expect(carafe(d).stock).toEqual({ [loc(d, 0).id]: e0, [loc(d, 1).id]: e1 });
-    expect(productNamed(d, 'Glass carafe').last_updated_on).toBe(NOW);
+    const product = productNamed(d, 'Glass carafe');
+    expect([0, 1].map((i) => C.stockAt(product, carafe(d), loc(d, i).id))).toEqual([e0, e1]);
+    // The shop's own stock is left to its days: the order's units are the client's moves.
+    expect(carafe(d).stock).toEqual({ [loc(d, 0).id]: s0, [loc(d, 1).id]: s1 });
+    expect(C.productUpdatedOn(product)).toBe(NOW);
   });
 
   it.each([0, 7, 2.5])('sets the stock of a variant at a location to %d', (quantity) => {
@@ -175,8 +186,10 @@ describe('stock and catalogue', () => {
     const set = C.setAvailableQuantity(d, carafe(d).id, loc(d, 1).id, quantity, NOW);
     const { id, name } = loc(d, 1);
     expect(set).toEqual({ location: { id, name }, available_quantity: quantity });
-    expect(C.availableQuantity(carafe(d))).toBe(4 + quantity);
-    expect(productNamed(d, 'Glass carafe').last_updated_on).toBe(NOW);
+    const product = productNamed(d, 'Glass carafe');
+    expect(C.availableQuantity(product, carafe(d))).toBe(4 + quantity);
+    expect(carafe(d).stock).toEqual({ [loc(d, 0).id]: 4, [loc(d, 1).id]: 9 });
+    expect(C.productUpdatedOn(product)).toBe(NOW);
   });
 
   it.each([

@@ -713,9 +713,27 @@ export function seedPosDataset(input: SeedInput): PosDataset {
   return dataset;
 }
 
+/** How many units a line takes: one mostly, now and then two or three. */
+const LINE_QUANTITIES = [
+  { weight: 70, value: 1 },
+  { weight: 22, value: 2 },
+  { weight: 8, value: 3 },
+];
+
 class OrderBuilder {
   /** The rate each of the dataset's taxes has in the flavour as drawn (its Belgian rate), by tax id. */
   private readonly drawnRates: ReadonlyMap<string, number>;
+  /** What each location sells and takes, by location id (the catalogue does not change while drawing). */
+  private readonly atLocation = new Map<
+    string,
+    {
+      sellable: PosProduct[];
+      methods: PosPaymentMethod[];
+      weights: { value: PosPaymentMethod; weight: number }[];
+    }
+  >();
+  private readonly tills: string[];
+  private readonly deliveryFee: PosProduct | undefined;
   /** The flavour's payment method of each of the dataset's, by id (names differ by country). */
   private readonly drawnPayments: ReadonlyMap<string, Flavour['payments'][number]>;
 
@@ -729,6 +747,26 @@ class OrderBuilder {
   ) {
     this.drawnRates = new Map(flavour.taxes.map((t) => [id('tax', t.key), t.rate]));
     this.drawnPayments = new Map(flavour.payments.map((p, index) => [id('payment-method', index), p]));
+    this.tills = flavour.devices.filter((d) => !d.startsWith('kiosk'));
+    this.deliveryFee = dataset.products.find(
+      (p) => p.line_type === 'service' && DELIVERY_FEE_NAMES.has(p.name),
+    );
+  }
+
+  private at(location: VerticalLocation) {
+    let here = this.atLocation.get(location.id);
+    if (!here) {
+      const methods = this.dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
+      here = {
+        sellable: this.dataset.products.filter(
+          (p) => p.location_ids.includes(location.id) && p.line_type === 'product',
+        ),
+        methods,
+        weights: methods.map((m) => ({ value: m, weight: this.drawnPayments.get(m.id)?.weight ?? 1 })),
+      };
+      this.atLocation.set(location.id, here);
+    }
+    return here;
   }
 
   /**
@@ -755,17 +793,14 @@ class OrderBuilder {
     const orderId = this.id('order', number);
     const mode = faker.helpers.weightedArrayElement(flavour.modes);
     const source = sourceOf(faker, mode, flavour === RESTAURANT);
-    const sellable = dataset.products.filter(
-      (p) => p.location_ids.includes(location.id) && p.line_type === 'product',
-    );
+    const { sellable, methods, weights } = this.at(location);
     const lines: PosOrderLine[] = [];
     const lineCount = faker.number.int({ min: 1, max: flavour === RESTAURANT ? 5 : 3 });
     for (let i = 0; i < lineCount; i++) {
       lines.push(this.line(orderId, i, pick(faker, sellable), mode));
     }
-    if (mode === 'DELIVERY') {
-      const fee = dataset.products.find((p) => p.line_type === 'service' && DELIVERY_FEE_NAMES.has(p.name));
-      if (fee) lines.push(this.line(orderId, lines.length, fee, mode, 1));
+    if (mode === 'DELIVERY' && this.deliveryFee) {
+      lines.push(this.line(orderId, lines.length, this.deliveryFee, mode, 1));
     }
     const totals = orderTotals(lines);
     const total = totals.total;
@@ -777,12 +812,11 @@ class OrderBuilder {
     const closingDate = open ? null : closesAt;
     const finalClose =
       open && closesAt <= this.end ? plusMinutes(this.end, faker.number.int({ min: 5, max: 90 })) : closesAt;
-    const methods = dataset.payment_methods.filter((m) => m.location_ids.includes(location.id));
     const customerId = faker.datatype.boolean(0.25) && customerIds.length ? pick(faker, customerIds) : null;
     const invoiced = !open && faker.datatype.boolean(0.05);
     const invoiceId = invoiced ? `INV-${created.slice(0, 4)}-${pad(number, 5)}` : null;
 
-    const method = this.method(methods);
+    const method = this.faker.helpers.weightedArrayElement(weights);
     const tip = this.tip(method, mode);
     const payments: PosPayment[] = open
       ? []
@@ -801,13 +835,7 @@ class OrderBuilder {
       creation_date: created,
       closing_date: closingDate,
       service_date: created,
-      device_id:
-        source === 'KIOSK'
-          ? 'kiosk-1'
-          : pick(
-              faker,
-              flavour.devices.filter((d) => !d.startsWith('kiosk')),
-            ),
+      device_id: source === 'KIOSK' ? 'kiosk-1' : pick(faker, this.tills),
       total,
       tax_amount: totals.tax_amount,
       total_discount: totals.total_discount,
@@ -842,13 +870,7 @@ class OrderBuilder {
     fixedQuantity?: number,
   ): PosOrderLine {
     const { faker, dataset } = this;
-    const quantity =
-      fixedQuantity ??
-      faker.helpers.weightedArrayElement([
-        { weight: 70, value: 1 },
-        { weight: 22, value: 2 },
-        { weight: 8, value: 3 },
-      ]);
+    const quantity = fixedQuantity ?? faker.helpers.weightedArrayElement(LINE_QUANTITIES);
     const { price, tax } = linePrice(dataset, product, mode);
     const modifiers: PosModifierLine[] = [];
     if (product.modifier_groups_ids.length && faker.datatype.boolean(0.4)) {
@@ -873,14 +895,6 @@ class OrderBuilder {
       modifiers,
       discounts,
     });
-  }
-
-  private method(methods: PosPaymentMethod[]): PosPaymentMethod {
-    const weights = methods.map((m) => ({
-      value: m,
-      weight: this.drawnPayments.get(m.id)?.weight ?? 1,
-    }));
-    return this.faker.helpers.weightedArrayElement(weights);
   }
 
   private tip(method: PosPaymentMethod, mode: PosModeValue): number {

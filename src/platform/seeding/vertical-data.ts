@@ -118,8 +118,41 @@ export const sum2 = (amounts: readonly number[]): number =>
 /** Tax of an untaxed amount at a rate in percent, rounded to the cent. */
 export const taxOf = (untaxed: number, rate: number | null): number => round2((untaxed * (rate ?? 0)) / 100);
 
-export const addDays = (day: string, days: number): string =>
-  new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** Days already counted from (a day and a count of days, to a day): datasets count the same ones over and over. */
+const countedDays = new Map<string, string>();
+const COUNTED_DAYS = 16_384;
+
+export function addDays(day: string, days: number): string {
+  const key = `${day}|${days}`;
+  const known = countedDays.get(key);
+  if (known !== undefined) return known;
+  const counted = new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  if (countedDays.size >= COUNTED_DAYS) countedDays.clear();
+  countedDays.set(key, counted);
+  return counted;
+}
+
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
+/** Whether the characters of `text` from `at` are two digits. */
+const digitsAt = (text: string, at: number): boolean => {
+  const a = text.charCodeAt(at) - 48;
+  const b = text.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9;
+};
+const twoAt = (text: string, at: number): number =>
+  (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Whether `day` is a day of the calendar written YYYY-MM-DD. */
+function dayShaped(day: string): boolean {
+  if (day.length !== 10 || day[4] !== '-' || day[7] !== '-') return false;
+  if (!digitsAt(day, 0) || !digitsAt(day, 2) || !digitsAt(day, 5) || !digitsAt(day, 8)) return false;
+  const [month, date] = [twoAt(day, 5), twoAt(day, 8)];
+  if (month < 1 || month > 12 || date < 1) return false;
+  if (date <= 28) return true;
+  const year = twoAt(day, 0) * 100 + twoAt(day, 2);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return date <= (month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number));
+}
 
 /** The ISO days from `from` to `to`, both included. */
 export function daysBetween(from: string, to: string): string[] {
@@ -129,11 +162,35 @@ export function daysBetween(from: string, to: string): string[] {
 }
 
 /** An instant `minutes` after midnight (UTC) of a day. */
-export const atMinute = (day: string, minutes: number): string =>
-  new Date(Date.parse(`${day}T00:00:00.000Z`) + minutes * 60_000).toISOString();
+export function atMinute(day: string, minutes: number): string {
+  // Within the day, written out directly: datasets place thousands of instants.
+  if (Number.isInteger(minutes) && minutes >= 0 && minutes < 1440 && dayShaped(day)) {
+    return `${day}T${twoDigits(Math.floor(minutes / 60))}:${twoDigits(minutes % 60)}:00.000Z`;
+  }
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + minutes * 60_000).toISOString();
+}
 
-export const plusMinutes = (instant: string, minutes: number): string =>
-  new Date(Date.parse(instant) + minutes * 60_000).toISOString();
+export function plusMinutes(instant: string, minutes: number): string {
+  // An instant as toISOString writes it, moved within its day: written out directly.
+  if (
+    Number.isInteger(minutes) &&
+    instant.length === 24 &&
+    instant[10] === 'T' &&
+    instant[13] === ':' &&
+    instant[16] === ':' &&
+    instant[23] === 'Z' &&
+    digitsAt(instant, 11) &&
+    digitsAt(instant, 14)
+  ) {
+    const hours = twoAt(instant, 11);
+    const minute = twoAt(instant, 14);
+    const at = hours * 60 + minute + minutes;
+    if (hours < 24 && minute < 60 && at >= 0 && at < 1440 && dayShaped(instant.slice(0, 10))) {
+      return `${instant.slice(0, 11)}${twoDigits(Math.floor(at / 60))}:${twoDigits(at % 60)}${instant.slice(16)}`;
+    }
+  }
+  return new Date(Date.parse(instant) + minutes * 60_000).toISOString();
+}
 
 /** Lines' taxes summed per (tax id, rate), in order of rate: what an order or a closure reports. */
 export function taxTotals(

@@ -56,6 +56,36 @@ async function list(resource: string, query = '', t: TestSandbox = s): Promise<I
 }
 
 const orders = (query = '', t: TestSandbox = s) => list('orders', query, t);
+
+/** A paid order a client places now, of units of variants at 10 before 21 % VAT; answers the API's answer. */
+async function placeOrder(lines: { id: string; quantity: number }[]) {
+  const address = {
+    first_name: 'Ada',
+    last_name: 'Peeters',
+    street: 'Meir',
+    number: '1',
+    city: 'Antwerpen',
+    country: 'BE',
+  };
+  const created = await call(s.app, 'POST', `/consumers/${consumer}/commerce/orders`, {
+    token: await sandboxToken(s),
+    body: {
+      customer: { email: 'ada.peeters@example.test' },
+      billing_address: address,
+      shipping_address: address,
+      currency: 'EUR',
+      payment_method: 'card',
+      lines: lines.map((line) => ({
+        variant_id: line.id,
+        quantity: line.quantity,
+        unit_price: 10,
+        tax_rate: 21,
+      })),
+    },
+  });
+  expect(created.status, created.text).toBe(200);
+  return created;
+}
 const dayOf = (instant: string) => instant.slice(0, 10);
 const isoDay = (base: string, days: number) =>
   new Date(Date.parse(`${base}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
@@ -386,26 +416,7 @@ describe('the eCommerce business on the clock', () => {
 
   it('an order a client creates keeps its number and stays as written while the days after add theirs', async () => {
     const variant = (await list('variants')).find((v) => v.available_quantity >= 2);
-    const address = {
-      first_name: 'Ada',
-      last_name: 'Peeters',
-      street: 'Meir',
-      number: '1',
-      city: 'Antwerpen',
-      country: 'BE',
-    };
-    const created = await call(s.app, 'POST', `/consumers/${consumer}/commerce/orders`, {
-      token: await sandboxToken(s),
-      body: {
-        customer: { email: 'ada.peeters@example.test' },
-        billing_address: address,
-        shipping_address: address,
-        currency: 'EUR',
-        payment_method: 'card',
-        lines: [{ variant_id: variant.id, quantity: 2, unit_price: 10, tax_rate: 21 }],
-      },
-    });
-    expect(created.status, created.text).toBe(200);
+    const created = await placeOrder([{ id: variant.id, quantity: 2 }]);
     await advanceDays(20);
     const all = await orders();
     const mine = all.find((o) => o.id === created.body.id);
@@ -431,26 +442,7 @@ describe('the eCommerce business on the clock', () => {
     expect((await list('variants', '', twin)).length).toBeGreaterThanOrEqual(variants.length);
     const ordered = variants.slice(0, 10);
     const [set] = variants.slice(10);
-    const address = {
-      first_name: 'Ada',
-      last_name: 'Peeters',
-      street: 'Meir',
-      number: '1',
-      city: 'Antwerpen',
-      country: 'BE',
-    };
-    const created = await call(s.app, 'POST', `/consumers/${consumer}/commerce/orders`, {
-      token: await sandboxToken(s),
-      body: {
-        customer: { email: 'ada.peeters@example.test' },
-        billing_address: address,
-        shipping_address: address,
-        currency: 'EUR',
-        payment_method: 'card',
-        lines: ordered.map((v) => ({ variant_id: v.id, quantity: 1, unit_price: 10, tax_rate: 21 })),
-      },
-    });
-    expect(created.status, created.text).toBe(200);
+    const created = await placeOrder(ordered.map((v) => ({ id: v.id, quantity: 1 })));
     const location = set.inventory_details[0].location.id;
     const wasHere = set.inventory_details[0].available_quantity;
     const setting = await call(

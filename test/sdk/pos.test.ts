@@ -53,7 +53,7 @@ describe('official SDK against the sandbox: Point of Sale', () => {
     const locations = await pos.getLocations();
     expect(locations).toHaveLength(2);
     const methods = await pos.getPaymentMethods();
-    expect(methods.map((m: { name: string }) => m.name)).toContain('Cash');
+    expect(methods.map((m: { name: string }) => m.name)).toContain('Espèces');
     const second = await pos.getPaymentMethods({ location_id: locations[1].id });
     expect(second.length).toBeLessThan(methods.length);
     const parents = await pos.getProductCategories({ only_parents: 'true' });

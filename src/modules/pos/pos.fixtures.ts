@@ -11,7 +11,7 @@ import { createCustomer as createPosCustomer, posDatasetOf } from './pos.domain.
 import { POS_NAMES } from './pos.names.js';
 import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from './pos.records.js';
 import { DiscountType, Mode, POSCreateCustomerItem, Source } from './pos.schemas.js';
-import { linePrice, modifierLine, orderLine, orderTotals } from './pos.seed.js';
+import { linePrice, localPaymentName, modifierLine, orderLine, orderTotals } from './pos.seed.js';
 
 /**
  * The Point of Sale block of a connection in the fixture document (`connections[].pos`):
@@ -250,9 +250,12 @@ function posOrder(pos: Pos, record: z.output<typeof PosOrderFixture>, path: Path
 /** The Point of Sale block of a connection in the fixture document. */
 export const posFixtures = kit.verticalFixtures(PosFixture, (scope) => {
   const data = posDatasetOf(scope.context.store, scope.connection);
-  // Products and options by their names in the till's language, or as a Belgian till names them.
-  const names = localNames(POS_NAMES, countryOf(scope.integration));
-  const pos: Pos = { ...kit.makerOf(scope, data, names.alias), customers: new RefTable(scope.context) };
+  // Products, options and payment methods by their names in the till's language, or as a Belgian
+  // till names them.
+  const country = countryOf(scope.integration);
+  const names = localNames(POS_NAMES, country);
+  const alias = (value: string) => names.alias(value) ?? localPaymentName(country, value);
+  const pos: Pos = { ...kit.makerOf(scope, data, alias), customers: new RefTable(scope.context) };
   const { context, customers } = pos;
   return {
     customers: [

@@ -452,34 +452,49 @@ function taxesIn(flavour: Flavour, country: Country): Flavour['taxes'] {
 
 /**
  * The payment methods a till of a country takes in place of the Belgian ones (a debit card, an app,
- * meal vouchers); the others (cash, credit cards, gift cards) are the same everywhere. Only names
- * change: a method keeps its place, weight and tips, so the draws are the same in every country.
+ * meal vouchers), and the names it gives cash and gift cards; credit cards are the same everywhere.
+ * Only names change: a method keeps its place, weight and tips, so the draws are the same in every
+ * country.
  */
 const LOCAL_PAYMENTS: Readonly<
   Record<Country, Readonly<Record<string, { name: string; extra: string | null }>>>
 > = {
   BE: {},
   FR: {
+    Cash: { name: 'Espèces', extra: null },
+    'Gift card': { name: 'Carte cadeau', extra: null },
     Bancontact: { name: 'CB', extra: 'Carte bancaire' },
     'Meal vouchers': { name: 'Titres-restaurant', extra: 'Ticket Restaurant' },
     Payconiq: { name: 'Lydia', extra: null },
   },
   NL: {
+    Cash: { name: 'Contant', extra: null },
+    'Gift card': { name: 'Cadeaukaart', extra: null },
     Bancontact: { name: 'PIN', extra: 'Pinpas' },
     'Meal vouchers': { name: 'Cadeaubon', extra: null },
     Payconiq: { name: 'iDEAL QR', extra: null },
   },
   DE: {
+    Cash: { name: 'Bar', extra: null },
+    'Gift card': { name: 'Geschenkkarte', extra: null },
     Bancontact: { name: 'girocard', extra: 'EC-Karte' },
     'Meal vouchers': { name: 'Essensgutscheine', extra: null },
     Payconiq: { name: 'PayPal', extra: null },
   },
   ES: {
+    Cash: { name: 'Efectivo', extra: null },
+    'Gift card': { name: 'Tarjeta regalo', extra: null },
     Bancontact: { name: 'Tarjeta de débito', extra: null },
     'Meal vouchers': { name: 'Ticket Restaurant', extra: 'Cheque gourmet' },
     Payconiq: { name: 'Bizum', extra: null },
   },
 };
+
+/** The name a till of `country` gives a payment method a Belgian till names `drawn` (any case). */
+export function localPaymentName(country: Country, drawn: string): string | undefined {
+  const lowered = drawn.toLowerCase();
+  return Object.entries(LOCAL_PAYMENTS[country]).find(([name]) => name.toLowerCase() === lowered)?.[1].name;
+}
 
 /** A flavour's payment methods as a till of `country` names them (Belgium: as drawn). */
 function paymentsIn(flavour: Flavour, country: Country): Flavour['payments'] {

@@ -57,10 +57,11 @@ describe('a till names what it sells in its country’s language', () => {
     expect(anywhere).toEqual(expect.arrayContaining(['Linen shirt', 'City guide: Brussels']));
   });
 
-  it('a fixture names a French dish and its option in French or as a Belgian till does', async () => {
+  it('a fixture names a French dish, its option and the payment in French or as a Belgian till does', async () => {
     const app = createApp({ seed: SEED });
-    const order = (product: string, option: string) => ({
+    const order = (product: string, option: string, method: string) => ({
       creation_date: '2026-01-14T12:00:00Z',
+      payment_method: method,
       items: [{ product, modifiers: [{ modifier_id: option }] }],
     });
     const result = await loadFixtures(app, {
@@ -70,7 +71,12 @@ describe('a till names what it sells in its country’s language', () => {
           connections: [
             {
               integration: 'Zelty',
-              pos: { orders: [order('Steak frites', 'Medium'), order('steak FRITES', 'à point')] },
+              pos: {
+                orders: [
+                  order('Steak frites', 'Medium', 'Cash'),
+                  order('steak FRITES', 'à point', 'espèces'),
+                ],
+              },
             },
           ],
         },
@@ -84,11 +90,15 @@ describe('a till names what it sells in its country’s language', () => {
         const res = await call(app, 'GET', `/consumers/${consumer}/pos/orders/${id}`, { token: bearer });
         expect(res.status, res.text).toBe(200);
         const [line] = res.body.items as { product_id: string; modifiers: { name: string }[] }[];
-        return [line?.product_id, line?.modifiers.map((m) => m.name)];
+        const methods = (res.body.payments as { payment_method_name: string }[]).map(
+          (p) => p.payment_method_name,
+        );
+        return [line?.product_id, line?.modifiers.map((m) => m.name), methods];
       }),
     );
     expect(lines[0]).toEqual(lines[1]);
     expect(lines[0]?.[1]).toEqual(['À point']);
+    expect(lines[0]?.[2]).toEqual(['Espèces']);
   });
 
   it('a name of another country is not one of a French till: refused at its path', async () => {

@@ -57,7 +57,7 @@ interface Sale {
   mode?: 'EAT_IN' | 'DELIVERY';
   /** 'Steak frites 1|Cola 2 0.5': product, quantity and the discount of each line. */
   lines: string;
-  /** 'Cash 20 2|CB 15.67': method, amount and tip; by default the total in cash. */
+  /** 'Espèces 20 2|CB 15.67': method, amount and tip; by default the total in cash. */
   pay?: string;
   customer?: string;
 }
@@ -74,7 +74,7 @@ function addOrder(d: PosDataset, id: string, sale: Sale): PosOrder {
     return orderLine(id, index, product, line);
   });
   const totals = orderTotals(items);
-  const paid = sale.closed === null ? [] : (sale.pay ?? `Cash ${totals.total}`).split('|').map(fields);
+  const paid = sale.closed === null ? [] : (sale.pay ?? `Espèces ${totals.total}`).split('|').map(fields);
   const payments = paid.map(([name, [total = 0, tip = 0]], index): PosPayment => {
     const method = { payment_method_id: named(d.payment_methods, name).id, payment_method_name: name };
     const common = { status: 'Completed', currency: 'EUR', invoice_ref: null, order_id: id } as const;
@@ -96,7 +96,7 @@ function scenario() {
   const d = fresh();
   const [loc0, loc1] = d.locations.map((l) => l.id) as [string, string];
   const a = { created: at('11:30:00'), closed: at('12:00:00'), lines: 'Steak frites 1|Cola 2' };
-  addOrder(d, 'a', { ...a, pay: 'Cash 20 2|CB 15.11' });
+  addOrder(d, 'a', { ...a, pay: 'Espèces 20 2|CB 15.11' });
   const b = { mode: 'DELIVERY', created: at('18:40:00'), closed: at('19:00:00') } as const;
   addOrder(d, 'b', { ...b, lines: 'Steak frites 1|Frais de livraison 1', pay: 'CB 28.83' });
   const c = { loc: 1, created: at('23:30:00'), closed: '2026-02-10T23:59:59.999Z' } as const;
@@ -176,10 +176,10 @@ describe('orders', () => {
     const internal = ['closes_at', 'planned_payment', 'location_id'];
     expect(keys.filter((k) => internal.includes(k))).toEqual(['location_id']);
     const names = (loc?: string) => pos.atLocation(s.d.payment_methods, loc).map((m) => m.name);
-    expect(names(s.loc0)).toEqual(['Cash', 'CB', 'Visa / Mastercard', 'Titres-restaurant', 'Lydia']);
-    expect(names(s.loc1)).toEqual(['Cash', 'CB', 'Visa / Mastercard', 'Titres-restaurant']);
+    expect(names(s.loc0)).toEqual(['Espèces', 'CB', 'Visa / Mastercard', 'Titres-restaurant', 'Lydia']);
+    expect(names(s.loc1)).toEqual(['Espèces', 'CB', 'Visa / Mastercard', 'Titres-restaurant']);
     expect([names().length, names('nowhere')]).toEqual([5, []]);
-    expect(pos.withoutLocations(named(s.d.payment_methods, 'Cash'))).not.toHaveProperty('location_ids');
+    expect(pos.withoutLocations(named(s.d.payment_methods, 'Espèces'))).not.toHaveProperty('location_ids');
   });
 });
 
@@ -230,7 +230,7 @@ describe('payments, sales and closures of a day', () => {
       return { id, total, tax_amount: tax, payments: paid(pay), taxes: taxes(s.d, spec) };
     };
     const rates = '5.5 1.35 25.85|10 2.45 26.95|20 1.86 11.14';
-    const first = closure(s.loc0, [63.94, 5.66], 'Cash 2 20|CB 0 43.94', rates);
+    const first = closure(s.loc0, [63.94, 5.66], 'Espèces 2 20|CB 0 43.94', rates);
     const second = closure(s.loc1, [3.36, 0.56], 'Visa / Mastercard 0 3.36', '20 0.56 3.36');
     const closed = { date: DAY, status: 'closed', closures: [first, second] };
     expect(pos.closureOf(s.d, DAY, '2026-02-11')).toEqual(closed);
@@ -298,7 +298,7 @@ describe('objectives', () => {
 describe('the e-reporting summary', () => {
   const GOODS = 'Supply of goods subject to value-added tax.';
   const SERVICES = 'Services subject to value-added tax.';
-  /** 'Cash 10 1.4 15.35': what a method collected at a rate, tax and total. */
+  /** 'Espèces 10 1.4 15.35': what a method collected at a rate, tax and total. */
   const shares = (d: PosDataset, spec: string) =>
     spec.split('|').map((entry) => {
       const [name, [rate = 0, tax_amount, total]] = fields(entry);
@@ -316,7 +316,7 @@ describe('the e-reporting summary', () => {
       };
       const goods = line(GOODS, [60.96, 5.16, 2], '5.5 1.35 25.85|10 2.45 26.95|20 1.36 8.16');
       // Cash paid 20 of 35.11: 15.35 (tax 1.40) at 10 %, the last rate the rest, 4.65 (tax 2.17 − 1.40).
-      const cash = 'Cash 10 1.4 15.35|Cash 20 0.77 4.65';
+      const cash = 'Espèces 10 1.4 15.35|Espèces 20 0.77 4.65';
       const card = 'CB 10 1.05 11.6|CB 20 1.09 6.49|CB 5.5 1.35 25.85';
       expect(pos.reportOf(s.d, DAY, how === 'given' ? s.loc0 : undefined)).toEqual({
         date: DAY,
@@ -337,7 +337,7 @@ describe('the e-reporting summary', () => {
     expect(pos.reportOf(s.d, DAY, 'nowhere')).toEqual(nowhere);
     const day = '2026-02-12';
     const free = { created: at('10:00:00', day), closed: at('10:30:00', day), lines: 'Cola 1 3.4' };
-    addOrder(s.d, 'free', { ...free, pay: 'Cash 0' });
+    addOrder(s.d, 'free', { ...free, pay: 'Espèces 0' });
     const report = pos.reportOf(s.d, day);
     expect((report.orders ?? []).map((o) => [o.total, o.tax_amount, o.total_orders])).toEqual([[0, 0, 1]]);
     expect(report.payments).toEqual([]);
@@ -351,9 +351,9 @@ describe('the e-reporting summary', () => {
     const day = { created: at('10:00:00', '2026-02-12'), closed: at('10:30:00', '2026-02-12') };
     // 41.97 (tax 4.17): 6.86 at 5.5 % (0.36), 26.95 at 10 % (2.45), 8.16 at 20 % (1.36).
     const lines = 'Soupe à la tomate 1|Steak frites 1|Cola 2';
-    addOrder(d, 'f', { ...day, lines, pay: 'Cash 1.27|CB 40.7' });
+    addOrder(d, 'f', { ...day, lines, pay: 'Espèces 1.27|CB 40.7' });
     // Cash: 0.21 and 0.82, then 0.24 (not 1.27 × 8.16 / 41.97 = 0.25); tax 0.01, 0.07, then 0.13 − 0.08.
-    const cash = 'Cash 5.5 0.01 0.21|Cash 10 0.07 0.82|Cash 20 0.05 0.24';
+    const cash = 'Espèces 5.5 0.01 0.21|Espèces 10 0.07 0.82|Espèces 20 0.05 0.24';
     const card = 'CB 5.5 0.35 6.65|CB 10 2.38 26.13|CB 20 1.31 7.92';
     expect(pos.reportOf(d, '2026-02-12').payments).toEqual(shares(d, `${cash}|${card}`));
   });

@@ -172,7 +172,7 @@ describe('pos: reference data', () => {
     expect(taxes.items.map((t) => t.rate)).toEqual([20, 10, 5.5, 0]);
     const methods = ServicePage_PaymentMethods_.parse((await get('/payment-methods')).body);
     expect(methods.items.map((m) => m.name)).toEqual([
-      'Cash',
+      'Espèces',
       'CB',
       'Visa / Mastercard',
       'Titres-restaurant',

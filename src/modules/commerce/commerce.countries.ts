@@ -57,7 +57,6 @@ export interface ShopProfile {
   designedIn: string;
   roastedIn: string;
   /** The products named otherwise in the country (by their Belgian name). */
-  productNames: Readonly<Record<string, string>>;
   /** The GS1 prefix of the products' barcodes. */
   barcodePrefix: string;
   /** The digits after the country's phone prefix that begin a mobile number. */
@@ -163,7 +162,6 @@ const BE: ShopProfile = {
   ],
   designedIn: 'Belgium',
   roastedIn: 'Antwerp',
-  productNames: {},
   barcodePrefix: '54',
   mobilePrefix: '4',
   emailDomains: {},
@@ -234,9 +232,8 @@ const DE: ShopProfile = {
     { name: 'Bank transfer', active: true, weight: 10 },
     { name: 'giropay', active: false, weight: 0 },
   ],
-  designedIn: 'Germany',
+  designedIn: 'Deutschland',
   roastedIn: 'Hamburg',
-  productNames: { 'Guide to Flemish design': 'Guide to Bauhaus design' },
   barcodePrefix: '40',
   mobilePrefix: '17',
   emailDomains: { 'proximus.be': 'web.de', 'telenet.be': 'gmx.de', 'yahoo.fr': 't-online.de' },

@@ -8,7 +8,7 @@ import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
 import * as kit from '../../platform/fixtures/kit.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
-import { taxOfRate } from './commerce.countries.js';
+import { shopOf, taxOfRate } from './commerce.countries.js';
 import { commerceDatasetOf, createOrder } from './commerce.domain.js';
 import type {
   CommerceCustomer,
@@ -17,7 +17,7 @@ import type {
   CommerceVariant,
 } from './commerce.records.js';
 import { OrderItemIn, ProductStatus } from './commerce.schemas.js';
-import { GBP_PER_EUR } from './commerce.seed.js';
+import { GBP_PER_EUR, shopNames } from './commerce.seed.js';
 
 /**
  * The eCommerce block of a connection in the fixture document (`connections[].commerce`): products
@@ -122,7 +122,7 @@ function commerceProduct(
     );
   }
   const categories = (record.categories ?? []).map((value, index) => {
-    const found = data.categories.find((c) => c.id === value || c.name.toLowerCase() === value.toLowerCase());
+    const found = kit.byIdOrName(data.categories, value, shop.alias);
     if (!found) {
       const names = data.categories.map((c) => c.name).join(', ');
       shop.unknown([...path, 'categories', index], `'${value}' is not a category of the shop: ${names}`);
@@ -323,8 +323,9 @@ function commerceCustomer(
 export const commerceFixtures = kit.verticalFixtures(CommerceFixture, (scope) => {
   const { context, connection } = scope;
   const data = commerceDatasetOf(context.store, connection);
+  // Categories by their names in the shop's language, or as the Belgian shop names them.
   const shop: Shop = {
-    ...kit.makerOf(scope, data),
+    ...kit.makerOf(scope, data, shopNames(shopOf(scope.integration.integrationid)).alias),
     products: new RefTable(context),
     variants: new RefTable(context),
   };

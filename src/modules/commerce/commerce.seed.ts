@@ -1,6 +1,7 @@
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { type LocalNames, localNames } from '../../platform/local-names.js';
 import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
@@ -35,6 +36,7 @@ import {
   shopPhone,
   streetIn,
 } from './commerce.countries.js';
+import { COMMERCE_NAMES } from './commerce.names.js';
 import type {
   CommerceAddress,
   CommerceCategory,
@@ -195,15 +197,21 @@ const PRODUCTS: ProductSpec[] = [
 ];
 
 /** The blurbs of a category's products, in the shop's country. */
-const blurbsOf = (shop: ShopProfile): Record<string, string[]> => ({
-  candles: ['Hand-poured in small batches with natural wax.', 'Burns clean for hours.'],
-  textiles: ['Woven from natural fibres.', 'Soft, sturdy and machine washable.'],
-  tableware: ['Dishwasher and microwave safe.', 'Glazed by hand, each piece is unique.'],
-  coffee: ['Sourced from small producers.', `Roasted in ${shop.roastedIn} every week.`],
-  books: ['Hardcover, illustrated.', 'A favourite of our customers.'],
-  home: [`Designed in ${shop.designedIn}.`, 'Made from natural materials.'],
-  kitchen: ['Built to last a lifetime.', 'Oiled by hand before shipping.'],
-});
+const blurbsOf = (shop: ShopProfile, names: LocalNames): Record<string, string[]> => {
+  const blurbs: Record<string, string[]> = {
+    candles: ['Hand-poured in small batches with natural wax.', 'Burns clean for hours.'],
+    textiles: ['Woven from natural fibres.', 'Soft, sturdy and machine washable.'],
+    tableware: ['Dishwasher and microwave safe.', 'Glazed by hand, each piece is unique.'],
+    coffee: ['Sourced from small producers.', names.format('Roasted in {} every week.', shop.roastedIn)],
+    books: ['Hardcover, illustrated.', 'A favourite of our customers.'],
+    home: [names.format('Designed in {}.', shop.designedIn), 'Made from natural materials.'],
+    kitchen: ['Built to last a lifetime.', 'Oiled by hand before shipping.'],
+  };
+  return Object.fromEntries(Object.entries(blurbs).map(([key, texts]) => [key, texts.map((t) => names(t))]));
+};
+
+/** What a shop names, in its country's language. */
+export const shopNames = (shop: ShopProfile): LocalNames => localNames(COMMERCE_NAMES, shop.country);
 
 /** The reasons a customer gives for sending an order back. */
 const REFUND_REASONS = ['Damaged in transit', 'Changed my mind', 'Wrong size'];
@@ -300,6 +308,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const faker = fakerFor('commerce', seed, consumerid, connectionid);
   // The connector's country: its taxes, its warehouse and store, its customers (see commerce.countries).
   const shop = shopOf(integrationid);
+  const names = shopNames(shop);
   const until = untilOf(input);
   const end = activityEnd(until);
   const recentStart = addMonths(monthStart(until), -COMMERCE_RECENT_MONTHS);
@@ -345,23 +354,23 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const categories: CommerceCategory[] = CATEGORIES.map((c) => ({
     id: id('category', c.key),
     source_ref: ref('collection'),
-    name: c.name,
+    name: names(c.name),
     parent_id: c.parent ? id('category', c.parent) : null,
   }));
 
   const paymentMethods: CommercePaymentMethod[] = shop.paymentMethods.map((m, index) => ({
     id: id('payment-method', index),
     source_ref: ref('payment_gateway'),
-    name: m.name,
+    name: names(m.name),
     active: m.active,
   }));
 
   const products: Record<string, CommerceProduct> = {};
   const variantIndex: Record<string, string> = {};
-  const blurbs = blurbsOf(shop);
+  const blurbs = blurbsOf(shop, names);
   PRODUCTS.forEach((spec, index) => {
     const productId = id('product', index);
-    const name = shop.productNames[spec.name] ?? spec.name;
+    const name = names(spec.name);
     // In the catalogue since before the first order; last changed in the year before `until`.
     const created = faker.date
       .between({ from: `${addMonths(firstDay, -10)}T00:00:00Z`, to: `${addDays(firstDay, -15)}T00:00:00Z` })
@@ -383,7 +392,7 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
         id: variantId,
         source_ref: ref('product_variant'),
         parent_id: productId,
-        name: value ? `${name} - ${value}` : name,
+        name: value ? `${name} - ${names(value)}` : name,
         description: null,
         description_html: null,
         created_on: created,
@@ -399,7 +408,8 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
         weight: spec.weight,
         weight_unit: 'kg',
         status,
-        variant_attributes: value && spec.attribute ? [{ name: spec.attribute.name, value }] : [],
+        variant_attributes:
+          value && spec.attribute ? [{ name: names(spec.attribute.name), value: names(value) }] : [],
         variant_images: value ? [{ id: id('image', index, v), main_image: false, url: image(v + 2) }] : [],
         stock: Object.fromEntries(
           locations.map((l, li) => [
@@ -424,9 +434,9 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
       variants,
       status,
       sku,
-      common_attributes: [{ name: 'Brand', values: [brand] }],
+      common_attributes: [{ name: names('Brand'), values: [brand] }],
       variant_attributes_options: spec.attribute
-        ? [{ name: spec.attribute.name, values: spec.attribute.values }]
+        ? [{ name: names(spec.attribute.name), values: spec.attribute.values.map((v) => names(v)) }]
         : [],
       common_images: [{ id: id('image', index, 'main'), main_image: true, url: image(1) }],
       tax_id: tax.id,
@@ -516,6 +526,8 @@ interface OrderBasis {
   method: CommercePaymentMethod;
   /** When its payment went through (or failed). */
   paidOn: string;
+  /** What the shop names, in its country's language. */
+  names: LocalNames;
 }
 
 /**
@@ -530,6 +542,7 @@ function drawBasis(
   order: { id: string; number: number; ref: string; created: string; customer: CommerceCustomer },
 ): OrderBasis {
   const { id: orderId, number, created, customer } = order;
+  const names = shopNames(shop);
   const currency = customer.currency === 'GBP' ? 'GBP' : 'EUR';
   const lines: CommerceOrderLine[] = [];
   const count = faker.number.int({ min: 1, max: 4 });
@@ -558,7 +571,7 @@ function drawBasis(
       tax_rate: tax?.rate ?? 0,
       ...amounts,
       discounts: discount
-        ? [{ name: 'WELCOME15', description: '15% off the first order', amount: discount }]
+        ? [{ name: 'WELCOME15', description: names('15% off the first order'), amount: discount }]
         : [],
       gift_card: false,
       is_gift: faker.datatype.boolean(0.05),
@@ -574,11 +587,11 @@ function drawBasis(
       .filter((m) => m.active)
       .map((m) => ({
         value: m,
-        weight: shop.paymentMethods.find((p) => p.name === m.name)?.weight ?? 1,
+        weight: shop.paymentMethods.find((p) => names(p.name) === m.name)?.weight ?? 1,
       })),
   );
   const paidOn = plusMinutes(created, faker.number.int({ min: 0, max: 3 }));
-  return { ...order, currency, lines, fees, total, method, paidOn };
+  return { ...order, currency, lines, fees, total, method, paidOn, names };
 }
 
 /** A payment of an order (its sale, or a refund's), with the order's payment method. */
@@ -643,7 +656,7 @@ function refundOne(basis: OrderBasis, on: string): CommerceRefund {
     source_ref: { id: `R${basis.number}`, model: 'refund' },
     created_on: on,
     total: unit.total,
-    reason: 'Returned item',
+    reason: basis.names('Returned item'),
     order_lines: [{ id: line.id, variant_id: line.variant_id, quantity: 1, ...unit }],
     other: 0,
     shipping_refunds: [],
@@ -688,7 +701,7 @@ function orderRecord(faker: Faker, basis: OrderBasis, state: OrderState): Commer
     fulfilled_from: state.fulfilled_from,
     discount_amount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.amount))),
     currency: basis.currency,
-    note: faker.datatype.boolean(0.1) ? 'Please leave the parcel with the neighbours' : null,
+    note: faker.datatype.boolean(0.1) ? basis.names('Please leave the parcel with the neighbours') : null,
     tags: faker.datatype.boolean(0.2) ? [pick(faker, ['gift', 'vip', 'wholesale'])] : [],
     lines,
     other_fees: basis.fees,
@@ -744,7 +757,9 @@ function seedOrder(
   const capped = (instant: string) => (instant < end ? instant : end);
   if (status === 'refunded' || status === 'cancelled') {
     const on = capped(plusMinutes(created, faker.number.int({ min: 60, max: 10 * 24 * 60 })));
-    const reason = status === 'cancelled' ? 'Order cancelled by the customer' : pick(faker, REFUND_REASONS);
+    const reason = basis.names(
+      status === 'cancelled' ? 'Order cancelled by the customer' : pick(faker, REFUND_REASONS),
+    );
     refunds.push(refundAll(basis, on, reason));
   } else if (status === 'shipped' && faker.datatype.boolean(0.08)) {
     const on = capped(plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 })));
@@ -886,7 +901,7 @@ function livingOrder(
   const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
   const cancelledOn = atMinute(addDays(day, 1), faker.number.int({ min: 7 * 60, max: 20 * 60 }));
   const refundedOn = plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 }));
-  const reason = pick(faker, REFUND_REASONS);
+  const reason = basis.names(pick(faker, REFUND_REASONS));
   const sale = transactionOf(basis, 'sale', basis.total, paid ? 'success' : 'failed', created);
   const state: OrderState = {
     status: paid ? 'confirmed' : 'cancelled_unpaid',
@@ -910,7 +925,7 @@ function livingOrder(
         state.status = 'cancelled';
         state.cancelled_on = cancelledOn;
         state.last_updated_on = cancelledOn;
-        state.refunds = [refundAll(basis, cancelledOn, 'Order cancelled by the customer')];
+        state.refunds = [refundAll(basis, cancelledOn, basis.names('Order cancelled by the customer'))];
       }
     } else if (shippedOn <= at) {
       state.status = 'shipped';

@@ -48,8 +48,25 @@ function fixedIndex(text: string, size: number): number {
   return hash % size;
 }
 
+/** The names of each book in each country, made once: seeders ask for them per dataset and per order. */
+const made = new WeakMap<NameBook, Map<Country, LocalNames>>();
+
 /** The names of `book` in `country`'s language. */
 export function localNames(book: NameBook, country: Country): LocalNames {
+  let byCountry = made.get(book);
+  if (!byCountry) {
+    byCountry = new Map();
+    made.set(book, byCountry);
+  }
+  let local = byCountry.get(country);
+  if (!local) {
+    local = namesOf(book, country);
+    byCountry.set(country, local);
+  }
+  return local;
+}
+
+function namesOf(book: NameBook, country: Country): LocalNames {
   const names = country === 'BE' ? undefined : book[country];
   const adjectives = country === 'BE' ? undefined : ADJECTIVES[country];
   const exact = new Map(Object.entries(names ?? {}));

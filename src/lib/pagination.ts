@@ -15,10 +15,21 @@ export interface Page<T> {
   size: number;
 }
 
-/** The `page`-th slice of `size` items; a page past the end is empty, with the right total. */
-export function paginate<T>(items: readonly T[], page: number, size: number): Page<T> {
+/**
+ * The `page`-th slice of `size` items; a page past the end is empty, with the right total. `as` turns
+ * the page's items (only those) into what the answer shows.
+ */
+export function paginate<T>(items: readonly T[], page: number, size: number): Page<T>;
+export function paginate<T, U>(items: readonly T[], page: number, size: number, as: (item: T) => U): Page<U>;
+export function paginate<T, U>(
+  items: readonly T[],
+  page: number,
+  size: number,
+  as?: (item: T) => U,
+): Page<T | U> {
   const start = (page - 1) * size;
-  return { items: items.slice(start, start + size), total: items.length, page, size };
+  const slice = items.slice(start, start + size);
+  return { items: as ? slice.map((item) => as(item)) : slice, total: items.length, page, size };
 }
 
 const pageParam = z.coerce

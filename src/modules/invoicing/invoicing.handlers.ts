@@ -158,5 +158,5 @@ export const getBankAccounts = operation(invoicing, routes.getBankAccounts, (c, 
 
 export const getBankTransactions = operation(invoicing, routes.getBankTransactions, (c, { data }) => {
   const q = c.req.valid('query');
-  return c.json(paginate(listBankTransactions(data, q).map(toBankTransactionItem), q.page, q.size), 200);
+  return c.json(paginate(listBankTransactions(data, q), q.page, q.size, toBankTransactionItem), 200);
 });

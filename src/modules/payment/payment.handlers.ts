@@ -41,12 +41,12 @@ export const getBalances = operation(payment, routes.getBalances, (c, { data }) 
 
 export const getTransactions = operation(payment, routes.getTransactions, (c, { data }) => {
   const q = c.req.valid('query');
-  return c.json(paginate(listTransactions(data, q).map(toTransactionItem), q.page, q.size), 200);
+  return c.json(paginate(listTransactions(data, q), q.page, q.size, toTransactionItem), 200);
 });
 
 export const getPayments = operation(payment, routes.getPayments, (c, { data }) => {
   const q = c.req.valid('query');
-  return c.json(paginate(listPayments(data, q).map(toPaymentItem), q.page, q.size), 200);
+  return c.json(paginate(listPayments(data, q), q.page, q.size, toPaymentItem), 200);
 });
 
 /**

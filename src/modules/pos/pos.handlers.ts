@@ -30,7 +30,7 @@ export const getModifiers = operation(pos, routes.getModifiers, (c, { data }) =>
 
 export const getOrders = operation(pos, routes.getOrders, (c, { data }) => {
   const { page, size, ...filters } = c.req.valid('query');
-  return c.json(paginate(listOrders(data, filters).map(toOrderItem), page, size), 200);
+  return c.json(paginate(listOrders(data, filters), page, size, toOrderItem), 200);
 });
 
 export const getOrder = operation(pos, routes.getOrder, (c, { data }) => {

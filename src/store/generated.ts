@@ -1,3 +1,4 @@
+import { unfrozen } from './shared-datasets.js';
 import { applyOp, type Path } from './unit-of-work.js';
 
 /**
@@ -140,7 +141,8 @@ function weigh(entry: GeneratedEntry, op: OverlayOp, bytes: number): void {
 
 /**
  * The dataset an entry stands for: `base` (what its builder made from its args, or undefined) with
- * its ops applied. Each value is parsed afresh: the result shares nothing with the entry.
+ * its ops applied. Each value is parsed afresh: the result shares nothing with the entry. A frozen
+ * base (shared) is left as it is: the objects the ops change are copies.
  */
 export function applyOverlay(base: object | undefined, ops: readonly OverlayOp[]): object | undefined {
   let value = base;
@@ -150,6 +152,9 @@ export function applyOverlay(base: object | undefined, ops: readonly OverlayOp[]
       continue;
     }
     if (value === undefined) value = {};
+    // A dataset shared with other stores is frozen: the changes go to copies of the objects on their
+    // paths (applyOp copies those below the root).
+    else if (Object.isFrozen(value)) value = unfrozen(value);
     // A change inside a record the base no longer holds (a living dataset built for an earlier day,
     // before the record's day) waits for the record: it is applied again whenever the record is there.
     if (!parentHeld(value, op.p)) continue;

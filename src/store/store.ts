@@ -19,6 +19,7 @@ import {
   opsOf,
   overlayDelta,
 } from './generated.js';
+import { type SharedDatasets, sharedDatasets } from './shared-datasets.js';
 import { type PathOp, UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
 
@@ -49,6 +50,11 @@ export interface StoreOptions {
    * days pass): when the day changes, those in memory are dropped, and built again when next used.
    */
   living?: readonly string[];
+  /**
+   * Where datasets built from the seed are shared with the process's other stores (see
+   * shared-datasets.ts): the process's by default; null builds every dataset for this store alone.
+   */
+  shared?: SharedDatasets | null;
 }
 
 /** Why a write was not kept: the world holds as much client-written data as it may. */
@@ -300,6 +306,11 @@ export class Store implements WorldStore {
   #builtUnder: string | null = null;
   /** Collections whose records their module bounds itself, with how it knows their size. */
   readonly #boundedElsewhere = new Map<string, (record: never) => number>();
+  /** The datasets shared with the process's other stores, if any. */
+  readonly #shared: SharedDatasets | null;
+  /** The world's changes of pace as a key of shared datasets, and the changes it was made of. */
+  #paceKeyOf: readonly PaceChange[] | undefined;
+  #paceKey = '';
 
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
@@ -318,6 +329,7 @@ export class Store implements WorldStore {
     this.#cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxWorldBytes = options.maxWorldBytes ?? DEFAULT_MAX_WORLD_BYTES;
     this.#living = new Set(options.living ?? []);
+    this.#shared = options.shared === undefined ? sharedDatasets : options.shared;
     for (const name of Object.keys(this.#seedBuilders)) this.#generatedCollection(name);
   }
 
@@ -716,11 +728,11 @@ export class Store implements WorldStore {
     let entry = entries.get(key);
     let value: R;
     if (entry) {
-      value = this.#rebuild(entry, build as (args: unknown) => R);
+      value = this.#rebuild(collection, entry, build as (args: unknown) => R);
     } else {
       entry = newEntry(args);
       entries.set(key, entry);
-      value = build(args);
+      value = this.#generate(collection, args, build, true);
       if (this.#file) this.#made.push({ c: collection, k: key, a: args });
     }
     records[key] = value;
@@ -736,7 +748,9 @@ export class Store implements WorldStore {
     const found = records?.[key];
     if (found) return found;
     const entry = this.#registry.get(collection)?.get(key);
-    return entry ? this.#rebuild(entry, build as (args: unknown) => R) : build(args);
+    return entry
+      ? this.#rebuild(collection, entry, build as (args: unknown) => R)
+      : this.#generate(collection, args, build, false);
   }
 
   open<R extends object>(collection: string, key: string): R | undefined {
@@ -774,9 +788,43 @@ export class Store implements WorldStore {
     void this.transact((scope) => scope.forgetGenerated(prefix));
   }
 
-  #rebuild<R extends object>(entry: GeneratedEntry, build: (args: unknown) => R): R {
-    const base = entry.args === null ? undefined : build(entry.args);
-    return (applyOverlay(base, opsOf(entry)) ?? build(entry.args)) as R;
+  #rebuild<R extends object>(collection: string, entry: GeneratedEntry, build: (args: unknown) => R): R {
+    if (entry.args === null) return (applyOverlay(undefined, opsOf(entry)) ?? build(entry.args)) as R;
+    // The changes go to copies of the objects they change: the generated base may be shared.
+    const base = this.#generate(collection, entry.args, build, true);
+    return entry.ops.size === 0 ? base : ((applyOverlay(base, opsOf(entry)) ?? build(entry.args)) as R);
+  }
+
+  /**
+   * The dataset `build(args)` makes, shared with the process's other stores: the one they built for
+   * the same inputs, else built now (and shared when `share`). Frozen: writes change a copy.
+   */
+  #generate<A, R extends object>(collection: string, args: A, build: (args: A) => R, share: boolean): R {
+    const shared = this.#shared;
+    const key = this.#sharedKey(collection, args);
+    if (key === undefined || !shared) return build(args);
+    const found = shared.get(key.key);
+    if (found) return found as R;
+    const value = build(args);
+    if (share) shared.put(key.key, value, estimatedSize(value), key.family);
+    return value;
+  }
+
+  /**
+   * What a dataset of `collection` built with `args` is a function of, as one key: the collection,
+   * the seed and the arguments (its family), and for a living collection the minute and the world's
+   * pace. None for a collection built by a builder the store was not handed (its inputs are unknown).
+   */
+  #sharedKey(collection: string, args: unknown): { key: string; family: string } | undefined {
+    if (!this.#shared || !this.#seedBuilders[collection]) return undefined;
+    const family = `${collection}\u0000${this.#world.meta.seed}\u0000${JSON.stringify(args)}`;
+    if (!this.#living.has(collection)) return { key: family, family };
+    const changes = this.#world.sandbox_state?.pace?.changes;
+    if (changes !== this.#paceKeyOf) {
+      this.#paceKeyOf = changes;
+      this.#paceKey = JSON.stringify(changes ?? []);
+    }
+    return { key: `${family}\u0000${this.builtAt()}\u0000${this.#paceKey}`, family };
   }
 
   #cached(id: string, value: unknown): void {

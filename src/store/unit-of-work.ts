@@ -11,6 +11,8 @@
  * unwrapped, so the world itself never holds a proxy.
  */
 
+import { unfrozen } from './shared-datasets.js';
+
 export type Path = readonly string[];
 
 /** One change of a journal line: the value now at a path, or its removal (no `v`). */
@@ -77,11 +79,17 @@ export class UnitOfWork<W extends object> {
         // A key of the world is data: `__proto__` reads its own value, never the prototype; an
         // object kept there is tracked like any other, so that writes under it are journaled too.
         if (key === '__proto__' && !Object.hasOwn(target, key)) return undefined;
-        const value = Reflect.get(target, key);
+        let value = Reflect.get(target, key);
         if (!unit.#active || typeof key !== 'string' || value === null || typeof value !== 'object') {
           return value;
         }
         if (!Object.hasOwn(target, key)) return value;
+        // An object of a dataset shared with other worlds is frozen: the write gets a copy of its own,
+        // put in its place unrecorded (the same content: nothing to journal, nothing to undo).
+        if (Object.isFrozen(value)) {
+          value = unfrozen(value);
+          setOwn(target, key, value);
+        }
         return unit.#wrap(value, unit.#places.get(target) as Place, key);
       },
       set(target, key, value) {
@@ -262,6 +270,9 @@ export function applyOp(root: object, op: PathOp): void {
     if (next === null || typeof next !== 'object') {
       if (!('v' in op)) return; // removing under something that is not there: nothing to do
       next = {};
+      setOwn(node, key, next);
+    } else if (Object.isFrozen(next)) {
+      next = unfrozen(next); // an object of a shared dataset: changed in a copy of its own
       setOwn(node, key, next);
     }
     node = next as Bag;

@@ -237,8 +237,13 @@ describe('accounting analytic accounts: writing', () => {
   });
 
   it('refuses a new account in an inactive plan', async () => {
-    const plan = (await ledgerOf(a))?.analytic_plans[projects()];
-    if (plan) plan.active = false;
+    // Through the store's write boundary: the generated ledger itself is shared, and never changes.
+    const key = `${a.consumerId}:${(await a.get('/folders')).body[0].id}`;
+    await a.app.services.store.transact((store) => {
+      const plan = store.world.accounting_ledgers[key]?.analytic_plans[projects()];
+      if (!plan) throw new Error(`no plan ${projects()} in the ledger ${key}`);
+      plan.active = false;
+    });
     const res = await a.post(`/analytic-accounts/multi-analytic-plans/${projects()}`, {
       code: 'P',
       name: 'P',

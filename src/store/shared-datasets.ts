@@ -15,6 +15,8 @@ export class SharedDatasets {
   readonly #entries = new Map<string, { value: object; bytes: number; family: string }>();
   /** The key kept of each family (a living dataset's inputs but the minute). */
   readonly #latest = new Map<string, string>();
+  /** The bytes of each dataset kept, by the dataset (its stores need them too). */
+  readonly #bytes = new WeakMap<object, number>();
   #total = 0;
 
   constructor(readonly limit: number) {}
@@ -40,6 +42,7 @@ export class SharedDatasets {
     if (before !== undefined) this.#drop(before);
     this.#drop(key);
     this.#entries.set(key, { value, bytes, family });
+    this.#bytes.set(value, bytes);
     this.#latest.set(family, key);
     this.#total += bytes;
     for (const other of this.#entries.keys()) {
@@ -54,6 +57,11 @@ export class SharedDatasets {
     this.#entries.delete(key);
     if (this.#latest.get(entry.family) === key) this.#latest.delete(entry.family);
     this.#total -= entry.bytes;
+  }
+
+  /** The bytes (as JSON, estimated) of a dataset it was handed, if it was. */
+  bytesOf(value: object): number | undefined {
+    return this.#bytes.get(value);
   }
 
   /** Datasets and bytes held. */

@@ -828,7 +828,8 @@ export class Store implements WorldStore {
   }
 
   #cached(id: string, value: unknown): void {
-    const bytes = estimatedSize(value);
+    const shared = value !== null && typeof value === 'object' ? this.#shared?.bytesOf(value) : undefined;
+    const bytes = shared ?? estimatedSize(value);
     this.#cacheTotal += bytes - (this.#cache.get(id) ?? 0);
     this.#cache.delete(id);
     this.#cache.set(id, bytes);

@@ -82,7 +82,10 @@ export const SHARED_DATASET_BYTES = 16 * 1024 * 1024;
 /** The datasets every store of the process shares (unless it is made with `shared: null`). */
 export const sharedDatasets = new SharedDatasets(SHARED_DATASET_BYTES);
 
-/** Freezes `value` and every object below it. */
+/**
+ * Freezes `value` and every object below it. An object found frozen already is taken as frozen below
+ * too: it was part of a dataset shared before (two datasets may hold one object), walked then.
+ */
 export function deepFreeze(value: object): void {
   const pending: object[] = [value];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {

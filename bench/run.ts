@@ -14,9 +14,10 @@ import { seedCredentials } from '../src/platform/credentials.js';
  * npm run bench -- --only=<name>  (one group alone, printed, never written: large-file, datalab,
  *                                  fresh, durable)
  *
- * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling) and the built
- * sandbox, drives each scenario with autocannon (50 connections), and prints and writes a table of
- * req/s, p50, p99, the server's peak RSS and the ratio to the bare server measured in the same run.
+ * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling), a bare Hono app
+ * (the framework's) and the built sandbox, drives each scenario with autocannon (50 connections),
+ * and prints and writes a table of req/s, p50, p99, the server's peak RSS and the ratio to the bare
+ * server measured in the same run; the reads that compare them also say the server's CPU a request.
  *
  * Every run then checks itself, so that the harness never rots: each expected scenario produced a row,
  * and each row that measures a speed has more than 0 req/s. A failed check exits with code 1, names
@@ -109,6 +110,20 @@ const stop = (server: Server, signal: NodeJS.Signals = 'SIGKILL') =>
     server.child.kill(signal);
   });
 
+/** User and system CPU seconds a process has used so far (Linux), or null where /proc does not tell. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // The fields after the command's name (which may hold spaces) : utime and stime are the 12th and
+    // 13th of them, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
 async function drive(
   url: string,
   options: {
@@ -118,28 +133,44 @@ async function drive(
     path: string;
     /** Default: CONNECTIONS; 1 measures what one person at a browser waits. */
     connections?: number;
+    /**
+     * The server's process: its CPU time over the measure, divided by the requests answered, is
+     * returned as `cpuUs`. On two cores shared with autocannon, the throughput follows it, and it
+     * moves less than the throughput with the machine's other load.
+     */
+    pid?: number;
   },
-): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+): Promise<{ rps: number; p50: number; p99: number; errors: number; cpuUs: number | null }> {
   const connections = options.connections ?? CONNECTIONS;
-  const result = await autocannon({
+  const request = {
     url: `${url}${options.path}`,
     connections,
-    duration: DURATION,
     method: (options.method ?? 'GET') as 'GET',
     headers: options.headers,
     body: options.body,
-    // Two seconds first, not counted, so that the measure is of warm code (the JIT has compiled the
-    // hot path) for every server alike.
-    ...(QUICK ? {} : { warmup: { connections, duration: 2 } }),
-  });
+  };
+  // Two seconds first, not counted, so that the measure is of warm code (the JIT has compiled the
+  // hot path) for every server alike.
+  if (!QUICK) await autocannon({ ...request, duration: 2 });
+  const before = cpuSeconds(options.pid);
+  const result = await autocannon({ ...request, duration: DURATION });
+  const after = cpuSeconds(options.pid);
   const errors = result.errors + result.non2xx + result.timeouts;
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors,
+    cpuUs:
+      before === null || after === null || result.requests.total === 0
+        ? null
+        : Math.round((((after - before) * 1e6) / result.requests.total) * 10) / 10,
   };
 }
+
+/** The server's CPU a request, for a row's note. */
+const cpuNote = (r: { cpuUs: number | null }) =>
+  r.cpuUs === null ? '' : `server CPU ${r.cpuUs} µs a request`;
 
 async function token(url: string): Promise<string> {
   const creds = seedCredentials(SEED);
@@ -201,15 +232,26 @@ async function main() {
 
   // 1. The ceiling.
   const bare = await start(['bench/bare-server.mjs'], null);
-  const ceiling = await drive(bare.url, { path: '/' });
+  const ceiling = await drive(bare.url, { path: '/', pid: bare.child.pid });
   rows.push({
     scenario: 'bare node:http, fixed 200-byte JSON',
     world: '-',
     ...ceiling,
     rssMiB: peakRssMiB(bare.child.pid),
-    note: '',
+    note: cpuNote(ceiling),
   });
   await stop(bare);
+  // The framework's own ceiling: a bare Hono app on @hono/node-server, one route with a parameter.
+  const hono = await start(['bench/hono-server.mjs'], '/consumers/bench');
+  const framework = await drive(hono.url, { path: '/consumers/bench', pid: hono.child.pid });
+  rows.push({
+    scenario: 'bare Hono app on @hono/node-server, same JSON',
+    world: '-',
+    ...framework,
+    rssMiB: peakRssMiB(hono.child.pid),
+    note: cpuNote(framework),
+  });
+  await stop(hono);
 
   // 1b. Fresh worlds: the library in a process of its own, as a test suite creates one per test.
   freshWorlds(rows);
@@ -247,13 +289,10 @@ async function main() {
     });
 
   const consumer = ids.verticalConsumers.ACCOUNTING;
-  add(
-    'GET /consumers/{id} (authenticated)',
-    'default',
-    await drive(mem.url, { path: `/consumers/${consumer}`, headers: auth }),
-    mem.child.pid,
-  );
+  const read = await drive(mem.url, { path: `/consumers/${consumer}`, headers: auth, pid: mem.child.pid });
+  add('GET /consumers/{id} (authenticated)', 'default', read, mem.child.pid);
   (rows.at(-1) as Row).targetRatio = 0.6;
+  (rows.at(-1) as Row).note = [(rows.at(-1) as Row).note, cpuNote(read)].filter(Boolean).join('; ');
   const doc = (await (await fetch(`${mem.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
   const pagedPath = '/consumers/{consumer_id}/accounting/clients';
   if (doc.paths[pagedPath]) {
@@ -628,6 +667,7 @@ const JOURNAL_LINE_TARGET_BYTES = 8 * 1024;
  */
 const EXPECTED_SCENARIOS = [
   'bare node:http, fixed 200-byte JSON',
+  'bare Hono app on @hono/node-server, same JSON',
   FRESH.first,
   FRESH.createApp,
   FRESH.reset,

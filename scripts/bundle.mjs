@@ -1,20 +1,25 @@
 /**
  * The second half of `npm run build`, after tsc has written dist/:
  *
- * - dist/cli.mjs, the command line (the package's bin), and dist/index.mjs, the library (the
- *   package's entry point), bundled by esbuild: loading some two hundred modules one by one cost
- *   ~140 ms of the command line's cold start and ~300 ms of the library's import. The code both
- *   share is one chunk beside them (dist/chunk-*.mjs), not a copy in each: two copies made the
- *   published package 3 MB larger for nothing. Chunks stay in dist/ itself, since the code finds
- *   the fixtures and the prebuilt document relative to its own file;
+ * - dist/core-<hash>.cjs, the whole sandbox (src/ and the command line of bin/cli.ts) in one bundle
+ *   made by esbuild: loading some two hundred modules one by one cost ~140 ms of the command line's
+ *   cold start and ~300 ms of the library's import. It is a CommonJS bundle so that the two entries
+ *   can compile it with V8's cached code of an earlier process (bin/core-loader.ts: a third of a
+ *   new process's import was compiling it); its name changes with its content, which keys that
+ *   cache. It stays in dist/ itself, since the code finds the fixtures and the prebuilt document
+ *   relative to its own file;
+ * - dist/index.mjs, the library (the package's entry point), and dist/cli.mjs, the command line (the
+ *   package's bin): the loader and the names each takes from the bundle;
  * - dist/openapi.prebuilt, the served OpenAPI document, so that a process serves it without
  *   generating it (see scripts/prebuilt-openapi.mjs).
  *
- * Both bundles leave out zod's translations of its messages but the English one, which the sandbox
- * uses (its own messages are the service's): they are a seventh of the bundle, parsed at every start.
+ * The bundle leaves out zod's translations of its messages but the English one, which the sandbox
+ * uses (its own messages are the service's): they are a seventh of it, compiled at every start.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -44,25 +49,66 @@ const common = {
   format: 'esm',
   logLevel: 'warning',
   plugins: [englishZodOnly],
-  // Some bundled CommonJS dependencies require node's modules.
-  banner: {
-    js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);",
-  },
 };
 
-// Chunk names change with their content: the chunks of an earlier build would otherwise be left
-// behind, and packed. Every .mjs file directly in dist/ is this script's (tsc writes .js files).
+// The bundle's name changes with its content: the bundles of an earlier build would otherwise be left
+// behind, and packed. Every .mjs and .cjs file directly in dist/ is this script's (tsc writes .js).
 for (const name of readdirSync(join(ROOT, 'dist'))) {
-  if (name.endsWith('.mjs')) rmSync(join(ROOT, 'dist', name));
+  if (name.endsWith('.mjs') || name.endsWith('.cjs')) rmSync(join(ROOT, 'dist', name));
 }
 
+const core = await build({
+  ...common,
+  format: 'cjs',
+  write: false,
+  stdin: {
+    contents: "export * from './dist/src/index.js';\nexport { runCli } from './dist/bin/cli.js';\n",
+    resolveDir: ROOT,
+    sourcefile: 'core.js',
+  },
+  outfile: join(ROOT, 'dist/core.cjs'),
+  // What the sources ask of import.meta: the bundle's own url.
+  define: { 'import.meta.url': '__coreUrl' },
+  banner: { js: "var __coreUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const [output] = core.outputFiles;
+if (!output) throw new Error('esbuild wrote no bundle');
+// The loader compiles the bundle as a function's body: a dynamic import() in it would have no loader.
+if (/[^\w$.]import\(\s*['"]/.test(output.text)) throw new Error('the bundle holds a dynamic import()');
+const hash = createHash('sha256').update(output.contents).digest('hex').slice(0, 10);
+const coreName = `core-${hash}.cjs`;
+writeFileSync(join(ROOT, 'dist', coreName), output.contents);
+
+// The names the library exports: those of src/index.ts, as the bundle has them.
+const exported = Object.keys(createRequire(import.meta.url)(join(ROOT, 'dist', coreName))).filter(
+  (name) => name !== 'runCli',
+);
+const loader = join(ROOT, 'dist/bin/core-loader.js');
 await build({
   ...common,
-  entryPoints: { cli: join(ROOT, 'dist/bin/unified-api-sandbox.js'), index: join(ROOT, 'dist/src/index.js') },
-  outdir: join(ROOT, 'dist'),
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  chunkNames: '[name]-[hash]',
+  stdin: {
+    contents: [
+      `import { loadCore } from ${JSON.stringify(loader)};`,
+      `const core = loadCore(new URL('./${coreName}', import.meta.url), 'lib');`,
+      `export const { ${exported.join(', ')} } = core;`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'index.js',
+  },
+  outfile: join(ROOT, 'dist/index.mjs'),
+});
+await build({
+  ...common,
+  stdin: {
+    contents: [
+      `import { loadCore } from ${JSON.stringify(loader)};`,
+      `loadCore(new URL('./${coreName}', import.meta.url), 'cli').runCli(process.argv.slice(2));`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'cli.js',
+  },
+  outfile: join(ROOT, 'dist/cli.mjs'),
+  banner: { js: '#!/usr/bin/env node' },
 });
 
 const prebuilt = spawnSync(process.execPath, [join(ROOT, 'scripts/prebuilt-openapi.mjs')], { stdio: 'inherit' });

@@ -116,11 +116,14 @@ describe('the packed tarball', () => {
       expect(paths, file).toContain(file.replace(/^\.\//, ''));
     }
     expect(paths).toContain('dist/openapi.prebuilt');
+    // The bundle both entries load (bin/core-loader.ts).
+    expect(paths.filter((path) => /^dist\/core-[0-9a-f]+\.cjs$/.test(path))).toHaveLength(1);
     expect(paths).toContain('LICENSE');
     expect(paths.some((path) => path.startsWith('fixtures/'))).toBe(true);
     const unexpected = paths.filter(
       (path) =>
         !/^dist\/[^/]+\.mjs$/.test(path) &&
+        !/^dist\/core-[0-9a-f]+\.cjs$/.test(path) &&
         !/^dist\/src\/.+\.d\.ts$/.test(path) &&
         !/^fixtures\/[^/]+\.json$/.test(path) &&
         !['dist/openapi.prebuilt', 'package.json', 'README.md', 'LICENSE'].includes(path),
@@ -204,6 +207,45 @@ export { options, res, start };
       ),
     ).resolves.toBeDefined();
   }, 150_000);
+
+  it('keeps the code V8 compiled for the next process: written once, used, written again when it does not fit', async () => {
+    writeFileSync(
+      join(project, 'answer.mjs'),
+      `import { createApp } from '${manifest.name}';
+const res = await createApp().request('/openapi.json');
+console.log(res.status);
+`,
+    );
+    const importOnce = async (setting: string) => {
+      const { stdout, stderr } = await run(process.execPath, ['answer.mjs'], {
+        cwd: project,
+        timeout: 30_000,
+        env: { ...process.env, NODE_DEBUG: 'unified-api-sandbox', UNIFIED_API_SANDBOX_CODE_CACHE: setting },
+      });
+      expect(stdout.trim()).toBe('200');
+      return stderr;
+    };
+    const folder = mkdtempSync(join(work, 'code-cache-'));
+    expect(await importOnce(folder)).toMatch(/code cache written: /);
+    const [file, ...others] = readdirSync(folder);
+    expect(others).toEqual([]);
+    expect(file).toMatch(
+      new RegExp(`^core-[0-9a-f]+-${process.version.replaceAll('.', '\\.')}-${process.arch}-lib\\.bin$`),
+    );
+    expect(await importOnce(folder)).toMatch(/code cache used: /);
+    // Damaged (or made by another V8, or under other flags): V8 refuses it, the code is compiled and
+    // the file written again.
+    writeFileSync(join(folder, file as string), Buffer.alloc(4096, 7));
+    expect(await importOnce(folder)).toMatch(/code cache rejected, written again: /);
+    expect(await importOnce(folder)).toMatch(/code cache used: /);
+    // Off: nothing read, nothing written.
+    expect(await importOnce('off')).not.toMatch(/code cache/);
+    // By default, in the project's node_modules/.cache.
+    await importOnce('');
+    expect(readdirSync(join(project, 'node_modules', '.cache', 'unified-api-sandbox'))).toContainEqual(
+      expect.stringMatching(/-lib\.bin$/),
+    );
+  }, 120_000);
 
   it('serves from `npx unified-api-sandbox --port 0 --quiet`, answering within seconds', async () => {
     const started = performance.now();

@@ -497,19 +497,28 @@ function freshWorlds(rows: Row[]): void {
   };
   const entry = join(ROOT, pkg.exports['.'].default);
   const runs = QUICK ? 3 : 9;
-  const results: Record<string, number>[] = [];
-  for (let i = 0; i < runs; i++) {
+  // The code V8 compiled for the package is kept for the next process (bin/core-loader.ts): in a
+  // folder of this run, written by a first process not counted; a few more run without it.
+  const codeCache = mkdtempSync(join(tmpdir(), 'bench-code-cache-'));
+  const fresh = (setting: string) => {
     const out = spawnSync(process.execPath, ['bench/fresh-world.mjs', entry], {
       cwd: ROOT,
       encoding: 'utf8',
+      env: { ...process.env, UNIFIED_API_SANDBOX_CODE_CACHE: setting },
     });
     if (out.status !== 0) throw new Error(`bench/fresh-world.mjs failed: ${out.stderr}`);
-    results.push(JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>);
-  }
-  const median = (key: string) => {
-    const values = results.map((r) => r[key] ?? Number.NaN).sort((a, b) => a - b);
+    return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+  };
+  fresh(codeCache);
+  const results: Record<string, number>[] = [];
+  for (let i = 0; i < runs; i++) results.push(fresh(codeCache));
+  const uncached = [fresh('off'), fresh('off'), fresh('off')];
+  rmSync(codeCache, { recursive: true, force: true });
+  const medianOf = (of: Record<string, number>[], key: string) => {
+    const values = of.map((r) => r[key] ?? Number.NaN).sort((a, b) => a - b);
     return values[Math.floor(values.length / 2)] as number;
   };
+  const median = (key: string) => medianOf(results, key);
   const row = (scenario: string, ms: number, target: number, detail = '') =>
     rows.push({
       scenario,
@@ -525,7 +534,7 @@ function freshWorlds(rows: Row[]): void {
     FRESH.first,
     median('total'),
     150,
-    ` (import ${median('import')}, createApp ${median('createApp')}, first answers ${median('firstAnswer')})${of}`,
+    ` (import ${median('import')}, createApp ${median('createApp')}, first answers ${median('firstAnswer')})${of}; without the code cache (a build's first process) ${medianOf(uncached, 'total')} ms (import ${medianOf(uncached, 'import')}), median of 3`,
   );
   row(FRESH.createApp, median('furtherCreateApp'), 3, of);
   row(FRESH.reset, median('reset'), 5, of);

@@ -20,6 +20,7 @@ import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
 import { seededIds } from './lib/ids.js';
 import { notFoundOrNotAllowed } from './lib/not-found.js';
+import { DeferredTrieRouter } from './lib/router.js';
 import { locationOf, toValidationIssues } from './lib/validation.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerConnections } from './modules/connections/index.js';
@@ -219,6 +220,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   if (options.fixtures !== undefined) loadFixturesNow(store, services, options.fixtures);
 
   const app = new OpenAPIHono<AppEnv>({
+    router: new DeferredTrieRouter(),
     defaultHook: (result, c) => {
       // A required JSON body sent without one (no body, or not JSON) reaches the hook as {}.
       if (result.target === 'json' && !isJsonRequest(c.req.header('content-type'))) {

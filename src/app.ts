@@ -38,6 +38,7 @@ import { loadCatalogue } from './platform/catalogue.js';
 import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
 import { jwtSecret } from './platform/credentials.js';
 import { handleError } from './platform/handle-error.js';
+import { appCachesOf } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
@@ -201,7 +202,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       (work) => store.transactApart(work),
       (work) => work(store),
     ),
-    caches: Object.assign({}, ...verticals.map((module) => module.caches?.() ?? {})),
+    caches: appCachesOf(verticals),
     verticals,
     requests: new RequestJournal(options.requestJournalSize ?? DEFAULT_REQUEST_JOURNAL_SIZE, {
       ...(options.requestJournalBodyChars !== undefined
@@ -300,7 +301,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     ['connection-life', connectionLifeTask(services, options.connectionLife ?? 'seeded')],
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
-    ...verticals.flatMap((module) => Object.entries(module.tasks?.(services) ?? {})),
+    ...verticals.flatMap((module) =>
+      Object.entries(module.tasks ?? {}).map(([name, make]): [string, TickTask] => [name, make(services)]),
+    ),
     // Last: the living datasets clients reached, built again for the minute the clock moved to.
     ['living-datasets', livingDatasetsTask(services)],
   ];

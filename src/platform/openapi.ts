@@ -4,6 +4,7 @@ import { errors, ValidationFailure } from '../lib/errors.js';
 import { locationOf, toValidationIssues } from '../lib/validation.js';
 import { isAdmin } from './access.js';
 import type { AppEnv } from './context.js';
+import { completeRoutes } from './lazy-vertical.js';
 import { withClientRequestId } from './transactions.js';
 
 /** Wire shapes and route pieces shared by every resource group. */
@@ -151,6 +152,7 @@ export function policyOf(route: { security?: unknown }): AccessPolicy | undefine
  */
 export function accessPolicies(app: Pick<OpenAPIHono<AppEnv>, 'openAPIRegistry'>): Map<string, AccessPolicy> {
   const out = new Map<string, AccessPolicy>();
+  completeRoutes(app);
   for (const definition of app.openAPIRegistry.definitions) {
     if (definition.type !== 'route') continue;
     const policy = policyOf(definition.route);

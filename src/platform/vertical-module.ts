@@ -68,10 +68,10 @@ export interface VerticalModule<D extends object = object, A = never> {
   lives?: boolean;
   /** Registers its routes (the published operations and the client routes). */
   register(app: OpenAPIHono<AppEnv>): void;
-  /** Its background work, by name, run by the app's ticker after the platform's. */
-  tasks?(services: Services): Readonly<Record<string, TickTask>>;
-  /** The app's caches it keeps (each app gets its own). */
-  caches?(): Partial<AppCaches>;
+  /** Its background work, by name, run by the app's ticker after the platform's: each made per app. */
+  tasks?: Readonly<Record<string, (services: Services) => TickTask>>;
+  /** The app's caches it keeps, by name: each app makes its own when it first uses it. */
+  caches?: { readonly [K in keyof AppCaches]?: () => AppCaches[K] };
   /** Its cubes of the Datalab. */
   cubes?: readonly CubeDef[];
   /** Lists of post connection values its data can answer, by the post connection's resource. */

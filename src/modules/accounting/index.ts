@@ -172,7 +172,7 @@ export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
   fixtures: accountingFixtures,
   samples: accountingSamples,
   examples: accountingExamples,
-  caches: () => ({ ledgerFolders: new Map() }),
+  caches: { ledgerFolders: () => new Map() },
   choices: {
     // The journals of an accounting integration's folders (what GET .../accounting/journals answers).
     journals: ({ store, caches }, integration, consumerid) => {

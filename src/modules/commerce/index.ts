@@ -96,6 +96,6 @@ export const commerceModule: VerticalModule<CommerceDataset, ConnectionDatasetAr
   samples: commerceSamples,
   examples: commerceExamples,
   lives: true,
-  tasks: (services) => ({ 'commerce-business': commerceBusinessTask(services) }),
+  tasks: { 'commerce-business': commerceBusinessTask },
   cubes: [commerceOrdersCube],
 };

@@ -125,7 +125,7 @@ export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   samples: posSamples,
   examples: posExamples,
   lives: true,
-  tasks: (services) => ({ 'pos-orders': posOrdersTask(services), 'pos-business': posBusinessTask(services) }),
+  tasks: { 'pos-orders': posOrdersTask, 'pos-business': posBusinessTask },
   cubes: [posOrdersCube],
   choices: {
     // The locations of a point of sale connection (its dataset is the connection's own, so a link

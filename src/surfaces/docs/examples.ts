@@ -749,9 +749,11 @@ function examplesOf(verticals: readonly AnyVerticalModule[]): Record<string, Doc
  * The path each example is served at, by operationId (what the tests check the documents against):
  * those of every vertical of the sandbox (src/verticals.ts), whatever an app was composed of.
  */
-export const EXAMPLE_PATHS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(examplesOf(VERTICALS)).map(([operationId, { path }]) => [operationId, path]),
-);
+export function examplePaths(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(examplesOf(VERTICALS)).map(([operationId, { path }]) => [operationId, path]),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------
 // What the platform's examples read.

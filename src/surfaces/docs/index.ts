@@ -7,6 +7,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
 import type { AppEnv, Services } from '../../platform/context.js';
+import { completeRoutes } from '../../platform/lazy-vertical.js';
 import { publicOrigin } from '../../platform/urls.js';
 import { requestBodyExamples, withRequestExamples } from './examples.js';
 import { docsPrefill } from './prefill.js';
@@ -221,6 +222,26 @@ const HOME_PAGE = `<!doctype html>
 </body>
 </html>`;
 
+const DOCUMENT_CONFIG: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0] = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Unified Integration API',
+    version: '1.0.0',
+    description:
+      'An offline, stateful sandbox of the unified integration API. Every operation answers as the service does; the Sandbox control operations move the clock and reset the seeded world.',
+  },
+  security: [{ bearerAuth: [] }],
+};
+
+/**
+ * The document of every route of `app` (what the two served documents are split from), generated:
+ * what the build writes as the prebuilt document.
+ */
+export function generateDocument(app: OpenAPIHono<AppEnv>): string {
+  completeRoutes(app);
+  return JSON.stringify(app.getOpenAPI31Document(DOCUMENT_CONFIG));
+}
+
 export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -241,23 +262,13 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): voi
     description: 'The --admin-token of the sandbox, needed only when one is configured.',
   });
 
-  const documentConfig: Parameters<typeof app.getOpenAPI31Document>[0] = {
-    openapi: '3.1.0',
-    info: {
-      title: 'Unified Integration API',
-      version: '1.0.0',
-      description:
-        'An offline, stateful sandbox of the unified integration API. Every operation answers as the service does; the Sandbox control operations move the clock and reset the seeded world.',
-    },
-    security: [{ bearerAuth: [] }],
-  };
   // Generating the document walks every route schema (~200 ms): it is a function of the routes
   // alone, so it is made once per process (or read as the build wrote it), on the first request,
   // when every route is registered; then split into the two served documents (published.ts).
   let documents: { service: string; sandbox: string } | undefined;
   const served = () => {
     if (documents === undefined) {
-      const full = openApiDocument(app, () => JSON.stringify(app.getOpenAPI31Document(documentConfig)));
+      const full = openApiDocument(app, () => generateDocument(app));
       documents = servedDocuments(full);
     }
     return documents;

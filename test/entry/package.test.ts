@@ -247,6 +247,136 @@ console.log(res.status);
     );
   }, 120_000);
 
+  it("runs a vertical's code only when a process first needs it, and answers as the sources do", async () => {
+    writeFileSync(
+      join(project, 'lazy.mjs'),
+      `import { createApp, seedCredentials, seedDirectory } from '${manifest.name}';
+const app = createApp({ seed: 7 });
+const creds = seedCredentials(7);
+const tokenRes = await app.request('/token', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+});
+const auth = { authorization: 'Bearer ' + (await tokenRes.json()).access_token };
+const ids = seedDirectory(7).verticalConsumers;
+const answers = [];
+const ask = async (marker, path, init = {}) => {
+  console.error(marker);
+  const res = await app.request(path, { ...init, headers: { ...auth, ...init.headers } });
+  answers.push([res.status, await res.text()]);
+};
+await ask('-- platform', '/consumers/' + ids.INVOICING);
+await ask('-- invoicing', '/consumers/' + ids.INVOICING + '/invoicing/invoices?size=3');
+await ask('-- invoicing again', '/consumers/' + ids.INVOICING + '/invoicing/contacts', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: '{"first_name": 7}',
+});
+await ask('-- pms', '/consumers/' + ids.PMS + '/pms/locations');
+console.error('-- end');
+console.log(JSON.stringify(answers));
+`,
+    );
+    const { stdout, stderr } = await run(process.execPath, ['lazy.mjs'], {
+      cwd: project,
+      timeout: 30_000,
+      env: { ...process.env, NODE_DEBUG: 'unified-api-sandbox', UNIFIED_API_SANDBOX_CODE_CACHE: 'off' },
+    });
+    const lines = stderr.split('\n');
+    /** The verticals loaded between a marker line and the next. */
+    const loadedAfter = (marker: string) => {
+      const from = lines.indexOf(marker);
+      expect(from, marker).toBeGreaterThanOrEqual(0);
+      const to = lines.findIndex((line, i) => i > from && line.startsWith('-- '));
+      return lines.slice(from + 1, to).flatMap((line) => /vertical (\w+) loaded/.exec(line)?.[1] ?? []);
+    };
+    // Importing, a new app, the token and a consumer's read load no vertical; a request to a vertical
+    // loads it (the PMS is built on the POS's code, which it runs without loading the POS vertical).
+    expect(stderr.split('-- platform\n')[0]).not.toMatch(/vertical \w+ loaded/);
+    expect(loadedAfter('-- platform')).toEqual([]);
+    expect(loadedAfter('-- invoicing')).toEqual(['invoicing']);
+    expect(loadedAfter('-- invoicing again')).toEqual([]);
+    expect(loadedAfter('-- pms')).toEqual(['pms']);
+
+    // The same answers as the sources give.
+    const { createApp } = await import('../../src/app.js');
+    const { seedCredentials } = await import('../../src/platform/credentials.js');
+    const { seedDirectory } = await import('../../src/control/seeded-world.js');
+    const app = createApp({ seed: 7 });
+    const creds = seedCredentials(7);
+    const tokenRes = await app.request('/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+    });
+    const auth = {
+      authorization: `Bearer ${((await tokenRes.json()) as { access_token: string }).access_token}`,
+    };
+    const ids = seedDirectory(7).verticalConsumers;
+    const expected: [number, string][] = [];
+    for (const [path, init] of [
+      [`/consumers/${ids.INVOICING}`, {}],
+      [`/consumers/${ids.INVOICING}/invoicing/invoices?size=3`, {}],
+      [
+        `/consumers/${ids.INVOICING}/invoicing/contacts`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"first_name": 7}' },
+      ],
+      [`/consumers/${ids.PMS}/pms/locations`, {}],
+    ] as [string, RequestInit][]) {
+      const res = await app.request(path, { ...init, headers: { ...auth, ...(init.headers as object) } });
+      expected.push([res.status, await res.text()]);
+    }
+    expect(expected.map(([status]) => status)).toEqual([200, 200, 422, 200]);
+    expect(JSON.parse(stdout)).toEqual(expected);
+  }, 60_000);
+
+  it('generates the document it serves from the build, its verticals loaded to generate it', async () => {
+    const prebuilt = join(project, 'node_modules', manifest.name, 'dist', 'openapi.prebuilt');
+    writeFileSync(
+      join(project, 'document.mjs'),
+      `import { createApp } from '${manifest.name}';
+const app = createApp({ adminToken: 'root' });
+const service = await (await app.request('/openapi.json')).text();
+const sandbox = await (await app.request('/__sandbox/openapi.json')).text();
+process.stdout.write(JSON.stringify([service, sandbox]));
+`,
+    );
+    const documents = async () => {
+      const { stdout, stderr } = await run(process.execPath, ['document.mjs'], {
+        cwd: project,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NODE_DEBUG: 'unified-api-sandbox', UNIFIED_API_SANDBOX_CODE_CACHE: 'off' },
+      });
+      const loaded = [...stderr.matchAll(/vertical (\w+) loaded/g)].map((match) => match[1]).sort();
+      return { served: JSON.parse(stdout) as [string, string], loaded };
+    };
+    // As the build wrote it: no vertical loaded.
+    const built = await documents();
+    expect(built.loaded).toEqual([]);
+    // Without the prebuilt document, the process generates it from its routes: every vertical.
+    const kept = readFileSync(prebuilt);
+    rmSync(prebuilt);
+    try {
+      const generated = await documents();
+      expect(generated.loaded).toEqual([
+        'accounting',
+        'banking',
+        'commerce',
+        'invoicing',
+        'payment',
+        'pms',
+        'pos',
+      ]);
+      expect(generated.served[0]).toBe(built.served[0]);
+      expect(generated.served[1]).toBe(built.served[1]);
+      expect(built.served[0]).toContain('"/consumers/{consumer_id}/invoicing/invoices"');
+    } finally {
+      writeFileSync(prebuilt, kept);
+    }
+  }, 90_000);
+
   it('serves from `npx unified-api-sandbox --port 0 --quiet`, answering within seconds', async () => {
     const started = performance.now();
     // Its own process group: npx runs the bin in a child that a signal to npx alone would leave running.

@@ -8,7 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -248,34 +248,43 @@ console.log(res.status);
   }, 120_000);
 
   it("runs a vertical's code only when a process first needs it, and answers as the sources do", async () => {
+    // The requests, written once: run by a process importing the package, and here on the sources.
+    writeFileSync(
+      join(project, 'answers.mjs'),
+      `export async function answers({ createApp, seedCredentials, seedDirectory }, mark) {
+  const app = createApp({ seed: 7 });
+  const creds = seedCredentials(7);
+  const tokenRes = await app.request('/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
+  });
+  const auth = { authorization: 'Bearer ' + (await tokenRes.json()).access_token };
+  const ids = seedDirectory(7).verticalConsumers;
+  const out = [];
+  const ask = async (marker, path, init = {}) => {
+    mark(marker);
+    const res = await app.request(path, { ...init, headers: { ...auth, ...init.headers } });
+    out.push([res.status, await res.text()]);
+  };
+  await ask('-- platform', '/consumers/' + ids.INVOICING);
+  await ask('-- invoicing', '/consumers/' + ids.INVOICING + '/invoicing/invoices?size=3');
+  await ask('-- invoicing again', '/consumers/' + ids.INVOICING + '/invoicing/contacts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"first_name": 7}',
+  });
+  await ask('-- pms', '/consumers/' + ids.PMS + '/pms/locations');
+  mark('-- end');
+  return out;
+}
+`,
+    );
     writeFileSync(
       join(project, 'lazy.mjs'),
-      `import { createApp, seedCredentials, seedDirectory } from '${manifest.name}';
-const app = createApp({ seed: 7 });
-const creds = seedCredentials(7);
-const tokenRes = await app.request('/token', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
-});
-const auth = { authorization: 'Bearer ' + (await tokenRes.json()).access_token };
-const ids = seedDirectory(7).verticalConsumers;
-const answers = [];
-const ask = async (marker, path, init = {}) => {
-  console.error(marker);
-  const res = await app.request(path, { ...init, headers: { ...auth, ...init.headers } });
-  answers.push([res.status, await res.text()]);
-};
-await ask('-- platform', '/consumers/' + ids.INVOICING);
-await ask('-- invoicing', '/consumers/' + ids.INVOICING + '/invoicing/invoices?size=3');
-await ask('-- invoicing again', '/consumers/' + ids.INVOICING + '/invoicing/contacts', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: '{"first_name": 7}',
-});
-await ask('-- pms', '/consumers/' + ids.PMS + '/pms/locations');
-console.error('-- end');
-console.log(JSON.stringify(answers));
+      `import * as lib from '${manifest.name}';
+import { answers } from './answers.mjs';
+console.log(JSON.stringify(await answers(lib, (marker) => console.error(marker))));
 `,
     );
     const { stdout, stderr } = await run(process.execPath, ['lazy.mjs'], {
@@ -300,33 +309,17 @@ console.log(JSON.stringify(answers));
     expect(loadedAfter('-- pms')).toEqual(['pms']);
 
     // The same answers as the sources give.
-    const { createApp } = await import('../../src/app.js');
-    const { seedCredentials } = await import('../../src/platform/credentials.js');
-    const { seedDirectory } = await import('../../src/control/seeded-world.js');
-    const app = createApp({ seed: 7 });
-    const creds = seedCredentials(7);
-    const tokenRes = await app.request('/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
-    });
-    const auth = {
-      authorization: `Bearer ${((await tokenRes.json()) as { access_token: string }).access_token}`,
+    const { answers } = (await import(
+      /* @vite-ignore */ pathToFileURL(join(project, 'answers.mjs')).href
+    )) as {
+      answers: (lib: object, mark: (marker: string) => void) => Promise<[number, string][]>;
     };
-    const ids = seedDirectory(7).verticalConsumers;
-    const expected: [number, string][] = [];
-    for (const [path, init] of [
-      [`/consumers/${ids.INVOICING}`, {}],
-      [`/consumers/${ids.INVOICING}/invoicing/invoices?size=3`, {}],
-      [
-        `/consumers/${ids.INVOICING}/invoicing/contacts`,
-        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"first_name": 7}' },
-      ],
-      [`/consumers/${ids.PMS}/pms/locations`, {}],
-    ] as [string, RequestInit][]) {
-      const res = await app.request(path, { ...init, headers: { ...auth, ...(init.headers as object) } });
-      expected.push([res.status, await res.text()]);
-    }
+    const sources = {
+      ...(await import('../../src/app.js')),
+      ...(await import('../../src/platform/credentials.js')),
+      ...(await import('../../src/control/seeded-world.js')),
+    };
+    const expected = await answers(sources, () => {});
     expect(expected.map(([status]) => status)).toEqual([200, 200, 422, 200]);
     expect(JSON.parse(stdout)).toEqual(expected);
   }, 60_000);

@@ -16,17 +16,17 @@
  * The bundle leaves out zod's translations of its messages but the English one, which the sandbox
  * uses (its own messages are the service's): they are a seventh of it, compiled at every start.
  *
- * The verticals are loaded on first use (src/platform/lazy-vertical.ts). The build runs twice: the
- * first bundle is loaded here to read each vertical's manifest off its module; the second, the one
- * kept, has src/verticals.ts turned from imports into `require()` calls that esbuild makes lazy, each
- * with its manifest, so that a vertical's code runs only when a process first needs it.
+ * The verticals are loaded on first use (src/platform/lazy-vertical.ts): each vertical's manifest is
+ * read off its module in tsc's output, and the bundle has src/verticals.ts turned from imports into
+ * `require()` calls that esbuild makes lazy, each with its manifest, so that a vertical's code runs
+ * only when a process first needs it.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,44 +62,10 @@ for (const name of readdirSync(join(ROOT, 'dist'))) {
   if (name.endsWith('.mjs') || name.endsWith('.cjs')) rmSync(join(ROOT, 'dist', name));
 }
 
-const ENTRY = "export * from './dist/src/index.js';\nexport { runCli } from './dist/bin/cli.js';\n";
-
-/** The core bundle of `entry`, its text, with the given plugins besides the common ones. */
-async function bundleCore(entry, plugins = []) {
-  const core = await build({
-    ...common,
-    plugins: [...common.plugins, ...plugins],
-    format: 'cjs',
-    write: false,
-    stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'core.js' },
-    outfile: join(ROOT, 'dist/core.cjs'),
-    // What the sources ask of import.meta: the bundle's own url.
-    define: { 'import.meta.url': '__coreUrl' },
-    banner: { js: "var __coreUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
-  const [output] = core.outputFiles;
-  if (!output) throw new Error('esbuild wrote no bundle');
-  return output;
-}
-
-// The manifests of the verticals, read off their modules in a first bundle (loaded from dist/, where
-// the code finds its files), in the order of the list.
-const first = join(ROOT, 'dist', 'manifests.cjs');
-writeFileSync(
-  first,
-  (
-    await bundleCore(
-      `${ENTRY}export { VERTICALS } from './dist/src/verticals.js';\nexport { loadedModule, manifestOf } from './dist/src/platform/lazy-vertical.js';\n`,
-    )
-  ).contents,
-);
-let manifests;
-try {
-  const { VERTICALS, loadedModule, manifestOf } = createRequire(import.meta.url)(first);
-  manifests = VERTICALS.map((vertical) => manifestOf(loadedModule(vertical)));
-} finally {
-  rmSync(first);
-}
+// The manifests of the verticals, read off their modules as tsc wrote them, in the order of the list.
+const { VERTICALS } = await import(pathToFileURL(join(ROOT, 'dist/src/verticals.js')).href);
+const { loadedModule, manifestOf } = await import(pathToFileURL(join(ROOT, 'dist/src/platform/lazy-vertical.js')).href);
+const manifests = VERTICALS.map((vertical) => manifestOf(loadedModule(vertical)));
 
 /**
  * src/verticals.ts with each `lazyVertical(() => <name>)` turned into
@@ -135,7 +101,23 @@ const lazyVerticals = {
   },
 };
 
-const output = await bundleCore(ENTRY, [lazyVerticals]);
+const core = await build({
+  ...common,
+  plugins: [...common.plugins, lazyVerticals],
+  format: 'cjs',
+  write: false,
+  stdin: {
+    contents: "export * from './dist/src/index.js';\nexport { runCli } from './dist/bin/cli.js';\n",
+    resolveDir: ROOT,
+    sourcefile: 'core.js',
+  },
+  outfile: join(ROOT, 'dist/core.cjs'),
+  // What the sources ask of import.meta: the bundle's own url.
+  define: { 'import.meta.url': '__coreUrl' },
+  banner: { js: "var __coreUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const [output] = core.outputFiles;
+if (!output) throw new Error('esbuild wrote no bundle');
 // The loader compiles the bundle as a function's body: a dynamic import() in it would have no loader.
 if (/[^\w$.]import\(\s*['"]/.test(output.text)) throw new Error('the bundle holds a dynamic import()');
 const hash = createHash('sha256').update(output.contents).digest('hex').slice(0, 10);

@@ -194,7 +194,8 @@ export function lazyVertical<D extends object, A>(
   const register = (app: OpenAPIHono<AppEnv>) => {
     const { routes, definitions } = manifestNow();
     const entries = entriesOf(app.openAPIRegistry);
-    const placeholders = definitions.map((summary) => structuredClone(summary) as Definition);
+    // One object per app: each is found again by identity when the vertical is bound.
+    const placeholders = definitions.map((summary) => ({ ...summary }) as Definition);
     entries.push(...placeholders);
     let handlers: Handler[][] | undefined;
     const bind = () => {

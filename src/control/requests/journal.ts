@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ByteArena } from '../../lib/byte-arena.js';
 import { type Page, paginate } from '../../lib/pagination.js';
 import { compilePathPattern } from '../../lib/path-pattern.js';
 import { type Principal, unverifiedClaims } from '../../platform/tokens.js';
@@ -8,8 +9,9 @@ import { CLIENT_REQUEST_ID_HEADER, CONNECTION_ID_HEADER } from '../../platform/t
  * The request journal: every request the API answers, kept in a ring of the app's (in memory, never
  * in the world), with what a test wants to assert on: who called what, with which body, and what it
  * got back. The control endpoints, /docs and /openapi.json are not recorded. Capture does as little
- * as it can on the request's path: it keeps references to what exists anyway (the url, the headers,
- * the JSON text of the answer) and builds the wire shape only when the journal is read.
+ * as it can on the request's path: it takes what exists anyway (the url, the headers, the JSON text
+ * of the answer), the journal packs it into bytes outside the JavaScript heap (numbers in one table,
+ * texts in two byte arenas), and the wire shape is built only when the journal is read.
  */
 
 export const DEFAULT_REQUEST_JOURNAL_SIZE = 10_000;
@@ -74,7 +76,7 @@ interface JournalRecord {
   /** The request headers as received: node's flat [name, value, ...] list over a socket, else Headers. */
   headers: Headers | string[] | null;
   /** The caller, when its token was checked: Authorization shows as its clientId (or mcp). */
-  principal: Principal | null;
+  principal: JournalCaller | null;
   consumerId: string | null;
   /** The connection of the path or the vertical's active one; else the header's, when read. */
   connectionId: string | null;
@@ -90,6 +92,9 @@ interface JournalRecord {
   /** The page a list answered (read from its whole text, before any cut), for the readiness report. */
   page?: ListPage | null;
 }
+
+/** What the journal keeps of the caller behind a checked token. */
+export type JournalCaller = Pick<Principal, 'kind' | 'clientid'>;
 
 /** What a page of a list says of the list: {total, page, size}. */
 export interface ListPage {
@@ -185,13 +190,98 @@ export interface ControlCallNote {
 
 const MAX_CONTROL_CALLS = 1000;
 
-/** A ring of the latest requests: memory stays flat whatever the traffic. */
+// The numbers of each record, one row of a Float64Array per slot of the ring.
+const SEQ = 0;
+const AT = 1;
+const DURATION = 2;
+const STATUS = 3;
+const FLAGS = 4;
+const PAGE_TOTAL = 5;
+const PAGE_NUMBER = 6;
+const PAGE_SIZE = 7;
+const META_START = 8;
+const META_BYTES = 9;
+const BODY_START = 10;
+/** Bytes of the request body, then of the response body; -1 for none. */
+const REQUEST_BYTES = 11;
+const RESPONSE_BYTES = 12;
+const CHARS = 13;
+const FIELDS = 14;
+
+const REQUEST_TRUNCATED = 1;
+const RESPONSE_TRUNCATED = 2;
+const REDACTED = 4;
+const HAS_PAGE = 8;
+
+/** Slots of the ring allocated at first: it doubles up to its capacity as requests come. */
+const FIRST_SLOTS = 64;
+
+/**
+ * The texts of a record but its bodies, packed as one text of three lines: a JSON array of method,
+ * path, the caller's kind and client id, consumer, connection and fault; the url; the request headers
+ * as name and value lines. Neither a url nor a header may hold a line break (fetch and node's parser
+ * refuse one), so only the first line needs JSON's escapes.
+ */
+type PackedFields = [
+  method: string,
+  path: string,
+  callerKind: JournalCaller['kind'] | null,
+  callerId: string | null,
+  consumerId: string | null,
+  connectionId: string | null,
+  fault: string | null,
+];
+
+function packMeta(input: JournalRecord): string {
+  const caller = input.principal;
+  const fields: PackedFields = [
+    input.method,
+    input.path,
+    caller?.kind ?? null,
+    caller?.clientid ?? null,
+    input.consumerId,
+    input.connectionId,
+    input.fault,
+  ];
+  const headers = input.headers;
+  let lines = '';
+  if (Array.isArray(headers)) lines = headers.join('\n');
+  else if (headers !== null) {
+    const flat: string[] = [];
+    for (const [name, value] of headers) flat.push(name, value);
+    lines = flat.join('\n');
+  }
+  return `${JSON.stringify(fields)}\n${input.url}\n${lines}`;
+}
+
+function unpackMeta(text: string): { fields: PackedFields; url: string; headers: string[] } {
+  const first = text.indexOf('\n');
+  const second = text.indexOf('\n', first + 1);
+  const lines = text.slice(second + 1);
+  return {
+    fields: JSON.parse(text.slice(0, first)) as PackedFields,
+    url: text.slice(first + 1, second),
+    headers: lines.length === 0 ? [] : lines.split('\n'),
+  };
+}
+
+/**
+ * A ring of the latest requests: memory stays flat whatever the traffic, and what it holds is not on
+ * the JavaScript heap (a record kept as objects, its headers' strings, its answer's text, survives
+ * thousands of young-generation collections and is then marked by every full one; on a busy server
+ * that cost more than the rest of the journal's work).
+ */
 export class RequestJournal {
   readonly capacity: number;
   readonly #bodyBudget: number;
-  readonly #slots: (JournalRecord | undefined)[];
   readonly #listener: ((summary: RequestSummary) => void) | undefined;
   readonly #adminToken: string | null;
+  /** FIELDS numbers a slot; a record's slot is its seq modulo the slots allocated. */
+  #rows = new Float64Array(0);
+  #slots = 0;
+  /** The texts of each record but its bodies, and the bodies. */
+  readonly #meta = new ByteArena();
+  readonly #bodies = new ByteArena();
   /** Sequence number of the next record, of the oldest one held, and of the oldest holding bodies. */
   #next = 1;
   #first = 1;
@@ -212,7 +302,6 @@ export class RequestJournal {
       throw new RangeError(`The request journal size must be a whole number, not ${capacity}`);
     }
     this.capacity = capacity;
-    this.#slots = new Array(capacity);
     this.#listener = options.onRequest;
     this.#bodyBudget = options.bodyBudget ?? JOURNAL_BODY_BUDGET;
     this.#adminToken = options.adminToken ?? null;
@@ -233,7 +322,16 @@ export class RequestJournal {
     return this.#next - this.#first;
   }
 
-  /** Keeps `input` (its seq and chars are set here). */
+  /** What the journal holds: its requests, and the bytes of their texts and bodies outside the heap. */
+  footprint(): { requests: number; bytes: number; allocatedBytes: number } {
+    return {
+      requests: this.size,
+      bytes: this.#meta.held + this.#bodies.held,
+      allocatedBytes: this.#meta.allocated + this.#bodies.allocated + this.#rows.byteLength,
+    };
+  }
+
+  /** Keeps `input` (its seq and chars are set here); nothing of it is held after the call. */
   record(input: JournalRecord): void {
     const seq = this.#next;
     this.#next += 1;
@@ -250,7 +348,7 @@ export class RequestJournal {
       if (seq - this.#first >= this.capacity) this.#evict();
       const chars = (input.requestBody?.length ?? 0) + (input.responseBody?.length ?? 0);
       input.chars = chars;
-      this.#slots[seq % this.capacity] = input;
+      this.#pack(seq, input);
       this.#bodyChars += chars;
       if (this.#bodyChars > this.#bodyBudget) this.#shed(seq);
     } else {
@@ -291,7 +389,10 @@ export class RequestJournal {
   /** Forgets every request; ids go on from where they were. */
   clear(): void {
     this.#controlCalls = [];
-    this.#slots.fill(undefined);
+    this.#rows = new Float64Array(0);
+    this.#slots = 0;
+    this.#meta.clear();
+    this.#bodies.clear();
     this.#first = this.#next;
     this.#bodyTail = this.#next;
     this.#bodyChars = 0;
@@ -312,7 +413,7 @@ export class RequestJournal {
 
   /**
    * The records held, oldest first, as captured (for the readiness report, which reads what the wire
-   * shape leaves out: the token a request carried, its answer's page). Not a copy of their bodies.
+   * shape leaves out: the caller a request's token named, its answer's page). Decoded at each call.
    */
   records(): JournalRecord[] {
     const out: JournalRecord[] = [];
@@ -343,8 +444,8 @@ export class RequestJournal {
         await nextTurn();
         sliceStart = performance.now();
       }
-      const record = this.#at(seq);
-      if (record && test(record)) out.push(record);
+      const record = this.#at(seq, false);
+      if (record && test(record)) out.push(this.#withBodies(record));
     }
     return this.#entries(paginate(out, page, size));
   }
@@ -357,23 +458,136 @@ export class RequestJournal {
     const test = compileFilter(filter);
     const out: JournalRecord[] = [];
     for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
-      const record = this.#at(seq);
-      if (record && test(record)) out.push(record);
+      const record = this.#at(seq, false);
+      if (record && test(record)) out.push(this.#withBodies(record));
     }
     return out;
   }
 
-  #at(seq: number): JournalRecord | undefined {
-    if (seq < this.#first || seq >= this.#next || this.capacity === 0) return undefined;
-    const record = this.#slots[seq % this.capacity];
-    return record?.seq === seq ? record : undefined;
+  /** The row of a record held, or -1. */
+  #row(seq: number): number {
+    if (seq < this.#first || seq >= this.#next || this.#slots === 0) return -1;
+    const row = (seq % this.#slots) * FIELDS;
+    return this.#rows[row + SEQ] === seq ? row : -1;
+  }
+
+  /** A record held, decoded (its bodies too unless `bodies` is false: see #withBodies). */
+  #at(seq: number, bodies = true): JournalRecord | undefined {
+    const row = this.#row(seq);
+    if (row === -1) return undefined;
+    const rows = this.#rows;
+    const meta = unpackMeta(
+      this.#meta.read(rows[row + META_START] as number, rows[row + META_BYTES] as number),
+    );
+    const [method, path, callerKind, callerId, consumerId, connectionId, fault] = meta.fields;
+    const flags = rows[row + FLAGS] as number;
+    const record: JournalRecord = {
+      seq,
+      chars: rows[row + CHARS] as number,
+      at: rows[row + AT] as number,
+      method,
+      path,
+      url: meta.url,
+      headers: meta.headers,
+      principal: callerKind !== null && callerId !== null ? { kind: callerKind, clientid: callerId } : null,
+      consumerId,
+      connectionId,
+      requestBody: null,
+      requestTruncated: (flags & REQUEST_TRUNCATED) !== 0,
+      status: rows[row + STATUS] as number,
+      responseBody: null,
+      responseTruncated: (flags & RESPONSE_TRUNCATED) !== 0,
+      durationMs: rows[row + DURATION] as number,
+      fault,
+    };
+    if ((flags & REDACTED) !== 0) record.redacted = true;
+    if ((flags & HAS_PAGE) !== 0) {
+      const total = rows[row + PAGE_TOTAL] as number;
+      record.page =
+        total < 0
+          ? null
+          : { total, page: rows[row + PAGE_NUMBER] as number, size: rows[row + PAGE_SIZE] as number };
+    }
+    return bodies ? this.#withBodies(record) : record;
+  }
+
+  /** `record` with its bodies read (a filter reads none of them, so they are read for a match only). */
+  #withBodies(record: JournalRecord): JournalRecord {
+    const row = this.#row(record.seq);
+    if (row === -1) return record;
+    const rows = this.#rows;
+    const start = rows[row + BODY_START] as number;
+    const requestBytes = rows[row + REQUEST_BYTES] as number;
+    const responseBytes = rows[row + RESPONSE_BYTES] as number;
+    if (requestBytes >= 0) record.requestBody = this.#bodies.read(start, requestBytes);
+    if (responseBytes >= 0) {
+      record.responseBody = this.#bodies.read(start + Math.max(requestBytes, 0), responseBytes);
+    }
+    return record;
+  }
+
+  /** Writes `input` into the slot of `seq`: its numbers in the table, its texts in the arenas. */
+  #pack(seq: number, input: JournalRecord): void {
+    if (seq - this.#first >= this.#slots) this.#grow();
+    const rows = this.#rows;
+    const row = (seq % this.#slots) * FIELDS;
+    rows[row + SEQ] = seq;
+    rows[row + AT] = input.at;
+    rows[row + DURATION] = input.durationMs;
+    rows[row + STATUS] = input.status;
+    rows[row + CHARS] = input.chars;
+    let flags = 0;
+    if (input.requestTruncated) flags |= REQUEST_TRUNCATED;
+    if (input.responseTruncated) flags |= RESPONSE_TRUNCATED;
+    if (input.redacted) flags |= REDACTED;
+    if (input.page !== undefined) {
+      flags |= HAS_PAGE;
+      rows[row + PAGE_TOTAL] = input.page?.total ?? -1;
+      rows[row + PAGE_NUMBER] = input.page?.page ?? 0;
+      rows[row + PAGE_SIZE] = input.page?.size ?? 0;
+    }
+    rows[row + FLAGS] = flags;
+    const meta = this.#meta;
+    rows[row + META_START] = meta.end;
+    rows[row + META_BYTES] = meta.append(packMeta(input));
+    const bodies = this.#bodies;
+    rows[row + BODY_START] = bodies.end;
+    rows[row + REQUEST_BYTES] = input.requestBody === null ? -1 : bodies.append(input.requestBody);
+    rows[row + RESPONSE_BYTES] = input.responseBody === null ? -1 : bodies.append(input.responseBody);
+  }
+
+  /** Doubles the slots (up to the capacity), each record held moving to its slot in the new table. */
+  #grow(): void {
+    const slots = Math.min(this.capacity, Math.max(FIRST_SLOTS, this.#slots * 2));
+    const rows = new Float64Array(slots * FIELDS);
+    for (let seq = this.#first; seq < this.#next - 1; seq += 1) {
+      const from = this.#row(seq);
+      if (from === -1) continue;
+      const to = (seq % slots) * FIELDS;
+      rows.set(this.#rows.subarray(from, from + FIELDS), to);
+    }
+    this.#rows = rows;
+    this.#slots = slots;
+  }
+
+  /** The body bytes of a record end here. */
+  #bodyEnd(row: number): number {
+    const rows = this.#rows;
+    return (
+      (rows[row + BODY_START] as number) +
+      Math.max(rows[row + REQUEST_BYTES] as number, 0) +
+      Math.max(rows[row + RESPONSE_BYTES] as number, 0)
+    );
   }
 
   #evict(): void {
-    const oldest = this.#at(this.#first);
-    if (oldest) {
-      this.#bodyChars -= oldest.chars;
-      this.#slots[this.#first % this.capacity] = undefined;
+    const row = this.#row(this.#first);
+    if (row !== -1) {
+      const rows = this.#rows;
+      this.#bodyChars -= rows[row + CHARS] as number;
+      this.#meta.release((rows[row + META_START] as number) + (rows[row + META_BYTES] as number));
+      this.#bodies.release(this.#bodyEnd(row));
+      rows[row + SEQ] = 0;
     }
     this.#first += 1;
     if (this.#bodyTail < this.#first) this.#bodyTail = this.#first;
@@ -382,15 +596,19 @@ export class RequestJournal {
   /** Drops the bodies of the oldest entries until the budget holds (the newest keeps its own). */
   #shed(newest: number): void {
     if (this.#bodyTail < this.#first) this.#bodyTail = this.#first;
+    const rows = this.#rows;
     while (this.#bodyChars > this.#bodyBudget && this.#bodyTail < newest) {
-      const record = this.#at(this.#bodyTail);
-      if (record && record.chars > 0) {
-        this.#bodyChars -= record.chars;
-        record.chars = 0;
-        if (record.requestBody !== null) record.requestTruncated = true;
-        if (record.responseBody !== null) record.responseTruncated = true;
-        record.requestBody = null;
-        record.responseBody = null;
+      const row = this.#row(this.#bodyTail);
+      if (row !== -1 && (rows[row + CHARS] as number) > 0) {
+        this.#bodyChars -= rows[row + CHARS] as number;
+        this.#bodies.release(this.#bodyEnd(row));
+        rows[row + CHARS] = 0;
+        let flags = rows[row + FLAGS] as number;
+        if ((rows[row + REQUEST_BYTES] as number) >= 0) flags |= REQUEST_TRUNCATED;
+        if ((rows[row + RESPONSE_BYTES] as number) >= 0) flags |= RESPONSE_TRUNCATED;
+        rows[row + FLAGS] = flags;
+        rows[row + REQUEST_BYTES] = -1;
+        rows[row + RESPONSE_BYTES] = -1;
       }
       this.#bodyTail += 1;
     }
@@ -528,9 +746,7 @@ function toRequestLine(record: JournalRecord): RequestLine {
 }
 
 function fromRequestLine(line: RequestLine): JournalRecord {
-  const principal: Principal | null = line.client
-    ? { kind: 'api', clientid: line.client, accountid: '', envid: '', consumers: null, mcp: null }
-    : null;
+  const principal: JournalCaller | null = line.client ? { kind: 'api', clientid: line.client } : null;
   return {
     seq: line.seq,
     chars: 0,
@@ -577,7 +793,7 @@ export function parseRequestFile(text: string): {
 /** What the journal shows of the Authorization header: never the credential itself. */
 function redactedAuthorization(
   value: string,
-  principal: Principal | null,
+  principal: JournalCaller | null,
   adminToken: string | null,
 ): string {
   if (principal) return principal.kind === 'mcp' ? 'mcp' : principal.clientid;

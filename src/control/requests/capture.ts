@@ -134,6 +134,9 @@ function connectionOfRequest(services: Services, c: Context<AppEnv>, path: strin
   return null;
 }
 
+/** The symbol @hono/node-server keeps an answer's parts under, once found on one of its answers. */
+let answerCacheKey: symbol | undefined;
+
 /**
  * The text of an answer @hono/node-server made from a string (JSON and text answers): its Response
  * keeps the status, body and headers it was made with under a symbol of its own, described "cache",
@@ -141,8 +144,13 @@ function connectionOfRequest(services: Services, c: Context<AppEnv>, path: strin
  * class) gives null: the journal then keeps no response body, never a wrong one.
  */
 function answerText(response: Response): string | null {
-  const key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
-  const cached = key ? (response as unknown as Record<symbol, unknown>)[key] : undefined;
+  let key = answerCacheKey;
+  if (key === undefined || !(key in response)) {
+    key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
+    if (key === undefined) return null;
+    answerCacheKey = key;
+  }
+  const cached = (response as unknown as Record<symbol, unknown>)[key];
   return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : null;
 }
 
@@ -207,7 +215,7 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     if (keeps && served && answered) responseText = answerText(c.res);
     // Recording must never turn an answer into an error: a failure here is logged and skipped.
     try {
-      await recordRequest(services, c, {
+      const recording = recordRequest(services, c, {
         started,
         at,
         original,
@@ -217,6 +225,7 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
         fault,
         responseText,
       });
+      if (recording) await recording;
     } catch (error) {
       console.error('[unified-api-sandbox] a request could not be recorded:', error);
     }
@@ -234,10 +243,13 @@ interface Capture {
   responseText: string | null;
 }
 
-async function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture): Promise<void> {
+/**
+ * Records a request once answered. Only what must wait is waited for (a body nobody read, the caller
+ * of a token nobody checked); a read without a fault is recorded at once, without a promise.
+ */
+function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture): Promise<void> | undefined {
   const { requests } = services;
   const { started, at, original, path, consumerId, answered, fault, responseText } = capture;
-  const keeps = requests.keeps;
   const method = c.req.method;
   const record: JournalRecord = {
     seq: 0,
@@ -258,32 +270,51 @@ async function recordRequest(services: Services, c: Context<AppEnv>, capture: Ca
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     fault: fault?.id ?? null,
   };
-  if (keeps) {
-    // References to what exists anyway; the wire shape is built when the journal is read.
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    record.url = original.url;
-    record.headers = incoming ? incoming.rawHeaders : original.headers;
-    record.principal = c.get('principal') ?? null;
-    if (record.principal === null && fault) {
-      const authorization = original.headers.get('authorization');
-      if (authorization) record.principal = await principalOf(services, authorization);
-    }
+  if (!requests.keeps) {
+    requests.record(record);
+    return undefined;
+  }
+  // What exists anyway; the journal packs it, and the wire shape is built when the journal is read.
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  record.url = original.url;
+  record.headers = incoming ? incoming.rawHeaders : original.headers;
+  record.principal = c.get('principal') ?? null;
+  // An authentication route's bodies are not even read: record() would drop them anyway.
+  const secret = isAuthenticationPath(path);
+  const authorization = record.principal === null && fault ? original.headers.get('authorization') : null;
+  const readsBody = !secret && !BODYLESS.has(method);
+  if (!authorization && !readsBody) {
     if (consumerId !== null) record.connectionId = connectionOfRequest(services, c, path, consumerId);
-    // An authentication route's bodies are not even read: record() would drop them anyway.
-    const secret = isAuthenticationPath(path);
-    if (!secret && !BODYLESS.has(method)) {
+    finishRecord(services, record, responseText, secret);
+    return undefined;
+  }
+  return (async () => {
+    if (authorization) record.principal = await principalOf(services, authorization);
+    if (consumerId !== null) record.connectionId = connectionOfRequest(services, c, path, consumerId);
+    if (readsBody) {
       const request = await requestBody(c, original, answered);
       record.requestBody = request.text;
       record.requestTruncated = request.truncated;
     }
-    if (method === 'GET' && record.status === 200) record.page = listPageOf(responseText);
-    if (!secret && responseText !== null && record.status !== 204 && method !== 'HEAD') {
-      const response = bounded(responseText);
-      record.responseBody = response.text;
-      record.responseTruncated = response.truncated;
-    }
+    finishRecord(services, record, responseText, secret);
+  })();
+}
+
+/** The record's answer: its page and body; then into the journal. */
+function finishRecord(
+  services: Services,
+  record: JournalRecord,
+  responseText: string | null,
+  secret: boolean,
+): void {
+  const { method } = record;
+  if (method === 'GET' && record.status === 200) record.page = listPageOf(responseText);
+  if (!secret && responseText !== null && record.status !== 204 && method !== 'HEAD') {
+    const response = bounded(responseText);
+    record.responseBody = response.text;
+    record.responseTruncated = response.truncated;
   }
-  requests.record(record);
+  services.requests.record(record);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type JournalRecord, RequestJournal } from '../../src/control/requests/index.js';
 import { ByteArena } from '../../src/lib/byte-arena.js';
 
@@ -126,5 +126,47 @@ describe('journal storage', () => {
       entries.filter((entry) => entry.response.body === null).every((entry) => entry.response.truncated),
     ).toBe(true);
     expect(journal.footprint().bytes).toBeLessThan(10_000 + 50 * 400);
+  });
+
+  it('decodes the records of the page it answers, and a filter on numbers decodes none of the others', async () => {
+    const journal = new RequestJournal(1_000);
+    for (let i = 1; i <= 1_000; i++) journal.record(recordOf(i, { status: i % 10 === 0 ? 404 : 200 }));
+    const reads = vi.spyOn(ByteArena.prototype, 'read');
+    try {
+      // Each record of a page: its texts, its request body when it has one, its answer.
+      const page = journal.page({}, 2, 50);
+      expect(page.items.map((entry) => entry.id)[0]).toBe('req_950');
+      expect(page.total).toBe(1_000);
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(50 * 3);
+      reads.mockClear();
+      const errors = await journal.pageInSlices({ status: '4xx', method: 'get' }, 1, 20);
+      expect(errors.total).toBe(67);
+      expect(errors.items.every((entry) => entry.status === 404 && entry.method === 'GET')).toBe(true);
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(20 * 3);
+      // A path pattern reads the texts of every record, and the bodies of the page only.
+      reads.mockClear();
+      const one = journal.page({ path: '/consumers/c-500/*' }, 1, 10);
+      expect(one.items.map((entry) => entry.id)).toEqual(['req_500']);
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(1_000 + 3);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('decodes a whole journal for the report in turns, other work running between them', async () => {
+    const journal = new RequestJournal(30_000);
+    for (let i = 1; i <= 30_000; i++) journal.record(recordOf(i));
+    let turns = 0;
+    let waiting = true;
+    const tick = () => {
+      turns += 1;
+      if (waiting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const records = await journal.recordsInSlices();
+    waiting = false;
+    expect(records.map((record) => record.seq)).toEqual(journal.records().map((record) => record.seq));
+    expect(records).toHaveLength(30_000);
+    expect(turns).toBeGreaterThan(1);
   });
 });

@@ -67,17 +67,22 @@ export function reportOf(
   connectionId?: string,
 ): Promise<ReadinessReport> {
   if (!services.requests.keeps) throw errors.reportNeedsJournal();
-  return readinessReport({
-    records: services.requests.records(),
-    controlCalls: services.requests.controlCalls(),
-    operations: indexOf(services),
-    areas: new Set(services.verticals.map((module) => module.key)),
-    world: services.store.world,
-    catalogue: services.catalogue,
-    now: services.clock.now(),
-    consumerId,
-    connectionId,
-  });
+  const controlCalls = services.requests.controlCalls();
+  const now = services.clock.now();
+  // The journal is decoded in slices, other requests answered between them.
+  return services.requests.recordsInSlices().then((records) =>
+    readinessReport({
+      records,
+      controlCalls,
+      operations: indexOf(services),
+      areas: new Set(services.verticals.map((module) => module.key)),
+      world: services.store.world,
+      catalogue: services.catalogue,
+      now,
+      consumerId,
+      connectionId,
+    }),
+  );
 }
 
 export function registerReportControl(app: OpenAPIHono<AppEnv>, services: Services): void {

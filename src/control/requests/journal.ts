@@ -206,7 +206,11 @@ const BODY_START = 10;
 const REQUEST_BYTES = 11;
 const RESPONSE_BYTES = 12;
 const CHARS = 13;
-const FIELDS = 14;
+/** The method's place in METHODS plus one; 0 for another method (read from the texts). */
+const METHOD = 14;
+const FIELDS = 15;
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 const REQUEST_TRUNCATED = 1;
 const RESPONSE_TRUNCATED = 2;
@@ -408,7 +412,7 @@ export class RequestJournal {
 
   /** The requests that pass `filter`, newest first. */
   list(filter: RequestFilter = {}): RequestEntry[] {
-    return this.#matching(filter).map((record) => toEntry(record, this.#adminToken));
+    return this.#matching(filter).map((seq) => this.#entry(seq));
   }
 
   /**
@@ -418,6 +422,26 @@ export class RequestJournal {
   records(): JournalRecord[] {
     const out: JournalRecord[] = [];
     for (let seq = this.#first; seq < this.#next; seq += 1) {
+      const record = this.#at(seq);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /**
+   * As records(), decoded in slices of a few milliseconds with the event loop given back between
+   * them (a full journal takes tens of milliseconds to decode). The records held when it was called
+   * and still held when their turn came.
+   */
+  async recordsInSlices(): Promise<JournalRecord[]> {
+    const out: JournalRecord[] = [];
+    const last = this.#next;
+    let sliceStart = performance.now();
+    for (let seq = this.#first; seq < last; seq += 1) {
+      if (seq % RECORDS_PER_CLOCK_READ === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
       const record = this.#at(seq);
       if (record) out.push(record);
     }
@@ -436,32 +460,59 @@ export class RequestJournal {
    * recorded meanwhile are not in the page; those that left the ring meanwhile are left out.
    */
   async pageInSlices(filter: RequestFilter, page: number, size: number) {
-    const test = compileFilter(filter);
-    const out: JournalRecord[] = [];
+    const test = this.#compile(filter);
+    const out: number[] = [];
     let sliceStart = performance.now();
     for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
       if (seq % RECORDS_PER_CLOCK_READ === 0 && performance.now() - sliceStart > SLICE_MS) {
         await nextTurn();
         sliceStart = performance.now();
       }
-      const record = this.#at(seq, false);
-      if (record && test(record)) out.push(this.#withBodies(record));
+      if (test(seq)) out.push(seq);
     }
-    return this.#entries(paginate(out, page, size));
+    return this.#entries(
+      paginate(
+        out.filter((seq) => this.#row(seq) !== -1),
+        page,
+        size,
+      ),
+    );
   }
 
-  #entries(matching: Page<JournalRecord>): Page<RequestEntry> {
-    return { ...matching, items: matching.items.map((record) => toEntry(record, this.#adminToken)) };
+  #entries(matching: Page<number>): Page<RequestEntry> {
+    return { ...matching, items: matching.items.map((seq) => this.#entry(seq)) };
   }
 
-  #matching(filter: RequestFilter): JournalRecord[] {
-    const test = compileFilter(filter);
-    const out: JournalRecord[] = [];
-    for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) {
-      const record = this.#at(seq, false);
-      if (record && test(record)) out.push(this.#withBodies(record));
-    }
+  /** The wire shape of a record held (the seqs handed here are). */
+  #entry(seq: number): RequestEntry {
+    return toEntry(this.#at(seq) as JournalRecord, this.#adminToken);
+  }
+
+  /** The seqs of the records that pass `filter`, newest first. */
+  #matching(filter: RequestFilter): number[] {
+    const test = this.#compile(filter);
+    const out: number[] = [];
+    for (let seq = this.#next - 1; seq >= this.#first; seq -= 1) if (test(seq)) out.push(seq);
     return out;
+  }
+
+  /**
+   * A filter over the records held, by seq: the numbers of a record are tested first, from its row;
+   * its texts are decoded only when the filter names a path or a consumer (or an unusual method).
+   */
+  #compile(filter: RequestFilter): (seq: number) => boolean {
+    const test = compileFilter(filter);
+    const numbers = compileRowFilter(filter);
+    const needsTexts = filter.path !== undefined || filter.consumer_id !== undefined;
+    return (seq) => {
+      const row = this.#row(seq);
+      if (row === -1) return false;
+      const verdict = numbers(this.#rows, row);
+      if (verdict === false) return false;
+      if (verdict === true && !needsTexts) return true;
+      const record = this.#at(seq, false);
+      return record !== undefined && test(record);
+    };
   }
 
   /** The row of a record held, or -1. */
@@ -536,6 +587,7 @@ export class RequestJournal {
     rows[row + DURATION] = input.durationMs;
     rows[row + STATUS] = input.status;
     rows[row + CHARS] = input.chars;
+    rows[row + METHOD] = METHODS.indexOf(input.method) + 1;
     let flags = 0;
     if (input.requestTruncated) flags |= REQUEST_TRUNCATED;
     if (input.responseTruncated) flags |= RESPONSE_TRUNCATED;
@@ -639,6 +691,34 @@ function compileFilter(filter: RequestFilter): (record: JournalRecord) => boolea
     (since === undefined || record.at >= since) &&
     (until === undefined || record.at <= until) &&
     (path === undefined || path(record.path));
+}
+
+/**
+ * The part of a filter a record's row answers: false when its numbers fail it, true when they pass
+ * it, undefined when its method must be read from its texts (one outside METHODS).
+ */
+function compileRowFilter(filter: RequestFilter): (rows: Float64Array, row: number) => boolean | undefined {
+  const method = filter.method?.toUpperCase();
+  const methodCode = method === undefined ? 0 : METHODS.indexOf(method) + 1;
+  const status = filter.status === undefined ? undefined : String(filter.status);
+  const statusClass = status !== undefined && STATUS_CLASS.test(status) ? Number(status[0]) : undefined;
+  const exactStatus = status !== undefined && statusClass === undefined ? Number(status) : undefined;
+  const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
+  const until = filter.until === undefined ? undefined : new Date(filter.until).getTime();
+  return (rows, row) => {
+    const code = rows[row + METHOD] as number;
+    const recordStatus = rows[row + STATUS] as number;
+    const at = rows[row + AT] as number;
+    if (exactStatus !== undefined && recordStatus !== exactStatus) return false;
+    if (statusClass !== undefined && Math.floor(recordStatus / 100) !== statusClass) return false;
+    if (since !== undefined && !(at >= since)) return false;
+    if (until !== undefined && !(at <= until)) return false;
+    if (method === undefined) return true;
+    // A method of METHODS is known from its code; another one (or a filter on one) from the texts.
+    if (code !== 0 && methodCode !== 0) return code === methodCode;
+    if (code !== 0 || methodCode !== 0) return false;
+    return undefined;
+  };
 }
 
 function parseBody(text: string | null, truncated: boolean, json: boolean): unknown {

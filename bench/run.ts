@@ -252,6 +252,24 @@ async function main() {
     note: cpuNote(framework),
   });
   await stop(hono);
+  // The floor of the sandbox's shape: the same router, as many routes, the same steps, none doing work.
+  const shape = await start(['bench/shape-server.mjs', String(SHAPE_ROUTES)], '/r1/x/x1');
+  const floor = await drive(shape.url, {
+    path: '/consumers/bench',
+    headers: { authorization: 'Bearer bench' },
+    pid: shape.child.pid,
+  });
+  rows.push({
+    scenario: SHAPE_SCENARIO,
+    world: '-',
+    ...floor,
+    rssMiB: peakRssMiB(shape.child.pid),
+    note: [
+      `${SHAPE_ROUTES} routes in a TrieRouter, three middlewares before every route, a token check and a zod path parameter, doing nothing`,
+      cpuNote(floor),
+    ].join('; '),
+  });
+  await stop(shape);
 
   // 1b. Fresh worlds: the library in a process of its own, as a test suite creates one per test.
   freshWorlds(rows);
@@ -668,6 +686,9 @@ const VERTICAL_LISTS: Record<string, { label: string; path: string; operation: s
 /** The durable writes' targets: a write's p99 at this many connections, and its journal line. */
 const DURABLE_WRITE_CONNECTIONS = 10;
 const DURABLE_WRITE_P99_MS = 20;
+const SHAPE_SCENARIO = "Hono app of the sandbox's shape, each step empty, same JSON";
+/** About as many router entries as the sandbox registers (its routes and middlewares). */
+const SHAPE_ROUTES = 530;
 const JOURNAL_LINE_TARGET_BYTES = 8 * 1024;
 
 /**
@@ -677,6 +698,7 @@ const JOURNAL_LINE_TARGET_BYTES = 8 * 1024;
 const EXPECTED_SCENARIOS = [
   'bare node:http, fixed 200-byte JSON',
   'bare Hono app on @hono/node-server, same JSON',
+  SHAPE_SCENARIO,
   FRESH.first,
   FRESH.createApp,
   FRESH.reset,

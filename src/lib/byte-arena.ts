@@ -6,8 +6,7 @@
  * every collection that finds it alive.
  *
  * Positions are logical and only grow; the buffer is allocated on the first append, compacted when
- * its front has been released, and doubled when what is held needs it, so it holds at most about
- * twice the bytes held at their peak.
+ * its front has been released, and grown when what is held needs it (see #room).
  */
 export class ByteArena {
   #buffer: Buffer | null = null;
@@ -70,19 +69,24 @@ export class ByteArena {
     this.#base = this.#start = this.#end;
   }
 
-  /** A buffer with `bytes` free after the end: compacted when half of it is free, else doubled. */
+  /**
+   * A buffer with `bytes` free after the end: the one in use when that fits, compacted when what is
+   * held then fills at most three quarters of it, else a larger one (half as large again, or more),
+   * filled to three quarters at most. So the buffer stays under twice the most bytes ever held (and
+   * appended at once), and compacting copies about three bytes for each byte appended.
+   */
   #room(bytes: number): Buffer {
     const buffer = this.#buffer;
     const held = this.#end - this.#start;
     if (buffer !== null && this.#end - this.#base + bytes <= buffer.length) return buffer;
     const needed = held + bytes;
-    if (buffer !== null && needed <= buffer.length / 2) {
+    if (buffer !== null && needed * 4 <= buffer.length * 3) {
       buffer.copy(buffer, 0, this.#start - this.#base, this.#end - this.#base);
       this.#base = this.#start;
       return buffer;
     }
-    let size = buffer?.length ?? this.#initialSize;
-    while (size < needed * 2) size *= 2;
+    let size = buffer === null ? this.#initialSize : Math.ceil(buffer.length * 1.5);
+    if (size * 3 < needed * 4) size = Math.ceil((needed * 4) / 3);
     const grown = Buffer.allocUnsafeSlow(size);
     if (buffer !== null && held > 0) buffer.copy(grown, 0, this.#start - this.#base, this.#end - this.#base);
     this.#buffer = grown;

@@ -1,13 +1,8 @@
 // The machine's ceiling: a bare node:http server answering a fixed ~200-byte JSON body.
 import { createServer } from 'node:http';
+import { REFERENCE_ANSWER } from './reference-answer.mjs';
 
-const body = JSON.stringify({
-  consumerid: '3f0c2a8e-5b7d-4c1e-9a6f-2d8b7e4c1a90',
-  name: 'Bare server reference answer',
-  email: 'bench@example.invalid',
-  internal_reference: 'BENCH-0001',
-  redirect_url: 'https://vendor.example/back',
-});
+const body = JSON.stringify(REFERENCE_ANSWER);
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {

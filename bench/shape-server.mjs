@@ -6,15 +6,10 @@
 import { serve } from '@hono/node-server';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { TrieRouter } from 'hono/router/trie-router';
+import { REFERENCE_ANSWER } from './reference-answer.mjs';
 
 const ROUTES = Number(process.argv[2] ?? 500);
-const body = {
-  consumerid: '3f0c2a8e-5b7d-4c1e-9a6f-2d8b7e4c1a90',
-  name: 'Bare server reference answer',
-  email: 'bench@example.invalid',
-  internal_reference: 'BENCH-0001',
-  redirect_url: 'https://vendor.example/back',
-};
+const body = REFERENCE_ANSWER;
 const app = new OpenAPIHono({ router: new TrieRouter() });
 // The request policy (reads the Host), the journal's step (around the route), the services.
 app.use('*', async (c, next) => {

@@ -501,7 +501,7 @@ export class RequestJournal {
    * its texts are decoded only when the filter names a path or a consumer (or an unusual method).
    */
   #compile(filter: RequestFilter): (seq: number) => boolean {
-    const test = compileFilter(filter);
+    const test = compileTextFilter(filter);
     const numbers = compileRowFilter(filter);
     const needsTexts = filter.path !== undefined || filter.consumer_id !== undefined;
     return (seq) => {
@@ -674,22 +674,17 @@ const RECORDS_PER_CLOCK_READ = 32;
 
 const STATUS_CLASS = /^[1-5]xx$/i;
 
-function compileFilter(filter: RequestFilter): (record: JournalRecord) => boolean {
+/**
+ * The part of a filter a record's texts answer, once its row has passed the rest (compileRowFilter):
+ * the path pattern, the consumer, and a method outside METHODS.
+ */
+function compileTextFilter(filter: RequestFilter): (record: JournalRecord) => boolean {
   const method = filter.method?.toUpperCase();
   const path = filter.path === undefined ? undefined : compilePathPattern(filter.path);
   const consumer = filter.consumer_id?.toLowerCase();
-  const status = filter.status === undefined ? undefined : String(filter.status);
-  const statusClass = status !== undefined && STATUS_CLASS.test(status) ? Number(status[0]) : undefined;
-  const exactStatus = status !== undefined && statusClass === undefined ? Number(status) : undefined;
-  const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
-  const until = filter.until === undefined ? undefined : new Date(filter.until).getTime();
   return (record) =>
     (method === undefined || record.method === method) &&
     (consumer === undefined || record.consumerId === consumer) &&
-    (exactStatus === undefined || record.status === exactStatus) &&
-    (statusClass === undefined || Math.floor(record.status / 100) === statusClass) &&
-    (since === undefined || record.at >= since) &&
-    (until === undefined || record.at <= until) &&
     (path === undefined || path(record.path));
 }
 

@@ -1,27 +1,29 @@
 /**
  * How the package's two entries (dist/index.mjs, the library; dist/cli.mjs, the command line) load the
- * built sandbox, dist/core-<hash>.cjs, one bundle of src/ and bin/cli.ts.
+ * built sandbox, dist/core-<hash>.cjs, one bundle of src/ and bin/cli.ts: with `require`, after
+ * turning on Node's own compile cache where the Node version has it (`module.enableCompileCache`,
+ * Node 22.1 and later; Node 20 compiles the bundle at every start).
  *
- * Compiling that bundle was a third of a new process's import. V8 can hand out the code it compiled
- * and take it back in a later process (`vm.Script`'s cached data, what Node 22 offers as its module
- * compile cache), so the first process to load a build writes it to a cache file and the others read
- * it: a test suite's workers and each start of the command line skip the compilation. V8 checks the
- * data against its own version, its flags and the source, and compiles anew when it does not fit;
- * the file is then written again.
+ * Compiling the bundle was a third of a new process's import, and vendors start one process per test
+ * file. Node's compile cache keeps the code V8 compiled for the next process and checks each entry
+ * against a hash of the source it was made from, so a cache made for other code is never run. The
+ * folder is still guarded: created by this user with mode 0700, used only when it is a real folder
+ * (no link), owned by this user and writable by nobody else; anything else means no cache, never an
+ * error. The loader deletes nothing.
  *
- * Where the file is: `node_modules/.cache/unified-api-sandbox/` of the project the package is
- * installed in (or of the clone it is built in), as other tools keep their caches; where that folder
- * cannot be written, no cache. UNIFIED_API_SANDBOX_CODE_CACHE=off turns it off, and a path in it
- * chooses the folder. NODE_DEBUG=unified-api-sandbox says what happened to it.
+ * Where the folder is: `node_modules/.cache/unified-api-sandbox/` of the project the package is
+ * installed in (or of the clone it is built in), as other tools keep their caches; where no such
+ * node_modules exists, no cache. UNIFIED_API_SANDBOX_CODE_CACHE=off turns it off, and an absolute path
+ * in it chooses the folder. NODE_DEBUG=unified-api-sandbox says what happened to it. Node turns the
+ * cache on for the whole process: modules loaded after the package are cached there too.
  *
  * Only node's own modules are imported here: this file is bundled into both entries.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
+import module, { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debuglog } from 'node:util';
-import { Script } from 'node:vm';
 
 export const CODE_CACHE_SETTING = 'UNIFIED_API_SANDBOX_CODE_CACHE';
 
@@ -36,71 +38,65 @@ export function codeCacheFolder(coreFile: string, setting = process.env[CODE_CAC
   const parts = packageFolder.split(sep);
   const at = parts.lastIndexOf('node_modules');
   const modules = at > 0 ? parts.slice(0, at + 1).join(sep) : join(packageFolder, 'node_modules');
-  return existsSync(modules) ? join(modules, '.cache', 'unified-api-sandbox') : null;
+  try {
+    return statSync(modules).isDirectory() ? join(modules, '.cache', 'unified-api-sandbox') : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Loads the bundle at `coreUrl` and returns its exports. `flavour` names the entry: each has a cache
- * file of its own, made under the V8 flags that entry loads with.
+ * Why `folder` may not hold the cache, or null when it may: it is created (mode 0700) when missing,
+ * and must then be a folder, not a link, of this user, that no one else may write.
  */
-export function loadCore<T>(coreUrl: URL, flavour: 'lib' | 'cli'): T {
-  const file = fileURLToPath(coreUrl);
-  const source = readFileSync(file, 'utf8');
-  const folder = codeCacheFolder(file);
-  const build = basename(file, '.cjs');
-  const cacheFile = folder && join(folder, `${build}-${process.version}-${process.arch}-${flavour}.bin`);
-  let cachedData: Buffer | undefined;
-  if (cacheFile) {
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // none yet
-    }
+export function unsafeCacheFolder(folder: string, uid = process.getuid?.()): string | null {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(folder);
+    if (stat.isSymbolicLink()) return 'it is a link';
+    if (!stat.isDirectory()) return 'it is not a folder';
+    if (uid !== undefined && stat.uid !== uid) return 'another user owns it';
+    if ((stat.mode & 0o022) !== 0) return 'others may write it';
+    return null;
+  } catch (error) {
+    return (error as Error).message;
   }
-  // The bundle is an ES module's code: strict, as it was.
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {'use strict';${source}\n})`,
-    {
-      filename: file,
-      ...(cachedData ? { cachedData } : {}),
-    },
-  );
-  const module: { exports: unknown } = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(
-    module.exports,
-    module.exports,
-    createRequire(file),
-    module,
-    file,
-    dirname(file),
-  );
-  if (cacheFile) {
-    if (cachedData && !script.cachedDataRejected) log('code cache used: %s', cacheFile);
-    else {
-      log(cachedData ? 'code cache rejected, written again: %s' : 'code cache written: %s', cacheFile);
-      // Now, before the entry runs anything that could change V8's flags (the data would not fit
-      // then), and once per build, node version and flags: the next processes read it.
-      writeCodeCache(script, cacheFile, build);
-    }
-  }
-  return module.exports as T;
 }
 
-function writeCodeCache(script: Script, cacheFile: string, build: string): void {
-  const folder = dirname(cacheFile);
-  try {
-    mkdirSync(folder, { recursive: true });
-    // Another process may write the same file: each writes its own, then renames it into place.
-    const partial = `${cacheFile}.${process.pid}.partial`;
-    writeFileSync(partial, script.createCachedData());
-    renameSync(partial, cacheFile);
-    // The files of other builds of the bundle are of no use any more.
-    for (const name of readdirSync(folder)) {
-      if (name.startsWith('core-') && !name.startsWith(`${build}-`))
-        rmSync(join(folder, name), { force: true });
-    }
-  } catch (error) {
-    // A cache not written only makes the next start as slow as this one.
-    log('code cache not written: %s', (error as Error).message);
+interface CompileCacheApi {
+  enableCompileCache?: (directory?: string) => { status: number; message?: string; directory?: string };
+  flushCompileCache?: () => void;
+  constants?: { compileCacheStatus?: Record<string, number> };
+}
+
+/** Turns on Node's compile cache for the bundle at `file` where it can; says what it did in the log. */
+function enableCodeCache(file: string): boolean {
+  const api = module as unknown as CompileCacheApi;
+  const folder = codeCacheFolder(file);
+  if (!folder) return false;
+  if (typeof api.enableCompileCache !== 'function') {
+    log('no code cache: node %s has no compile cache', process.version);
+    return false;
   }
+  const unsafe = unsafeCacheFolder(folder);
+  if (unsafe) {
+    log('no code cache in %s: %s', folder, unsafe);
+    return false;
+  }
+  const result = api.enableCompileCache(folder);
+  const statuses = api.constants?.compileCacheStatus ?? {};
+  const status = Object.keys(statuses).find((name) => statuses[name] === result.status) ?? result.status;
+  log('code cache %s: %s', String(status).toLowerCase(), result.directory ?? folder);
+  return result.status !== statuses.FAILED && result.status !== statuses.DISABLED;
+}
+
+/** Loads the bundle at `coreUrl` and returns its exports. */
+export function loadCore<T>(coreUrl: URL): T {
+  const file = fileURLToPath(coreUrl);
+  const cached = enableCodeCache(file);
+  const core = createRequire(file)(file) as T;
+  // Written now, before the command line changes V8's heap flags (`serve`): data made under other
+  // flags would not fit the next start.
+  if (cached) (module as unknown as CompileCacheApi).flushCompileCache?.();
+  return core;
 }

@@ -3,11 +3,11 @@
  *
  * - dist/core-<hash>.cjs, the whole sandbox (src/ and the command line of bin/cli.ts) in one bundle
  *   made by esbuild: loading some two hundred modules one by one cost ~140 ms of the command line's
- *   cold start and ~300 ms of the library's import. It is a CommonJS bundle so that the two entries
- *   can compile it with V8's cached code of an earlier process (bin/core-loader.ts: a third of a
- *   new process's import was compiling it); its name changes with its content, which keys that
- *   cache. It stays in dist/ itself, since the code finds the fixtures and the prebuilt document
- *   relative to its own file;
+ *   cold start and ~300 ms of the library's import. It is a CommonJS bundle, loaded with `require`
+ *   (bin/core-loader.ts), so that both entries load it synchronously: a CommonJS project can
+ *   `require()` the ES module entry only when that entry has no top-level await. Its name changes with
+ *   its content. It stays in dist/ itself, since the code finds the fixtures and the prebuilt
+ *   document relative to its own file;
  * - dist/index.mjs, the library (the package's entry point), and dist/cli.mjs, the command line (the
  *   package's bin): the loader and the names each takes from the bundle;
  * - dist/openapi.prebuilt, the served OpenAPI document, so that a process serves it without
@@ -112,14 +112,13 @@ const core = await build({
     sourcefile: 'core.js',
   },
   outfile: join(ROOT, 'dist/core.cjs'),
-  // What the sources ask of import.meta: the bundle's own url.
+  // What the sources ask of import.meta: the bundle's own url. The sources are ES modules, strict:
+  // so is the bundle (a write to a frozen shared dataset must throw, not pass silently).
   define: { 'import.meta.url': '__coreUrl' },
-  banner: { js: "var __coreUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "'use strict';\nvar __coreUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 const [output] = core.outputFiles;
 if (!output) throw new Error('esbuild wrote no bundle');
-// The loader compiles the bundle as a function's body: a dynamic import() in it would have no loader.
-if (/[^\w$.]import\(\s*['"]/.test(output.text)) throw new Error('the bundle holds a dynamic import()');
 const hash = createHash('sha256').update(output.contents).digest('hex').slice(0, 10);
 const coreName = `core-${hash}.cjs`;
 writeFileSync(join(ROOT, 'dist', coreName), output.contents);
@@ -134,7 +133,7 @@ await build({
   stdin: {
     contents: [
       `import { loadCore } from ${JSON.stringify(loader)};`,
-      `const core = loadCore(new URL('./${coreName}', import.meta.url), 'lib');`,
+      `const core = loadCore(new URL('./${coreName}', import.meta.url));`,
       `export const { ${exported.join(', ')} } = core;`,
     ].join('\n'),
     resolveDir: ROOT,
@@ -147,7 +146,7 @@ await build({
   stdin: {
     contents: [
       `import { loadCore } from ${JSON.stringify(loader)};`,
-      `loadCore(new URL('./${coreName}', import.meta.url), 'cli').runCli(process.argv.slice(2));`,
+      `loadCore(new URL('./${coreName}', import.meta.url)).runCli(process.argv.slice(2));`,
     ].join('\n'),
     resolveDir: ROOT,
     sourcefile: 'cli.js',

@@ -214,8 +214,9 @@ export class WorldHub implements WorldDirectory {
     });
     const app = this.#options.build({
       ...this.#options.app,
-      // A world hosts no worlds.
+      // A world hosts no worlds, and is the same self as the server: no world delivers to any of it.
       maxWorlds: 0,
+      self: this.#default.services.self,
       seed,
       store,
       adminToken: controlToken,
@@ -232,7 +233,6 @@ export class WorldHub implements WorldDirectory {
       ...(input.fixtures !== undefined ? { fixtures: input.fixtures } : {}),
     });
     if (input.pace !== undefined && input.pace !== 'normal') await setPace(app.services.store, input.pace);
-    app.services.selfOrigins = this.#default.services.selfOrigins;
     const world = app.services.store.world;
     const credentials = credentialsOf(world.meta);
     const now = this.#now();

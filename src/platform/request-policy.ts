@@ -4,6 +4,7 @@ import { type ApiError, errors } from '../lib/errors.js';
 import { canonicalHost, hostOfHeader, LOOPBACK } from '../lib/hosts.js';
 import { sameSecret } from './access.js';
 import type { AppEnv } from './context.js';
+import type { SandboxSelf } from './self.js';
 
 /**
  * The request policy of the whole process, applied to every request before routing: the one place
@@ -11,8 +12,8 @@ import type { AppEnv } from './context.js';
  * surface. Every surface a new route joins is named here by its path, so a new page or endpoint
  * inherits the rules of its surface instead of bringing its own.
  *
- * 1. The sandbox never calls itself: a request carrying this app's delivery marker (every webhook
- *    delivery sends it) is refused, whatever its path or the spelling of its host.
+ * 1. The sandbox never calls itself: a request carrying the server's delivery marker (every webhook
+ *    delivery of every world sends it) is refused, whatever its path, world or spelling of its host.
  * 2. The Host must name this server (DNS rebinding): loopback names, the listening address, the
  *    public url's host and the names given with --allowed-hosts.
  * 3. CORS answers only on the service's API (and the OAuth endpoints a browser-based MCP client
@@ -66,7 +67,7 @@ const SHARED_WITH_OTHER_ORIGINS: ReadonlySet<Surface> = new Set(['api', 'oauth-a
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The header every webhook delivery of this app carries, with the app's marker as its value. */
+/** The header every webhook delivery carries, with the server's marker (SandboxSelf.marker) as its value. */
 export const SELF_CALL_HEADER = 'x-sandbox-delivery';
 
 export interface RequestPolicyOptions {
@@ -75,8 +76,8 @@ export interface RequestPolicyOptions {
   /** The public url, whose origin counts as the sandbox's own. */
   publicUrl: string | null;
   cors: CorsPolicy;
-  /** The app's delivery marker (SELF_CALL_HEADER). */
-  selfMarker: string;
+  /** The sandbox itself: its delivery marker (SELF_CALL_HEADER), shared by every world of the server. */
+  self: Pick<SandboxSelf, 'marker'>;
 }
 
 /**
@@ -170,7 +171,7 @@ export function requestPolicy(options: RequestPolicyOptions): MiddlewareHandler<
   return async (c, next) => {
     const headers = c.req.raw.headers;
     const marker = headers.get(SELF_CALL_HEADER);
-    if (marker !== null && sameSecret(marker, options.selfMarker)) refuse(errors.selfCallRefused());
+    if (marker !== null && sameSecret(marker, options.self.marker)) refuse(errors.selfCallRefused());
     const host = headers.get('host') ?? undefined;
     if (!hostAllowed(host, allowed)) refuse(errors.hostNotAllowed(host ?? ''));
     const surface = surfaceOf(c.req.path);

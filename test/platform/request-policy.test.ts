@@ -152,7 +152,7 @@ describe('the sandbox never calls itself', () => {
     'a request bearing the delivery marker is refused at %s',
     async (path) => {
       const t = sandbox();
-      const marker = t.app.services.secrets.selfMarker;
+      const marker = t.app.services.self.marker;
       const res = await call(t.app, 'POST', path, { headers: { [SELF_CALL_HEADER]: marker } });
       expectError(res, errors.selfCallRefused());
       // Another value is no marker: the request goes on to its route.

@@ -2,12 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors } from '../../../src/lib/errors.js';
-import {
-  canonicalHost,
-  isControlPath,
-  listeningOrigins,
-  OwnEndpoints,
-} from '../../../src/modules/webhooks/own-origins.js';
+import { canonicalHost } from '../../../src/lib/hosts.js';
 import {
   assertUniqueWebhook,
   assertWebhookIntegration,
@@ -24,6 +19,7 @@ import {
   WebhookLogItem,
 } from '../../../src/modules/webhooks/webhooks.schemas.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
+import { listeningOrigins, OwnEndpoints, SandboxSelf } from '../../../src/platform/self.js';
 import type { WebhookLogRecord, WebhookRecord, World } from '../../../src/store/world.js';
 import {
   call,
@@ -685,21 +681,7 @@ describe('subscribersOf', () => {
   });
 });
 
-describe("the sandbox's own control endpoints as webhook urls", () => {
-  it.each([
-    ['/__sandbox/reset', true],
-    ['/__sandbox', true],
-    ['/__SANDBOX/reset', true],
-    ['/%5F%5Fsandbox/reset', true],
-    ['//__sandbox/webhook-deliveries/x/redeliver', true],
-    ['/hooks/__sandbox', false],
-    ['/__sandboxed', false],
-    ['/token', false],
-    ['/', false],
-  ])('isControlPath(%j) is %s', (path, expected) => {
-    expect(isControlPath(path)).toBe(expected);
-  });
-
+describe('the sandbox itself as a webhook url', () => {
   it.each([
     ['localhost', 'loopback'],
     ['LOCALHOST.', 'loopback'],
@@ -717,33 +699,62 @@ describe("the sandbox's own control endpoints as webhook urls", () => {
     expect(canonicalHost(host)).toBe(expected);
   });
 
-  it('matches the control paths of every name of an own origin, on its port only', () => {
+  it('matches every path of every name of an own origin, on its port only', () => {
     const own = new OwnEndpoints(['http://127.0.0.1:4010', 'https://sandbox.example', null]);
     for (const url of [
       'http://127.0.0.1:4010/__sandbox/reset',
-      'http://localhost:4010/__sandbox/reset',
-      'http://[::1]:4010/__sandbox/clock',
-      'http://0.0.0.0:4010/__sandbox/reset',
-      'http://2130706433:4010/__sandbox/reset',
-      'http://127.0.0.1:4010/x/../__sandbox/reset',
-      'http://sandbox.example:443/__sandbox/reset',
+      'http://127.0.0.1:4010/consumers',
+      'http://localhost:4010/__worlds/world_0/link/x',
+      'http://[::1]:4010/token',
+      'http://0.0.0.0:4010/',
+      'http://2130706433:4010/hook',
+      'http://[::ffff:127.0.0.1]:4010/hook',
+      'http://LOCALHOST.:4010/hook',
+      'http://sandbox.example:443/consumers',
       'https://sandbox.example/__sandbox/webhook-deliveries/1/redeliver',
     ]) {
-      expect(own.isOwnControlUrl(url), url).toBe(true);
+      expect(own.isOwnUrl(url), url).toBe(true);
     }
     for (const url of [
       'http://127.0.0.1:4011/__sandbox/reset',
-      'http://127.0.0.1:4010/hook',
-      'http://127.0.0.1:4010/token',
+      'http://sandbox.example/hook',
       'https://elsewhere.example/__sandbox/reset',
       'not a url',
     ]) {
-      expect(own.isOwnControlUrl(url), url).toBe(false);
+      expect(own.isOwnUrl(url), url).toBe(false);
     }
     expect(own.isOwnAddress('::1', 4010)).toBe(true);
     expect(own.isOwnAddress('127.0.0.1', 4011)).toBe(false);
-    expect(own.addressGuard('http://my-host:4010/hook')).toBeNull();
-    expect(own.addressGuard('http://my-host:4010/__sandbox/reset')?.('127.0.1.1')).toBe(true);
+    expect(own.addressGuard('http://my-host:4010/hook')?.('127.0.1.1')).toBe(true);
+    expect(own.addressGuard('http://my-host:4011/hook')?.('127.0.1.1')).toBe(false);
+    expect(own.addressGuard('not a url')).toBeNull();
+  });
+
+  it('the self of a server: where it listens, its public url, its exact allowed names on those ports', () => {
+    const self = new SandboxSelf({
+      publicUrl: 'https://sandbox.example',
+      allowedHosts: ['Sandbox.Internal', '.dev.example', ' '],
+    });
+    expect(self.endpoints().isOwnUrl('http://127.0.0.1:4010/x')).toBe(false);
+    self.answersOn('http://127.0.0.1:4010');
+    const own = self.endpoints('http://proxy.example:8080');
+    for (const url of [
+      'http://localhost:4010/x',
+      'https://sandbox.example/x',
+      'http://sandbox.internal:4010/x',
+      'https://sandbox.internal/x',
+      'http://proxy.example:8080/x',
+      'http://sandbox.internal:8080/x',
+    ]) {
+      expect(own.isOwnUrl(url), url).toBe(true);
+    }
+    // A domain is a pattern of names, not one server: its receivers are called.
+    for (const url of ['https://hooks.dev.example/x', 'http://sandbox.internal:9000/x']) {
+      expect(own.isOwnUrl(url), url).toBe(false);
+    }
+    expect(new SandboxSelf({ allowedHosts: '*' }).endpoints().isOwnUrl('http://anything.example/')).toBe(
+      false,
+    );
   });
 
   it('a server on every address answers on each address of the machine', () => {
@@ -754,22 +765,21 @@ describe("the sandbox's own control endpoints as webhook urls", () => {
     expect(all).toContain('http://127.0.0.1:4010');
   });
 
-  it('assertWebhookUrl refuses a control endpoint of an own origin as an invalid url', () => {
+  it('assertWebhookUrl refuses an own endpoint as an invalid url', () => {
     const invalid = errors.webhookUrlInvalid().message;
-    expect(() =>
-      assertWebhookUrl('http://localhost:4010/__sandbox/reset', ['http://127.0.0.1:4010']),
-    ).toThrow(invalid);
-    expect(() => assertWebhookUrl('http://localhost:4010/hook', ['http://127.0.0.1:4010'])).not.toThrow();
-    expect(() => assertWebhookUrl('http://localhost:4010/__sandbox/reset')).not.toThrow();
+    const own = new OwnEndpoints(['http://127.0.0.1:4010']);
+    expect(() => assertWebhookUrl('http://localhost:4010/hook', own)).toThrow(invalid);
+    expect(() => assertWebhookUrl('http://localhost:4011/hook', own)).not.toThrow();
+    expect(() => assertWebhookUrl('http://localhost:4010/hook')).not.toThrow();
   });
 
-  it('POST and PATCH /webhooks refuse the control endpoints of the origin the request came through', async () => {
+  it('POST and PATCH /webhooks refuse the origin the request came through', async () => {
     const s = sandbox();
     const token = await sandboxToken(s);
     // app.request() serves http://localhost.
     const refused = await call(s.app, 'POST', '/webhooks', {
       token,
-      body: { event: platformEvent, url: 'http://localhost/__sandbox/reset' },
+      body: { event: platformEvent, url: 'http://localhost/hooks' },
     });
     expectError(refused, errors.webhookUrlInvalid());
     const made = await call(s.app, 'POST', '/webhooks', {
@@ -779,7 +789,7 @@ describe("the sandbox's own control endpoints as webhook urls", () => {
     expect(made.status).toBe(200);
     const patched = await call(s.app, 'PATCH', `/webhooks/${made.body.webhookid}`, {
       token,
-      body: { url: 'http://127.0.0.1:80/__sandbox/webhook-deliveries' },
+      body: { url: 'http://127.0.0.1:80/consumers' },
     });
     expectError(patched, errors.webhookUrlInvalid());
     expect(s.app.services.store.world.webhooks[made.body.webhookid]?.url).toBe(HOOK_URL);

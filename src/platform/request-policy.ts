@@ -22,6 +22,9 @@ import type { SandboxSelf } from './self.js';
  * 4. On those surfaces a request that a browser marks as coming from another site (Origin or
  *    Sec-Fetch-Site) never changes state, simple requests included. /mcp checks Origin as the MCP
  *    transport requires.
+ * 5. No page can be framed: every HTML answer, whatever route or error made it, forbids every
+ *    ancestor (no page of the sandbox frames another), so no other site can overlay the console's
+ *    buttons, the OAuth consent or a link page's form (clickjacking).
  */
 
 /** The surfaces of the sandbox, by what they are for and who uses them. */
@@ -66,6 +69,22 @@ export function surfaceOf(path: string): Surface {
 const SHARED_WITH_OTHER_ORIGINS: ReadonlySet<Surface> = new Set(['api', 'oauth-api', 'mcp']);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What every HTML answer says of framing: CSP's frame-ancestors for today's browsers, and
+ * X-Frame-Options to match for those before it. No page of the sandbox frames itself: 'none'.
+ */
+export const NO_FRAMING: Readonly<Record<string, string>> = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+};
+
+/** Sets NO_FRAMING on an answer that a browser shows as a page (HTML), and on no other. */
+function forbidFraming(res: Response): void {
+  const type = res.headers.get('content-type');
+  if (type === null || !type.toLowerCase().startsWith('text/html')) return;
+  for (const [name, value] of Object.entries(NO_FRAMING)) res.headers.set(name, value);
+}
 
 /** The header every webhook delivery carries, with the server's marker (SandboxSelf.marker) as its value. */
 export const SELF_CALL_HEADER = 'x-sandbox-delivery';
@@ -190,7 +209,9 @@ export function requestPolicy(options: RequestPolicyOptions): MiddlewareHandler<
     ) {
       refuse(errors.crossSiteRefused());
     }
-    if (cors && SHARED_WITH_OTHER_ORIGINS.has(surface)) return cors(c, next);
-    return next();
+    // CORS answers a preflight itself (a Response returned, no page): any other answer is c.res.
+    const answer = await (cors && SHARED_WITH_OTHER_ORIGINS.has(surface) ? cors(c, next) : next());
+    if (answer instanceof Response) return answer;
+    forbidFraming(c.res);
   };
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { type CorsPolicy, corsStep } from '../lib/cors.js';
+import { type CorsPolicy, corsAllows, corsStep, originKey } from '../lib/cors.js';
 import { type ApiError, errors } from '../lib/errors.js';
 import { canonicalHost, hostOfHeader, LOOPBACK } from '../lib/hosts.js';
 import { sameSecret } from './access.js';
@@ -95,8 +95,11 @@ export interface RequestPolicyOptions {
   /** The public url, whose origin counts as the sandbox's own. */
   publicUrl: string | null;
   cors: CorsPolicy;
-  /** The sandbox itself: its delivery marker (SELF_CALL_HEADER), shared by every world of the server. */
-  self: Pick<SandboxSelf, 'marker'>;
+  /**
+   * The sandbox itself: its delivery marker (SELF_CALL_HEADER), shared by every world of the server,
+   * and the origins it listens on (its own pages' origins).
+   */
+  self: Pick<SandboxSelf, 'marker' | 'origins'>;
 }
 
 /**
@@ -148,36 +151,47 @@ export function hostOfUrl(url: string | null): string | null {
   }
 }
 
-/** The origins that are the sandbox's own for a request: the one its Host names, and the public url's. */
-function ownOrigins(requestUrl: string, publicUrl: string | null): string[] {
-  const origins = [new URL(requestUrl).origin];
-  if (publicUrl) {
-    try {
-      origins.push(new URL(publicUrl).origin);
-    } catch {
-      // not a url: only the request's own origin counts
-    }
+/**
+ * The origins that are the sandbox's own for a request, each in one spelling (originKey): the one
+ * its Host names, the public url's, and those the server listens on.
+ */
+function ownOrigins(
+  requestUrl: string,
+  publicUrl: string | null,
+  self: Pick<SandboxSelf, 'origins'>,
+): string[] {
+  const origins: string[] = [];
+  for (const origin of [new URL(requestUrl).origin, publicUrl, ...self.origins]) {
+    const key = origin ? originKey(origin) : null;
+    if (key !== null) origins.push(key);
   }
   return origins;
 }
 
 /**
  * Whether a browser says the request comes from a page of another site: an Origin that is not one
- * of the sandbox's own (`null` included), or Sec-Fetch-Site other than same-origin or none (a
- * person typing the url). Clients that are not browsers send neither and are not concerned.
+ * of the sandbox's own (`null` and a malformed one included), or Sec-Fetch-Site other than
+ * same-origin or none (a person typing the url). Clients that are not browsers send neither and are
+ * not concerned.
  */
-export function fromAnotherSite(headers: Headers, requestUrl: string, publicUrl: string | null): boolean {
+function fromAnotherSite(headers: Headers, own: () => string[]): boolean {
   const origin = headers.get('origin');
-  if (origin !== null && !ownOrigins(requestUrl, publicUrl).includes(origin)) return true;
+  if (origin !== null) {
+    const key = originKey(origin);
+    if (key === null || !own().includes(key)) return true;
+  }
   const site = headers.get('sec-fetch-site');
   return site !== null && site !== 'same-origin' && site !== 'none';
 }
 
-/** Whether an Origin may use the MCP server: its own, or one the CORS setting lets in. */
-function mcpOriginAllowed(origin: string, cors: CorsPolicy, own: string[]): boolean {
-  if (own.includes(origin)) return true;
-  if (cors === '*') return origin !== 'null';
-  return cors?.includes(origin) ?? false;
+/**
+ * Whether an Origin may use the MCP server (which refuses any other, as its transport requires): its
+ * own, or one the CORS setting lets in, whatever its spelling (case, default port, a trailing dot,
+ * an IPv6 address written in full); never an opaque (`null`) or malformed one.
+ */
+function mcpOriginAllowed(origin: string, cors: CorsPolicy, own: () => string[]): boolean {
+  const key = originKey(origin);
+  return key !== null && (own().includes(key) || corsAllows(cors, origin));
 }
 
 /** The policy as one middleware, to be installed before any other step of the app. */
@@ -194,18 +208,14 @@ export function requestPolicy(options: RequestPolicyOptions): MiddlewareHandler<
     const host = headers.get('host') ?? undefined;
     if (!hostAllowed(host, allowed)) refuse(errors.hostNotAllowed(host ?? ''));
     const surface = surfaceOf(c.req.path);
+    const own = () => ownOrigins(c.req.url, options.publicUrl, options.self);
     if (surface === 'mcp') {
       const origin = headers.get('origin');
-      if (
-        origin !== null &&
-        !mcpOriginAllowed(origin, options.cors, ownOrigins(c.req.url, options.publicUrl))
-      ) {
-        refuse(errors.originNotAllowed());
-      }
+      if (origin !== null && !mcpOriginAllowed(origin, options.cors, own)) refuse(errors.originNotAllowed());
     } else if (
       !SHARED_WITH_OTHER_ORIGINS.has(surface) &&
       !SAFE_METHODS.has(c.req.method) &&
-      fromAnotherSite(headers, c.req.url, options.publicUrl)
+      fromAnotherSite(headers, own)
     ) {
       refuse(errors.crossSiteRefused());
     }

@@ -168,13 +168,14 @@ describe('no world delivers to the sandbox', () => {
         });
       }
     }
-    // A receiver on loopback at another port is still called.
+    // A receiver on loopback at another port is still called, named by its address or by a name.
     const receiver = await webhookReceiver();
     running.push(receiver);
     expect((await subscribe(s, a.token, receiver.url)).status).toBe(200);
+    expect((await subscribe(s, a.token, receiver.url.replace('127.0.0.1', 'localhost'))).status).toBe(200);
     await connectSomeone(s, a.token);
     await settle(s, a.id);
-    expect(receiver.received.map((body) => body.event)).toEqual([EVENT]);
+    expect(receiver.received.map((body) => body.event)).toEqual([EVENT, EVENT]);
   });
 
   it("a world's fixtures cannot name the sandbox either: the world is refused", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import { canonicalHost } from '../lib/hosts.js';
+import { canonicalHost, hostOfHeader } from '../lib/hosts.js';
 
 /**
  * The sandbox itself, as a webhook url or a delivery could name it: one per server, shared by the
@@ -35,12 +35,9 @@ export class SandboxSelf {
   constructor(options: { publicUrl?: string | null; allowedHosts?: readonly string[] | '*' } = {}) {
     this.#publicUrl = options.publicUrl ?? null;
     const hosts = options.allowedHosts ?? [];
-    this.#names =
-      hosts === '*'
-        ? []
-        : hosts
-            .map((name) => name.trim().toLowerCase())
-            .filter((name) => name !== '' && !name.startsWith('.'));
+    const names = hosts === '*' ? [] : hosts.filter((name) => !name.trim().startsWith('.'));
+    // Given as a Host would name them (a port, brackets or a trailing dot are left out).
+    this.#names = names.map(hostOfHeader).filter((name): name is string => name !== null);
   }
 
   /** Records an origin the sandbox answers on (startSandbox does once it listens; so may whoever serves an app). */

@@ -733,7 +733,7 @@ describe('the sandbox itself as a webhook url', () => {
   it('the self of a server: where it listens, its public url, its exact allowed names on those ports', () => {
     const self = new SandboxSelf({
       publicUrl: 'https://sandbox.example',
-      allowedHosts: ['Sandbox.Internal', '.dev.example', ' '],
+      allowedHosts: ['Sandbox.Internal', '.dev.example', ' ', 'other.internal:8443'],
     });
     expect(self.endpoints().isOwnUrl('http://127.0.0.1:4010/x')).toBe(false);
     self.answersOn('http://127.0.0.1:4010');
@@ -745,6 +745,7 @@ describe('the sandbox itself as a webhook url', () => {
       'https://sandbox.internal/x',
       'http://proxy.example:8080/x',
       'http://sandbox.internal:8080/x',
+      'http://other.internal:4010/x',
     ]) {
       expect(own.isOwnUrl(url), url).toBe(true);
     }

@@ -423,10 +423,10 @@ class _Api:
 class World:
     """An isolated world on a sandbox (``POST /__sandbox/worlds``), its keys and its controls.
 
-    ``World.create(base_url, seed=..., clock=..., fixtures=..., pace=...)`` makes one (with the
-    server's admin token when it has one); ``delete()`` (or leaving a ``with`` block) removes it, with
-    the world's own control token. Its API keys select it on the shared server, so any
-    client given ``env`` or ``sdk_env()`` reaches this world alone.
+    ``World.create(base_url, seed=..., clock=..., fixtures=..., pace=...)`` makes one; ``delete()``
+    (or leaving a ``with`` block) removes it, with its own control token (no admin token needed). Its
+    API keys select it on the shared server, so any client given ``env`` or ``sdk_env()`` reaches
+    this world alone.
     """
 
     def __init__(self, base_url: str, created: Mapping[str, Any], admin_token: Optional[str] = None):
@@ -498,10 +498,7 @@ class World:
         return cls(base_url, created, admin_token)
 
     def delete(self) -> bool:
-        """``DELETE /__sandbox/worlds/{id}``, with the world's own control token; False when it was gone.
-
-        The server's admin token is not needed: a job given a world cleans it up with what it was given.
-        """
+        """``DELETE /__sandbox/worlds/{id}`` with its control token; False when it was gone already."""
         if self.deleted:
             return False
         self.deleted = True
@@ -511,17 +508,13 @@ class World:
                 requests, "DELETE", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(self.control_token)
             )
         except SandboxError as error:
-            # Gone already (expired): its token names no world, so the server answers as to a stranger.
-            if error.status in (401, 404):
+            if error.status in (401, 404):  # gone (expired): its token names no world any more
                 return False
             raise
         return True
 
     def summary(self) -> Dict[str, Any]:
-        """``GET /__sandbox/worlds/{id}``: its clock, bytes and expiry (no secrets).
-
-        Read with the world's control token while it lives; once deleted, with the admin token (if any).
-        """
+        """``GET /__sandbox/worlds/{id}``: its clock, bytes and expiry; once deleted, read as admin."""
         token = self.admin_token if self.deleted else self.control_token
         return _call(requests, "GET", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(token))
 

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errors } from '../../src/lib/errors.js';
+import { canonicalHost } from '../../src/lib/hosts.js';
 import { GIVE_UP_REASONS } from '../../src/modules/webhooks/delivery.js';
+import { listeningOrigins, OwnEndpoints, SandboxSelf } from '../../src/platform/self.js';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
 import type { WorldHub } from '../../src/worlds.js';
 import { webhookReceiver } from '../helpers.js';
@@ -244,5 +246,91 @@ describe('no world delivers to the sandbox', () => {
     // The link is still open: its page still offers the form.
     const page = await s.send(link);
     expect(await page.text()).toContain('<form');
+  });
+});
+
+describe('the endpoints of the sandbox itself', () => {
+  it.each([
+    ['localhost', 'loopback'],
+    ['LOCALHOST.', 'loopback'],
+    ['api.localhost', 'loopback'],
+    ['127.0.0.1', 'loopback'],
+    ['127.9.8.7', 'loopback'],
+    ['0.0.0.0', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['[::]', 'loopback'],
+    ['[::ffff:7f00:1]', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['[::ffff:c0a8:101]', '192.168.1.1'],
+    ['Hooks.Example', 'hooks.example'],
+  ])('canonicalHost(%j) is %j', (host, expected) => {
+    expect(canonicalHost(host)).toBe(expected);
+  });
+
+  it('matches every path of every name of an own origin, on its port only', () => {
+    const own = new OwnEndpoints(['http://127.0.0.1:4010', 'https://sandbox.example', null]);
+    for (const url of [
+      'http://127.0.0.1:4010/__sandbox/reset',
+      'http://127.0.0.1:4010/consumers',
+      'http://localhost:4010/__worlds/world_0/link/x',
+      'http://[::1]:4010/token',
+      'http://0.0.0.0:4010/',
+      'http://2130706433:4010/hook',
+      'http://[::ffff:127.0.0.1]:4010/hook',
+      'http://LOCALHOST.:4010/hook',
+      'http://sandbox.example:443/consumers',
+      'https://sandbox.example/__sandbox/webhook-deliveries/1/redeliver',
+    ]) {
+      expect(own.isOwnUrl(url), url).toBe(true);
+    }
+    for (const url of [
+      'http://127.0.0.1:4011/__sandbox/reset',
+      'http://sandbox.example/hook',
+      'https://elsewhere.example/__sandbox/reset',
+      'not a url',
+    ]) {
+      expect(own.isOwnUrl(url), url).toBe(false);
+    }
+    expect(own.isOwnAddress('::1', 4010)).toBe(true);
+    expect(own.isOwnAddress('127.0.0.1', 4011)).toBe(false);
+    expect(own.addressGuard('http://my-host:4010/hook')?.('127.0.1.1')).toBe(true);
+    expect(own.addressGuard('http://my-host:4011/hook')?.('127.0.1.1')).toBe(false);
+    expect(own.addressGuard('not a url')).toBeNull();
+  });
+
+  it('the self of a server: where it listens, its public url, its exact allowed names on those ports', () => {
+    const self = new SandboxSelf({
+      publicUrl: 'https://sandbox.example',
+      allowedHosts: ['Sandbox.Internal', '.dev.example', ' ', 'other.internal:8443'],
+    });
+    expect(self.endpoints().isOwnUrl('http://127.0.0.1:4010/x')).toBe(false);
+    self.answersOn('http://127.0.0.1:4010');
+    const own = self.endpoints('http://proxy.example:8080');
+    for (const url of [
+      'http://localhost:4010/x',
+      'https://sandbox.example/x',
+      'http://sandbox.internal:4010/x',
+      'https://sandbox.internal/x',
+      'http://proxy.example:8080/x',
+      'http://sandbox.internal:8080/x',
+      'http://other.internal:4010/x',
+    ]) {
+      expect(own.isOwnUrl(url), url).toBe(true);
+    }
+    // A domain is a pattern of names, not one server: its receivers are called.
+    for (const url of ['https://hooks.dev.example/x', 'http://sandbox.internal:9000/x']) {
+      expect(own.isOwnUrl(url), url).toBe(false);
+    }
+    expect(new SandboxSelf({ allowedHosts: '*' }).endpoints().isOwnUrl('http://anything.example/')).toBe(
+      false,
+    );
+  });
+
+  it('a server on every address answers on each address of the machine', () => {
+    expect(listeningOrigins('127.0.0.1', 4010)).toEqual(['http://127.0.0.1:4010']);
+    expect(listeningOrigins('::1', 4010)).toEqual(['http://[::1]:4010']);
+    const all = listeningOrigins('0.0.0.0', 4010);
+    expect(all[0]).toBe('http://0.0.0.0:4010');
+    expect(all).toContain('http://127.0.0.1:4010');
   });
 });

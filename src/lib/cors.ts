@@ -61,23 +61,20 @@ export function corsPolicy(origins: CorsOrigins | undefined): CorsPolicy {
  * value, or one with a path (a trailing slash included), query, fragment or user information.
  */
 export function originKey(value: string): string | null {
+  if (!ORIGIN_TEXT.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return null;
   }
-  const bare =
-    (url.pathname === '/' || url.pathname === '') &&
-    !url.search &&
-    !url.hash &&
-    !url.username &&
-    !url.password;
-  if (!bare || url.origin === 'null' || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+$/i.test(value.trim()))
-    return null;
+  if (url.origin === 'null' || url.username !== '' || url.password !== '') return null;
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
   return url.origin;
 }
+
+/** `scheme://host[:port]` and nothing after it (linear: one class, no nesting). */
+const ORIGIN_TEXT = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i;
 
 /** Whether an Origin header is one the policy lets in, whatever its spelling (see originKey). */
 export function corsAllows(policy: CorsPolicy, origin: string): boolean {

@@ -41,6 +41,7 @@ import { handleError } from './platform/handle-error.js';
 import { appCachesOf } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
+import { SandboxSelf } from './platform/self.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
 import type { AnyVerticalModule } from './platform/vertical-module.js';
@@ -124,6 +125,12 @@ export interface CreateAppOptions {
    * checks it). Any other Host is refused with 403 (see platform/request-policy.ts).
    */
   allowedHosts?: readonly string[] | '*';
+  /**
+   * The sandbox itself (platform/self.ts): where it answers and the marker of its deliveries. A
+   * world hub hands its worlds the default world's, so that no world delivers to any of them;
+   * default: one of the app's own.
+   */
+  self?: SandboxSelf;
 }
 
 /**
@@ -214,7 +221,10 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     faults,
     // The same faults make the webhook deliveries they match misbehave (modules/webhooks/misbehaviour.ts).
     webhookMisbehaviour: faults,
-    secrets: { selfMarker: derive('webhook delivery marker'), consoleForm: derive('console form') },
+    secrets: { consoleForm: derive('console form') },
+    self:
+      options.self ??
+      new SandboxSelf({ publicUrl: config.publicUrl, allowedHosts: options.allowedHosts ?? [] }),
   };
 
   // The declared world, in one write through the same domain functions as the API.
@@ -247,7 +257,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
         allowedHosts === '*' ? '*' : publicHost === null ? allowedHosts : [...allowedHosts, publicHost],
       publicUrl: config.publicUrl,
       cors: corsPolicy(options.cors),
-      selfMarker: services.secrets.selfMarker,
+      self: services.self,
     }),
   );
   // Faults and the request journal come first, before the write boundary (a faulted request never
@@ -266,6 +276,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('ticker', services.ticker);
     c.set('caches', services.caches);
     c.set('secrets', services.secrets);
+    c.set('self', services.self);
     c.set('verticals', services.verticals);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
@@ -313,7 +324,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerConsumers(app);
   registerConnections(app);
   registerIntegrations(app);
-  registerWebhooks(app, services);
+  registerWebhooks(app);
   registerDatastores(app);
   registerSyncs(app);
   registerDatalayer(app);

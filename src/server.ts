@@ -34,8 +34,8 @@ import type { WorldDirectory } from './control/worlds.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import type { Pace, PaceChange } from './lib/pace.js';
-import { listeningOrigins } from './modules/webhooks/index.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
+import { listeningOrigins } from './platform/self.js';
 import { Store } from './store/store.js';
 import type { WorldSize } from './store/world.js';
 
@@ -249,8 +249,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   }, 1000);
   timer.unref();
   const port = (server.address() as AddressInfo).port;
-  // Only now is the port known: webhooks must never be delivered to the control endpoints here.
-  app.services.selfOrigins = new Set(listeningOrigins(host, port));
+  // Only now is the port known: no world's webhook is ever delivered here (platform/self.ts).
+  for (const origin of listeningOrigins(host, port)) app.services.self.answersOn(origin);
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   const envFile = options.envFile || null;
   if (envFile) {

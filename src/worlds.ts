@@ -214,8 +214,9 @@ export class WorldHub implements WorldDirectory {
     });
     const app = this.#options.build({
       ...this.#options.app,
-      // A world hosts no worlds.
+      // A world hosts no worlds, and is the same self as the server: no world delivers to any of it.
       maxWorlds: 0,
+      self: this.#default.services.self,
       seed,
       store,
       adminToken: controlToken,
@@ -232,7 +233,7 @@ export class WorldHub implements WorldDirectory {
       ...(input.fixtures !== undefined ? { fixtures: input.fixtures } : {}),
     });
     if (input.pace !== undefined && input.pace !== 'normal') await setPace(app.services.store, input.pace);
-    app.services.selfOrigins = this.#default.services.selfOrigins;
+    app.services.worlds = this.#ownDirectory(id);
     const world = app.services.store.world;
     const credentials = credentialsOf(world.meta);
     const now = this.#now();
@@ -320,6 +321,27 @@ export class WorldHub implements WorldDirectory {
   async close(): Promise<void> {
     this.#closed = true;
     for (const id of [...this.#worlds.keys()]) await this.delete(id);
+  }
+
+  /**
+   * The worlds as a world's control token sees them: itself alone, which it reads and deletes (a CI
+   * job cleans up with the token it was given); no other world, no list, no new world (the server's
+   * admin token stays with whoever runs the server). Another world's id is not found, whether it
+   * lives or not.
+   */
+  #ownDirectory(id: string): WorldDirectory {
+    return {
+      create: async () => {
+        throw errors.worldsNotServed();
+      },
+      list: () => {
+        throw errors.worldsNotServed();
+      },
+      get: (asked) => (asked === id ? this.get(id) : undefined),
+      delete: async (asked) => asked === id && this.delete(id),
+      tick: () => undefined,
+      close: async () => undefined,
+    };
   }
 
   #summary(world: LiveWorld): WorldSummaryValue {

@@ -5,7 +5,8 @@ import os
 import pytest
 import requests
 
-from unified_api_sandbox_pytest import SandboxError, World
+from unified_api_sandbox_pytest import SandboxError, SandboxServer, World
+from unified_api_sandbox_pytest.plugin import find_cli
 
 NAME = "Created by pytest"
 _seen = {}
@@ -91,6 +92,22 @@ def test_a_world_without_pytest_is_deleted_after_its_block(sandbox_server):
     assert world.delete() is False
     live = [item["id"] for item in sandbox_server.list_worlds()["items"]]
     assert world.id not in live
+
+
+def test_a_world_is_deleted_with_its_own_control_token(pytestconfig):
+    # A server with an admin token: whoever runs it creates the world, the job given it deletes it.
+    with SandboxServer.start(find_cli(pytestconfig), args=["--admin-token", "pytest-admin"]) as server:
+        made = World.create(server.url, admin_token=server.admin_token, seed=2)
+        other = World.create(server.url, admin_token=server.admin_token, seed=2)
+        given = World(server.url, made.info)  # the control token, not the admin token
+        assert given.summary()["id"] == made.id
+        with pytest.raises(SandboxError) as hidden:
+            World(server.url, {**other.info, "control_token": made.control_token}).summary()
+        assert hidden.value.status == 404
+        assert given.delete() is True
+        assert World(server.url, made.info).delete() is False
+        assert [item["id"] for item in server.list_worlds()["items"]] == [other.id]
+        assert other.delete() is True
 
 
 def test_the_session_server_is_running(sandbox_server):

@@ -424,8 +424,9 @@ class World:
     """An isolated world on a sandbox (``POST /__sandbox/worlds``), its keys and its controls.
 
     ``World.create(base_url, seed=..., clock=..., fixtures=..., pace=...)`` makes one; ``delete()``
-    (or leaving a ``with`` block) removes it. Its API keys select it on the shared server, so any
-    client given ``env`` or ``sdk_env()`` reaches this world alone.
+    (or leaving a ``with`` block) removes it, with its own control token (no admin token needed). Its
+    API keys select it on the shared server, so any client given ``env`` or ``sdk_env()`` reaches
+    this world alone.
     """
 
     def __init__(self, base_url: str, created: Mapping[str, Any], admin_token: Optional[str] = None):
@@ -497,26 +498,25 @@ class World:
         return cls(base_url, created, admin_token)
 
     def delete(self) -> bool:
-        """``DELETE /__sandbox/worlds/{id}``; False when it was gone already."""
+        """``DELETE /__sandbox/worlds/{id}`` with its control token; False when it was gone already."""
         if self.deleted:
             return False
         self.deleted = True
         self.session.close()
         try:
             _call(
-                requests, "DELETE", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(self.admin_token)
+                requests, "DELETE", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(self.control_token)
             )
         except SandboxError as error:
-            if error.status == 404:
+            if error.status in (401, 404):  # gone (expired): its token names no world any more
                 return False
             raise
         return True
 
     def summary(self) -> Dict[str, Any]:
-        """``GET /__sandbox/worlds/{id}``: its clock, bytes and expiry (no secrets)."""
-        return _call(
-            requests, "GET", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(self.admin_token)
-        )
+        """``GET /__sandbox/worlds/{id}``: its clock, bytes and expiry; once deleted, read as admin."""
+        token = self.admin_token if self.deleted else self.control_token
+        return _call(requests, "GET", f"{self.base_url}/__sandbox/worlds/{self.id}", _bearer(token))
 
     def __enter__(self) -> "World":
         return self

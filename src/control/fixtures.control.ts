@@ -71,7 +71,8 @@ function requestServices(c: Context<AppEnv>): FixtureServices {
     caches: c.get('caches'),
     config: c.get('config'),
     verticals: c.get('verticals'),
-    selfOrigins: new Set([new URL(c.req.url).origin]),
+    self: c.get('self'),
+    requestOrigin: new URL(c.req.url).origin,
   };
 }
 

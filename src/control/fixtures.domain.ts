@@ -212,7 +212,7 @@ class Loader implements FixtureContext {
       const id = this.idFor(given, path);
       if (own(this.world.webhooks, id))
         this.fail([...path, 'id'], ID_TAKEN, `The webhook '${id}' already exists`);
-      const ownOrigins = [...(this.services.selfOrigins ?? []), this.services.config.publicUrl];
+      const sandbox = this.services.self.endpoints(this.services.requestOrigin);
       const record = this.#pinned('webhook', id, path, this.#rawAt(...path), (ids) =>
         createWebhook(
           this.world,
@@ -221,7 +221,7 @@ class Loader implements FixtureContext {
             clock: this.services.clock,
             catalogue: this.services.catalogue,
             types: webhookTypes(),
-            ownOrigins,
+            own: sandbox,
           },
           this.#principal,
           input,

@@ -236,7 +236,7 @@ function blockModule(verticals: readonly AnyVerticalModule[], entry: object): An
 
 type ApplyServices = Pick<
   Services,
-  'store' | 'ids' | 'clock' | 'catalogue' | 'caches' | 'config' | 'verticals' | 'ticker'
+  'store' | 'ids' | 'clock' | 'catalogue' | 'caches' | 'config' | 'verticals' | 'ticker' | 'self'
 >;
 
 /**

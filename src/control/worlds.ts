@@ -178,6 +178,7 @@ const routes = {
     operationId: 'sandbox_get_world',
     tags,
     summary: 'Read a live world',
+    description: "The server's admin token, or the world's own control token (which sees no other world)",
     ...admin,
     request: { params: WorldId },
     responses: { 200: jsonContent(WorldSummary, 'The world'), ...errorResponses([401, 404]) },
@@ -188,6 +189,8 @@ const routes = {
     operationId: 'sandbox_delete_world',
     tags,
     summary: 'Remove a world and free what it holds',
+    description:
+      "The server's admin token, or the world's own control token: a job given a world removes it with what it was given",
     ...admin,
     request: { params: WorldId },
     responses: { 204: emptyResponse('The world is gone'), ...errorResponses([401, 404]) },

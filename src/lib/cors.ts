@@ -42,21 +42,45 @@ export function corsPolicy(origins: CorsOrigins | undefined): CorsPolicy {
     .filter(Boolean);
   if (list.length === 0) return null;
   if (list.includes('*')) return '*';
-  return [...new Set(list.map(normalOrigin))];
+  return [
+    ...new Set(
+      list.map((origin) => {
+        // A setting may end with a slash (`http://localhost:5173/`); an Origin header never does.
+        const key = originKey(origin.replace(/\/$/, ''));
+        if (key === null) throw new TypeError(`'${origin}' is not an origin (scheme://host[:port])`);
+        return key;
+      }),
+    ),
+  ];
 }
 
-function normalOrigin(origin: string): string {
+/**
+ * An origin as one spelling: `scheme://host[:port]` in lowercase, IPv6 compressed, the default port
+ * and a trailing dot of the host left out (`HTTP://App.Example.:80` is `http://app.example`). Null
+ * for what names no origin a page can have: `null` (an opaque origin, in any case), a malformed
+ * value, or one with a path (a trailing slash included), query, fragment or user information.
+ */
+export function originKey(value: string): string | null {
+  if (!ORIGIN_TEXT.test(value)) return null;
   let url: URL;
   try {
-    url = new URL(origin);
+    url = new URL(value);
   } catch {
-    throw new TypeError(`'${origin}' is not an origin (scheme://host[:port])`);
+    return null;
   }
-  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
-  if (!bare || url.origin === 'null') {
-    throw new TypeError(`'${origin}' is not an origin (scheme://host[:port])`);
-  }
+  if (url.origin === 'null' || url.username !== '' || url.password !== '') return null;
+  if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
   return url.origin;
+}
+
+/** `scheme://host[:port]` and nothing after it (linear: one class, no nesting). */
+const ORIGIN_TEXT = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i;
+
+/** Whether an Origin header is one the policy lets in, whatever its spelling (see originKey). */
+export function corsAllows(policy: CorsPolicy, origin: string): boolean {
+  if (policy === null) return false;
+  const key = originKey(origin);
+  return key !== null && (policy === '*' || policy.includes(key));
 }
 
 /**
@@ -69,7 +93,8 @@ function normalOrigin(origin: string): string {
 export function corsStep(policy: CorsPolicy): MiddlewareHandler | null {
   if (policy === null) return null;
   const handle = cors({
-    origin: policy === '*' ? '*' : [...policy],
+    // A listed origin answers with the Origin as the browser sent it, whatever its spelling.
+    origin: policy === '*' ? '*' : (origin) => (corsAllows(policy, origin) ? origin : null),
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     // Empty: the headers the preflight asks for are allowed.
     allowHeaders: [],

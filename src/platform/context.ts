@@ -2,6 +2,7 @@ import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { WorldStore } from '../store/store.js';
 import type { Catalogue } from './catalogue.js';
+import type { SandboxSelf } from './self.js';
 import type { Ticker } from './ticker.js';
 import type { Principal, TokenService } from './tokens.js';
 import type { AnyVerticalModule } from './vertical-module.js';
@@ -26,13 +27,10 @@ export interface AppCaches {}
 
 /**
  * Values only this app knows, drawn at random when it is created and never stored or logged: what
- * proves that a request comes from the app itself (its webhook deliveries' marker) or from one of
- * its own console pages (the token of its forms).
+ * proves that a request comes from one of its own console pages (the key of its form tokens).
  */
 export interface AppSecrets {
-  /** Sent by every webhook delivery (platform/request-policy.ts refuses a request carrying it). */
-  selfMarker: string;
-  /** The hidden field of every console form, checked on each console POST. */
+  /** Keys the hidden field of every console form, checked on each console POST. */
   consoleForm: string;
 }
 
@@ -56,11 +54,11 @@ export interface Services {
   /** The verticals the app was composed of (src/verticals.ts), for what loops over them. */
   verticals: readonly AnyVerticalModule[];
   /**
-   * Origins the sandbox itself answers on (`http://127.0.0.1:4010`), filled by startSandbox once it
-   * listens; add yours when serving the app by other means. Webhook urls at a control endpoint of
-   * one of them are refused and never called (see modules/webhooks/own-origins.ts).
+   * The sandbox itself (platform/self.ts): the addresses it answers on and the marker of its
+   * deliveries, shared by every world of one server. startSandbox records where it listens; when
+   * serving the app by other means, record yours (`self.answersOn('http://127.0.0.1:8080')`).
    */
-  selfOrigins?: Set<string>;
+  self: SandboxSelf;
 }
 
 export type AppEnv = {

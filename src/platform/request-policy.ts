@@ -1,9 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import { type CorsPolicy, corsStep } from '../lib/cors.js';
+import { type CorsPolicy, corsAllows, corsStep, originKey } from '../lib/cors.js';
 import { type ApiError, errors } from '../lib/errors.js';
 import { canonicalHost, hostOfHeader, LOOPBACK } from '../lib/hosts.js';
 import { sameSecret } from './access.js';
 import type { AppEnv } from './context.js';
+import type { SandboxSelf } from './self.js';
 
 /**
  * The request policy of the whole process, applied to every request before routing: the one place
@@ -11,8 +12,8 @@ import type { AppEnv } from './context.js';
  * surface. Every surface a new route joins is named here by its path, so a new page or endpoint
  * inherits the rules of its surface instead of bringing its own.
  *
- * 1. The sandbox never calls itself: a request carrying this app's delivery marker (every webhook
- *    delivery sends it) is refused, whatever its path or the spelling of its host.
+ * 1. The sandbox never calls itself: a request carrying the server's delivery marker (every webhook
+ *    delivery of every world sends it) is refused, whatever its path, world or spelling of its host.
  * 2. The Host must name this server (DNS rebinding): loopback names, the listening address, the
  *    public url's host and the names given with --allowed-hosts.
  * 3. CORS answers only on the service's API (and the OAuth endpoints a browser-based MCP client
@@ -21,6 +22,9 @@ import type { AppEnv } from './context.js';
  * 4. On those surfaces a request that a browser marks as coming from another site (Origin or
  *    Sec-Fetch-Site) never changes state, simple requests included. /mcp checks Origin as the MCP
  *    transport requires.
+ * 5. No page can be framed: every HTML answer, whatever route or error made it, forbids every
+ *    ancestor (no page of the sandbox frames another), so no other site can overlay the console's
+ *    buttons, the OAuth consent or a link page's form (clickjacking).
  */
 
 /** The surfaces of the sandbox, by what they are for and who uses them. */
@@ -66,7 +70,23 @@ const SHARED_WITH_OTHER_ORIGINS: ReadonlySet<Surface> = new Set(['api', 'oauth-a
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The header every webhook delivery of this app carries, with the app's marker as its value. */
+/**
+ * What every HTML answer says of framing: CSP's frame-ancestors for today's browsers, and
+ * X-Frame-Options to match for those before it. No page of the sandbox frames itself: 'none'.
+ */
+export const NO_FRAMING: Readonly<Record<string, string>> = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+};
+
+/** Sets NO_FRAMING on an answer that a browser shows as a page (HTML), and on no other. */
+function forbidFraming(res: Response): void {
+  const type = res.headers.get('content-type');
+  if (type === null || !type.toLowerCase().startsWith('text/html')) return;
+  for (const [name, value] of Object.entries(NO_FRAMING)) res.headers.set(name, value);
+}
+
+/** The header every webhook delivery carries, with the server's marker (SandboxSelf.marker) as its value. */
 export const SELF_CALL_HEADER = 'x-sandbox-delivery';
 
 export interface RequestPolicyOptions {
@@ -75,8 +95,11 @@ export interface RequestPolicyOptions {
   /** The public url, whose origin counts as the sandbox's own. */
   publicUrl: string | null;
   cors: CorsPolicy;
-  /** The app's delivery marker (SELF_CALL_HEADER). */
-  selfMarker: string;
+  /**
+   * The sandbox itself: its delivery marker (SELF_CALL_HEADER), shared by every world of the server,
+   * and the origins it listens on (its own pages' origins).
+   */
+  self: Pick<SandboxSelf, 'marker' | 'origins'>;
 }
 
 /**
@@ -128,36 +151,47 @@ export function hostOfUrl(url: string | null): string | null {
   }
 }
 
-/** The origins that are the sandbox's own for a request: the one its Host names, and the public url's. */
-function ownOrigins(requestUrl: string, publicUrl: string | null): string[] {
-  const origins = [new URL(requestUrl).origin];
-  if (publicUrl) {
-    try {
-      origins.push(new URL(publicUrl).origin);
-    } catch {
-      // not a url: only the request's own origin counts
-    }
+/**
+ * The origins that are the sandbox's own for a request, each in one spelling (originKey): the one
+ * its Host names, the public url's, and those the server listens on.
+ */
+function ownOrigins(
+  requestUrl: string,
+  publicUrl: string | null,
+  self: Pick<SandboxSelf, 'origins'>,
+): string[] {
+  const origins: string[] = [];
+  for (const origin of [new URL(requestUrl).origin, publicUrl, ...self.origins]) {
+    const key = origin ? originKey(origin) : null;
+    if (key !== null) origins.push(key);
   }
   return origins;
 }
 
 /**
  * Whether a browser says the request comes from a page of another site: an Origin that is not one
- * of the sandbox's own (`null` included), or Sec-Fetch-Site other than same-origin or none (a
- * person typing the url). Clients that are not browsers send neither and are not concerned.
+ * of the sandbox's own (`null` and a malformed one included), or Sec-Fetch-Site other than
+ * same-origin or none (a person typing the url). Clients that are not browsers send neither and are
+ * not concerned.
  */
-export function fromAnotherSite(headers: Headers, requestUrl: string, publicUrl: string | null): boolean {
+function fromAnotherSite(headers: Headers, own: () => string[]): boolean {
   const origin = headers.get('origin');
-  if (origin !== null && !ownOrigins(requestUrl, publicUrl).includes(origin)) return true;
+  if (origin !== null) {
+    const key = originKey(origin);
+    if (key === null || !own().includes(key)) return true;
+  }
   const site = headers.get('sec-fetch-site');
   return site !== null && site !== 'same-origin' && site !== 'none';
 }
 
-/** Whether an Origin may use the MCP server: its own, or one the CORS setting lets in. */
-function mcpOriginAllowed(origin: string, cors: CorsPolicy, own: string[]): boolean {
-  if (own.includes(origin)) return true;
-  if (cors === '*') return origin !== 'null';
-  return cors?.includes(origin) ?? false;
+/**
+ * Whether an Origin may use the MCP server (which refuses any other, as its transport requires): its
+ * own, or one the CORS setting lets in, whatever its spelling (case, default port, a trailing dot,
+ * an IPv6 address written in full); never an opaque (`null`) or malformed one.
+ */
+function mcpOriginAllowed(origin: string, cors: CorsPolicy, own: () => string[]): boolean {
+  const key = originKey(origin);
+  return key !== null && (own().includes(key) || corsAllows(cors, origin));
 }
 
 /** The policy as one middleware, to be installed before any other step of the app. */
@@ -170,26 +204,24 @@ export function requestPolicy(options: RequestPolicyOptions): MiddlewareHandler<
   return async (c, next) => {
     const headers = c.req.raw.headers;
     const marker = headers.get(SELF_CALL_HEADER);
-    if (marker !== null && sameSecret(marker, options.selfMarker)) refuse(errors.selfCallRefused());
+    if (marker !== null && sameSecret(marker, options.self.marker)) refuse(errors.selfCallRefused());
     const host = headers.get('host') ?? undefined;
     if (!hostAllowed(host, allowed)) refuse(errors.hostNotAllowed(host ?? ''));
     const surface = surfaceOf(c.req.path);
+    const own = () => ownOrigins(c.req.url, options.publicUrl, options.self);
     if (surface === 'mcp') {
       const origin = headers.get('origin');
-      if (
-        origin !== null &&
-        !mcpOriginAllowed(origin, options.cors, ownOrigins(c.req.url, options.publicUrl))
-      ) {
-        refuse(errors.originNotAllowed());
-      }
+      if (origin !== null && !mcpOriginAllowed(origin, options.cors, own)) refuse(errors.originNotAllowed());
     } else if (
       !SHARED_WITH_OTHER_ORIGINS.has(surface) &&
       !SAFE_METHODS.has(c.req.method) &&
-      fromAnotherSite(headers, c.req.url, options.publicUrl)
+      fromAnotherSite(headers, own)
     ) {
       refuse(errors.crossSiteRefused());
     }
-    if (cors && SHARED_WITH_OTHER_ORIGINS.has(surface)) return cors(c, next);
-    return next();
+    // CORS answers a preflight itself (a Response returned, no page): any other answer is c.res.
+    const answer = await (cors && SHARED_WITH_OTHER_ORIGINS.has(surface) ? cors(c, next) : next());
+    if (answer instanceof Response) return answer;
+    forbidFraming(c.res);
   };
 }

@@ -330,6 +330,29 @@ describe('worlds over HTTP', () => {
     expect(await back.text()).not.toContain(world.credentials.sandbox.client_id);
   });
 
+  it("deletes a world with its own control token, which reaches no other world's", async () => {
+    const h = hub({}, 'server-admin');
+    const [a, b] = [await createWorld(h, {}, 'server-admin'), await createWorld(h, {}, 'server-admin')];
+    const as = (path: string, method = 'GET', bearer = a.control_token) => h.send(path, { method, bearer });
+    // Another world, or the list, it neither sees nor deletes.
+    expect((await as(`/__sandbox/worlds/${b.id}`, 'DELETE')).status).toBe(404);
+    expect((await as(`/__sandbox/worlds/${b.id}`)).status).toBe(404);
+    expect((await as('/__sandbox/worlds')).status).toBe(404);
+    expect((await as('/__sandbox/worlds', 'POST')).status).toBe(404);
+    // Itself it reads and deletes, under the server's paths or its base path.
+    const own = await as(`/__sandbox/worlds/${a.id}`);
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as { id: string }).id).toBe(a.id);
+    expect((await as(`${a.base_path}/__sandbox/worlds/${a.id}`, 'DELETE')).status).toBe(204);
+    expect(h.hub.list().items.map((world) => world.id)).toEqual([b.id]);
+    // Its token is worth nothing now; the admin token still deletes the other world.
+    expect((await as(`/__sandbox/worlds/${a.id}`, 'DELETE')).status).toBe(401);
+    expect((await as(`/__sandbox/worlds/${b.id}`, 'DELETE', 'server-admin')).status).toBe(204);
+    const c = await createWorld(h, {}, 'server-admin');
+    expect((await as(`/__sandbox/worlds/${c.id}`, 'DELETE', c.control_token)).status).toBe(204);
+    expect(h.hub.list().total).toBe(0);
+  });
+
   it('routes a link page to the world that made it', async () => {
     const h = hub();
     const world = await createWorld(h, { clock: START });

@@ -152,7 +152,7 @@ describe('the sandbox never calls itself', () => {
     'a request bearing the delivery marker is refused at %s',
     async (path) => {
       const t = sandbox();
-      const marker = t.app.services.secrets.selfMarker;
+      const marker = t.app.services.self.marker;
       const res = await call(t.app, 'POST', path, { headers: { [SELF_CALL_HEADER]: marker } });
       expectError(res, errors.selfCallRefused());
       // Another value is no marker: the request goes on to its route.
@@ -246,6 +246,74 @@ describe('a web page of another site', () => {
       body: {},
     });
     expect(allowed.status).not.toBe(403);
+  });
+});
+
+describe('/mcp and the spellings of an Origin', () => {
+  const LISTED = ['http://app.example', 'http://[::1]:5173'];
+  it.each([
+    ['http://app.example', true],
+    ['HTTP://APP.EXAMPLE', true],
+    ['http://app.example:80', true],
+    ['http://app.example.', true],
+    ['http://[::1]:5173', true],
+    ['http://[0:0:0:0:0:0:0:1]:5173', true],
+    ['http://localhost', true], // the origin the request came through (app.request's)
+    ['http://LOCALHOST.:80', true],
+    ['http://app.example:8080', false],
+    ['https://app.example', false],
+    ['http://app.example.evil.example', false],
+    ['http://evil-app.example', false],
+    ['http://[::1]:5174', false],
+    ['http://localhost:4010', false],
+    ['http://app.example/', false],
+    ['http://app.example/path', false],
+    ['http://user@app.example', false],
+    ['app.example', false],
+    ['http:app.example', false],
+    ['null', false],
+    ['NULL', false],
+    ['', false],
+  ])('with listed origins, Origin %j is let in: %s', async (origin, allowed) => {
+    const t = sandbox({ cors: LISTED });
+    const res = await call(t.app, 'POST', '/mcp', { headers: { origin }, body: {} });
+    if (allowed) expect(res.status).not.toBe(403);
+    else expectError(res, errors.originNotAllowed());
+  });
+
+  it.each(['null', 'Null', 'garbage', 'http://app.example/x', ''])(
+    'with every origin let in, an opaque or malformed Origin %j is still refused',
+    async (origin) => {
+      const t = sandbox();
+      expectError(
+        await call(t.app, 'POST', '/mcp', { headers: { origin }, body: {} }),
+        errors.originNotAllowed(),
+      );
+    },
+  );
+
+  it('the API answers a listed origin in any spelling with the Origin as sent', async () => {
+    const t = sandbox({ cors: LISTED });
+    for (const origin of ['http://app.example', 'http://APP.example:80']) {
+      const res = await t.app.request('/openapi.json', { headers: { origin } });
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const other = await t.app.request('/openapi.json', { headers: { origin: 'http://app.example:8080' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('a page of the address the server listens on is its own, whatever Host the request names', async () => {
+    const sb = await serveSandbox();
+    const res = await fetch(`http://localhost:${sb.port}/__sandbox/reset`, {
+      method: 'POST',
+      headers: { origin: sb.url },
+    });
+    expect(res.status).toBe(200);
+    const elsewhere = await fetch(`http://localhost:${sb.port}/__sandbox/reset`, {
+      method: 'POST',
+      headers: { origin: `http://127.0.0.1:${sb.port + 1}` },
+    });
+    expect(elsewhere.status).toBe(403);
   });
 });
 

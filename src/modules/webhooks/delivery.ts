@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Services } from '../../platform/context.js';
 import { SELF_CALL_HEADER } from '../../platform/request-policy.js';
+import type { OwnEndpoints } from '../../platform/self.js';
 import type { WorldStore } from '../../store/store.js';
 import { rawOf } from '../../store/unit-of-work.js';
 import type { WebhookDeliveryRecord, WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
@@ -17,7 +18,6 @@ import {
   type MisbehaviourOrder,
   signingSecretAt,
 } from './misbehaviour.js';
-import { OwnEndpoints } from './own-origins.js';
 import { receivesEventsOf } from './webhooks.domain.js';
 
 /**
@@ -72,8 +72,7 @@ export const GIVE_UP_REASONS = {
   inactive: 'The webhook instance is inactive',
   deleted: 'The webhook instance was deleted',
   outOfScope: 'The event is about a consumer the API key that created the webhook instance cannot reach',
-  ownControlEndpoint:
-    'The url points at a control surface (/__sandbox, /console) of the sandbox itself, which webhooks never call',
+  ownEndpoint: 'The url points at the sandbox itself (any of its worlds), which webhooks never call',
 } as const;
 
 export const signBody = (secret: string, body: string): string =>
@@ -113,10 +112,7 @@ function guardedLookup(isOwn: (address: string) => boolean): LookupFunction {
         return;
       }
       if (addresses.some((a) => isOwn(a.address))) {
-        callback(
-          Object.assign(new Error(GIVE_UP_REASONS.ownControlEndpoint), { code: OWN_ENDPOINT_CODE }),
-          '',
-        );
+        callback(Object.assign(new Error(GIVE_UP_REASONS.ownEndpoint), { code: OWN_ENDPOINT_CODE }), '');
         return;
       }
       const [first] = addresses;
@@ -181,7 +177,7 @@ export function postWebhook(
       if (error.code === OWN_ENDPOINT_CODE) {
         finish({
           httpstatus: NO_ANSWER_HTTPSTATUS,
-          error: GIVE_UP_REASONS.ownControlEndpoint,
+          error: GIVE_UP_REASONS.ownEndpoint,
           ownEndpoint: true,
         });
       } else {
@@ -312,10 +308,7 @@ export interface DeliveryOptions {
   timeoutMs?: number | undefined;
 }
 
-type DeliveryServices = Pick<
-  Services,
-  'store' | 'clock' | 'ids' | 'ticker' | 'config' | 'selfOrigins' | 'secrets' | 'webhookMisbehaviour'
->;
+type DeliveryServices = Pick<Services, 'store' | 'clock' | 'ids' | 'ticker' | 'self' | 'webhookMisbehaviour'>;
 
 /** The ticker key of the attempt of a delivery: `ticker.settled(key)` waits for it. */
 export const deliveryWorkKey = (deliveryid: string) => `webhook-delivery:${deliveryid}`;
@@ -372,7 +365,7 @@ export class DeliveryWorker {
     if (!webhook) return GIVE_UP_REASONS.deleted;
     if (webhook.status !== 'active') return GIVE_UP_REASONS.inactive;
     if (!receivesEventsOf(webhook, delivery.event_consumerid)) return GIVE_UP_REASONS.outOfScope;
-    if (own.isOwnControlUrl(webhook.url)) return GIVE_UP_REASONS.ownControlEndpoint;
+    if (own.isOwnUrl(webhook.url)) return GIVE_UP_REASONS.ownEndpoint;
     return null;
   }
 
@@ -382,10 +375,10 @@ export class DeliveryWorker {
    * records the outcome in whatever world is current then.
    */
   async #attempt(store: WorldStore, deliveryid: string): Promise<void> {
-    const { clock, ids, config, selfOrigins, secrets } = this.#services;
+    const { clock, ids, self } = this.#services;
     // Checked at every attempt, not only when the url was stored: a world file or a fixture may
     // hold a url written before the sandbox listened where it does now.
-    const own = new OwnEndpoints([...(selfOrigins ?? []), config.publicUrl]);
+    const own = self.endpoints();
     const planned = await store.transact((write) => {
       const world = write.world;
       const delivery = world.webhook_deliveries[deliveryid];
@@ -433,9 +426,9 @@ export class DeliveryWorker {
     if (planned === null) return;
     const { url } = planned;
     const startedAt = clock.now();
-    // The marker that only this app knows: a request bearing it is refused before routing, so a
-    // delivery can never reach the sandbox itself, whatever its url says.
-    const headers = { ...planned.headers, [SELF_CALL_HEADER]: secrets.selfMarker };
+    // The marker that only this server knows: a request bearing it is refused before routing by
+    // every world, so a delivery can never reach the sandbox itself, whatever its url says.
+    const headers = { ...planned.headers, [SELF_CALL_HEADER]: self.marker };
     const result = await postWebhook(url, planned.body, headers, this.#timeoutMs, own.addressGuard(url));
     await store.transact((write) => {
       // The world may have been reset, or the instance deleted, while the request was out.
@@ -445,7 +438,7 @@ export class DeliveryWorker {
       if (!delivery || !webhook || rawOf(delivery) !== planned.delivery || rawOf(webhook) !== planned.webhook)
         return;
       if (result.ownEndpoint) {
-        abandonDelivery(delivery, GIVE_UP_REASONS.ownControlEndpoint);
+        abandonDelivery(delivery, GIVE_UP_REASONS.ownEndpoint);
       } else {
         recordAttempt(delivery, url, startedAt, result);
         const log = attemptLog(ids.next('webhook-log'), webhook, delivery, url, startedAt, result);

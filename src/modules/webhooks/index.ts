@@ -6,14 +6,13 @@ import * as handlers from './webhooks.handlers.js';
 import * as routes from './webhooks.routes.js';
 
 /** The webhook routes. */
-export function registerWebhooks(app: OpenAPIHono<AppEnv>, services: Services): void {
+export function registerWebhooks(app: OpenAPIHono<AppEnv>): void {
   // /webhooks/list is registered before /webhooks/{webhookid} so that "list" is never taken for an id.
   app.openapi(routes.listWebhookTypes, handlers.listWebhookTypesHandler);
-  // Creating and changing a url needs the addresses the sandbox listens on, known only once it listens.
-  app.openapi(routes.createWebhook, handlers.createWebhookHandler(services));
+  app.openapi(routes.createWebhook, handlers.createWebhookHandler);
   app.openapi(routes.listWebhooks, handlers.listWebhooksHandler);
   app.openapi(routes.getWebhook, handlers.getWebhookHandler);
-  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler(services));
+  app.openapi(routes.updateWebhook, handlers.updateWebhookHandler);
   app.openapi(routes.deleteWebhook, handlers.deleteWebhookHandler);
   app.openapi(routes.listWebhookLogs, handlers.listWebhookLogsHandler);
 }
@@ -44,6 +43,5 @@ export {
   signingSecretAt,
   WEBHOOK_FAULT_EFFECTS,
 } from './misbehaviour.js';
-export { listeningOrigins } from './own-origins.js';
 export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
 export { WebhookInstancePostItem } from './webhooks.schemas.js';

@@ -3,10 +3,10 @@ import { errors } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import type { Catalogue } from '../../platform/catalogue.js';
 import { readFixture } from '../../platform/catalogue.js';
+import type { OwnEndpoints } from '../../platform/self.js';
 import type { Principal } from '../../platform/tokens.js';
 import { isHttpUrl } from '../../platform/urls.js';
 import type { WebhookLogRecord, WebhookRecord, World } from '../../store/world.js';
-import { OwnEndpoints } from './own-origins.js';
 import type {
   WebhookInstanceOut,
   WebhookItemOut,
@@ -61,11 +61,11 @@ export function requireWebhookType(types: readonly WebhookType[], event: string)
 }
 
 /**
- * An http(s) url that is not a control endpoint of the sandbox itself at one of `ownOrigins` (a
- * delivery there would reset the world or redeliver forever: see own-origins.ts).
+ * An http(s) url that does not name the sandbox itself (`own`, on any path: no world delivers to
+ * any world, see platform/self.ts).
  */
-export function assertWebhookUrl(url: string, ownOrigins: readonly (string | null)[] = []): void {
-  if (!isHttpUrl(url) || new OwnEndpoints(ownOrigins).isOwnControlUrl(url)) throw errors.webhookUrlInvalid();
+export function assertWebhookUrl(url: string, own: Pick<OwnEndpoints, 'isOwnUrl'> | null = null): void {
+  if (!isHttpUrl(url) || own?.isOwnUrl(url)) throw errors.webhookUrlInvalid();
 }
 
 /**
@@ -157,8 +157,8 @@ export interface WebhookDeps {
   clock: Clock;
   catalogue: Catalogue;
   types: readonly WebhookType[];
-  /** Origins the sandbox answers on, whose control endpoints no url may name. */
-  ownOrigins: readonly (string | null)[];
+  /** The endpoints of the sandbox itself, which no url may name. */
+  own: Pick<OwnEndpoints, 'isOwnUrl'> | null;
 }
 
 export function createWebhook(
@@ -168,7 +168,7 @@ export function createWebhook(
   input: WebhookPostInput,
 ): WebhookRecord {
   const type = requireWebhookType(deps.types, input.event);
-  assertWebhookUrl(input.url, deps.ownOrigins);
+  assertWebhookUrl(input.url, deps.own);
   const integrationid = assertWebhookIntegration(deps.catalogue, type, input.integrationid);
   assertUniqueWebhook(world, principal, input.url, input.event);
   const record: WebhookRecord = {
@@ -197,11 +197,11 @@ export function updateWebhook(
   caller: WebhookCaller,
   record: WebhookRecord,
   input: WebhookPatchInput,
-  ownOrigins: readonly (string | null)[] = [],
+  own: Pick<OwnEndpoints, 'isOwnUrl'> | null = null,
 ): WebhookRecord {
   const url = input.url ?? undefined;
   if (url !== undefined) {
-    assertWebhookUrl(url, ownOrigins);
+    assertWebhookUrl(url, own);
     assertUniqueWebhook(world, caller, url, record.event, record.webhookid);
   }
   if (url !== undefined) record.url = url;

@@ -1,6 +1,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv, Services } from '../../platform/context.js';
+import type { AppEnv } from '../../platform/context.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -17,37 +17,30 @@ import type * as routes from './webhooks.routes.js';
 
 type Handler<R extends keyof typeof routes> = RouteHandler<(typeof routes)[R], AppEnv>;
 
-/** Where the listening addresses are found: filled by startSandbox after the handlers exist. */
-export type OwnOriginsSource = Pick<Services, 'selfOrigins'>;
-
 /**
- * The origins the sandbox answers on, as a url may name them: where it listens, its public url, and
+ * The sandbox itself, as a url may name it: where it listens, its public url, its allowed names, and
  * the origin this request came through (which covers an app served by other means).
  */
-function ownOrigins(c: Context<AppEnv>, source: OwnOriginsSource): (string | null)[] {
-  return [...(source.selfOrigins ?? []), c.get('config').publicUrl, new URL(c.req.url).origin];
-}
+const ownEndpoints = (c: Context<AppEnv>) => c.get('self').endpoints(new URL(c.req.url).origin);
 
 export const listWebhookTypesHandler: Handler<'listWebhookTypes'> = (c) =>
   c.json(webhookTypes().map(toWebhookItem), 200);
 
-export const createWebhookHandler =
-  (source: OwnOriginsSource): Handler<'createWebhook'> =>
-  async (c) => {
-    const store = c.get('store');
-    const ids = c.get('ids');
-    const clock = c.get('clock');
-    const catalogue = c.get('catalogue');
-    const principal = c.get('principal');
-    const record = createWebhook(
-      store.world,
-      { ids, clock, catalogue, types: webhookTypes(), ownOrigins: ownOrigins(c, source) },
-      principal,
-      c.req.valid('json'),
-    );
-    c.set('createdEntityId', record.webhookid);
-    return c.json(toWebhookInstance(record), 200);
-  };
+export const createWebhookHandler: Handler<'createWebhook'> = async (c) => {
+  const store = c.get('store');
+  const ids = c.get('ids');
+  const clock = c.get('clock');
+  const catalogue = c.get('catalogue');
+  const principal = c.get('principal');
+  const record = createWebhook(
+    store.world,
+    { ids, clock, catalogue, types: webhookTypes(), own: ownEndpoints(c) },
+    principal,
+    c.req.valid('json'),
+  );
+  c.set('createdEntityId', record.webhookid);
+  return c.json(toWebhookInstance(record), 200);
+};
 
 export const listWebhooksHandler: Handler<'listWebhooks'> = (c) => {
   const { status } = c.req.valid('query');
@@ -60,15 +53,13 @@ export const getWebhookHandler: Handler<'getWebhook'> = (c) => {
   return c.json(toWebhookInstance(record), 200);
 };
 
-export const updateWebhookHandler =
-  (source: OwnOriginsSource): Handler<'updateWebhook'> =>
-  async (c) => {
-    const store = c.get('store');
-    const principal = c.get('principal');
-    const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
-    updateWebhook(store.world, principal, record, c.req.valid('json'), ownOrigins(c, source));
-    return c.json(toWebhookInstance(record), 200);
-  };
+export const updateWebhookHandler: Handler<'updateWebhook'> = async (c) => {
+  const store = c.get('store');
+  const principal = c.get('principal');
+  const record = requireWebhook(store.world, principal, c.req.valid('param').webhookid);
+  updateWebhook(store.world, principal, record, c.req.valid('json'), ownEndpoints(c));
+  return c.json(toWebhookInstance(record), 200);
+};
 
 export const deleteWebhookHandler: Handler<'deleteWebhook'> = async (c) => {
   const store = c.get('store');

@@ -32,15 +32,27 @@ export function hasConsoleAccess(c: Context<AppEnv>): boolean {
 export const FORM_TOKEN_FIELD = '_csrf';
 
 /**
- * Whether a console POST carries the form token of this app: a value drawn at random when the app
- * was created, that only the console's own pages hold. Origin and Sec-Fetch-Site are checked before
- * routing (platform/request-policy.ts); the token is what a POST without them (a webhook delivery,
- * a script, an old browser) cannot forge, whatever its headers say.
+ * The form token of the caller, keyed by a value drawn at random when the app (each world's app its
+ * own) was created, that only the console's own pages hold: one for those who may use the console,
+ * another for a visitor, whose only form is the login. So the login page, which anyone may load,
+ * hands out no token that changes anything. It travels in POST bodies only: never in a url, and the
+ * console's requests are not journaled.
+ */
+function formTokenOf(c: Context<AppEnv>): string {
+  const audience = hasConsoleAccess(c) ? 'console' : 'login';
+  return createHmac('sha256', c.get('secrets').consoleForm).update(audience).digest('base64url');
+}
+
+/**
+ * Whether a console POST carries the caller's form token. Origin and Sec-Fetch-Site are checked
+ * before routing (platform/request-policy.ts); the token is what a POST without them (a webhook
+ * delivery, a script, an old browser) cannot forge, whatever its headers say. Compared in constant
+ * time.
  */
 async function carriesFormToken(c: Context<AppEnv>): Promise<boolean> {
   const form = await formOf(c);
   const given = form[FORM_TOKEN_FIELD];
-  return typeof given === 'string' && sameSecret(given, c.get('secrets').consoleForm);
+  return typeof given === 'string' && sameSecret(given, formTokenOf(c));
 }
 
 const POST_FORM = /<form method="post"[^>]*>/g;
@@ -50,7 +62,7 @@ async function withFormToken(c: Context<AppEnv>): Promise<void> {
   const type = c.res.headers.get('content-type') ?? '';
   if (!type.startsWith('text/html')) return;
   const text = await c.res.text();
-  const field = `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${c.get('secrets').consoleForm}">`;
+  const field = `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${formTokenOf(c)}">`;
   const headers = new Headers(c.res.headers);
   headers.delete('content-length');
   c.res = new Response(

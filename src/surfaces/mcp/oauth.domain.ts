@@ -156,6 +156,8 @@ interface ClientEntry {
   client: RegisteredClient;
   /** `address:<ip>` for an anonymous registration, `account:<id>` for a client of an account. */
   pool: string;
+  /** The account whose token registered it (null: anonymous); a sign-in through it changes nothing. */
+  registeredBy: string | null;
   /** When it was registered or last used (sandbox ms). */
   touchedAt: number;
   /** When it was last used (sandbox ms; 0: never). */
@@ -270,6 +272,15 @@ export class OAuthState {
   /** The registered client of this id. */
   client(clientId: string | undefined): RegisteredClient | undefined {
     return clientId === undefined ? undefined : this.#clients.get(clientId)?.client;
+  }
+
+  /**
+   * Whether an error may go back to the client's redirect uri for a user of this account: only when
+   * that account registered the client. Registration is open, so a redirect uri alone vouches for
+   * nothing: anyone may register `https://evil.example/` and send a link to the authorization page.
+   */
+  redirectsErrorsFor(clientId: string, accountId: string): boolean {
+    return this.#clients.get(clientId)?.registeredBy === accountId;
   }
 
   /** Until when nothing may take the client's place: recent use, live codes and tokens. */
@@ -409,7 +420,8 @@ export class OAuthState {
     const pool =
       'accountId' in registrant ? accountPool(registrant.accountId) : addressPool(registrant.address);
     this.#makeRoom(pool, false);
-    this.#put({ client, pool, touchedAt: this.#now(), usedAt: 0, liveUntil: 0 });
+    const registeredBy = 'accountId' in registrant ? registrant.accountId : null;
+    this.#put({ client, pool, registeredBy, touchedAt: this.#now(), usedAt: 0, liveUntil: 0 });
     return client;
   }
 
@@ -444,8 +456,9 @@ export class OAuthState {
   }
 
   /**
-   * The authorization request, checked once the client and redirect are known: errors thrown here are
-   * sent back to the client's redirect uri (RFC 6749 section 4.1.2.1).
+   * The authorization request, checked once the client and redirect are known. Its errors are shown
+   * as a page too: before the user signs in no account is known, so none may vouch for the client
+   * (see redirectsErrorsFor).
    */
   authorizationRequest(
     params: Record<string, string | undefined>,

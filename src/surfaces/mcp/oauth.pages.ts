@@ -71,6 +71,8 @@ ${requestFields(request)}
 
 export interface ConsentView {
   client: RegisteredClient;
+  /** Where Allow sends the code. */
+  redirectUri: string;
   pendingId: string;
   search: string;
   page: number;
@@ -118,6 +120,7 @@ export function consentPage(view: ConsentView): string {
     'Choose a consumer and scopes',
     `<h1>Choose a consumer and scopes</h1>
 <p><strong>${html(clientLabel(view.client))}</strong> will reach the consumer you pick, with the scopes you tick, for 30 minutes at a time.</p>
+<p>Allow sends the authorization to <code>${html(view.redirectUri)}</code>: allow only a client you started yourself.</p>
 ${errorBox(view.error)}
 <form method="post" action="/oauth/authorize">
 ${hidden('pending', view.pendingId)}
@@ -137,7 +140,7 @@ ${scopeBoxes || '<p>This API key may hand out no MCP scope on this environment.<
   );
 }
 
-/** An error that cannot go back to the client (unknown client, unregistered redirect uri). */
+/** An error or a denial shown to the user instead of going back to the client (oauth.routes.ts says when). */
 export function errorPage(message: string): string {
   return page('Authorization error', `<h1>Authorization error</h1>${errorBox(message)}`);
 }

@@ -160,6 +160,7 @@ function renderConsent(
   return c.html(
     consentPage({
       client,
+      redirectUri: pending.request.redirect_uri,
       pendingId: pending.id,
       search: form.search,
       page: pageNumber,
@@ -277,9 +278,10 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
   });
 
   /**
-   * The client and redirect of a request, checked first: while either cannot be trusted, an error
-   * page (never a redirect, RFC 6749 section 4.1.2.1); after, any other error goes back to the
-   * client's redirect uri with the state.
+   * The client, redirect and parameters of an authorization request. Every error is a page, never a
+   * redirect: those about the client and redirect as RFC 6749 section 4.1.2.1 says, and the others
+   * too, since registration is open and no account is known yet to vouch for the client's redirect
+   * uri (OAuthState.redirectsErrorsFor).
    */
   const checkedRequest = (
     c: Context<AppEnv>,
@@ -287,20 +289,14 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
   ): { answer: Response } | { answer: null; client: RegisteredClient; request: AuthorizationRequest } => {
     const params = single(all);
     const repeated = repeatedParameters(all);
-    let found: ReturnType<OAuthState['clientAndRedirect']>;
     try {
-      found = state.clientAndRedirect(params, repeated);
-    } catch (error) {
-      if (error instanceof OAuthError) return { answer: c.html(errorPage(error.message), 400, noStore) };
-      throw error;
-    }
-    try {
+      const found = state.clientAndRedirect(params, repeated);
       const resource = mcpResource(origin(c));
       const request = state.authorizationRequest(params, found.redirect_uri, resource, repeated);
       return { answer: null, client: found.client, request };
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      return { answer: redirectBack(c, found.redirect_uri, params.state ?? null, error.toBody()) };
+      if (error instanceof OAuthError) return { answer: c.html(errorPage(error.message), 400, noStore) };
+      throw error;
     }
   };
 
@@ -360,6 +356,11 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
     const goto = Number(fields.goto);
     if (fields.action === 'deny') {
       state.endSignIn(pending);
+      const account = services.store.world.keys[pending.keyClientId]?.accountid;
+      // Told to the client only when the user's account registered it; else the user reads it here.
+      if (account === undefined || !state.redirectsErrorsFor(request.client_id, account)) {
+        return c.html(errorPage(oauthMessages.denied), 200, noStore);
+      }
       return redirectBack(c, request.redirect_uri, request.state, {
         error: 'access_denied',
         error_description: oauthMessages.denied,

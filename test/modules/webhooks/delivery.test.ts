@@ -24,7 +24,6 @@ import {
   WEBHOOK_TIMEOUT_MS,
 } from '../../../src/modules/webhooks/delivery.js';
 import { eventBody, publishEvent } from '../../../src/modules/webhooks/events.js';
-import { OwnEndpoints } from '../../../src/modules/webhooks/own-origins.js';
 import { WebhookLogItem } from '../../../src/modules/webhooks/webhooks.schemas.js';
 import { type RunningSandbox, startSandbox } from '../../../src/server.js';
 import type {
@@ -907,7 +906,7 @@ describe('webhook logs stay bounded', () => {
   });
 });
 
-describe("the sandbox's own control endpoints are never called", () => {
+describe('the sandbox itself is never called', () => {
   let running: RunningSandbox;
   let apiToken: string;
 
@@ -936,39 +935,33 @@ describe("the sandbox's own control endpoints are never called", () => {
     await running.close();
   });
 
-  it('creating or changing a webhook to one of them is refused as an invalid url', async () => {
+  it('creating or changing a webhook to it is refused as an invalid url', async () => {
     const port = running.port;
     for (const url of [
       `${running.url}/__sandbox/reset`,
       `http://localhost:${port}/__sandbox/reset`,
       `http://[::1]:${port}/__sandbox/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
       `http://127.0.0.1:${port}/%5F%5Fsandbox/clock`,
+      `http://127.0.0.1:${port}/hook`,
     ]) {
       const res = await http('POST', '/webhooks', { event: 'account.connection.created', url });
       expect(res, url).toMatchObject({ status: 400, body: { message: errors.webhookUrlInvalid().message } });
     }
-    const fine = await http('POST', '/webhooks', {
-      event: 'account.connection.created',
-      url: `http://127.0.0.1:${port}/hook`,
-    });
+    const elsewhere = `http://127.0.0.1:${port + 1}/hook`;
+    const fine = await http('POST', '/webhooks', { event: 'account.connection.created', url: elsewhere });
     expect(fine.status).toBe(200);
     const changed = await http('PATCH', `/webhooks/${fine.body.webhookid}`, {
-      url: `http://localhost:${port}/__sandbox/reset`,
+      url: `http://localhost:${port}/consumers`,
     });
     expect(changed).toMatchObject({ status: 400, body: { message: errors.webhookUrlInvalid().message } });
-    expect(Object.values(running.store.world.webhooks).map((w) => w.url)).toEqual([
-      `http://127.0.0.1:${port}/hook`,
-    ]);
+    expect(Object.values(running.store.world.webhooks).map((w) => w.url)).toEqual([elsewhere]);
   });
 
   it('a stored one gets no request: the delivery is given up and the world is not reset', async () => {
     const port = running.port;
     const w = running.store.world;
     const { accountId, sandboxEnvId } = running.credentials;
-    const urls = [
-      `http://localhost:${port}/__sandbox/reset`,
-      `http://127.0.0.1:${port}/__sandbox/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver`,
-    ];
+    const urls = [`http://localhost:${port}/__sandbox/reset`, `http://127.0.0.1:${port}/consumers`];
     urls.forEach((url, i) => {
       w.webhooks[webhookId(i)] = {
         webhookid: webhookId(i),
@@ -997,13 +990,13 @@ describe("the sandbox's own control endpoints are never called", () => {
         webhookid: webhookId(0),
         state: 'failed',
         attempts: 0,
-        last_error: GIVE_UP_REASONS.ownControlEndpoint,
+        last_error: GIVE_UP_REASONS.ownEndpoint,
       }),
       expect.objectContaining({
         webhookid: webhookId(1),
         state: 'failed',
         attempts: 0,
-        last_error: GIVE_UP_REASONS.ownControlEndpoint,
+        last_error: GIVE_UP_REASONS.ownEndpoint,
       }),
     ]);
     expect(Object.values(world.webhook_logs)).toEqual([]);
@@ -1011,13 +1004,13 @@ describe("the sandbox's own control endpoints are never called", () => {
 
   it('a host name that resolves to the sandbox is refused before any request is sent', async () => {
     // The guard the worker uses, on a url given straight to the sender (no check on its text first).
-    const url = `http://localhost:${running.port}/__sandbox/reset`;
-    const guard = new OwnEndpoints(running.app.services.selfOrigins ?? []).addressGuard(url);
+    const url = `http://localhost:${running.port}/consumers`;
+    const guard = running.app.services.self.endpoints().addressGuard(url);
     const body = '{}';
     const result = await postWebhook(url, body, deliveryHeaders(body, null), 2000, guard);
     expect(result).toEqual({
       httpstatus: NO_ANSWER_HTTPSTATUS,
-      error: GIVE_UP_REASONS.ownControlEndpoint,
+      error: GIVE_UP_REASONS.ownEndpoint,
       ownEndpoint: true,
     });
     expect((await http('GET', '/__sandbox/clock')).status).toBe(200);

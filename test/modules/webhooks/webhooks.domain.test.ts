@@ -5,6 +5,7 @@ import { uuidFrom } from '../../../src/lib/ids.js';
 import * as domain from '../../../src/modules/webhooks/webhooks.domain.js';
 import type { WebhookPatchInput, WebhookPostInput } from '../../../src/modules/webhooks/webhooks.schemas.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
+import { OwnEndpoints } from '../../../src/platform/self.js';
 import type { WebhookDeliveryRecord, WebhookRecord, World } from '../../../src/store/world.js';
 import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
 
@@ -14,7 +15,7 @@ const DIR = seedDirectory(7);
 const SEEDED = seedWorld(7);
 const catalogue = loadCatalogue();
 const NOW = '2026-02-03T04:05:06.000Z';
-const OWN = ['http://localhost:3000', null];
+const OWN = new OwnEndpoints(['http://localhost:3000', null]);
 const CREATED = 'account.connection.created';
 const POS = 'pos.order.completed';
 
@@ -39,7 +40,7 @@ function setup() {
   let n = 0;
   const deps: domain.WebhookDeps = {
     ids: { next: (kind) => uuidFrom('webhooks-test', kind, ++n) },
-    ...{ clock: manualClock(new Date(NOW)), catalogue, types: domain.webhookTypes(), ownOrigins: OWN },
+    ...{ clock: manualClock(new Date(NOW)), catalogue, types: domain.webhookTypes(), own: OWN },
   };
   const create = (over: Partial<WebhookPostInput> = {}, who: Who = 'api') =>
     domain.createWebhook(world, deps, CALLERS[who], {
@@ -99,27 +100,30 @@ describe('webhook types', () => {
 
 describe('urls', () => {
   it.each([
-    ['https://hooks.example/x', OWN, true],
-    ['http://localhost:3000/consumers', OWN, true],
-    ['http://localhost:3001/__sandbox/reset', OWN, true],
-    ['http://localhost/__sandbox/reset', OWN, true], // port 80
-    ['http://localhost:3000/__sandbox/reset', [], true],
-    ['http://localhost:3000/__sandbox/reset', OWN, false],
-    ['http://127.0.0.1:3000/__sandbox/reset', OWN, false],
-    ['http://[::1]:3000/__SANDBOX/clock', OWN, false],
-    ['http://localhost:3000/%5f%5fsandbox/reset', OWN, false],
-    ['http://localhost:3000//console', OWN, false],
-    ['https://localhost:3000/__sandbox', OWN, false],
-    ['ftp://hooks.example/x', [], false],
-    ['hooks.example/x', [], false],
-    ['', [], false],
-    ['https://hooks.example/a b', [], false],
-  ])('%j with own origins %j is accepted: %s', (url, origins, ok) => {
-    if (ok) expect(() => domain.assertWebhookUrl(url, origins)).not.toThrow();
-    else expect(refusal(() => domain.assertWebhookUrl(url, origins))).toEqual(URL_INVALID);
+    ['https://hooks.example/x', 'own', true],
+    ['http://localhost:3001/consumers', 'own', true],
+    ['http://localhost:3001/__sandbox/reset', 'own', true],
+    ['http://localhost/__sandbox/reset', 'own', true], // port 80
+    ['http://localhost:3000/__sandbox/reset', 'none', true],
+    ['http://localhost:3000/consumers', 'own', false],
+    ['http://localhost:3000/__worlds/world_0/link/x', 'own', false],
+    ['http://localhost:3000/__sandbox/reset', 'own', false],
+    ['http://127.0.0.1:3000/__sandbox/reset', 'own', false],
+    ['http://[::1]:3000/__SANDBOX/clock', 'own', false],
+    ['http://localhost:3000/%5f%5fsandbox/reset', 'own', false],
+    ['http://localhost:3000//console', 'own', false],
+    ['https://localhost:3000/__sandbox', 'own', false],
+    ['ftp://hooks.example/x', 'none', false],
+    ['hooks.example/x', 'none', false],
+    ['', 'none', false],
+    ['https://hooks.example/a b', 'none', false],
+  ])('%j with %s endpoints is accepted: %s', (url, known, ok) => {
+    const own = known === 'own' ? OWN : null;
+    if (ok) expect(() => domain.assertWebhookUrl(url, own)).not.toThrow();
+    else expect(refusal(() => domain.assertWebhookUrl(url, own))).toEqual(URL_INVALID);
   });
 
-  it('knows no own origin unless told', () => {
+  it('knows no own endpoint unless told', () => {
     expect(() => domain.assertWebhookUrl('http://localhost:3000/__sandbox/reset')).not.toThrow();
   });
 });

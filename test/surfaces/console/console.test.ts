@@ -264,6 +264,75 @@ describe('console admin token', () => {
     expect(after.body.now).toBe(before.body.now);
   });
 
+  it('hands a visitor a form token that logs in and changes nothing', async () => {
+    const t = guarded();
+    const visitor = await formToken(t.app);
+    const login = await consoleRequest(t.app, 'POST', '/console/login', {
+      form: { token: ADMIN, next: '/console', _csrf: visitor },
+      withoutToken: true,
+    });
+    expect(login.status).toBe(303);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    // The login page's token, posted with the admin's cookie, is refused: it is not the admin's.
+    const now = () => t.app.services.clock.now().getTime();
+    const before = now();
+    const forged = await consoleRequest(t.app, 'POST', '/console/clock', {
+      form: { advance_seconds: '3600', _csrf: visitor },
+      headers: { cookie },
+      withoutToken: true,
+    });
+    expect(forged.status).toBe(403);
+    expect(now()).toBe(before);
+    // The admin's own pages carry the token that works.
+    const admin = await formToken(t.app, { cookie });
+    expect(admin).not.toBe(visitor);
+    const moved = await consoleRequest(t.app, 'POST', '/console/clock', {
+      form: { advance_seconds: '3600', _csrf: admin },
+      headers: { cookie },
+      withoutToken: true,
+    });
+    expect(moved.status).toBe(303);
+    expect(now()).toBe(before + 3600_000);
+  });
+
+  it("a world's form token is worth nothing in another world or the default one", async () => {
+    const s = sandbox();
+    const worlds = [];
+    for (const _ of [1, 2]) {
+      const res = await s.app.request('/__sandbox/worlds', { method: 'POST' });
+      worlds.push((await res.json()) as { id: string; control_token: string });
+    }
+    const [a, b] = worlds as [{ id: string; control_token: string }, { id: string; control_token: string }];
+    const pageOf = async (id: string, bearer: string) => {
+      const res = await s.app.request(`/console?world=${id}`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      return /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1] as string;
+    };
+    const tokenOfA = await pageOf(a.id, a.control_token);
+    const post = (id: string, bearer: string, csrf: string) =>
+      s.app.request('/console/reset', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          cookie: `sandbox_world=${id}`,
+          'content-type': FORM,
+        },
+        body: new URLSearchParams({ _csrf: csrf }).toString(),
+        redirect: 'manual',
+      });
+    expect((await post(b.id, b.control_token, tokenOfA)).status).toBe(403);
+    expect(
+      (
+        await consoleRequest(s.app, 'POST', '/console/reset', {
+          form: { _csrf: tokenOfA },
+          withoutToken: true,
+        })
+      ).status,
+    ).toBe(403);
+    expect((await post(a.id, a.control_token, tokenOfA)).status).toBe(303);
+  });
+
   it('leaves the console open when no admin token is configured', async () => {
     expect((await consoleRequest(sandbox().app, 'GET', '/console')).status).toBe(200);
   });

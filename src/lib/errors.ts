@@ -5,7 +5,7 @@
  * specification fails in one place.
  */
 
-import { ValidationFailure } from './validation-errors.js';
+import { pydanticIssue, ValidationFailure } from './validation-errors.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
@@ -600,8 +600,9 @@ export const errors = {
 export type { ValidationErrorBody, ValidationIssue } from './validation-errors.js';
 export { ValidationFailure };
 
-export const invalidJson = (detail: string) =>
-  new ValidationFailure([{ loc: ['body', 0], msg: `JSON decode error: ${detail}`, type: 'json_invalid' }]);
+/** A body that is not JSON, as FastAPI answers it: where (in characters) and why Python's reader stopped. */
+export const invalidJson = (pos: number, error: string) =>
+  new ValidationFailure([pydanticIssue(['body', pos], 'json_invalid', {}, { error })]);
 
 /** A JSON body nested deeper than the sandbox walks (see MAX_JSON_DEPTH in body-guard.ts). */
 export const jsonTooDeep = (max: number) =>

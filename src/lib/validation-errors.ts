@@ -39,6 +39,8 @@ export class ValidationFailure extends Error {
  * entry's context, `{expected_plural}` is "s" unless the count the message names is 1.
  */
 export const PYDANTIC_MESSAGES = {
+  /** FastAPI's, for a body that is not JSON: `ctx.error` says why, as Python's json module does. */
+  json_invalid: 'JSON decode error',
   missing: 'Field required',
   extra_forbidden: 'Extra inputs are not permitted',
   none_required: 'Input should be None',
@@ -125,6 +127,19 @@ export const UUID_ERRORS = {
   /** Not the parser's: a UUID it takes that the sandbox does not (it keeps to RFC 4122's). */
   notRfc4122: 'the sandbox takes RFC 4122 UUIDs only (xxxxxxxx-xxxx-Mxxx-Nxxx-xxxxxxxxxxxx, M 1-8, N 8-b)',
 };
+
+/** Why Python's json module refuses a text, as the `error` of a json_invalid entry. */
+export const JSON_DECODE_ERRORS = {
+  value: 'Expecting value',
+  propertyName: 'Expecting property name enclosed in double quotes',
+  colon: "Expecting ':' delimiter",
+  comma: "Expecting ',' delimiter",
+  extraData: 'Extra data',
+  unterminated: 'Unterminated string starting at',
+  controlCharacter: 'Invalid control character at',
+  escape: 'Invalid \\escape',
+  unicodeEscape: 'Invalid \\uXXXX escape',
+} as const;
 
 /** The message of an entry of `type`, its template filled from `ctx`. */
 export function pydanticMessage(type: PydanticType, ctx: Record<string, unknown> = {}): string {

@@ -156,6 +156,8 @@ const REFUSALS: Record<FieldKind, Record<JsonKind, Cell>> = {
   },
   integer: {
     string: (text: string) => ({ type: takesIntText(text) ? 'int_type' : 'int_parsing' }),
+    // Only past 2^53 (the safe integers) does the sandbox refuse an integer: pydantic takes any it
+    // can hold, and says int_parsing_size of one past 64 bits written as a float (1e20).
     integer: (n: number) => ({ type: Math.abs(n) >= I64 ? 'int_parsing_size' : 'int_type' }),
     fraction: 'int_from_float',
     nonfinite: 'finite_number',

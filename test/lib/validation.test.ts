@@ -185,6 +185,8 @@ const FIELDS: Field[] = [
       list: INT_TYPE,
       object: INT_TYPE,
       fraction: e('int_from_float', 'Input should be a valid integer, got a number with a fractional part'),
+      // STRICT: the sandbox holds no integer past 2^53; pydantic takes one written in full digits,
+      // and says this of one written as 1e20.
       huge: e('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size'),
     },
   },

@@ -8,11 +8,14 @@
  * It also writes fixtures/published-operations.json: the operations of the published document in its
  * order, with their names (operationId, tags, summary), which the served /openapi.json follows; and
  * fixtures/published-bodies.json: the facts of its request bodies' schemas (types, properties,
- * required, enums, bounds, patterns; no descriptions), which the readiness report checks bodies with.
+ * required, enums, bounds, patterns; no descriptions), which the readiness report checks bodies with;
+ * and test/contract/reference/published-answers.json: the facts of the JSON answers of its writes
+ * (status and schema), which the contract test checks the sandbox's answers against.
  *
  * With --newer-than, it writes test/contract/reference/facts-newer.json instead: the facts of the operations
  * that a newer published version (its date in its file name) adds to the reference version, which
- * the sandbox serves marked as that version's (NEWER_REFERENCE_MARKER, src/lib/client-routes.ts).
+ * the sandbox serves marked as that version's (NEWER_REFERENCE_MARKER, src/lib/client-routes.ts), and
+ * test/contract/reference/published-answers-newer.json, the answers of the writes among them.
  *
  *   npx tsx scripts/reference-facts.ts <newer file, e.g. openapi-2026-08-21.json> --newer-than <reference file>
  */
@@ -27,6 +30,10 @@ const OUT = fileURLToPath(new URL('../test/contract/reference/facts.json', impor
 const OUT_NEWER = fileURLToPath(new URL('../test/contract/reference/facts-newer.json', import.meta.url));
 const OUT_PUBLISHED = fileURLToPath(new URL('../fixtures/published-operations.json', import.meta.url));
 const OUT_BODIES = fileURLToPath(new URL('../fixtures/published-bodies.json', import.meta.url));
+const OUT_ANSWERS = fileURLToPath(new URL('../test/contract/reference/published-answers.json', import.meta.url));
+const OUT_ANSWERS_NEWER = fileURLToPath(
+  new URL('../test/contract/reference/published-answers-newer.json', import.meta.url),
+);
 
 /** The keywords of a schema that are facts (no titles, descriptions or examples). */
 const SCHEMA_FACTS = new Set([
@@ -57,6 +64,33 @@ function schemaFacts(schema: unknown, refs: Set<string>): unknown {
   return out;
 }
 
+/** The facts of every component `refs` names, and of those they name in turn, under PUBLISHED_PREFIX. */
+function componentFacts(document: Record<string, any>, refs: Set<string>): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  const all = document.components?.schemas ?? {};
+  const pending = [...refs];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    const key = `${PUBLISHED_PREFIX}${name}`;
+    if (Object.hasOwn(schemas, key) || !Object.hasOwn(all, name)) continue;
+    const more = new Set<string>();
+    schemas[key] = schemaFacts(all[name], more);
+    for (const next of more) if (!Object.hasOwn(schemas, `${PUBLISHED_PREFIX}${next}`)) pending.push(next);
+  }
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The operations of the document that change something (every method but GET), by operationId. */
+function writes(document: Record<string, any>): [string, string, Record<string, any>][] {
+  const out: [string, string, Record<string, any>][] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {}) as [string, Record<string, any>][]) {
+    for (const method of ['post', 'put', 'patch', 'delete']) {
+      if (item[method]?.operationId) out.push([method, path, item[method]]);
+    }
+  }
+  return out;
+}
+
 /**
  * The request bodies of the published document, their facts only, by operationId, and the schemas
  * they name: what the readiness report checks bodies against (the sandbox's own document takes some
@@ -65,24 +99,30 @@ function schemaFacts(schema: unknown, refs: Set<string>): unknown {
 function publishedBodies(document: Record<string, any>, reference: object) {
   const refs = new Set<string>();
   const bodies: Record<string, unknown> = {};
-  for (const item of Object.values(document.paths ?? {}) as Record<string, any>[]) {
-    for (const method of ['post', 'put', 'patch', 'delete']) {
-      const op = item[method];
-      const schema = op?.requestBody?.content?.['application/json']?.schema;
-      if (op?.operationId && schema) bodies[op.operationId] = schemaFacts(schema, refs);
+  for (const [, , op] of writes(document)) {
+    const schema = op.requestBody?.content?.['application/json']?.schema;
+    if (schema) bodies[op.operationId] = schemaFacts(schema, refs);
+  }
+  return { reference, bodies, schemas: componentFacts(document, refs) };
+}
+
+/**
+ * The JSON answers of the published document's writes: for each, its method, path, success status
+ * and the facts of that answer's schema, and the schemas they name. The contract test checks what
+ * the sandbox answers to each write against them.
+ */
+function publishedAnswers(document: Record<string, any>, reference: object, only?: Set<string>) {
+  const refs = new Set<string>();
+  const answers: Record<string, unknown> = {};
+  for (const [method, path, op] of writes(document)) {
+    if (only && !only.has(op.operationId)) continue;
+    for (const [status, response] of Object.entries(op.responses ?? {}) as [string, any][]) {
+      const schema = response?.content?.['application/json']?.schema;
+      if (!status.startsWith('2') || !schema) continue;
+      answers[op.operationId] = { method, path, status, schema: schemaFacts(schema, refs) };
     }
   }
-  const schemas: Record<string, unknown> = {};
-  const all = document.components?.schemas ?? {};
-  const pending = [...refs];
-  while (pending.length > 0) {
-    const name = pending.pop() as string;
-    if (Object.hasOwn(schemas, name) || !Object.hasOwn(all, name)) continue;
-    const more = new Set<string>();
-    schemas[`${PUBLISHED_PREFIX}${name}`] = schemaFacts(all[name], more);
-    for (const next of more) if (!Object.hasOwn(schemas, `${PUBLISHED_PREFIX}${next}`)) pending.push(next);
-  }
-  return { reference, bodies, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  return { reference, answers, schemas: componentFacts(document, refs) };
 }
 
 /** A value on one line, spaced as the project's JSON formatter spaces it. */
@@ -150,10 +190,13 @@ if (olderInput) {
   out = OUT_NEWER;
   written = newer;
   facts.operations = added;
+  const addedIds = new Set(added.map((o) => o.operationId));
+  const answers = publishedAnswers(JSON.parse(text.toString('utf8')), newer.reference, addedIds);
+  writeFileSync(OUT_ANSWERS_NEWER, `${compact(answers, '')}\n`);
 }
 facts.reference.operations = facts.operations.length;
 writeFileSync(out, `${compact(written, '')}\n`);
-const outputs = [out];
+const outputs = olderInput ? [out, OUT_ANSWERS_NEWER] : [out];
 if (!olderInput) {
   const published = {
     reference: facts.reference,
@@ -170,6 +213,8 @@ if (!olderInput) {
   outputs.push(OUT_PUBLISHED);
   writeFileSync(OUT_BODIES, `${compact(publishedBodies(JSON.parse(text.toString('utf8')), facts.reference), '')}\n`);
   outputs.push(OUT_BODIES);
+  writeFileSync(OUT_ANSWERS, `${compact(publishedAnswers(JSON.parse(text.toString('utf8')), facts.reference), '')}\n`);
+  outputs.push(OUT_ANSWERS);
 }
 // In the project's JSON style, so that `npm run lint` holds.
 const BIOME = fileURLToPath(new URL('../node_modules/@biomejs/biome/bin/biome', import.meta.url));

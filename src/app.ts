@@ -21,7 +21,7 @@ import { ValidationFailure } from './lib/errors.js';
 import { seededIds } from './lib/ids.js';
 import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { DeferredTrieRouter } from './lib/router.js';
-import { locationOf, toValidationIssues } from './lib/validation.js';
+import { pydanticIssue } from './lib/validation-errors.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerConnections } from './modules/connections/index.js';
 import { registerConsumers } from './modules/consumers/index.js';
@@ -40,6 +40,7 @@ import { jwtSecret } from './platform/credentials.js';
 import { handleError } from './platform/handle-error.js';
 import { appCachesOf } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
+import { requestSchemaOf, validationFailure } from './platform/openapi.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { SandboxSelf } from './platform/self.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
@@ -235,13 +236,11 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     defaultHook: (result, c) => {
       // A required JSON body sent without one (no body, or not JSON) reaches the hook as {}.
       if (result.target === 'json' && !isJsonRequest(c.req.header('content-type'))) {
-        throw new ValidationFailure([{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+        throw new ValidationFailure([pydanticIssue(['body'], 'missing', null)]);
       }
       if (!result.success) {
-        const target = locationOf(result.target);
-        throw new ValidationFailure(
-          toValidationIssues(result.error, (result as { data?: unknown }).data, target),
-        );
+        const schema = requestSchemaOf(app, c.req.method, c.req.routePath, result.target);
+        throw validationFailure(result, schema);
       }
     },
   });

@@ -1,8 +1,11 @@
 /**
  * Every error the sandbox answers is an ApiError built by one of the named helpers below, and every
- * message text of the specification lives here once. Tests import the same helpers, so a message that
- * drifts from the specification fails in one place.
+ * message text of the specification lives here once (those of the validation body, pydantic's, in
+ * validation-errors.ts). Tests import the same helpers, so a message that drifts from the
+ * specification fails in one place.
  */
+
+import { pydanticIssue, ValidationFailure } from './validation-errors.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
@@ -594,33 +597,12 @@ export const errors = {
   faultNotFound: () => new ApiError(404, messages.faultNotFound),
 };
 
-/** One entry of the validation error body, in the shape of the reference's ValidationError. */
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+export type { ValidationErrorBody, ValidationIssue } from './validation-errors.js';
+export { ValidationFailure };
 
-export interface ValidationErrorBody {
-  message: 'Validation error';
-  status: 'error';
-  detail: ValidationIssue[];
-}
-
-export class ValidationFailure extends Error {
-  readonly issues: ValidationIssue[];
-  constructor(issues: ValidationIssue[]) {
-    super('Validation error');
-    this.name = 'ValidationFailure';
-    this.issues = issues;
-  }
-  toBody(): ValidationErrorBody {
-    return { message: 'Validation error', status: 'error', detail: this.issues };
-  }
-}
-
-export const invalidJson = (detail: string) =>
-  new ValidationFailure([{ loc: ['body', 0], msg: `JSON decode error: ${detail}`, type: 'json_invalid' }]);
+/** A body that is not JSON, as FastAPI answers it: where (in characters) and why Python's reader stopped. */
+export const invalidJson = (pos: number, error: string) =>
+  new ValidationFailure([pydanticIssue(['body', pos], 'json_invalid', {}, { error })]);
 
 /** A JSON body nested deeper than the sandbox walks (see MAX_JSON_DEPTH in body-guard.ts). */
 export const jsonTooDeep = (max: number) =>

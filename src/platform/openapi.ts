@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { errors, ValidationFailure } from '../lib/errors.js';
 import { locationOf, toValidationIssues } from '../lib/validation.js';
@@ -23,8 +23,18 @@ export const ValidationError = z
     loc: z.array(z.union([z.string(), z.number().int()])),
     msg: z.string(),
     type: z.string(),
+    input: z
+      .unknown()
+      .optional()
+      .openapi({ description: 'The value refused (for a missing field, its object)' }),
+    ctx: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'What the message is built from (a bound, the values expected...)' }),
   })
-  .openapi('ValidationError');
+  .openapi('ValidationError', {
+    description: "One refused input, in the words of the service's validator (pydantic)",
+  });
 
 export const HTTPValidationError = z
   .object({
@@ -232,27 +242,58 @@ export const admin = adminRoute(requireAdmin);
 
 /**
  * A body the reference types anyOf [Item, null]. (`.nullable()` on a registered schema would make
- * the component itself nullable.) Register such routes with `nullableBodyHook`.
+ * the component itself nullable.) A body that is neither is reported with the item's own issues, as
+ * a nullable field is (lib/validation.ts).
  */
 export const itemOrNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
-/**
- * Validation hook of the routes whose body is anyOf [Item, null]: a body that is neither is reported
- * with the item's own issues (as a nullable field is), rather than as a failed union.
- */
-export function nullableBodyHook(result: {
+/** What a validation hook is handed. */
+export interface ValidationResult {
   success: boolean;
   error?: z.ZodError;
   data?: unknown;
   target: string;
-}): undefined {
-  if (result.success || !result.error) return undefined;
-  const issues = result.error.issues.flatMap((issue) =>
-    issue.code === 'invalid_union' && issue.path.length === 0 ? (issue.errors[0] ?? [issue]) : [issue],
-  );
-  throw new ValidationFailure(
-    toValidationIssues(new z.ZodError(issues), result.data, locationOf(result.target)),
-  );
+}
+
+/** The JSON body schema a route declares. */
+export function jsonBodySchemaOf(route: RouteConfig): z.ZodType | undefined {
+  const media = route.request?.body?.content?.['application/json'];
+  return media && 'schema' in media ? (media.schema as z.ZodType) : undefined;
+}
+
+/**
+ * The schema the route at hand validates `target` with (json, query, param, header), read off the
+ * app's registry by the route's method and path (hono writes the document's `{name}` as `:name`): it
+ * tells the validation entries a number from an integer, a date from a text. Only a failed request
+ * asks; a route left out of the document has none.
+ */
+export function requestSchemaOf(
+  app: Pick<OpenAPIHono<AppEnv>, 'openAPIRegistry'>,
+  method: string,
+  routePath: string,
+  target: string,
+): z.ZodType | undefined {
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== 'route') continue;
+    const { route } = definition;
+    if (route.method.toUpperCase() !== method) continue;
+    if (route.path.replaceAll(/\{([^}]+)\}/g, ':$1') !== routePath) continue;
+    const request = route.request;
+    if (target === 'json') return jsonBodySchemaOf(route);
+    const schema =
+      target === 'query' ? request?.query : target === 'param' ? request?.params : request?.headers;
+    return schema as z.ZodType | undefined;
+  }
+  return undefined;
+}
+
+/** The validation body of a failed result, each field's type read off `schema` (the one it was validated with). */
+export function validationFailure(
+  result: ValidationResult,
+  schema: z.ZodType | undefined,
+): ValidationFailure {
+  const error = result.error ?? new z.ZodError([]);
+  return new ValidationFailure(toValidationIssues(error, result.data, locationOf(result.target), schema));
 }
 
 /** The path parameter of every consumer-scoped route. */

@@ -41,7 +41,7 @@ import {
 } from '../modules/accounting/helpers.js';
 import { all as allVertical, verticalSandbox } from '../modules/verticals/finance-helpers.js';
 import {
-  deref,
+  answerProblems,
   type Json,
   jsonSchemaOf,
   operationsOf,
@@ -70,68 +70,11 @@ function operation(doc: Json, operationId: string): Schema {
   return found.op;
 }
 
-const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
-const allowsNull = (doc: Json, s: Schema): boolean =>
-  s.nullable === true ||
-  typesOf(s).includes('null') ||
-  ((s.anyOf ?? s.oneOf) as Schema[] | undefined)?.some((a) => allowsNull(doc, deref(doc, a))) === true;
-const jsTypes = (v: unknown): string[] =>
-  Array.isArray(v) ? ['array'] : Number.isInteger(v) ? ['integer', 'number'] : [typeof v];
-const ID_KEY = /^(id|[a-z]+id)$/;
-
-/**
- * What of `value` disagrees with `schema`: a required key missing, a JSON type other than the one
- * typed (a number served as a string), a null where none is allowed, an empty id.
- */
-function walk(doc: Json, schema: Schema | undefined, value: unknown, at: string, out: string[]): void {
-  const s = deref(doc, schema);
-  const types = typesOf(s).filter((t) => t !== 'null');
-  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-  if (value === null) {
-    if ((types.length || alternatives || s.properties) && !allowsNull(doc, s)) out.push(`${at}: null`);
-    return;
-  }
-  if (alternatives) {
-    const live = alternatives.filter((a) => !typesOf(deref(doc, a)).includes('null'));
-    const tries = live.map((a) => {
-      const found: string[] = [];
-      walk(doc, a, value, at, found);
-      return found;
-    });
-    if (tries.length && tries.every((t) => t.length))
-      out.push(`${at}: no variant fits (${tries[0]?.join('; ')})`);
-    return;
-  }
-  for (const part of (s.allOf ?? []) as Schema[]) walk(doc, part, value, at, out);
-  if (types.length && !jsTypes(value).some((t) => types.includes(t))) {
-    out.push(`${at}: ${JSON.stringify(value)} is a JSON ${jsTypes(value)[0]}, typed ${types.join('|')}`);
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      walk(doc, s.items, item, `${at}[${i}]`, out);
-    });
-  } else if (typeof value === 'object' && (s.properties || types.includes('object'))) {
-    const record = value as Record<string, unknown>;
-    for (const key of (s.required ?? []) as string[]) {
-      if (record[key] === undefined) out.push(`${at}.${key}: required, missing`);
-    }
-    for (const [key, sub] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-      if (record[key] === undefined) continue;
-      if (ID_KEY.test(key) && typeof record[key] === 'string' && record[key] === '')
-        out.push(`${at}.${key}: empty id`);
-      walk(doc, sub, record[key], `${at}.${key}`, out);
-    }
-  }
-}
-
 /** The disagreements of a 200 answer with the document of the operation. */
 function problems(doc: Json, operationId: string, body: unknown): string[] {
   const schema = jsonSchemaOf(operation(doc, operationId).responses?.['200']?.content);
   if (!schema) throw new Error(`${operationId} documents no JSON 200 answer`);
-  const out: string[] = [];
-  walk(doc, schema, body, operationId, out);
-  return out;
+  return answerProblems(doc, schema, body, operationId);
 }
 
 /** The keys a zod object schema requires (a default or optional key is not). */

@@ -446,7 +446,10 @@ describe('webhook faults: scope, visibility and rules', () => {
       const res = await call(w.s.app, 'POST', '/__sandbox/faults', { body: rule });
       expect(res.status, JSON.stringify(rule)).toBe(422);
       expect(res.body.message).toBe('Validation error');
-      const messages = (res.body.detail as { msg: string }[]).map((d) => d.msg).join(' | ');
+      // An unknown field is named by the entry's place, the others by their message.
+      const messages = (res.body.detail as { msg: string; loc: string[] }[])
+        .map((d) => `${d.loc.join('.')}: ${d.msg}`)
+        .join(' | ');
       expect(messages, JSON.stringify(rule)).toContain(message);
       expect(() => w.s.app.services.faults.add(rule)).toThrow(FaultRuleError);
     }

@@ -1,8 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { clientRoute } from '../../lib/client-routes.js';
-import { ApiError, errors as failures, serviceError, ValidationFailure } from '../../lib/errors.js';
+import { ApiError, errors as failures, serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { locationOf, toValidationIssues } from '../../lib/validation.js';
 import type { AppEnv } from '../../platform/context.js';
 import {
   errorResponses,
@@ -11,6 +10,8 @@ import {
   jsonContent,
   scopesFor,
   secured,
+  type ValidationResult,
+  validationFailure,
 } from '../../platform/openapi.js';
 import { operation } from '../../platform/operation.js';
 import { writeContext } from '../../platform/request-context.js';
@@ -186,21 +187,19 @@ export const createInvoicesBatch = createRoute({
  * as the list, and a list (or object) with bad invoices with the issues of its own shape, rather than
  * as a failed union.
  */
-function batchBodyHook(result: {
-  success: boolean;
-  error?: z.ZodError;
-  data?: unknown;
-  target: string;
-}): undefined {
+function batchBodyHook(result: ValidationResult): undefined {
   if (result.success || !result.error) return undefined;
+  if (result.target !== 'json') {
+    throw validationFailure(result, result.target === 'query' ? InvoiceCreateQuery : ConsumerIdParam);
+  }
   const data = result.data;
   const shape =
     data !== null && typeof data === 'object' && !Array.isArray(data)
       ? z.object({ invoices: z.array(InvoiceItemInMonoAnalyticPlan) })
       : z.array(InvoiceItemInMonoAnalyticPlan);
   const parsed = shape.safeParse(data);
-  const error = parsed.success ? result.error : parsed.error;
-  throw new ValidationFailure(toValidationIssues(error, data, locationOf(result.target)));
+  if (parsed.success) throw validationFailure(result, InvoiceBatchIn);
+  throw validationFailure({ ...result, error: parsed.error }, shape);
 }
 
 export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {

@@ -1,14 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/context.js';
-import { nullableBodyHook } from '../../platform/openapi.js';
 import { registerConnectionClientRoutes } from './connections.client-routes.js';
 import * as handlers from './connections.handlers.js';
 import * as routes from './connections.routes.js';
 
 export function registerConnections(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.listConnections, handlers.listConnections);
-  app.openapi(routes.createConnection, handlers.createConnectionHandler, nullableBodyHook);
-  app.openapi(routes.updateConnection, handlers.updateConnectionHandler, nullableBodyHook);
+  app.openapi(routes.createConnection, handlers.createConnectionHandler);
+  app.openapi(routes.updateConnection, handlers.updateConnectionHandler);
   app.openapi(routes.deleteConnection, handlers.deleteConnectionHandler);
   app.openapi(routes.getTransaction, handlers.getTransaction);
   registerConnectionClientRoutes(app);

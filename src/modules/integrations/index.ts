@@ -9,7 +9,7 @@ import * as routes from './integrations.routes.js';
 export function registerIntegrations(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.listIntegrations, handlers.listIntegrationsHandler);
   registerImageRoute(app, routes.getImage, '.json', handlers.getImage, (raw, error) => {
-    return new ValidationFailure(toValidationIssues(error, raw, 'path'));
+    return new ValidationFailure(toValidationIssues(error, raw, 'path', routes.getImage.request.params));
   });
   registerImageRoute(app, routes.getRawImage, '.png', handlers.getRawImage, (raw) =>
     errors.imageNotFound(raw.image_type),

@@ -1,7 +1,7 @@
-import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import { errors, ValidationFailure } from '../../lib/errors.js';
-import { locationOf, toValidationIssues } from '../../lib/validation.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { errors } from '../../lib/errors.js';
 import type { AppEnv, Services } from '../../platform/context.js';
+import { jsonBodySchemaOf, type ValidationResult, validationFailure } from '../../platform/openapi.js';
 import type { TickTask } from '../../platform/ticker.js';
 import { registerLogs } from './logs.js';
 import { tick } from './simulation/engine.js';
@@ -13,15 +13,10 @@ import * as routes from './syncs.routes.js';
  * Validation hook of PATCH /consumers/{consumer_id}/syncs/{syncid}: a body that is not a list is
  * refused with the service's own 422 message; a list with bad items gets the validation body.
  */
-function listBodyHook(result: {
-  success: boolean;
-  error?: z.ZodError;
-  data?: unknown;
-  target: string;
-}): undefined {
+function listBodyHook(result: ValidationResult): undefined {
   if (result.success || !result.error) return undefined;
   if (result.target === 'json' && !Array.isArray(result.data)) throw errors.bodyShouldBeList();
-  throw new ValidationFailure(toValidationIssues(result.error, result.data, locationOf(result.target)));
+  throw validationFailure(result, jsonBodySchemaOf(routes.updateConsumerSync));
 }
 
 export function registerSyncs(app: OpenAPIHono<AppEnv>): void {

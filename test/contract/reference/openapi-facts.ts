@@ -259,3 +259,88 @@ export const referenceFacts = (doc: Json, source: ReferenceFacts['reference']): 
   reference: source,
   operations: operationsOf(doc).map((o) => operationFacts(doc, o)),
 });
+
+// ---------------------------------------------------------------------------------------------
+// An answer against the schema a document gives it.
+
+const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
+const allowsNull = (doc: Json, s: Schema): boolean =>
+  s.nullable === true ||
+  typesOf(s).includes('null') ||
+  ((s.anyOf ?? s.oneOf) as Schema[] | undefined)?.some((a) => allowsNull(doc, deref(doc, a))) === true;
+const jsTypes = (v: unknown): string[] =>
+  Array.isArray(v) ? ['array'] : Number.isInteger(v) ? ['integer', 'number'] : [typeof v];
+const ID_KEY = /^(id|[a-z]+id)$/;
+const FORMATS: Record<string, RegExp> = {
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+};
+
+/** What the walk also checks: keys the schema does not name (a response model answers only its own). */
+export interface AnswerChecks {
+  extraKeys?: boolean;
+}
+
+/**
+ * What of `value` disagrees with `schema`, each as "where: what": a required key missing, a JSON
+ * type other than the one typed (a number served as a string), a null where none is allowed, a value
+ * outside its enum, a date or date-time or uuid not so written, an empty id; with `extraKeys`, a key
+ * the schema does not name.
+ */
+export function answerProblems(
+  doc: Json,
+  schema: Schema | undefined,
+  value: unknown,
+  at: string,
+  checks: AnswerChecks = {},
+  out: string[] = [],
+): string[] {
+  const s = deref(doc, schema);
+  const types = typesOf(s).filter((t) => t !== 'null');
+  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  if (value === null) {
+    if ((types.length || alternatives || s.properties || s.enum) && !allowsNull(doc, s))
+      out.push(`${at}: null`);
+    return out;
+  }
+  if (alternatives) {
+    const live = alternatives.filter((a) => !typesOf(deref(doc, a)).includes('null'));
+    const tries = live.map((a) => answerProblems(doc, a, value, at, checks, []));
+    if (tries.length && tries.every((t) => t.length))
+      out.push(`${at}: no variant fits (${tries[0]?.join('; ')})`);
+    return out;
+  }
+  for (const part of (s.allOf ?? []) as Schema[]) answerProblems(doc, part, value, at, checks, out);
+  if (types.length && !jsTypes(value).some((t) => types.includes(t))) {
+    out.push(`${at}: ${JSON.stringify(value)} is a JSON ${jsTypes(value)[0]}, typed ${types.join('|')}`);
+    return out;
+  }
+  if (Array.isArray(s.enum) && !s.enum.includes(value)) {
+    out.push(`${at}: ${JSON.stringify(value)} is none of ${JSON.stringify(s.enum)}`);
+  }
+  const format = typeof value === 'string' ? FORMATS[s.format as string] : undefined;
+  if (format && !format.test(value as string)) out.push(`${at}: ${JSON.stringify(value)} is no ${s.format}`);
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      answerProblems(doc, s.items, item, `${at}[${i}]`, checks, out);
+    });
+  } else if (typeof value === 'object' && (s.properties || types.includes('object'))) {
+    const record = value as Record<string, unknown>;
+    const properties = (s.properties ?? {}) as Record<string, Schema>;
+    for (const key of (s.required ?? []) as string[]) {
+      if (record[key] === undefined) out.push(`${at}.${key}: required, missing`);
+    }
+    for (const [key, sub] of Object.entries(properties)) {
+      if (record[key] === undefined) continue;
+      if (ID_KEY.test(key) && typeof record[key] === 'string' && record[key] === '')
+        out.push(`${at}.${key}: empty id`);
+      answerProblems(doc, sub, record[key], `${at}.${key}`, checks, out);
+    }
+    if (checks.extraKeys && s.properties && !s.allOf && s.additionalProperties === undefined) {
+      for (const key of Object.keys(record))
+        if (!Object.hasOwn(properties, key)) out.push(`${at}.${key}: not in the schema`);
+    }
+  }
+  return out;
+}

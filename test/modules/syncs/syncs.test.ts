@@ -219,7 +219,8 @@ describe('syncs', () => {
     [
       'a config key beyond datalayer and presync',
       { name: 'x', connections: [], config: { other: 1 } },
-      ['body', 'config'],
+      ['body', 'config', 'other'],
+      'extra_forbidden',
     ],
   ];
   it.each(badSyncs)('POST /syncs refuses %s (422) and creates nothing', async (_label, body, loc, type) => {

@@ -180,6 +180,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   if (exposed && (options.seed ?? DEFAULT_SEED) === DEFAULT_SEED && !(options.db && existsSync(options.db))) {
     throw defaultSeedRefused();
   }
+  // A clock outside the calendar is refused before a world file is opened (and locked).
+  const clock = options.clock === undefined ? undefined : pickClock(options.clock);
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
@@ -210,7 +212,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   const app = createApp({
     seed,
     store,
-    clock: options.clock === undefined ? (keptClock(store.world) ?? systemClock()) : pickClock(options.clock),
+    clock: clock ?? keptClock(store.world) ?? systemClock(),
     adminToken,
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),

@@ -1,7 +1,8 @@
+import { isoDay } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { LATEST_UNTIL } from '../../platform/seeding/dataset-seeder.js';
+import { drawnDays } from '../../platform/seeding/dataset-seeder.js';
 import { addDays, type Faker, fakerFor, pick, reseed } from '../../platform/seeding/vertical-data.js';
 import { dayDocumentNumber } from './accounting.profiles.js';
 import type {
@@ -188,7 +189,7 @@ class LivingLedger {
 
   /**
    * The day itself when the bank works then, else the next day it does. A day after the last one
-   * drawn (or past the year 9999) is left as it is: nothing is booked on it.
+   * drawn is left as it is: nothing is booked on it.
    */
   #bankDay(day: string): string {
     if (day > this.last || !ISO_DAY.test(day)) return day;
@@ -475,11 +476,10 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   const { seeder } = seeded;
   const { until } = seeder.calendar;
   const through = at.length === 10 ? `${at}T00:00:00.000Z` : at;
-  const today = through.slice(0, 10);
-  const last = today > LATEST_UNTIL ? LATEST_UNTIL : today;
+  const days = drawnDays(until, through.slice(0, 10));
   // Nothing happens before the first minute after the first day's morning.
-  if (last < until || through < instantOf(until, MORNING + 1)) return seeder.ledger;
-  const living = new LivingLedger(seeded, last, through);
+  if (days.last < days.first || through < instantOf(until, MORNING + 1)) return seeder.ledger;
+  const living = new LivingLedger(seeded, isoDay(days.last), through);
   const { seed, folder } = seeder.options;
   const faker = fakerFor('accounting-day');
   const stream = { faker, ctx: seeder.ctx };
@@ -487,7 +487,8 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   living.laterPayments();
   living.unpaidSalaries(until);
   const { holidays } = seeder.profile;
-  for (let day = until; day <= last; day = addDays(day, 1)) {
+  for (let n = days.first; n <= days.last; n++) {
+    const day = isoDay(n);
     const business = isBusinessDay(day, holidays);
     const payday = day.slice(8) === '25';
     if (business || payday) reseed(faker, 'accounting-day', seed, folder.id, day);

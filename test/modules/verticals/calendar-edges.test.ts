@@ -75,7 +75,7 @@ function listsOf(document: Json, segment: string): List[] {
   const prefix = `/consumers/{consumer_id}/${segment}/`;
   return Object.entries<Json>(document.paths)
     .filter(([path, item]) => path.startsWith(prefix) && item.get)
-    .filter(([path, item]) =>
+    .filter(([, item]) =>
       (item.get.parameters ?? []).every(
         (p: Json) => p.in !== 'path' || p.name === 'consumer_id' || p.name === 'date' || enumOf(document, p),
       ),
@@ -137,9 +137,9 @@ async function filled(v: Bound, document: Json, list: List, now: number, range?:
 }
 
 // The published operations, read once: they are the same in every world.
-let document: Json;
+let published: Json;
 beforeAll(async () => {
-  document = await everyOperationDocument(sandbox().app);
+  published = await everyOperationDocument(sandbox().app);
 });
 
 describe.each(VERTICALS)('%s at the edges of the calendar', (segment, env) => {
@@ -153,7 +153,7 @@ describe.each(VERTICALS)('%s at the edges of the calendar', (segment, env) => {
       base: `/consumers/${s.ids.verticalConsumers[env]}/${segment}`,
       ids: new Map(),
     };
-    const lists = listsOf(document, segment);
+    const lists = listsOf(published, segment);
     expect(lists.length).toBeGreaterThan(3);
     const at = Date.parse(now);
     for (const list of lists) {
@@ -162,7 +162,7 @@ describe.each(VERTICALS)('%s at the edges of the calendar', (segment, env) => {
       if ((list.operation.parameters ?? []).some((p: Json) => p.name === 'date_from'))
         ranges.push(['0001-01-01', '9999-12-31']);
       for (const range of ranges) {
-        const path = await filled(v, document, list, at, range);
+        const path = await filled(v, published, list, at, range);
         const { res, ms } = await get(v, path);
         const documented = Object.keys(list.operation.responses).includes(String(res.status));
         expect(res.status < 300 || documented, `${path}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);

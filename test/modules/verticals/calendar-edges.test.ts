@@ -14,8 +14,8 @@ import {
  * The verticals at the edges of the sandbox's calendar: with the clock at its first instant, its
  * last, just before the last (a day, an hour) and at instants drawn from a seeded generator, every
  * list of every vertical of the showcase consumers answers (2xx, or an error its operation
- * documents) and answers soon, query dates of any year included (the service takes any date there);
- * an instant just past either end is refused with 422.
+ * documents) and answers soon, query dates of any year included (the service takes any date there),
+ * with no date outside four-digit years; an instant just past either end is refused with 422.
  */
 
 const FIRST = EARLIEST_INSTANT.getTime();
@@ -39,6 +39,9 @@ function drawnInstants(seed: number, count: number): number[] {
 const INSTANTS = [FIRST, LAST - DAY_MS, LAST - HOUR_MS, LAST, ...drawnInstants(20_260_115, 2)].map((ms) =>
   new Date(ms).toISOString(),
 );
+
+/** A date written with an expanded year, as Date writes one past 9999 or before year 0. */
+const EXPANDED_YEAR = /"[+-]\d{6}-\d{2}-\d{2}/;
 
 /** Generous: a list that walked days it should not would take minutes, or never answer. */
 const SOON_MS = 10_000;
@@ -168,6 +171,8 @@ describe.each(VERTICALS)('%s at the edges of the calendar', (segment, env) => {
         expect(res.status < 300 || documented, `${path}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
         expect(res.status, path).toBeLessThan(500);
         expect(ms, path).toBeLessThan(SOON_MS);
+        // Every date the sandbox writes has four digits of year (no +010000-01-01, no -000001-...).
+        expect(res.text, path).not.toMatch(EXPANDED_YEAR);
       }
     }
   });

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { messages } from '../../src/lib/errors.js';
-import { startSandbox } from '../../src/server.js';
+import { StartError, startSandbox } from '../../src/server.js';
 import { WorldHub } from '../../src/worlds.js';
 import { type CallResult, call, sandbox } from '../helpers.js';
 
@@ -85,6 +87,29 @@ describe('every instant the sandbox takes lies in its calendar', () => {
   it('startSandbox refuses a clock past the end before it listens', async () => {
     const start = startSandbox({ port: 0, clock: new Date(PAST_THE_END) });
     await expect(start).rejects.toMatchObject({ status: 422, message: messages.outsideCalendar });
+  });
+
+  it('a world file that kept a clock past the end refuses the start, closed; --now starts it anew', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-calendar-'));
+    try {
+      const db = join(dir, 'world.json');
+      const first = await startSandbox({ port: 0, db, clock: new Date('2026-01-15T09:00:00Z') });
+      // As a world file written before the calendar ended on 9999-12-30 could hold it.
+      await first.store.transact((write) => {
+        write.world.sandbox_state.clock = { mode: 'manual', now: '9999-12-31T00:00:00.000Z' };
+      });
+      await first.close();
+      await expect(startSandbox({ port: 0, db })).rejects.toThrow(
+        new StartError(
+          `${db}: The clock would be at 9999-12-31T00:00:00.000Z (${messages.outsideCalendar}): start it with --now`,
+        ),
+      );
+      const again = await startSandbox({ port: 0, db, clock: new Date('2026-01-15T09:00:00Z') });
+      expect(again.clock.now().toISOString()).toBe('2026-01-15T09:00:00.000Z');
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a timeline event at, until or repeated past the calendar is refused, and nothing is declared', async () => {

@@ -2,7 +2,7 @@ import { isoDay } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { drawnDays } from '../../platform/seeding/dataset-seeder.js';
+import { drawnSpan } from '../../platform/seeding/dataset-seeder.js';
 import { addDays, type Faker, fakerFor, pick, reseed } from '../../platform/seeding/vertical-data.js';
 import { dayDocumentNumber } from './accounting.profiles.js';
 import type {
@@ -476,7 +476,7 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   const { seeder } = seeded;
   const { until } = seeder.calendar;
   const through = at.length === 10 ? `${at}T00:00:00.000Z` : at;
-  const days = drawnDays(until, through.slice(0, 10));
+  const days = drawnSpan(until, through.slice(0, 10));
   // Nothing happens before the first minute after the first day's morning.
   if (days.last < days.first || through < instantOf(until, MORNING + 1)) return seeder.ledger;
   const living = new LivingLedger(seeded, isoDay(days.last), through);

@@ -157,7 +157,6 @@ export class LedgerSeeder {
     const { seed, consumerid, folder } = options;
     this.profile = profileFor(folder.address.country);
     const accounts = this.profile.accounts;
-    // At most LATEST_UNTIL, as every dataset: the due dates its last invoices plan stay in the calendar.
     const until = options.until && ISO_DAY.test(options.until) ? untilOf(options) : LEGACY_UNTIL;
     this.calendar = seedCalendar(until);
     const now = `${this.calendar.opening}T08:00:00.000Z`;

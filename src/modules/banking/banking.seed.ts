@@ -2,7 +2,7 @@ import { isoDay } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, drawnDays, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -841,7 +841,7 @@ export function liveBankingDays(
   const standing = standingOf(f, input.seed, live.data.connectionid);
   let calendar: MonthCalendar | null = null;
   // Days as numbers (days since 1970-01-01, a Thursday): a date is written out for business days only.
-  const { first, last } = drawnDays(until, today);
+  const { first, last } = drawnSpan(until, today);
   for (let n = first; n <= last; n++) {
     const week = (((n + 4) % 7) + 7) % 7;
     if (week === 0 || week === 6) continue;

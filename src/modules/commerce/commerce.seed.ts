@@ -1,4 +1,4 @@
-import { isoDay, weekday } from '../../lib/calendar.js';
+import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
@@ -829,9 +829,7 @@ export function liveCommerceDays(
   const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
   const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
   const moves: StockMove[] = [];
-  const { first: firstDay, last: lastDay } = drawnDays(until, today);
-  for (let n = firstDay; n <= lastDay; n++) {
-    const day = isoDay(n);
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'commerce-day', input.seed, dataset.connectionid, day);
     const count = poisson(faker, ORDERS_PER_DAY * busyness(day) * pace(day));
     // The first day's orders come after its morning (and its new customers' sign-up, after it too).

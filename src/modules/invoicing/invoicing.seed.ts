@@ -4,7 +4,7 @@ import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { type LocalNames, localNames } from '../../platform/local-names.js';
-import { DatasetSeeder, drawnDays, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import { type Faker, fakerFor, reseed } from '../../platform/seeding/fakers.js';
 import {
   addDays,
@@ -954,7 +954,7 @@ const SUPPLIER_INVOICES_PER_DAY = 0.5;
 /**
  * How far ahead of its day an invoice's fate reaches: a late payment at most 92 days later, a second
  * instalment after it. The days that draw business stop this long before the calendar's end (at
- * 9999-08-31), so that every payment they plan lies in it (see drawnDays).
+ * 9999-08-31), so that every payment they plan lies in it (see drawnSpan).
  */
 const INVOICING_LOOK_AHEAD_DAYS = 121;
 
@@ -1226,7 +1226,7 @@ export function liveInvoicingDays(
   pace: PaceOf = NORMAL_PACE,
 ): InvoicingDataset {
   const until = untilOf(input);
-  const days = drawnDays(until, now.slice(0, 10), INVOICING_LOOK_AHEAD_DAYS);
+  const days = drawnSpan(until, now.slice(0, 10), INVOICING_LOOK_AHEAD_DAYS);
   if (days.last < days.first) return dataset;
   const m = new DayMaker(dataset, input.seed);
   const trade = tradeOf(dataset, m.names);

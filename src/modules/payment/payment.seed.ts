@@ -1,7 +1,7 @@
-import { calendarSpan, isoDay } from '../../lib/calendar.js';
+import { dayNumber, isoDay, LAST_DAY } from '../../lib/calendar.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, drawnDays, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -370,8 +370,7 @@ function weeklyPayouts(
   const made: { payout: PaymentPayout; movement: PaymentTransaction }[] = [];
   let from = 0;
   let to = 0;
-  const { first: firstMonday, last: lastDay } = calendarSpan(first, last);
-  for (let n = firstMonday; n <= lastDay; n += 7) {
+  for (let n = dayNumber(first), end = Math.min(dayNumber(last), LAST_DAY); n <= end; n += 7) {
     const day = isoDay(n);
     const cutoff = at(addDays(day, -2), 0);
     while (to < unpaid.length && (unpaid[to] as PaymentTransaction).create_date < cutoff) to += 1;
@@ -597,7 +596,7 @@ function livePaymentDays(
   const today = now.slice(0, 10);
   // Near the calendar's end, the days stop where the seeded data does (see LATEST_UNTIL), so that a
   // payout's arrival and a refund's day stay within it.
-  const days = drawnDays(until, today);
+  const days = drawnSpan(until, today);
   if (days.last < days.first) return data;
   const last = isoDay(days.last);
   const id = connectionIds('payment-day', data.connectionid);

@@ -1,4 +1,4 @@
-import { isoDay, weekday } from '../../lib/calendar.js';
+import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
@@ -475,9 +475,7 @@ export function livePmsDays(
   const stays = new StayBuilder(faker, dataset, profile, lookupsOf(dataset, profile), activityEnd(until));
   const customerIds = Object.keys(dataset.customers);
   const running: RunningStay[] = [];
-  const { first, last } = drawnDays(until, today);
-  for (let n = first; n <= last; n++) {
-    const day = isoDay(n);
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'pms-day', input.seed, dataset.connectionid, day);
     if (day === until) {
       // The stays the history left running: how they will be paid is the first day's first draw.

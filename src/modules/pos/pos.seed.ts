@@ -1,4 +1,4 @@
-import { isoDay, LATEST_INSTANT, weekday } from '../../lib/calendar.js';
+import { LATEST_INSTANT, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
@@ -1096,12 +1096,10 @@ export function livePosDays(
   const faker = fakerFor('pos-day');
   const morning = Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`);
   const drawn: string[] = [];
-  const { first: firstDay, last: lastDay } = drawnDays(until, today);
-  for (let n = firstDay; n <= lastDay; n++) {
-    const day = isoDay(n);
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
-    // Drawn closed, whenever they close: what `at` has not reached yet is shown below.
-    const builder = new OrderBuilder(faker, flavour, dataset, id, NEVER);
+    // Drawn closed, whenever they close (the calendar ends them): what `at` has not reached is shown below.
+    const builder = new OrderBuilder(faker, flavour, dataset, id, LATEST_INSTANT.toISOString());
     const factor = busyness(flavour, day) * pace(day);
     const first = day === until ? morning / 60_000 + 1 : OPENING;
     for (const location of dataset.locations) {
@@ -1138,9 +1136,6 @@ export function livePosDays(
   }
   return dataset;
 }
-
-/** Never: the end of the drawing of living days (the calendar's), whose orders are all drawn closed. */
-const NEVER = LATEST_INSTANT.toISOString();
 
 /**
  * The generated orders that closed after the history's end (those the living days drew, and those

@@ -29,13 +29,19 @@ export const LATEST_UNTIL = isoDay(LAST_DAY - LOOK_AHEAD_DAYS);
  * `until`, the dataset's first day, to `today`, the clock's day, within the calendar and at most
  * `lookAhead` days (LOOK_AHEAD_DAYS by default) before its end. Empty when `today` comes first.
  */
-export function drawnDays(
+export function drawnSpan(
   until: string,
   today: string,
   lookAhead: number = LOOK_AHEAD_DAYS,
 ): { first: number; last: number } {
   const { first, last } = calendarSpan(until, today);
   return { first, last: Math.min(last, LAST_DAY - lookAhead) };
+}
+
+/** The ISO days of drawnSpan(until, today), in order. */
+export function drawnDays(until: string, today: string): string[] {
+  const { first, last } = drawnSpan(until, today);
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => isoDay(first + i));
 }
 
 /**

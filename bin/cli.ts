@@ -26,7 +26,7 @@ import {
 } from '../src/control/requests/index.js';
 import { keptClock } from '../src/control/sandbox.domain.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
-import { inCalendar } from '../src/lib/calendar.js';
+import { EARLIEST_INSTANT, inCalendar, LATEST_INSTANT } from '../src/lib/calendar.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { messages } from '../src/lib/errors.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
@@ -68,7 +68,7 @@ Options:
   --max-worlds-bytes B  bytes those worlds may hold together         (default 1073741824)
   --now ISO           start a manual clock at this instant (it moves only through
                       POST /__sandbox/clock), for reproducible runs  (default: the machine's time);
-                      within 1970-01-01T00:00:00Z..9999-12-30T23:59:59.999Z
+                      within ${EARLIEST_INSTANT.toISOString()}..${LATEST_INSTANT.toISOString()}
   --admin-token T     token the /__sandbox control endpoints require; mandatory when
                       --host is not a loopback address               (env SANDBOX_ADMIN_TOKEN)
   --cors ORIGINS      origins browser pages may call the API from:   (env SANDBOX_CORS)

@@ -1,4 +1,4 @@
-import { isoDay } from '../../lib/calendar.js';
+import { isoDay, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
@@ -78,9 +78,8 @@ const SALARY_PAYMENT = 10 * 60;
  * accounting.profiles.ts): on those no invoice is issued, no bank books a payment.
  */
 function isBusinessDay(day: string, holidays: ReadonlySet<string>): boolean {
-  // 1970-01-01 was a Thursday.
-  const weekday = (Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 86_400_000) + 4) % 7;
-  return weekday !== 0 && weekday !== 6 && !holidays.has(day.slice(5));
+  const dayOfWeek = weekday(day);
+  return dayOfWeek !== 0 && dayOfWeek !== 6 && !holidays.has(day.slice(5));
 }
 
 /** How busy a business day is against a usual one: summer holidays and the end of the year are quieter. */

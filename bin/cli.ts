@@ -26,8 +26,9 @@ import {
 } from '../src/control/requests/index.js';
 import { keptClock } from '../src/control/sandbox.domain.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
-import { EARLIEST_INSTANT, LATEST_INSTANT } from '../src/lib/clock.js';
+import { EARLIEST_INSTANT, inCalendar, LATEST_INSTANT } from '../src/lib/calendar.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
+import { messages } from '../src/lib/errors.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
@@ -66,7 +67,8 @@ Options:
                                                                      (default 100)
   --max-worlds-bytes B  bytes those worlds may hold together         (default 1073741824)
   --now ISO           start a manual clock at this instant (it moves only through
-                      POST /__sandbox/clock), for reproducible runs  (default: the machine's time)
+                      POST /__sandbox/clock), for reproducible runs  (default: the machine's time);
+                      within ${EARLIEST_INSTANT.toISOString()}..${LATEST_INSTANT.toISOString()}
   --admin-token T     token the /__sandbox control endpoints require; mandatory when
                       --host is not a loopback address               (env SANDBOX_ADMIN_TOKEN)
   --cors ORIGINS      origins browser pages may call the API from:   (env SANDBOX_CORS)
@@ -214,10 +216,7 @@ function parse(argv: string[]) {
     now = new Date(values.now);
     if (Number.isNaN(now.getTime()))
       throw new UsageError(`--now takes an ISO date-time, not '${values.now}'`);
-    if (now < EARLIEST_INSTANT || now > LATEST_INSTANT)
-      throw new UsageError(
-        `--now must lie between ${EARLIEST_INSTANT.toISOString()} and ${LATEST_INSTANT.toISOString()}`,
-      );
+    if (!inCalendar(now.getTime())) throw new UsageError(`--now ${values.now}: ${messages.outsideCalendar}`);
   }
   return {
     command: positionals[0] ?? 'serve',

@@ -33,6 +33,7 @@ import {
 import type { WorldDirectory } from './control/worlds.js';
 import { type Clock, manualClock, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
+import { ApiError } from './lib/errors.js';
 import type { Pace, PaceChange } from './lib/pace.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 import { listeningOrigins } from './platform/self.js';
@@ -161,6 +162,20 @@ function pickClock(clock: StartOptions['clock']): Clock {
   return clock;
 }
 
+/**
+ * The clock a world file kept (see keptClock). One outside the calendar (kept before the calendar
+ * ended on 9999-12-30) refuses the start, the file closed: --now sets the clock anew.
+ */
+async function clockKeptIn(store: Store, db: string | null | undefined): Promise<Clock | undefined> {
+  try {
+    return keptClock(store.world);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    await store.close();
+    throw new StartError(`${db ?? 'The world'}: ${error.detail} (${error.message}): start it with --now`);
+  }
+}
+
 /** Opens the world (a file or memory), builds the app and listens. */
 export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -180,6 +195,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   if (exposed && (options.seed ?? DEFAULT_SEED) === DEFAULT_SEED && !(options.db && existsSync(options.db))) {
     throw defaultSeedRefused();
   }
+  // A clock outside the calendar is refused before a world file is opened (and locked).
+  const clock = options.clock === undefined ? undefined : pickClock(options.clock);
   const size = options.size ?? 'default';
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
@@ -210,7 +227,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   const app = createApp({
     seed,
     store,
-    clock: options.clock === undefined ? (keptClock(store.world) ?? systemClock()) : pickClock(options.clock),
+    clock: clock ?? (await clockKeptIn(store, options.db)) ?? systemClock(),
     adminToken,
     publicUrl: options.publicUrl ?? null,
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),

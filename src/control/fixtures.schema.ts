@@ -1,4 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { inCalendar } from '../lib/calendar.js';
+import { calendarInstant } from '../lib/calendar-schemas.js';
+import { messages } from '../lib/errors.js';
 import { LIFE_EVENTS } from '../modules/connections/index.js';
 import { PostConsumerItem } from '../modules/consumers/index.js';
 import { COLUMN_TYPES } from '../modules/datastores/index.js';
@@ -176,7 +179,7 @@ export const MAX_TIMELINE_EVENTS = 1_000;
 export function timelineEntry(verticals: readonly AnyVerticalModule[]) {
   return z
     .object({
-      at: z.iso.datetime({ offset: true }).describe('When it happens, on the sandbox clock'),
+      at: calendarInstant().describe('When it happens, on the sandbox clock'),
       consumer: z
         .string()
         .min(1)
@@ -192,8 +195,7 @@ export function timelineEntry(verticals: readonly AnyVerticalModule[]) {
         .describe(
           "credentials_expired: the connection turns inactive, an issue opens, until a new link repairs it; unreachable / agent_down: its operations answer the service's 502 until `until` or a recovered event; recovered: the outage ends",
         ),
-      until: z.iso
-        .datetime({ offset: true })
+      until: calendarInstant()
         .optional()
         .describe('For unreachable and agent_down: when it recovers (default: at a recovered event)'),
       repeat: z
@@ -212,7 +214,11 @@ export function timelineEntry(verticals: readonly AnyVerticalModule[]) {
         (entry.event !== undefined) !==
         Object.keys(entry).some((key) => verticals.some((module) => module.key === key)),
       { message: 'Give either an event or the records of one vertical block' },
-    );
+    )
+    .refine((entry) => inCalendar(Date.parse(entry.at) + (entry.repeat - 1) * entry.every_seconds * 1000), {
+      message: messages.outsideCalendar,
+      path: ['repeat'],
+    });
 }
 
 /** The document's schema for a list of verticals. */

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { EARLIEST_INSTANT, LATEST_INSTANT } from '../lib/calendar.js';
 import { admin, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
 import { ClockChange, ClockState, PaceSet, PaceState, ResetResult } from './sandbox.schemas.js';
 
@@ -22,8 +23,7 @@ export const setClock = createRoute({
   operationId: 'sandbox_set_clock',
   tags,
   summary: 'Move the sandbox clock (token expiry, scheduled runs and webhook retries follow it)',
-  description:
-    'Moves the clock by `advance_seconds` or sets it to `now`, and/or changes its `mode`: `{"mode": "system"}` goes back to the machine\'s time (every earlier move dropped) and follows it; `{"mode": "manual"}` stops the clock at its current reading until moved. A mode given with a move applies first. A move beyond 1970..9999 is refused with 422 and the clock stays where it was; background work that came due is done before the answer.',
+  description: `Moves the clock by \`advance_seconds\` or sets it to \`now\`, and/or changes its \`mode\`: \`{"mode": "system"}\` goes back to the machine's time (every earlier move dropped) and follows it; \`{"mode": "manual"}\` stops the clock at its current reading until moved. A mode given with a move applies first. A move outside the sandbox's calendar (${EARLIEST_INSTANT.toISOString()} to ${LATEST_INSTANT.toISOString()}) is refused with 422 and the clock stays where it was; background work that came due is done before the answer.`,
   ...admin,
   request: { body: jsonBody(ClockChange, 'mode, advance_seconds or now') },
   responses: { 200: jsonContent(ClockState, 'The new sandbox time'), ...errorResponses([401, 422]) },

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { calendarDay } from '../lib/calendar-schemas.js';
 import { PACES } from '../lib/pace.js';
 
 const MAX_SHIFT_SECONDS = 100 * 366 * 86_400;
@@ -42,7 +43,7 @@ export const ResetResult = z
   .object({ status: z.literal('reset'), seed: z.number().int() })
   .openapi('SandboxReset');
 
-const Day = z.iso.date();
+const Day = calendarDay();
 
 export const PaceState = z
   .object({

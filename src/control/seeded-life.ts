@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { dayNumber, dayOfInstant, FIRST_DAY, isoDay } from '../lib/calendar.js';
 import { manualClock } from '../lib/clock.js';
 import { own } from '../lib/own.js';
 import { applyLifeEvent, type LifeEvent } from '../modules/connections/index.js';
 import type { Services } from '../platform/context.js';
-import { addDays } from '../platform/seeding/vertical-data.js';
 import type { TickTask } from '../platform/ticker.js';
 import { connectionsOfConsumer } from '../store/indexes.js';
 import { crowdConsumerIds } from './seeded-world.js';
@@ -69,13 +69,14 @@ export function lifeOfDay(
 export function connectionLifeTask(services: Services, mode: ConnectionLifeMode): TickTask {
   // The life starts with the day the app starts on: a server started today on a world first seeded
   // long ago does not play the months before at once.
-  const started = addDays(services.clock.now().toISOString().slice(0, 10), -1);
+  const started = dayOfInstant(services.clock.now().getTime()) - 1;
   return (store) => {
     if (mode === 'off') return;
     const world = store.world;
-    const last = addDays(store.today(), -1);
-    const kept = world.sandbox_state[CURSOR]?.through;
-    const through = kept !== undefined && kept > started ? kept : started;
+    // Days as numbers (epoch days): the last one over, and the last one played.
+    const last = dayNumber(store.today()) - 1;
+    const kept = dayNumber(world.sandbox_state[CURSOR]?.through ?? '');
+    const through = kept > started ? kept : started;
     if (through >= last) return;
     const seed = world.meta.seed;
     const crowd = crowdConsumerIds(world, seed).flatMap((consumerid) =>
@@ -84,9 +85,9 @@ export function connectionLifeTask(services: Services, mode: ConnectionLifeMode)
         agent: services.catalogue.get(connection.integrationid)?.local_agent === true,
       })),
     );
-    const oldest = addDays(last, -MAX_LIFE_DAYS + 1);
-    for (let day = through < oldest ? oldest : addDays(through, 1); day <= last; day = addDays(day, 1)) {
-      for (const happening of lifeOfDay(seed, day, crowd)) {
+    const oldest = Math.max(last - MAX_LIFE_DAYS + 1, FIRST_DAY);
+    for (let n = Math.max(through + 1, oldest); n <= last; n++) {
+      for (const happening of lifeOfDay(seed, isoDay(n), crowd)) {
         const connection = own(world.connections, happening.connectionid);
         const consumer = connection ? own(world.consumers, connection.consumerid) : undefined;
         if (!connection || !consumer || connection.status !== 'active') continue;
@@ -101,6 +102,6 @@ export function connectionLifeTask(services: Services, mode: ConnectionLifeMode)
         );
       }
     }
-    world.sandbox_state[CURSOR] = { through: last };
+    world.sandbox_state[CURSOR] = { through: isoDay(last) };
   };
 }

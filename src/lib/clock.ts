@@ -1,3 +1,4 @@
+import { inCalendar, LATEST_INSTANT } from './calendar.js';
 import { errors } from './errors.js';
 
 /**
@@ -7,10 +8,10 @@ import { errors } from './errors.js';
  * runs with the same seed and the same requests byte-identical. Either can change into the other
  * (`setMode`, POST /__sandbox/clock {"mode"}).
  *
- * Both keep the time between EARLIEST_INSTANT and LATEST_INSTANT: outside it an ISO date needs an
- * expanded year (+010000-...) or a date before the Unix epoch, which the dates the sandbox writes
- * and the tokens it signs do not allow, and far enough out the Date itself becomes invalid. A move
- * that would leave the range is refused (422) and leaves the clock where it was.
+ * Both keep the time within the sandbox's calendar (lib/calendar.ts: 1970-01-01T00:00:00.000Z to
+ * 9999-12-30T23:59:59.999Z), where every date the sandbox writes has four digits of year and every
+ * token it signs a positive time. A move that would leave it is refused (422) and leaves the clock
+ * where it was.
  */
 export type ClockMode = 'system' | 'manual';
 
@@ -29,13 +30,11 @@ export interface Clock {
   setMode?(mode: ClockMode): void;
 }
 
-export const EARLIEST_INSTANT = new Date('1970-01-01T00:00:00.000Z');
-export const LATEST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
-
-/** `ms` (milliseconds since the epoch) when it lies within the clock's range; else the 422 refusal. */
+/** `ms` (milliseconds since the epoch) when it lies within the calendar; else the 422 refusal. */
 export function checkedInstant(ms: number): number {
-  if (!Number.isFinite(ms) || ms < EARLIEST_INSTANT.getTime() || ms > LATEST_INSTANT.getTime()) {
-    throw errors.clockOutOfRange(Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms) : null);
+  if (!inCalendar(ms)) {
+    const valid = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
+    throw errors.outsideCalendar('The clock', valid ? new Date(ms).toISOString() : null);
   }
   return ms;
 }

@@ -6,6 +6,7 @@
  */
 
 import { pydanticIssue, ValidationFailure } from './validation-errors.js';
+import { EARLIEST_INSTANT, LATEST_INSTANT } from './calendar.js';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
 
@@ -439,7 +440,7 @@ export const messages = {
   originNotAllowed: 'The Origin of this request is not allowed to use the MCP server',
   selfCallRefused:
     'This request comes from the sandbox itself (a webhook delivery): the sandbox never calls itself',
-  clockOutOfRange: 'The sandbox clock must stay between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+  outsideCalendar: `The sandbox's calendar runs from ${EARLIEST_INSTANT.toISOString()} to ${LATEST_INSTANT.toISOString()}`,
   requestNotFound: 'The request is not in the request journal',
   badReportFailOn: (unknown: string[]) =>
     `fail_on names what the readiness report does not know: ${unknown.join(', ')}`,
@@ -580,15 +581,9 @@ export const errors = {
   originNotAllowed: () => new ApiError(403, messages.originNotAllowed),
   /** A request that carries this sandbox's own delivery marker. */
   selfCallRefused: () => new ApiError(403, messages.selfCallRefused),
-  /** A move of the sandbox clock to `target` (null: beyond any valid date), refused: see lib/clock.ts. */
-  clockOutOfRange: (target: Date | null) =>
-    new ApiError(
-      422,
-      messages.clockOutOfRange,
-      target
-        ? `The move would set the clock to ${target.toISOString()}`
-        : 'The move would set the clock beyond any date',
-    ),
+  /** `what` (the clock...) would be at `target` (null: beyond any date), outside lib/calendar.ts's range. */
+  outsideCalendar: (what: string, target: string | null) =>
+    new ApiError(422, messages.outsideCalendar, `${what} would be at ${target ?? 'no valid date'}`),
   requestNotFound: () => new ApiError(404, messages.requestNotFound),
   /** A fail-on list of the readiness report with words it does not know. */
   badReportFailOn: (unknown: string[], known: readonly string[]) =>

@@ -1,3 +1,4 @@
+import { addDays } from '../lib/calendar.js';
 import { own } from '../lib/own.js';
 import type { ConnectionRecord, World } from '../store/world.js';
 import type { ApiName, Integration } from './catalogue.js';
@@ -119,8 +120,7 @@ export const EXAMPLE_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
 ).toString('base64');
 
-export const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export { addDays };
 
 /** `candidate` when `taken` does not hold it, else the first of `candidate`2, `candidate`3... it lacks. */
 export function freeName(taken: (name: string) => boolean, candidate: string): string {

@@ -159,11 +159,11 @@ describe('the helpers of startSandbox()', () => {
     await expect(sandbox.clock.advance(Number.NaN)).rejects.toBeInstanceOf(RangeError);
     await expect(sandbox.clock.set('tomorrow')).rejects.toBeInstanceOf(RangeError);
     await expect(sandbox.clock.set(new Date(Number.NaN))).rejects.toBeInstanceOf(RangeError);
-    await sandbox.clock.set('9999-12-31T23:00:00Z');
+    await sandbox.clock.set('9999-12-30T23:00:00Z');
     const refused = sandbox.clock.advance(7200);
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ status: 422 });
-    expect(sandbox.clock.now().toISOString()).toBe('9999-12-31T23:00:00.000Z');
+    expect(sandbox.clock.now().toISOString()).toBe('9999-12-30T23:00:00.000Z');
   });
 
   it('work with an admin token configured, which the control endpoints then need', async () => {

@@ -1,3 +1,4 @@
+import { addDays } from '../../lib/calendar.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import { pick } from '../../platform/seeding/vertical-data.js';
 import type {
@@ -54,11 +55,7 @@ export interface SeedCalendar {
   opening: string;
 }
 
-export const addDays = (date: string, days: number): string => {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
+export { addDays };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,7 +1,8 @@
+import { isoDay, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { LATEST_UNTIL } from '../../platform/seeding/dataset-seeder.js';
+import { drawnSpan } from '../../platform/seeding/dataset-seeder.js';
 import { addDays, type Faker, fakerFor, pick, reseed } from '../../platform/seeding/vertical-data.js';
 import { dayDocumentNumber } from './accounting.profiles.js';
 import type {
@@ -77,9 +78,8 @@ const SALARY_PAYMENT = 10 * 60;
  * accounting.profiles.ts): on those no invoice is issued, no bank books a payment.
  */
 function isBusinessDay(day: string, holidays: ReadonlySet<string>): boolean {
-  // 1970-01-01 was a Thursday.
-  const weekday = (Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 86_400_000) + 4) % 7;
-  return weekday !== 0 && weekday !== 6 && !holidays.has(day.slice(5));
+  const dayOfWeek = weekday(day);
+  return dayOfWeek !== 0 && dayOfWeek !== 6 && !holidays.has(day.slice(5));
 }
 
 /** How busy a business day is against a usual one: summer holidays and the end of the year are quieter. */
@@ -188,7 +188,7 @@ class LivingLedger {
 
   /**
    * The day itself when the bank works then, else the next day it does. A day after the last one
-   * drawn (or past the year 9999) is left as it is: nothing is booked on it.
+   * drawn is left as it is: nothing is booked on it.
    */
   #bankDay(day: string): string {
     if (day > this.last || !ISO_DAY.test(day)) return day;
@@ -475,11 +475,10 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   const { seeder } = seeded;
   const { until } = seeder.calendar;
   const through = at.length === 10 ? `${at}T00:00:00.000Z` : at;
-  const today = through.slice(0, 10);
-  const last = today > LATEST_UNTIL ? LATEST_UNTIL : today;
+  const days = drawnSpan(until, through.slice(0, 10));
   // Nothing happens before the first minute after the first day's morning.
-  if (last < until || through < instantOf(until, MORNING + 1)) return seeder.ledger;
-  const living = new LivingLedger(seeded, last, through);
+  if (days.last < days.first || through < instantOf(until, MORNING + 1)) return seeder.ledger;
+  const living = new LivingLedger(seeded, isoDay(days.last), through);
   const { seed, folder } = seeder.options;
   const faker = fakerFor('accounting-day');
   const stream = { faker, ctx: seeder.ctx };
@@ -487,7 +486,8 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   living.laterPayments();
   living.unpaidSalaries(until);
   const { holidays } = seeder.profile;
-  for (let day = until; day <= last; day = addDays(day, 1)) {
+  for (let n = days.first; n <= days.last; n++) {
+    const day = isoDay(n);
     const business = isBusinessDay(day, holidays);
     const payday = day.slice(8) === '25';
     if (business || payday) reseed(faker, 'accounting-day', seed, folder.id, day);

@@ -1,7 +1,7 @@
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { tinyPdf } from '../../lib/pdf.js';
-import { LEGACY_UNTIL } from '../../platform/seeding/dataset-seeder.js';
+import { LEGACY_UNTIL, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import { type Faker, fakerFor } from '../../platform/seeding/fakers.js';
 import { pick } from '../../platform/seeding/vertical-data.js';
 import {
@@ -157,7 +157,7 @@ export class LedgerSeeder {
     const { seed, consumerid, folder } = options;
     this.profile = profileFor(folder.address.country);
     const accounts = this.profile.accounts;
-    const until = options.until && ISO_DAY.test(options.until) ? options.until : LEGACY_UNTIL;
+    const until = options.until && ISO_DAY.test(options.until) ? untilOf(options) : LEGACY_UNTIL;
     this.calendar = seedCalendar(until);
     const now = `${this.calendar.opening}T08:00:00.000Z`;
     this.main = {

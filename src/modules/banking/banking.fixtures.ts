@@ -25,8 +25,8 @@ export const BankingTransactionFixture = z
     id: kit.id(),
     amount: z.number().describe('Signed, in the currency of the account: positive in, negative out (not 0)'),
     execution_date: kit.instant().describe('When the bank executed it (not after the sandbox clock)'),
-    value_date: z.iso
-      .date()
+    value_date: kit
+      .day()
       .optional()
       .describe('The day it is valued (default: the day of execution_date), not before it'),
     operation_type: OperationType.optional().describe(

@@ -1,7 +1,8 @@
+import { isoDay } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -12,8 +13,9 @@ import {
   fakerFor,
   round2,
   structuredCommunication,
-  weekday,
   workingDayFrom,
+  workingDayIn,
+  workingDayUntil,
 } from '../../platform/seeding/finance-fakes.js';
 import {
   activityEnd,
@@ -435,13 +437,6 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
   }
 }
 
-/** `day`, or the last working day of `month` before it when it is a weekend or past the month. */
-function workingDayIn(day: string, month: HistoryMonth): string {
-  let out = workingDayFrom(day) > month.last ? month.last : workingDayFrom(day);
-  while (weekday(out) === 0 || weekday(out) === 6) out = addDays(out, -1);
-  return out;
-}
-
 /** A stable account number for a supplier abroad (the same across its transfers and datasets). */
 const vendorAccount = (vendor: string): string => `US${fakerFor('vendor', vendor).string.numeric(18)}`;
 
@@ -522,27 +517,15 @@ export function seedBanking(options: SeedInput): BankingDataset {
 const receiptName = (day: string, merchant: string): string =>
   `receipt-${day}-${merchant.replace(/\W+/g, '-').toLowerCase()}.pdf`;
 
-/** The business day `count` business days after `day` (at the latest, the clock's last day). */
+/** The business day `count` business days after `day`. */
 function businessDaysAfter(day: string, count: number): string {
   let out = day;
   for (let i = 0; i < count; i++) out = workingDayFrom(addDays(out, 1));
-  // Past year 9999 a day has six digits (+010000-01-03): the clock never gets there.
-  return out.startsWith('+') ? LAST_DAY : out;
-}
-
-/** The clock's last day. */
-const LAST_DAY = '9999-12-31';
-
-/** The last day of the month of `day` (December 9999's too, which monthEnd cannot reach). */
-const lastOfMonth = (day: string): string =>
-  `${day.slice(0, 8)}${new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate()}`;
-
-/** The last business day of the month of `day`. */
-function lastBusinessDay(day: string): string {
-  let out = lastOfMonth(day);
-  while (weekday(out) === 0 || weekday(out) === 6) out = addDays(out, -1);
   return out;
 }
+
+/** The last business day of the month of `day`. */
+const lastBusinessDay = (day: string): string => workingDayUntil(monthEnd(day));
 
 /** How many of something a day draws when it draws `mean` on average (Poisson, by Knuth's product). */
 function drawCount(f: Faker, mean: number): number {
@@ -596,8 +579,6 @@ function monthDay(month: string, day: number): string {
   return out.slice(0, 7) === month.slice(0, 7) ? out : lastBusinessDay(month);
 }
 
-const DAY_MS = 86_400_000;
-
 /** The days of a month its standing business falls on (worked out once a month). */
 interface MonthCalendar {
   month: string;
@@ -617,7 +598,7 @@ function monthCalendar(day: string, standing: Standing): MonthCalendar {
   return {
     month: day.slice(0, 7),
     debits: standing.debits.map(({ day: on, ...debit }) => ({ ...debit, on: monthDay(day, on) })),
-    payday: workingDayFrom(addDays(lastOfMonth(day), -2)),
+    payday: workingDayFrom(addDays(monthEnd(day), -2)),
     savings: month % 3 === 1 ? monthDay(day, 1) : null,
     closing: lastBusinessDay(day),
     quarterEnd: month % 3 === 0,
@@ -859,13 +840,12 @@ export function liveBankingDays(
   const f = fakerFor('banking-day');
   const standing = standingOf(f, input.seed, live.data.connectionid);
   let calendar: MonthCalendar | null = null;
-  // Days as numbers (days since 1970-01-01, a Thursday): a date is formatted for business days only.
-  const firstDay = Date.parse(`${until}T00:00:00.000Z`) / DAY_MS;
-  const lastDay = Date.parse(`${today}T00:00:00.000Z`) / DAY_MS;
-  for (let n = firstDay; n <= lastDay; n++) {
+  // Days as numbers (days since 1970-01-01, a Thursday): a date is written out for business days only.
+  const { first, last } = drawnSpan(until, today);
+  for (let n = first; n <= last; n++) {
     const week = (((n + 4) % 7) + 7) % 7;
     if (week === 0 || week === 6) continue;
-    const day = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    const day = isoDay(n);
     if (calendar?.month !== day.slice(0, 7)) calendar = monthCalendar(day, standing);
     reseed(f, 'banking-day', input.seed, live.data.connectionid, day);
     const business = new BankingDay(f, live, day, now, day === until);

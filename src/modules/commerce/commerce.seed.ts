@@ -1,8 +1,9 @@
+import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { type LocalNames, localNames } from '../../platform/local-names.js';
-import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -10,7 +11,6 @@ import {
   addMonths,
   atMinute,
   connectionIds,
-  daysBetween,
   emailOf,
   fakerFor,
   historyStart,
@@ -829,7 +829,7 @@ export function liveCommerceDays(
   const sellable = Object.values(dataset.products).filter((p) => p.status === 'published');
   const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
   const moves: StockMove[] = [];
-  for (const day of daysBetween(until, today)) {
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'commerce-day', input.seed, dataset.connectionid, day);
     const count = poisson(faker, ORDERS_PER_DAY * busyness(day) * pace(day));
     // The first day's orders come after its morning (and its new customers' sign-up, after it too).
@@ -1010,11 +1010,11 @@ export const placedStatus = (order: CommerceOrder): CommerceOrderStatusValue =>
 
 /** How busy a day is against a usual weekday: the weekend, and the season of a gift shop. */
 function busyness(day: string): number {
-  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const dayOfWeek = weekday(day);
   const month = Number(day.slice(5, 7));
   const season =
     month === 12 ? (Number(day.slice(8, 10)) <= 20 ? 1.8 : 1) : month === 7 || month === 8 ? 0.7 : 1;
-  return (weekday === 0 || weekday === 6 ? 1.4 : 1) * season;
+  return (dayOfWeek === 0 || dayOfWeek === 6 ? 1.4 : 1) * season;
 }
 
 /** A count drawn around `mean` (a Poisson draw, from one number of the faker): some days are quiet. */

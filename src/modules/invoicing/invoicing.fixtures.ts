@@ -34,7 +34,7 @@ import { nextSourceId } from './invoicing.seed.js';
 // ---------------------------------------------------------------------------------------------
 // The block's schema.
 
-const day = () => z.iso.date();
+const day = kit.day;
 
 export const InvoicingOpportunityFixture = z
   .object({

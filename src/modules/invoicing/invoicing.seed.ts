@@ -1,9 +1,10 @@
+import { isoDay } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { type LocalNames, localNames } from '../../platform/local-names.js';
-import { DatasetSeeder, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import { type Faker, fakerFor, reseed } from '../../platform/seeding/fakers.js';
 import {
   addDays,
@@ -15,6 +16,7 @@ import {
   structuredCommunication,
   weekday,
   workingDayFrom,
+  workingDayIn,
 } from '../../platform/seeding/finance-fakes.js';
 import {
   activityEnd,
@@ -831,7 +833,7 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
       month: HistoryMonth,
       currency = 'EUR',
     ) => {
-      const day = workingDayIn(f, month);
+      const day = workingDayOf(f, month);
       const invoice = this.books.invoice(type, partner, day, 'posted', currency, undefined, services, 2);
       posted.push(invoice);
       return invoice;
@@ -925,12 +927,8 @@ class InvoicingSeeder extends DatasetSeeder<InvoicingDataset> {
 }
 
 /** A working day of a month, picked at random (the last one of the month when the pick runs past it). */
-function workingDayIn(faker: InvoicingSeeder['faker'], month: HistoryMonth): string {
-  let day = workingDayFrom(dayBetween(faker, month.first, month.last));
-  if (day > month.last) day = month.last;
-  while (weekday(day) === 0 || weekday(day) === 6) day = addDays(day, -1);
-  return day;
-}
+const workingDayOf = (faker: InvoicingSeeder['faker'], month: HistoryMonth): string =>
+  workingDayIn(dayBetween(faker, month.first, month.last), month);
 
 export function seedInvoicing(options: SeedInput): InvoicingDataset {
   const s = new InvoicingSeeder(options);
@@ -954,10 +952,11 @@ const CUSTOMER_INVOICES_PER_DAY = 1.1;
 const SUPPLIER_INVOICES_PER_DAY = 0.5;
 
 /**
- * The last day that draws business: what a day draws happens at most 92 days later (a late
- * payment), so the days stop in time for that to stay within year 9999 (see LATEST_UNTIL).
+ * How far ahead of its day an invoice's fate reaches: a late payment at most 92 days later, a second
+ * instalment after it. The days that draw business stop this long before the calendar's end (at
+ * 9999-08-31), so that every payment they plan lies in it (see drawnSpan).
  */
-const LAST_DAY_DRAWN = '9999-08-31';
+const INVOICING_LOOK_AHEAD_DAYS = 121;
 
 /** The first and last minute of the day at which the office issues and books invoices (09:01-17:59). */
 const OFFICE_HOURS: [number, number] = [9 * 60 + 1, 17 * 60 + 59];
@@ -1227,13 +1226,13 @@ export function liveInvoicingDays(
   pace: PaceOf = NORMAL_PACE,
 ): InvoicingDataset {
   const until = untilOf(input);
-  const today = now.slice(0, 10);
-  const last = today < LAST_DAY_DRAWN ? today : LAST_DAY_DRAWN;
-  if (last < until) return dataset;
+  const days = drawnSpan(until, now.slice(0, 10), INVOICING_LOOK_AHEAD_DAYS);
+  if (days.last < days.first) return dataset;
   const m = new DayMaker(dataset, input.seed);
   const trade = tradeOf(dataset, m.names);
   const books = new Books(m);
-  for (let day = until; day <= last; day = addDays(day, 1)) {
+  for (let n = days.first; n <= days.last; n++) {
+    const day = isoDay(n);
     const dayOfWeek = weekday(day);
     if (dayOfWeek === 0 || dayOfWeek === 6) continue;
     m.begin(day);

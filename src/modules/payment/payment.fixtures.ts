@@ -74,8 +74,8 @@ export const PaymentPayoutFixture = z
       .string()
       .optional()
       .describe('A location of the provider: its id or name (default: the first); its balance is paid out'),
-    payment_date: z.iso
-      .date()
+    payment_date: kit
+      .day()
       .describe(
         "The day it reaches the bank: it is made three days before (not after the sandbox clock) and pays out the balance's movements no payout has paid yet, once two days old (this block's payments included); in transit until the clock's day has come",
       ),

@@ -1,11 +1,7 @@
+import { dayNumber, isoDay, LAST_DAY } from '../../lib/calendar.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import {
-  DatasetSeeder,
-  LATEST_UNTIL,
-  type SeedInput,
-  untilOf,
-} from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -18,6 +14,7 @@ import {
   activityEnd,
   addMonths,
   connectionIds,
+  daysBetween,
   type Faker,
   fakerFor,
   historyStart,
@@ -200,7 +197,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
     const f = this.faker;
     const customers = Array.from({ length: 25 }, () => `cus_${f.string.alphanumeric({ length: 14 })}`);
     this.customers.set(location.id, customers);
-    for (let day = this.first; day <= this.last; day = addDays(day, 1)) {
+    for (const day of daysBetween(this.first, this.last)) {
       if (!online && weekday(day) === 0) continue;
       // A couple of payments a week in each location keeps the year to a few hundred records.
       const count = f.helpers.weightedArrayElement([
@@ -373,7 +370,8 @@ function weeklyPayouts(
   const made: { payout: PaymentPayout; movement: PaymentTransaction }[] = [];
   let from = 0;
   let to = 0;
-  for (let day = first; day <= last; day = addDays(day, 7)) {
+  for (let n = dayNumber(first), end = Math.min(dayNumber(last), LAST_DAY); n <= end; n += 7) {
+    const day = isoDay(n);
     const cutoff = at(addDays(day, -2), 0);
     while (to < unpaid.length && (unpaid[to] as PaymentTransaction).create_date < cutoff) to += 1;
     const movements = unpaid.slice(from, to);
@@ -596,10 +594,11 @@ function livePaymentDays(
   const { data } = history;
   const until = untilOf(input);
   const today = now.slice(0, 10);
-  // Near the end of year 9999, the days stop where the seeded data does (see LATEST_UNTIL), so that
-  // a payout's arrival and a refund's day stay within four-digit years.
-  const last = today < LATEST_UNTIL ? today : LATEST_UNTIL;
-  if (last < until) return data;
+  // Near the calendar's end, the days stop where the seeded data does (see LATEST_UNTIL), so that a
+  // payout's arrival and a refund's day stay within it.
+  const days = drawnSpan(until, today);
+  if (days.last < days.first) return data;
+  const last = isoDay(days.last);
   const id = connectionIds('payment-day', data.connectionid);
   const faker = fakerFor('payment-day');
   const siteOf = new Map(history.sites.map((site) => [site.location.id, site]));
@@ -636,7 +635,8 @@ function livePaymentDays(
     move(site.balance, id('movement', refundId), refundFields(payment, made));
   };
 
-  for (let day = until; day <= last; day = addDays(day, 1)) {
+  for (let n = days.first; n <= days.last; n++) {
+    const day = isoDay(n);
     reseed(faker, 'payment-day', input.seed, data.connectionid, day);
     const opening = day === until ? MORNING + 1 : 0;
     let index = 0;

@@ -1,7 +1,8 @@
+import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -325,11 +326,11 @@ class StayBuilder {
       faker.number.int({ min: 480, max: 1320 }),
     );
     // The nights of Friday and Saturday, from the weekday of the first.
-    const firstNight = new Date(`${checkInDay}T00:00:00Z`).getUTCDay();
+    const firstNight = weekday(checkInDay);
     let weekendNights = 0;
     for (let night = 0; night < nights; night++) {
-      const weekday = (firstNight + night) % 7;
-      if (weekday === 5 || weekday === 6) weekendNights += 1;
+      const dayOfWeek = (firstNight + night) % 7;
+      if (dayOfWeek === 5 || dayOfWeek === 6) weekendNights += 1;
     }
     const rate = round2(
       hotel.base + (room.name.startsWith(words.suite) ? 90 : room.name.startsWith(words.single) ? -20 : 0),
@@ -474,7 +475,7 @@ export function livePmsDays(
   const stays = new StayBuilder(faker, dataset, profile, lookupsOf(dataset, profile), activityEnd(until));
   const customerIds = Object.keys(dataset.customers);
   const running: RunningStay[] = [];
-  for (const day of daysBetween(until, today)) {
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'pms-day', input.seed, dataset.connectionid, day);
     if (day === until) {
       // The stays the history left running: how they will be paid is the first day's first draw.
@@ -540,10 +541,10 @@ function checkOutDays(
 
 /** How busy a day's arrivals are against a usual weekday's: weekends and summer fill the hotels. */
 function busyness(day: string): number {
-  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const dayOfWeek = weekday(day);
   const month = Number(day.slice(5, 7));
   const season = month === 7 || month === 8 ? 1.4 : month === 6 || month === 9 ? 1.2 : 1;
-  return (weekday === 5 || weekday === 6 ? 1.5 : 1) * season;
+  return (dayOfWeek === 5 || dayOfWeek === 6 ? 1.5 : 1) * season;
 }
 
 /**

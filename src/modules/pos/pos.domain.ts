@@ -1,10 +1,11 @@
+import { dayNumber, isoDay, weekday } from '../../lib/calendar.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
-import { addDays, mergeTaxTotals, round2, sum2, taxTotals } from '../../platform/seeding/vertical-data.js';
+import { mergeTaxTotals, round2, sum2, taxTotals } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord, VerticalTaxTotal } from '../../store/world.js';
@@ -174,12 +175,11 @@ export function closureOf(dataset: PosDataset, day: string, today: string, locat
 /** Weekday weights of the daily objective (Sunday first). */
 const WEEKDAY_FACTOR = [0.8, 0.7, 0.85, 0.9, 1, 1.35, 1.4];
 
-const DAY_MS = 86_400_000;
-
 /**
  * Daily sales objectives (taxes included) of a location, or of all of them added up: the location's
  * daily objective weighted by the weekday. The tax part assumes the average rate of the catalogue.
- * A period of any length is a paged list: only the days of the page asked for are computed.
+ * A period of any length (of any years: a query date is not bound to the sandbox's calendar) is a
+ * paged list: only the days of the page asked for are computed, counted as numbers.
  */
 export function objectivesOf(
   dataset: PosDataset,
@@ -189,17 +189,17 @@ export function objectivesOf(
   page: number,
   size: number,
 ) {
-  const total = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1);
+  const first = dayNumber(from);
+  const total = Math.max(0, dayNumber(to) - first + 1);
   const start = Math.min((page - 1) * size, total);
-  const days = Array.from({ length: Math.min(size, total - start) }, (_, i) => addDays(from, start + i));
+  const days = Array.from({ length: Math.min(size, total - start) }, (_, i) => isoDay(first + start + i));
   const locations = dataset.locations.filter((l) => locationId === undefined || l.id === locationId);
   const rates = dataset.tax_rates.map((t) => t.rate ?? 0).filter((r) => r > 0);
   const averageRate = rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : 0;
   const items = days.map((day) => {
-    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
     const total = sum2(
       locations.map((l) =>
-        round2((own(dataset.daily_objectives, l.id) ?? 0) * (WEEKDAY_FACTOR[weekday] ?? 1)),
+        round2((own(dataset.daily_objectives, l.id) ?? 0) * (WEEKDAY_FACTOR[weekday(day)] ?? 1)),
       ),
     );
     return { total, tax_amount: round2(total - total / (1 + averageRate / 100)), date: day };

@@ -62,9 +62,9 @@ const PosOrderLineFixture = z
 export const PosOrderFixture = z
   .object({
     id: kit.id(),
-    creation_date: z.iso.datetime({ offset: true }).describe('When the order was opened'),
-    closing_date: z.iso
-      .datetime({ offset: true })
+    creation_date: kit.instant().describe('When the order was opened'),
+    closing_date: kit
+      .instant()
       .nullable()
       .optional()
       .describe(

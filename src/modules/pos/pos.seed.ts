@@ -1,3 +1,4 @@
+import { LATEST_INSTANT, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
@@ -5,7 +6,7 @@ import { loadCatalogue } from '../../platform/catalogue.js';
 import { COUNTRY_TRAITS, type Country, type CountryTraits, countryOf } from '../../platform/countries.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { localNames } from '../../platform/local-names.js';
-import { historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -1095,10 +1096,10 @@ export function livePosDays(
   const faker = fakerFor('pos-day');
   const morning = Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`);
   const drawn: string[] = [];
-  for (const day of daysBetween(until, today)) {
+  for (const day of drawnDays(until, today)) {
     reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
-    // Drawn closed, whenever they close: what `at` has not reached yet is shown below.
-    const builder = new OrderBuilder(faker, flavour, dataset, id, NEVER);
+    // Drawn closed, whenever they close (the calendar ends them): what `at` has not reached is shown below.
+    const builder = new OrderBuilder(faker, flavour, dataset, id, LATEST_INSTANT.toISOString());
     const factor = busyness(flavour, day) * pace(day);
     const first = day === until ? morning / 60_000 + 1 : OPENING;
     for (const location of dataset.locations) {
@@ -1136,9 +1137,6 @@ export function livePosDays(
   return dataset;
 }
 
-/** Never: the end of the drawing of living days, whose orders are all drawn closed. */
-const NEVER = '9999-12-31T23:59:59.999Z';
-
 /**
  * The generated orders that closed after the history's end (those the living days drew, and those
  * the history left open; none a client declared), after `after` and by `through` (instants), by
@@ -1171,12 +1169,12 @@ export function livingOrders(
 
 /** How busy a day is against a usual weekday: the weekday, and the season of the trade. */
 function busyness(flavour: Flavour, day: string): number {
-  const weekday = new Date(`${day}T00:00:00.000Z`).getUTCDay();
+  const dayOfWeek = weekday(day);
   const month = Number(day.slice(5, 7));
   const restaurant = flavour === RESTAURANT;
-  if (weekday === 0) return restaurant ? 1.3 : 0;
+  if (dayOfWeek === 0) return restaurant ? 1.3 : 0;
   const season = restaurant ? (month === 7 || month === 8 ? 1.2 : 1) : month === 12 ? 1.4 : 1;
-  return (weekday === 6 ? 1.5 : 1) * season;
+  return (dayOfWeek === 6 ? 1.5 : 1) * season;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { calendarSpan, isoDay, LAST_DAY } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { ConnectionDatasetArgs } from '../datasets.js';
 import { type Faker, fakerFor } from './fakers.js';
@@ -11,11 +12,37 @@ export interface SeedInput extends ConnectionDatasetArgs {
 }
 
 /**
- * The latest day a dataset is seeded up to: a clock near the end of year 9999 keeps its data before
- * it, so that the days a record looks ahead (a due date, a check-out, a payout's arrival) stay within
- * four-digit years.
+ * How far ahead of its day a day's business reaches, at most: a due date, a check-out, a return, a
+ * payout's arrival. The seeded business stops this many days before the calendar's end, so that
+ * every day it plans lies in the calendar (lib/calendar.ts).
  */
-export const LATEST_UNTIL = '9999-10-31';
+export const LOOK_AHEAD_DAYS = 60;
+
+/**
+ * The latest day a dataset is seeded up to, and the last day whose business is drawn (9999-10-31): a
+ * clock near the end of the calendar keeps its data before it.
+ */
+export const LATEST_UNTIL = isoDay(LAST_DAY - LOOK_AHEAD_DAYS);
+
+/**
+ * The days whose business a build draws, as epoch days (the bounds of the loop over them): from
+ * `until`, the dataset's first day, to `today`, the clock's day, within the calendar and at most
+ * `lookAhead` days (LOOK_AHEAD_DAYS by default) before its end. Empty when `today` comes first.
+ */
+export function drawnSpan(
+  until: string,
+  today: string,
+  lookAhead: number = LOOK_AHEAD_DAYS,
+): { first: number; last: number } {
+  const { first, last } = calendarSpan(until, today);
+  return { first, last: Math.min(last, LAST_DAY - lookAhead) };
+}
+
+/** The ISO days of drawnSpan(until, today), in order. */
+export function drawnDays(until: string, today: string): string[] {
+  const { first, last } = drawnSpan(until, today);
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => isoDay(first + i));
+}
 
 /**
  * The day a dataset is seeded up to (YYYY-MM-DD): its `until` (at most LATEST_UNTIL), or for the

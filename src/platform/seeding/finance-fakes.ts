@@ -1,30 +1,29 @@
+import { addDays, daysFrom, weekday } from '../../lib/calendar.js';
 import { type Faker, fakerFor } from './fakers.js';
 
-export { type Faker, fakerFor };
+export { addDays, type Faker, fakerFor, weekday };
 
 /**
  * Pieces shared by the seeded datasets of the Invoicing, Banking and Payment verticals: a faker
  * seeded from the parts that identify a dataset, days of the seeded year, and Belgian bank details.
  */
 
-const DAY_MS = 86_400_000;
-
-/** The ISO day `days` after `day`. */
-export const addDays = (day: string, days: number): string =>
-  new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-/** Whole days from `from` to `to` (ISO days). */
-export const daysBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
-
-/** 0 = Sunday ... 6 = Saturday. */
-export const weekday = (day: string): number => new Date(`${day}T00:00:00.000Z`).getUTCDay();
-
-/** The first working day on or after `day`. */
+/** The first working day (Monday to Friday) on or after `day`. */
 export function workingDayFrom(day: string): string {
-  let current = day;
-  while (weekday(current) === 0 || weekday(current) === 6) current = addDays(current, 1);
-  return current;
+  const dayOfWeek = weekday(day);
+  return dayOfWeek === 6 ? addDays(day, 2) : dayOfWeek === 0 ? addDays(day, 1) : day;
+}
+
+/** The last working day (Monday to Friday) on or before `day`. */
+export function workingDayUntil(day: string): string {
+  const dayOfWeek = weekday(day);
+  return dayOfWeek === 6 ? addDays(day, -1) : dayOfWeek === 0 ? addDays(day, -2) : day;
+}
+
+/** `day`, or the last working day of `month` before it when it is a weekend or past the month. */
+export function workingDayIn(day: string, month: { last: string }): string {
+  const from = workingDayFrom(day);
+  return workingDayUntil(from > month.last ? month.last : from);
 }
 
 /** A timestamp of a day at an hour and minute (UTC). */
@@ -33,7 +32,7 @@ export const at = (day: string, hour: number, minute = 0): string =>
 
 /** A day picked uniformly between two days (both included). */
 export function dayBetween(faker: Faker, from: string, to: string): string {
-  return addDays(from, faker.number.int({ min: 0, max: Math.max(0, daysBetween(from, to)) }));
+  return addDays(from, faker.number.int({ min: 0, max: Math.max(0, daysFrom(from, to)) }));
 }
 
 /** Rounds to the cent (half away from zero). */

@@ -1,14 +1,16 @@
+import { addDays, calendarSpan, dayNumber, daysInMonth, isoDay, monthEnd } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import type { VerticalTaxTotal } from '../../store/world.js';
 import { COUNTRY_TRAITS, type CountryTraits } from '../countries.js';
 import { type Faker, fakerFor, reseed } from './fakers.js';
 
-export { type Faker, fakerFor, reseed };
+export { addDays, type Faker, fakerFor, monthEnd, reseed };
 
 /**
  * Helpers of the seeded POS, eCommerce and PMS datasets (pos.seed.ts, commerce.seed.ts and
  * pms.seed.ts in the verticals' folders): a faker seeded from a hash of the ids a dataset depends on,
- * the ids of the records, amounts kept exact to the cent, and the calendar the data lives in.
+ * the ids of the records, amounts kept exact to the cent, and the calendar the data lives in: its days
+ * counted in lib/calendar.ts, its loops over days and months bounded by the sandbox's calendar.
  */
 
 /**
@@ -33,9 +35,6 @@ export function historyStart(until: string): string {
 /** The first day of the month of `day`. */
 export const monthStart = (day: string): string => `${day.slice(0, 7)}-01`;
 
-/** The last day of the month of `day`. */
-export const monthEnd = (day: string): string => addDays(addMonths(monthStart(day), 1), -1);
-
 /** The same day `months` months later (or earlier), kept within the month (31 March - 1 month: 28 February). */
 export function addMonths(day: string, months: number): string {
   const year = Number(day.slice(0, 4));
@@ -59,21 +58,28 @@ export interface HistoryMonth {
   last: string;
 }
 
-/** The months from the month of `from` up to the day before `before`, each clipped to that span. */
+/**
+ * The months from the month of `from` up to the day before `before`, each clipped to that span and to
+ * the sandbox's calendar. The loop counts months (year * 12 + month) and compares epoch days.
+ */
 export function monthsBetween(from: string, before: string): HistoryMonth[] {
   const out: HistoryMonth[] = [];
-  const lastDay = addDays(before, -1);
-  for (let first = monthStart(from); first <= lastDay; first = addMonths(first, 1)) {
-    const start = first < from ? from : first;
-    const end = monthEnd(first) < lastDay ? monthEnd(first) : lastDay;
-    if (start <= end) out.push({ month: first.slice(0, 7), first: start, last: end });
+  const { first, last } = calendarSpan(from, addDays(before, -1));
+  if (first > last) return out;
+  const monthIndex = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
+  const lastMonth = monthIndex(isoDay(last));
+  for (let index = monthIndex(isoDay(first)); index <= lastMonth; index++) {
+    const month = `${pad(Math.floor(index / 12), 4)}-${pad((index % 12) + 1, 2)}`;
+    const start = Math.max(dayNumber(`${month}-01`), first);
+    const end = Math.min(dayNumber(monthEnd(`${month}-01`)), last);
+    out.push({ month, first: isoDay(start), last: isoDay(end) });
   }
   return out;
 }
 
 /** A day picked uniformly between two days (both included). */
 export function dayIn(faker: Faker, from: string, to: string): string {
-  const span = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+  const span = dayNumber(to) - dayNumber(from);
   return addDays(from, faker.number.int({ min: 0, max: Math.max(0, span) }));
 }
 
@@ -118,20 +124,6 @@ export const sum2 = (amounts: readonly number[]): number =>
 /** Tax of an untaxed amount at a rate in percent, rounded to the cent. */
 export const taxOf = (untaxed: number, rate: number | null): number => round2((untaxed * (rate ?? 0)) / 100);
 
-/** Days already counted from (a day and a count of days, to a day): datasets count the same ones over and over. */
-const countedDays = new Map<string, string>();
-const COUNTED_DAYS = 16_384;
-
-export function addDays(day: string, days: number): string {
-  const key = `${day}|${days}`;
-  const known = countedDays.get(key);
-  if (known !== undefined) return known;
-  const counted = new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
-  if (countedDays.size >= COUNTED_DAYS) countedDays.clear();
-  countedDays.set(key, counted);
-  return counted;
-}
-
 const twoDigits = (n: number): string => (n < 10 ? `0${n}` : String(n));
 /** Whether the characters of `text` from `at` are two digits. */
 const digitsAt = (text: string, at: number): boolean => {
@@ -141,23 +133,20 @@ const digitsAt = (text: string, at: number): boolean => {
 };
 const twoAt = (text: string, at: number): number =>
   (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Whether `day` is a day of the calendar written YYYY-MM-DD. */
 function dayShaped(day: string): boolean {
   if (day.length !== 10 || day[4] !== '-' || day[7] !== '-') return false;
   if (!digitsAt(day, 0) || !digitsAt(day, 2) || !digitsAt(day, 5) || !digitsAt(day, 8)) return false;
   const [month, date] = [twoAt(day, 5), twoAt(day, 8)];
   if (month < 1 || month > 12 || date < 1) return false;
-  if (date <= 28) return true;
-  const year = twoAt(day, 0) * 100 + twoAt(day, 2);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return date <= (month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number));
+  return date <= 28 || date <= daysInMonth(twoAt(day, 0) * 100 + twoAt(day, 2), month);
 }
 
-/** The ISO days from `from` to `to`, both included. */
+/** The ISO days from `from` to `to`, both included, within the sandbox's calendar. */
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) out.push(day);
+  const { first, last } = calendarSpan(from, to);
+  for (let day = first; day <= last; day++) out.push(isoDay(day));
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { addDays, dayNumber, isoDay, LAST_DAY } from '../../../lib/calendar.js';
 import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
 import type { Integration } from '../../../platform/catalogue.js';
 import { LEGACY_UNTIL } from '../../../platform/seeding/dataset-seeder.js';
@@ -45,19 +46,10 @@ export function foldersOf(
   return folders;
 }
 
-/** The day after an ISO day. */
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
-
-/** The book year that starts on `start` and lasts a year. */
+/** The book year that starts on `start` and lasts a year (to the eve of the same day a year later). */
 function bookYearFrom(start: string): LedgerBookYear {
-  const end = new Date(`${start}T00:00:00Z`);
-  end.setUTCFullYear(end.getUTCFullYear() + 1);
-  end.setUTCDate(end.getUTCDate() - 1);
-  return { name: start.slice(0, 4), start, end: end.toISOString().slice(0, 10), closed: false };
+  const sameDayNextYear = `${String(Number(start.slice(0, 4)) + 1).padStart(4, '0')}${start.slice(4)}`;
+  return { name: start.slice(0, 4), start, end: addDays(sameDayNextYear, -1), closed: false };
 }
 
 /**
@@ -65,18 +57,17 @@ function bookYearFrom(start: string): LedgerBookYear {
  * up to the year of the day it was seeded; as the clock moves on, the software opens the next fiscal
  * year, open, each year in turn (a jump of several years opens each one). Empty when the ledger is up
  * to date. Dates after the clock's year stay outside every book year (ERROR_BOOKYEAR_NOT_FOUND).
+ * The years are counted on epoch days, up to the calendar's last day at most.
  */
 export function missingBookYears(ledger: LedgerRecord, today: string): LedgerBookYear[] {
   const missing: LedgerBookYear[] = [];
-  let last = ledger.bookyears.reduce<string | undefined>(
-    (latest, year) => (latest === undefined || year.end > latest ? year.end : latest),
-    undefined,
-  );
-  if (last === undefined) return missing;
-  while (last < today) {
-    const year = bookYearFrom(nextDay(last));
+  const ends = ledger.bookyears.map((year) => dayNumber(year.end)).filter((end) => !Number.isNaN(end));
+  if (ends.length === 0) return missing;
+  const target = Math.min(dayNumber(today), LAST_DAY);
+  for (let last = ends.reduce((a, b) => Math.max(a, b)); last < target; ) {
+    const year = bookYearFrom(isoDay(last + 1));
     missing.push(year);
-    last = year.end;
+    last = dayNumber(year.end);
   }
   return missing;
 }

@@ -13,6 +13,7 @@ import {
   type WebhookMisbehaviour,
 } from '../modules/webhooks/index.js';
 import type { AppEnv } from '../platform/context.js';
+import { WorldFullError, type WorldQuota } from '../store/store.js';
 import {
   DEFAULT_REORDER_HOLD_SECONDS,
   type Fault,
@@ -60,6 +61,8 @@ interface Armed {
   /** Set for a webhook fault (a webhook match). */
   webhook: WebhookMatch | null;
   random: (() => number) | null;
+  /** What it costs in memory, counted in the world's bytes. */
+  bytes: number;
 }
 
 type Release = 'elapsed' | 'removed' | 'aborted' | 'closed';
@@ -70,6 +73,18 @@ interface Hold {
   releasable: boolean;
   release(why: Release): void;
 }
+
+/**
+ * Faults one app keeps armed (exhausted ones included, until removed): past it, arming another is
+ * refused with 413. Every request and delivery walks them, oldest first, so they stay few.
+ */
+export const MAX_FAULTS = 100;
+
+/**
+ * What an armed fault costs in memory beyond its rule as JSON (its matcher, counters and entries:
+ * about 2.2 KB were measured for a path fault whose JSON is 250 bytes), counted in the world's bytes.
+ */
+export const FAULT_OVERHEAD_BYTES = 2048;
 
 /** The answer left in place of one that was never sent; app.request turns it into a rejection. */
 export const UNANSWERED_HEADER = 'x-sandbox-unanswered';
@@ -202,11 +217,17 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
   #requestFaults = 0;
   #counter = 0;
   #closed = false;
+  /** What the armed faults cost in memory (see FAULT_OVERHEAD_BYTES), counted in the world's bytes. */
+  #bytes = 0;
+  readonly #quota: WorldQuota | null;
 
-  constructor(options: { seed: number; clock: Clock; holdLimitMs?: number }) {
+  /** `quota`: the world's, which the armed faults count toward (none: they count toward nothing). */
+  constructor(options: { seed: number; clock: Clock; holdLimitMs?: number; quota?: WorldQuota }) {
     this.#seed = options.seed;
     this.#clock = options.clock;
     this.#holdLimitMs = Math.min(options.holdLimitMs ?? MAX_FAULT_HOLD_MS, MAX_FAULT_HOLD_MS);
+    this.#quota = options.quota ?? null;
+    this.#quota?.holdOutside(() => this.#bytes);
   }
 
   /** Whether any request fault is armed: without one, requests pay nothing. */
@@ -221,10 +242,35 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
     return this.arm(parsed.data);
   }
 
-  /** Arms a rule the schema has checked. */
+  /**
+   * Arms a rule the schema has checked; throws the 413 ApiError when the book holds MAX_FAULTS
+   * faults, or when the fault would take the world past its bytes (nothing is armed then).
+   */
   arm(rule: z.infer<typeof FaultInputSchema>): Fault {
+    const armed = this.#entry(`fault_${this.#counter + 1}`, rule);
+    if (this.#faults.size >= MAX_FAULTS) {
+      throw errors.listFull(
+        'armed faults',
+        MAX_FAULTS,
+        'DELETE /__sandbox/faults/{id} removes one, DELETE /__sandbox/faults every one (a reset does too)',
+      );
+    }
+    const bytes = FAULT_OVERHEAD_BYTES + JSON.stringify(armed.fault).length;
+    try {
+      this.#quota?.assertRoom(bytes);
+    } catch (error) {
+      if (error instanceof WorldFullError) throw errors.worldFull(error.used, error.limit);
+      throw error;
+    }
     this.#counter += 1;
-    const id = `fault_${this.#counter}`;
+    this.#faults.set(armed.id, { ...armed, bytes });
+    this.#bytes += bytes;
+    if (armed.request) this.#requestFaults += 1;
+    return copy(armed.fault);
+  }
+
+  /** What a rule arms as fault `id`: the fault as listed, and how it matches. */
+  #entry(id: string, rule: z.infer<typeof FaultInputSchema>): Omit<Armed, 'bytes'> {
     const counters = {
       times: rule.times ?? null,
       remaining: rule.times ?? null,
@@ -244,19 +290,13 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
       const effect = { ...rule.effect };
       if (effect.reorder) effect.hold_seconds ??= DEFAULT_REORDER_HOLD_SECONDS;
       const fault: Fault = { id, match: { webhook: match }, effect, ...counters };
-      this.#faults.set(id, {
-        id,
-        fault,
-        request: null,
-        webhook: {
-          event: match.event === null ? null : eventPatternMatcher(match.event),
-          webhookid: match.webhook_id,
-          consumer: match.consumer_id,
-          effect: effectName,
-        },
-        random,
-      });
-      return copy(fault);
+      const matcher = {
+        event: match.event === null ? null : eventPatternMatcher(match.event),
+        webhookid: match.webhook_id,
+        consumer: match.consumer_id,
+        effect: effectName,
+      };
+      return { id, fault, request: null, webhook: matcher, random };
     }
     // The schema gives a path to every rule without a webhook match.
     const path = rule.match.path ?? '*';
@@ -269,20 +309,13 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
       effect: { ...rule.effect },
       ...counters,
     };
-    this.#faults.set(id, {
-      id,
-      fault,
-      request: {
-        matches: compilePathPattern(path),
-        method,
-        consumer,
-        header: header && { name: header.name.toLowerCase(), value: header.value },
-      },
-      webhook: null,
-      random,
-    });
-    this.#requestFaults += 1;
-    return copy(fault);
+    const request = {
+      matches: compilePathPattern(path),
+      method,
+      consumer,
+      header: header && { name: header.name.toLowerCase(), value: header.value },
+    };
+    return { id, fault, request, webhook: null, random };
   }
 
   /** The armed faults, oldest first (exhausted ones too, until removed). */
@@ -300,6 +333,7 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
     const armed = this.#faults.get(id);
     if (!armed) return false;
     this.#faults.delete(id);
+    this.#bytes -= armed.bytes;
     if (armed.request) this.#requestFaults -= 1;
     for (const hold of this.#holds) if (hold.faultId === id && hold.releasable) hold.release('removed');
     return true;

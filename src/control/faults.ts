@@ -11,7 +11,14 @@ import { admin } from './sandbox.routes.js';
  * faults.domain.ts, their wire shapes in faults.schema.ts.
  */
 
-export { FaultBook, faultErrorBody, rotatedSecret, UNANSWERED_HEADER } from './faults.domain.js';
+export {
+  FAULT_OVERHEAD_BYTES,
+  FaultBook,
+  faultErrorBody,
+  MAX_FAULTS,
+  rotatedSecret,
+  UNANSWERED_HEADER,
+} from './faults.domain.js';
 export {
   type Fault,
   type FaultControl,
@@ -39,7 +46,7 @@ export const addFault = createRoute({
     'Arm a fault: matching requests get an error status, a delay, a dropped connection or no answer; matching webhook deliveries are duplicated, delayed, reordered, lost then sent again, followed by a stale one or signed after a secret rotation',
   ...admin,
   request: { body: jsonBody(FaultInputSchema, 'What to match, what to do, how often') },
-  responses: { 200: jsonContent(FaultSchema, 'The armed fault'), ...errorResponses([401, 422]) },
+  responses: { 200: jsonContent(FaultSchema, 'The armed fault'), ...errorResponses([401, 413, 422]) },
 });
 
 export const listFaults = createRoute({

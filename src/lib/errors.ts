@@ -419,6 +419,7 @@ export const messages = {
   changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
   worldFull: (used: number, limit: number) =>
     `The world would hold ${used} bytes written by clients, more than its limit of ${limit} (--max-world-bytes): delete records, or reset the world`,
+  listFull: (what: string, limit: number) => `The sandbox keeps at most ${limit} ${what}: remove one first`,
   recordTooLarge: (path: string, size: number, limit: number) =>
     `${path} would hold ${size} characters, more than the ${limit} a record (or a field of one) may hold; only a file's content (base64_string) may be longer`,
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
@@ -562,6 +563,9 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
   worldFull: (used: number, limit: number) => new ApiError(413, messages.worldFull(used, limit)),
+  /** A list clients grow, at its bound: `what` names it, `detail` says how to make room. */
+  listFull: (what: string, limit: number, detail: string) =>
+    new ApiError(413, messages.listFull(what, limit), detail),
   recordTooLarge: (path: string, size: number, limit: number) =>
     new ApiError(413, messages.recordTooLarge(path, size, limit)),
   adminTokenRequired: () => authError(messages.adminTokenRequired),

@@ -13,7 +13,7 @@ import {
   type WebhookMisbehaviour,
 } from '../modules/webhooks/index.js';
 import type { AppEnv } from '../platform/context.js';
-import { WorldFullError, type WorldQuota } from '../store/store.js';
+import type { WorldQuota } from '../store/store.js';
 import {
   DEFAULT_REORDER_HOLD_SECONDS,
   type Fault,
@@ -256,12 +256,8 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
       );
     }
     const bytes = FAULT_OVERHEAD_BYTES + JSON.stringify(armed.fault).length;
-    try {
-      this.#quota?.assertRoom(bytes);
-    } catch (error) {
-      if (error instanceof WorldFullError) throw errors.worldFull(error.used, error.limit);
-      throw error;
-    }
+    const full = this.#quota?.refusal(bytes);
+    if (full) throw errors.worldFull(full.used, full.limit);
     this.#counter += 1;
     this.#faults.set(armed.id, { ...armed, bytes });
     this.#bytes += bytes;

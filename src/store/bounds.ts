@@ -75,6 +75,12 @@ export class WorldQuota {
   assertRoom(bytes: number): void {
     if (bytes > 0) this.check(this.#written(), bytes);
   }
+
+  /** Why `bytes` more kept outside the world do not fit (a WorldFullError not thrown), or null. */
+  refusal(bytes: number): WorldFullError | null {
+    const used = this.#written() + this.outside + bytes;
+    return bytes > 0 && used > this.limit ? new WorldFullError(used, this.limit) : null;
+  }
 }
 
 /** Size of a value as JSON (0 for none). */

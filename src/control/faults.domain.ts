@@ -235,7 +235,10 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
     return this.#requestFaults > 0;
   }
 
-  /** Arms a fault; throws FaultRuleError for a rule the endpoint would refuse with 422. */
+  /**
+   * Arms a fault; throws FaultRuleError for a rule the endpoint would refuse with 422, and the 413
+   * ApiError it answers past the bounds (see arm).
+   */
   add(rule: FaultRule): Fault {
     const parsed = FaultInputSchema.safeParse(rule);
     if (!parsed.success) throw new FaultRuleError(`Invalid fault rule: ${z.prettifyError(parsed.error)}`);

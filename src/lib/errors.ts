@@ -474,7 +474,6 @@ export const errors = {
     new ApiError(400, messages.mcpScopesNotGranted, scopes.join(', ')),
   mcpApiToken: () => authError(messages.mcpApiToken),
   mcpTokenConsumerGone: () => authError(messages.invalidToken, messages.mcpTokenConsumerGone),
-  mcpSessionNotFound: () => new ApiError(404, messages.mcpSessionNotFound),
 
   consumerNameInvalid: (detail = '') => new ApiError(400, messages.consumerNameInvalid, detail),
   redirectUrlInvalid: () => new ApiError(422, messages.redirectUrlInvalid),
@@ -563,7 +562,6 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
   worldFull: (used: number, limit: number) => new ApiError(413, messages.worldFull(used, limit)),
-  /** A list clients grow, at its bound: `what` names it, `detail` says how to make room. */
   listFull: (what: string, limit: number, detail: string) =>
     new ApiError(413, messages.listFull(what, limit), detail),
   recordTooLarge: (path: string, size: number, limit: number) =>

@@ -52,6 +52,25 @@ const mcpInitialize = async (s: TestSandbox) => {
 };
 const sessionsOf = (s: TestSandbox) => s.app.services.mcp?.sessions().length;
 
+/** As many webhook instances as an account may hold, straight into the world. */
+const fillWebhooks = (s: TestSandbox) =>
+  fillWorld(s, (w) => {
+    for (let i = 0; i < MAX_WEBHOOKS_PER_ACCOUNT; i++) {
+      w.webhooks[uuid(i)] = {
+        webhookid: uuid(i),
+        accountid: s.ids.accountId,
+        envid: s.ids.sandboxEnvId,
+        createdby: null,
+        createdon: FUTURE,
+        event: 'account.connection.created',
+        url: `https://hooks.example.com/${i}`,
+        status: 'active',
+        integrationid: null,
+        signingsecret: null,
+      };
+    }
+  });
+
 const BOUNDS: Bound[] = [
   {
     list: 'armed faults',
@@ -101,23 +120,7 @@ const BOUNDS: Bound[] = [
   },
   {
     list: 'webhook instances of an account',
-    fill: (s) =>
-      fillWorld(s, (w) => {
-        for (let i = 0; i < MAX_WEBHOOKS_PER_ACCOUNT; i++) {
-          w.webhooks[uuid(i)] = {
-            webhookid: uuid(i),
-            accountid: s.ids.accountId,
-            envid: s.ids.sandboxEnvId,
-            createdby: null,
-            createdon: FUTURE,
-            event: 'account.connection.created',
-            url: `https://hooks.example.com/${i}`,
-            status: 'active',
-            integrationid: null,
-            signingsecret: null,
-          };
-        }
-      }),
+    fill: (s) => fillWebhooks(s),
     next: async (s) =>
       call(s.app, 'POST', '/webhooks', {
         token: await sandboxToken(s),
@@ -128,7 +131,18 @@ const BOUNDS: Bound[] = [
     body: full('webhook instances per account', MAX_WEBHOOKS_PER_ACCOUNT),
   },
   {
-    list: 'webhook deliveries waiting in an account',
+    list: 'webhook instances, from a fixture',
+    fill: (s) => fillWebhooks(s),
+    next: (s) =>
+      call(s.app, 'POST', '/__sandbox/fixtures', {
+        body: { webhooks: [{ event: 'account.connection.created', url: 'https://hooks.example.com/more' }] },
+      }),
+    held: (s) => Object.keys(world(s).webhooks).length,
+    status: 413,
+    body: full('webhook instances per account', MAX_WEBHOOKS_PER_ACCOUNT),
+  },
+  {
+    list: 'webhook deliveries waiting',
     fill: (s) =>
       fillWorld(s, (w) => {
         for (let i = 0; i < MAX_PENDING_DELIVERIES_PER_ACCOUNT; i++) {

@@ -170,8 +170,10 @@ interface ClientEntry {
   liveUntil: number;
 }
 
-/** What a registered client counts in the world's bytes: its metadata as JSON, and its entries. */
-const clientBytes = (client: RegisteredClient) => 1024 + JSON.stringify(client).length;
+/** What a registered client's entries cost in memory beyond its metadata as JSON. */
+export const CLIENT_OVERHEAD_BYTES = 1024;
+/** What a registered client counts in the world's bytes. */
+const clientBytes = (client: RegisteredClient) => CLIENT_OVERHEAD_BYTES + JSON.stringify(client).length;
 
 const ANONYMOUS = 'address:';
 const addressPool = (address: string) => `${ANONYMOUS}${address}`;

@@ -195,7 +195,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const appSecret = randomBytes(32);
   const derive = (purpose: string) => createHmac('sha256', appSecret).update(purpose).digest('base64url');
   const secret = jwtSecret(config.adminToken ? `${seed}:${config.adminToken}` : seed);
-  const faults = new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs });
+  const faults = new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs, quota: store.quota });
   const services: Services = {
     store,
     clock,

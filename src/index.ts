@@ -6,6 +6,7 @@ export {
   type FaultRule,
   FaultRuleError,
   MAX_FAULT_HOLD_MS,
+  MAX_FAULTS,
 } from './control/faults.js';
 export {
   FixtureError,

@@ -288,8 +288,10 @@ export class WorldHub implements WorldDirectory {
     this.#worlds.delete(id);
     this.#byControl.delete(world.controlToken);
     for (const clientId of world.clientIds) this.#byClient.delete(clientId);
-    // Requests a fault holds are let go; the world's data goes with its app.
+    // Requests a fault holds are let go, and MCP sessions are closed: a client's open event stream
+    // would otherwise keep the whole app reachable. The world's data goes with its app.
     world.app.services.faults.close();
+    await world.app.services.mcp?.closeAll();
     await world.store.close();
     return true;
   }

@@ -42,7 +42,7 @@ export const loadFixturesRoute = createRoute({
   },
   responses: {
     200: jsonContent(FixtureResult, 'What was created, with the ids, in the order of the document'),
-    ...errorResponses([400, 401, 422], { serviceError422: true }),
+    ...errorResponses([400, 401, 413, 422], { serviceError422: true }),
   },
 });
 

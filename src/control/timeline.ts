@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { manualClock } from '../lib/clock.js';
+import { messages } from '../lib/errors.js';
 import { uuidFrom } from '../lib/ids.js';
 import { own } from '../lib/own.js';
 import { applyLifeEvent, type LifeEvent, lifeRefusal } from '../modules/connections/index.js';
@@ -32,7 +33,10 @@ import { applyVerticals } from './fixtures.verticals.js';
 /** The most due events one run of the background work applies (the rest in the runs after it). */
 export const MAX_EVENTS_PER_RUN = 100;
 
-/** The most events a world keeps declared (applied ones included); past it a declaration is refused. */
+/**
+ * The most events a world keeps (those that happened included): a declaration makes room by dropping
+ * the oldest that happened or failed, and is refused with 413 when those to come would pass it.
+ */
 export const MAX_WORLD_TIMELINE = 10_000;
 
 const tags = ['Sandbox control'];
@@ -88,7 +92,7 @@ export const declareTimelineRoute = createRoute({
   },
   responses: {
     200: jsonContent(TimelineList, 'The events declared'),
-    ...errorResponses([400, 401, 422], { serviceError422: true }),
+    ...errorResponses([400, 401, 413, 422], { serviceError422: true }),
   },
 });
 
@@ -168,9 +172,7 @@ export function declareTimeline(
   if (total > MAX_TIMELINE_EVENTS) {
     fail(path, `At most ${MAX_TIMELINE_EVENTS} events at once (repeats counted); ${total} were given`);
   }
-  if (Object.keys(world.timeline).length + total > MAX_WORLD_TIMELINE) {
-    fail(path, `A world keeps at most ${MAX_WORLD_TIMELINE} timeline events; drop those to come first`);
-  }
+  makeTimelineRoom(world, total, path, file);
   const now = services.clock.now().toISOString();
   const out: TimelineRecord[] = [];
   entries.forEach((entry, index) => {
@@ -227,6 +229,29 @@ export function declareTimeline(
     }
   });
   return out;
+}
+
+/**
+ * Room for `count` more events: the oldest events that happened (or failed) go, as many as needed;
+ * refused (413, nothing dropped) when the events to come would be more than a world keeps.
+ */
+function makeTimelineRoom(world: World, count: number, path: readonly PathPart[], file: string | null): void {
+  const kept = timelineOf(world);
+  const toCome = kept.filter((record) => record.status === 'pending').length;
+  if (toCome + count > MAX_WORLD_TIMELINE) {
+    throw new FixtureError(413, messages.listFull('timeline events', MAX_WORLD_TIMELINE), {
+      path: formatPath(path),
+      detail: `${toCome} are still to come and ${count} were declared: DELETE /__sandbox/timeline drops those to come`,
+      file,
+    });
+  }
+  let over = kept.length + count - MAX_WORLD_TIMELINE;
+  for (const record of kept) {
+    if (over <= 0) break;
+    if (record.status === 'pending') continue;
+    delete world.timeline[record.id];
+    over -= 1;
+  }
 }
 
 /** The vertical whose block an event holds, if it holds one. */

@@ -423,6 +423,7 @@ export const messages = {
   changeNotStorable: 'The change cannot be stored: it is too large or too deeply nested',
   worldFull: (used: number, limit: number) =>
     `The world would hold ${used} bytes written by clients, more than its limit of ${limit} (--max-world-bytes): delete records, or reset the world`,
+  listFull: (what: string, limit: number) => `The sandbox keeps at most ${limit} ${what}: remove one first`,
   recordTooLarge: (path: string, size: number, limit: number) =>
     `${path} would hold ${size} characters, more than the ${limit} a record (or a field of one) may hold; only a file's content (base64_string) may be longer`,
   adminTokenRequired: 'The control endpoints need the admin token (Authorization: Bearer <admin token>)',
@@ -477,7 +478,6 @@ export const errors = {
     new ApiError(400, messages.mcpScopesNotGranted, scopes.join(', ')),
   mcpApiToken: () => authError(messages.mcpApiToken),
   mcpTokenConsumerGone: () => authError(messages.invalidToken, messages.mcpTokenConsumerGone),
-  mcpSessionNotFound: () => new ApiError(404, messages.mcpSessionNotFound),
 
   consumerNameInvalid: (detail = '') => new ApiError(400, messages.consumerNameInvalid, detail),
   redirectUrlInvalid: () => new ApiError(422, messages.redirectUrlInvalid),
@@ -566,6 +566,8 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, messages.unsupportedMediaType),
   changeNotStorable: (detail: string) => new ApiError(422, messages.changeNotStorable, detail),
   worldFull: (used: number, limit: number) => new ApiError(413, messages.worldFull(used, limit)),
+  listFull: (what: string, limit: number, detail: string) =>
+    new ApiError(413, messages.listFull(what, limit), detail),
   recordTooLarge: (path: string, size: number, limit: number) =>
     new ApiError(413, messages.recordTooLarge(path, size, limit)),
   adminTokenRequired: () => authError(messages.adminTokenRequired),

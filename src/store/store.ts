@@ -2,6 +2,18 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
 import { NORMAL_PACE, type PaceChange, type PaceOf, paceOf } from '../lib/pace.js';
 import {
+  checkFields,
+  DEFAULT_MAX_WORLD_BYTES,
+  estimatedSize,
+  holdsFileContent,
+  MAX_FIELD_CHARS,
+  MAX_RECORD_BYTES,
+  RecordTooLargeError,
+  sizeOf,
+  WorldFullError,
+  WorldQuota,
+} from './bounds.js';
+import {
   type Materialized,
   type Materializers,
   type Registry,
@@ -23,20 +35,21 @@ import { type SharedDatasets, sharedDatasets } from './shared-datasets.js';
 import { type PathOp, UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
 
+export {
+  DEFAULT_MAX_WORLD_BYTES,
+  estimatedSize,
+  FILE_CONTENT_FIELDS,
+  MAX_FIELD_CHARS,
+  MAX_RECORD_BYTES,
+  RecordTooLargeError,
+  WorldFullError,
+  WorldQuota,
+} from './bounds.js';
 export type { Materializers, Registry };
 export { StoreFileError };
 
 /** Bytes (as JSON) of generated datasets a store keeps in memory by default. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-/** Bytes clients may write into a world by default (records, and their changes to generated data). */
-export const DEFAULT_MAX_WORLD_BYTES = 256 * 1024 * 1024;
-/** The longest text a record may hold in one field, but for the fields that carry a file's content. */
-export const MAX_FIELD_CHARS = 64 * 1024;
-/** The largest record (as JSON), but for records that carry a file's content. */
-export const MAX_RECORD_BYTES = 1024 * 1024;
-/** The fields that carry a file's content (base64): bounded by the request body's limit only. */
-export const FILE_CONTENT_FIELDS: ReadonlySet<string> = new Set(['base64_string']);
-
 /** How a store keeps generated data and bounds what clients write. */
 export interface StoreOptions {
   /** Builders of the generated collections (the verticals'), by collection. */
@@ -55,29 +68,6 @@ export interface StoreOptions {
    * shared-datasets.ts): the process's by default; null builds every dataset for this store alone.
    */
   shared?: SharedDatasets | null;
-}
-
-/** Why a write was not kept: the world holds as much client-written data as it may. */
-export class WorldFullError extends Error {
-  constructor(
-    readonly used: number,
-    readonly limit: number,
-  ) {
-    super(`the world holds ${used} bytes written by clients, its limit is ${limit}`);
-    this.name = 'WorldFullError';
-  }
-}
-
-/** Why a write was not kept: a record, or a field of it, is larger than a record may be. */
-export class RecordTooLargeError extends Error {
-  constructor(
-    readonly path: readonly string[],
-    readonly size: number,
-    readonly limit: number,
-  ) {
-    super(`${path.join('.')} holds ${size} characters, more than ${limit}`);
-    this.name = 'RecordTooLargeError';
-  }
 }
 
 /** Why a write was not kept: its change could not be serialized for the journal. */
@@ -102,8 +92,16 @@ export interface WorldStore {
   /** The world; inside a write, its tracking view. */
   readonly world: World;
   readonly file: string | null;
+  /** The world's bound on bytes, which what the app keeps for it outside it counts toward too. */
+  readonly quota: WorldQuota;
   /** Runs a write; inside a write under way, `work` joins it. See Store.transact. */
   transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T>;
+  /**
+   * Inside a write: it is the sandbox's own bookkeeping of a list it bounds itself (a webhook
+   * delivery's outcome and log): counted in the world's bytes, never refused for passing them, since
+   * a refusal would leave the outcome unrecorded and the work to be done again. Outside one: nothing.
+   */
+  bookkeeping(): void;
   /**
    * Runs a write of its own, apart from any write under way: outside a write it waits for its turn;
    * inside one it runs right after that write ends (kept or refused), before the next write starts.
@@ -163,6 +161,8 @@ class WriteScope implements WorldStore {
   readonly afterwards: (() => Promise<void>)[] = [];
   /** Prefixes of generated datasets the write drops (see forgetGenerated). */
   readonly forgotten: string[] = [];
+  /** Whether the write is the sandbox's own bookkeeping (see WorldStore.bookkeeping). */
+  ownBookkeeping = false;
 
   constructor(root: Store, unit: UnitOfWork<World>) {
     this.#root = root;
@@ -176,6 +176,14 @@ class WriteScope implements WorldStore {
 
   get file(): string | null {
     return this.#root.file;
+  }
+
+  get quota(): WorldQuota {
+    return this.#root.quota;
+  }
+
+  bookkeeping(): void {
+    if (this.#unit.active) this.ownBookkeeping = true;
   }
 
   transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T> {
@@ -288,7 +296,7 @@ export class Store implements WorldStore {
   #cache = new Map<string, number>();
   #cacheTotal = 0;
   readonly #cacheBytes: number;
-  readonly #maxWorldBytes: number;
+  readonly quota: WorldQuota;
   /** Sizes (as JSON) of the records writes changed, as they are now: what the next change adds to. */
   #sizes = new Map<string, number>();
   /** The last revision given to a generated dataset (see generatedRevision). */
@@ -327,7 +335,10 @@ export class Store implements WorldStore {
     this.#registry = registry;
     this.#seedBuilders = options.materializers ?? {};
     this.#cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    this.#maxWorldBytes = options.maxWorldBytes ?? DEFAULT_MAX_WORLD_BYTES;
+    this.quota = new WorldQuota(
+      options.maxWorldBytes ?? DEFAULT_MAX_WORLD_BYTES,
+      () => this.#world.meta.client_bytes ?? 0,
+    );
     this.#living = new Set(options.living ?? []);
     this.#shared = options.shared === undefined ? sharedDatasets : options.shared;
     for (const name of Object.keys(this.#seedBuilders)) this.#generatedCollection(name);
@@ -337,6 +348,9 @@ export class Store implements WorldStore {
   get world(): World {
     return this.#world;
   }
+
+  /** Outside a write there is nothing to mark (see WorldStore.bookkeeping). */
+  bookkeeping(): void {}
 
   /** Lets datasets built on first use follow the sandbox clock (see `today`). */
   useClock(now: () => Date): void {
@@ -518,7 +532,7 @@ export class Store implements WorldStore {
         unit.rollback();
         return { result, durable: DONE };
       }
-      const durable = this.#persist(unit, scope.forgotten, before);
+      const durable = this.#persist(unit, scope, before);
       // Awaited by the turn, after the writes that follow this one: handled meanwhile.
       durable.catch(() => undefined);
       return { result, durable };
@@ -531,11 +545,8 @@ export class Store implements WorldStore {
    * Commits a finished write in memory and queues its journal line; throws (having rolled back) when
    * the change cannot be stored. The promise resolves once the line is on disk.
    */
-  #persist(
-    unit: UnitOfWork<World>,
-    forgotten: readonly string[],
-    before: Map<string, number>,
-  ): Promise<void> {
+  #persist(unit: UnitOfWork<World>, scope: WriteScope, before: Map<string, number>): Promise<void> {
+    const { forgotten } = scope;
     unit.finish();
     // A reset replaced the world while this write ran: what it changed is gone with the old world.
     if (unit.base !== this.#world) return DONE;
@@ -554,7 +565,7 @@ export class Store implements WorldStore {
     if (ops.length === 0) return DONE;
     let change: Change;
     try {
-      change = this.#change(ops, before);
+      change = this.#change(ops, before, !scope.ownBookkeeping);
     } catch (error) {
       unit.rollback();
       if (error instanceof WorldFullError || error instanceof RecordTooLargeError) throw error;
@@ -596,9 +607,10 @@ export class Store implements WorldStore {
   /**
    * What a write's ops become: the journal's pieces (each value serialized once), the changes of
    * generated datasets, the new sizes of the records changed, and the bytes clients then hold. Throws
-   * when a record is too large or the world would hold more than it may; changes nothing itself.
+   * when a record is too large or the world would hold more than it may (unless `enforced` is false:
+   * the sandbox's own bookkeeping); changes nothing itself.
    */
-  #change(ops: readonly PathOp[], before: Map<string, number>): Change {
+  #change(ops: readonly PathOp[], before: Map<string, number>, enforced: boolean): Change {
     const pieces: string[] = [];
     const overlays = new Map<string, OverlayChanges>();
     const records = new Set<string>();
@@ -648,7 +660,7 @@ export class Store implements WorldStore {
       for (const op of changes.ops) added += overlayDelta(current, op);
     }
     const used = Math.max(0, (this.#world.meta.client_bytes ?? 0) + added);
-    if (added > 0 && used > this.#maxWorldBytes) throw new WorldFullError(used, this.#maxWorldBytes);
+    if (added > 0 && enforced) this.quota.check(used);
     return { pieces, overlays, sizes, used };
   }
 
@@ -764,9 +776,12 @@ export class Store implements WorldStore {
     return value;
   }
 
-  /** Bytes the world holds beyond its seed: what clients wrote, and the generated datasets cached. */
+  /**
+   * Bytes the world holds beyond its seed: what clients wrote, what the app keeps for it outside it
+   * (see WorldQuota), and the generated datasets cached.
+   */
   get heldBytes(): number {
-    return (this.#world.meta.client_bytes ?? 0) + this.#cacheTotal;
+    return (this.#world.meta.client_bytes ?? 0) + this.quota.outside + this.#cacheTotal;
   }
 
   generatedKeys(collection: string): string[] {
@@ -975,64 +990,6 @@ interface OverlayChanges {
   key: string;
   ops: OverlayOp[];
   gone: boolean;
-}
-
-/** Size of a value as JSON (0 for none). */
-function sizeOf(value: unknown): number {
-  if (value === undefined) return 0;
-  return JSON.stringify(value)?.length ?? 0;
-}
-
-/**
- * About the size of a dataset as JSON, without serializing all of it (a POS dataset is some 1.7 MB,
- * 15-20 ms to serialize): each collection of many records is measured on a sample of them.
- */
-export function estimatedSize(value: unknown, depth = 0): number {
-  if (value === null || typeof value !== 'object') return sizeOf(value);
-  const entries = Object.entries(value);
-  if (entries.length <= SAMPLE * 2 || depth > 1) {
-    if (depth > 1) return sizeOf(value);
-    let total = 2;
-    for (const [key, child] of entries) total += key.length + 4 + estimatedSize(child, depth + 1);
-    return total;
-  }
-  let sampled = 0;
-  const step = entries.length / SAMPLE;
-  for (let i = 0; i < SAMPLE; i++) {
-    const [key, child] = entries[Math.floor(i * step)] as [string, unknown];
-    sampled += key.length + 4 + sizeOf(child);
-  }
-  return Math.round((sampled / SAMPLE) * entries.length) + 2;
-}
-
-/** Records measured of a large collection to estimate its size. */
-const SAMPLE = 32;
-
-/** Whether a record holds a file's content (see FILE_CONTENT_FIELDS), at any depth. */
-function holdsFileContent(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  for (const [key, child] of Object.entries(value)) {
-    if (FILE_CONTENT_FIELDS.has(key) && typeof child === 'string') return true;
-    if (holdsFileContent(child)) return true;
-  }
-  return false;
-}
-
-/** Refuses a text longer than MAX_FIELD_CHARS in a value, but in the fields of a file's content. */
-function checkFields(path: readonly string[], value: unknown): void {
-  const stack: { path: readonly string[]; value: unknown }[] = [{ path, value }];
-  while (stack.length > 0) {
-    const at = stack.pop() as { path: readonly string[]; value: unknown };
-    if (typeof at.value === 'string') {
-      const field = at.path[at.path.length - 1] ?? '';
-      if (at.value.length > MAX_FIELD_CHARS && !FILE_CONTENT_FIELDS.has(field))
-        throw new RecordTooLargeError(at.path, at.value.length, MAX_FIELD_CHARS);
-      continue;
-    }
-    if (at.value === null || typeof at.value !== 'object') continue;
-    for (const [key, child] of Object.entries(at.value))
-      stack.push({ path: [...at.path, key], value: child });
-  }
 }
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../../src/app.js';
-import { type FaultRule, FaultRuleError } from '../../src/control/faults.js';
+import {
+  FAULT_OVERHEAD_BYTES,
+  type FaultRule,
+  FaultRuleError,
+  MAX_FAULTS,
+} from '../../src/control/faults.js';
 import type { RequestEntry } from '../../src/control/requests/index.js';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import { ApiError, AUTH_ERROR_CODE, errors, messages } from '../../src/lib/errors.js';
@@ -430,5 +435,61 @@ describe('fault injection: latency, drop and time-out', () => {
     aborted.abort();
     await expect(pending).rejects.toThrow(/abort/i);
     expect(app.services.requests.list().map((e) => e.status)).toEqual([0, 0]);
+  });
+});
+
+describe('fault injection: bounds', () => {
+  const rule = (i: number): FaultRule => ({ match: { path: `/faulted/${i}` }, effect: { status: 500 } });
+
+  it(`keeps at most ${MAX_FAULTS} faults: the next is refused with 413 and arms nothing`, async () => {
+    const s = sandbox();
+    for (let i = 0; i < MAX_FAULTS; i++) s.app.services.faults.add(rule(i));
+    const refused = await call(s.app, 'POST', '/__sandbox/faults', { body: rule(MAX_FAULTS) });
+    expectError(refused, errors.listFull('armed faults', MAX_FAULTS, ''));
+    expect(refused.body.detail).toContain('DELETE /__sandbox/faults');
+    expect(() => s.app.services.faults.add(rule(MAX_FAULTS))).toThrow(
+      messages.listFull('armed faults', MAX_FAULTS),
+    );
+    const listed = (await call(s.app, 'GET', '/__sandbox/faults')).body as { id: string }[];
+    expect(listed).toHaveLength(MAX_FAULTS);
+    expect(listed.at(-1)?.id).toBe(`fault_${MAX_FAULTS}`);
+    // A removed fault makes room; ids go on from the last one armed.
+    expect((await call(s.app, 'DELETE', '/__sandbox/faults/fault_1')).status).toBe(204);
+    expect((await arm(s.app, rule(MAX_FAULTS))).id).toBe(`fault_${MAX_FAULTS + 1}`);
+  });
+
+  it("counts in the world's bytes: past them a fault is refused with 413, and so is a write", async () => {
+    const limit = 1024 * 1024;
+    const s = sandbox({ maxWorldBytes: limit });
+    const token = await sandboxToken(s);
+    const heavy = (i: number, chars = 200_000): FaultRule => ({
+      match: { path: `/heavy/${i}` },
+      effect: { status: 500, body: { error: 'x'.repeat(chars) } },
+    });
+    const first = s.app.services.faults.add(heavy(1));
+    const bytesOf = (fault: unknown) => FAULT_OVERHEAD_BYTES + JSON.stringify(fault).length;
+    const perFault = bytesOf(first);
+    const fits = Math.floor(limit / perFault);
+    for (let i = 2; i <= fits; i++) await arm(s.app, heavy(i));
+    const used = fits * perFault;
+    const refused = await call(s.app, 'POST', '/__sandbox/faults', { body: heavy(fits + 1) });
+    expectError(refused, errors.worldFull(used + perFault, limit));
+    expect(s.app.services.faults.list()).toHaveLength(fits);
+    // A fault that leaves 40 bytes: no client write fits in them, until the faults go.
+    const empty = bytesOf({
+      ...first,
+      id: `fault_${fits + 1}`,
+      match: { ...first.match, path: `/heavy/${fits + 1}` },
+      effect: { status: 500, body: { error: '' } },
+    });
+    await arm(s.app, heavy(fits + 1, limit - used - empty - 40));
+    const write = () => call(s.app, 'POST', '/consumers', { token, body: { name: 'Room' } });
+    const full = await write();
+    expect(full.status).toBe(413);
+    expect(full.body.message).toMatch(
+      /^The world would hold \d+ bytes written by clients, more than its limit of 1048576/,
+    );
+    expect((await call(s.app, 'DELETE', '/__sandbox/faults')).status).toBe(204);
+    expect((await write()).status).toBe(200);
   });
 });

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_EVENTS_PER_RUN } from '../../src/control/timeline.js';
+import { MAX_EVENTS_PER_RUN, MAX_WORLD_TIMELINE } from '../../src/control/timeline.js';
+import { errors } from '../../src/lib/errors.js';
 import { connectionCredentials } from '../../src/modules/connections/index.js';
-import { call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
+import type { TimelineRecord } from '../../src/store/world.js';
+import { call, expectError, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
 
 /**
  * The timeline: events declared at instants, applied when the sandbox clock reaches them through
@@ -383,5 +385,55 @@ describe("a connection's life on the timeline", () => {
     );
     await advance(2 * HOUR);
     expect((await connectionOf(consumer)) as unknown).toMatchObject({ agent: { status: 'up' } });
+  });
+});
+
+describe('how many events a world keeps', () => {
+  /** Fills the world's timeline with events of `status`, straight into the world. */
+  async function filled(status: TimelineRecord['status'], count: number): Promise<void> {
+    await s.app.services.store.transact((write) => {
+      for (let i = 0; i < count; i++) {
+        const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+        write.world.timeline[id] = {
+          id,
+          // Those to come are due later than the clock: no run applies them meanwhile.
+          at: status === 'pending' ? '2026-03-01T00:00:00.000Z' : '2026-01-01T00:00:00.000Z',
+          consumerid: pos,
+          connectionid: null,
+          event: 'recovered',
+          until: null,
+          blocks: null,
+          status,
+          declared_on: '2026-01-01T00:00:00.000Z',
+          applied_on: status === 'pending' ? null : '2026-01-01T00:00:00.000Z',
+          records: null,
+          error: null,
+        };
+      }
+    });
+  }
+
+  const oneMore = async () => {
+    const connection = await connectionOf(pos);
+    const at = '2026-02-01T00:00:00Z';
+    return declare([{ at, consumer: pos, event: 'recovered', connection: connection.connectionid }]);
+  };
+
+  it(`makes room among the ${MAX_WORLD_TIMELINE} kept by dropping the oldest that happened`, async () => {
+    await filled('applied', MAX_WORLD_TIMELINE);
+    const res = await oneMore();
+    expect(res.status, res.text).toBe(200);
+    const events = (await call(s.app, 'GET', '/__sandbox/timeline')).body.events as { id: string }[];
+    expect(events).toHaveLength(MAX_WORLD_TIMELINE);
+    expect(events.some((event) => event.id === '00000000-0000-4000-8000-000000000000')).toBe(false);
+    expect(events.at(-1)?.id).toBe(res.body.events[0].id);
+  });
+
+  it(`refuses with 413 more than ${MAX_WORLD_TIMELINE} events to come, dropping nothing`, async () => {
+    await filled('pending', MAX_WORLD_TIMELINE);
+    const res = await oneMore();
+    expectError(res, errors.listFull('timeline events', MAX_WORLD_TIMELINE, ''));
+    expect(res.body.detail).toContain('DELETE /__sandbox/timeline');
+    expect(Object.keys(s.app.services.store.world.timeline)).toHaveLength(MAX_WORLD_TIMELINE);
   });
 });

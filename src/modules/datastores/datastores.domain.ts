@@ -182,8 +182,34 @@ export function relatedExecutionId(header: string | undefined): string | null {
 }
 
 /**
+ * Rows one consumer may hold in one datastore: the service documents no bound, and its list
+ * (GET .../data) answers them all at once, unpaged.
+ */
+export const MAX_DATASTORE_ROWS = 10_000;
+
+/** Refuses with 413 rows that would take the consumer's rows of the datastore past MAX_DATASTORE_ROWS. */
+function assertRoomForRows(
+  world: World,
+  consumer: ConsumerRecord,
+  datastore: DatastoreRecord,
+  count: number,
+) {
+  let held = 0;
+  for (const row of Object.values(world.datastore_data)) {
+    if (row.consumerid === consumer.consumerid && row.datastoreid === datastore.datastoreid) held += 1;
+  }
+  if (held + count > MAX_DATASTORE_ROWS) {
+    throw errors.listFull(
+      'rows per consumer in a datastore',
+      MAX_DATASTORE_ROWS,
+      `The consumer holds ${held} rows in this datastore and ${count} were given: DELETE .../data/{datastoredataid} removes one`,
+    );
+  }
+}
+
+/**
  * Adds rows: every item is checked first (a 422 names the item's index and its problems), then
- * all are written, or none.
+ * all are written, or none (413 past MAX_DATASTORE_ROWS).
  */
 export function createRows(
   world: World,
@@ -197,6 +223,7 @@ export function createRows(
     definitionProblems(datastore.definition.columns, item.data).map((p) => `item ${index}: ${p}`),
   );
   if (problems.length) throw errors.datastoreInputInvalid(problems);
+  assertRoomForRows(world, consumer, datastore, items.length);
   const now = deps.clock.now().toISOString();
   return items.map((item) => {
     const row: DatastoreDataRecord = {

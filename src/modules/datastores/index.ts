@@ -11,7 +11,7 @@ export function registerDatastores(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.deleteData, handlers.deleteDataHandler);
 }
 
-export { createRows } from './datastores.domain.js';
+export { createRows, MAX_DATASTORE_ROWS } from './datastores.domain.js';
 export { COLUMN_TYPES, DatastoreDef, DatastoreStatus } from './datastores.schemas.js';
 // What other modules use of this one.
 export { seedDatastores } from './datastores.seed.js';

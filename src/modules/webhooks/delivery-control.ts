@@ -6,8 +6,8 @@ import type { AppEnv } from '../../platform/context.js';
 import { admin, errorResponses, jsonContent } from '../../platform/openapi.js';
 import type { WebhookDeliveryRecord, World } from '../../store/world.js';
 import { deliveryWorkKey } from './delivery.js';
-import { pendingFrom } from './events.js';
 import { WEBHOOK_FAULT_EFFECTS } from './misbehaviour.js';
+import { MAX_PENDING_DELIVERIES_PER_ACCOUNT, outboxFull, pendingFrom } from './outbox.js';
 
 /**
  * Control endpoints of the webhook outbox: what was (or will be) sent, with the exact bodies, the
@@ -151,7 +151,7 @@ export const redeliver = createRoute({
       Delivery,
       "The new delivery, after its first attempt; still pending with no attempt when the instance's earlier deliveries or the other attempts in flight hold it back",
     ),
-    ...errorResponses([401, 404, 422]),
+    ...errorResponses([401, 404, 413, 422]),
   },
 });
 
@@ -216,12 +216,22 @@ export function requireDelivery(world: World, deliveryid: string): WebhookDelive
   return record;
 }
 
-/** A new pending delivery with the same body (same bytes, so the same signature) as `original`. */
+/**
+ * A new pending delivery with the same body (same bytes, so the same signature) as `original`;
+ * refused with 413 when the account has as many deliveries waiting as the outbox keeps.
+ */
 export function queueRedelivery(
   world: World,
   deps: { ids: IdSource; now: Date },
   original: WebhookDeliveryRecord,
 ): WebhookDeliveryRecord {
+  if (outboxFull(world, original.accountid)) {
+    throw errors.listFull(
+      'webhook deliveries waiting per account',
+      MAX_PENDING_DELIVERIES_PER_ACCOUNT,
+      `The account has ${MAX_PENDING_DELIVERIES_PER_ACCOUNT} deliveries waiting, each until it is sent or given up: move the clock past their retries, or delete the webhook instances they go to`,
+    );
+  }
   const deliveryid = deps.ids.next('webhook-delivery');
   const record: WebhookDeliveryRecord = {
     ...original,

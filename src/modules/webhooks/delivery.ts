@@ -18,6 +18,7 @@ import {
   type MisbehaviourOrder,
   signingSecretAt,
 } from './misbehaviour.js';
+import { MAX_FINISHED_DELIVERIES, OUTBOX_FULL, pruneDeliveries } from './outbox.js';
 import { receivesEventsOf } from './webhooks.domain.js';
 
 /**
@@ -55,8 +56,7 @@ export const NO_ANSWER_HTTPSTATUS = 0;
 
 export const DELIVERY_USER_AGENT = 'unified-api-sandbox-webhooks/1';
 
-/** Finished deliveries kept for the control endpoint; older ones are dropped. */
-export const MAX_FINISHED_DELIVERIES = 1000;
+export { MAX_FINISHED_DELIVERIES, pruneDeliveries };
 
 /** Webhook logs kept per account, the newest; older ones are dropped so the world stays bounded. */
 export const MAX_WEBHOOK_LOGS_PER_ACCOUNT = 10_000;
@@ -73,6 +73,7 @@ export const GIVE_UP_REASONS = {
   deleted: 'The webhook instance was deleted',
   outOfScope: 'The event is about a consumer the API key that created the webhook instance cannot reach',
   ownEndpoint: 'The url points at the sandbox itself (any of its worlds), which webhooks never call',
+  outboxFull: OUTBOX_FULL,
 } as const;
 
 export const signBody = (secret: string, body: string): string =>
@@ -280,14 +281,6 @@ export function attemptErrorKind(error: string): 'time-out' | 'lost by a fault' 
   return 'failed';
 }
 
-/** Drops the oldest finished deliveries beyond `keep`; pending ones always stay. */
-export function pruneDeliveries(world: World, keep = MAX_FINISHED_DELIVERIES): void {
-  const finished = Object.values(world.webhook_deliveries).filter((d) => d.state !== 'pending');
-  for (const delivery of finished.slice(0, Math.max(0, finished.length - keep))) {
-    delete world.webhook_deliveries[delivery.deliveryid];
-  }
-}
-
 /** Keeps the newest `keep` webhook logs of each account (logs are stored in the order they were made). */
 export function pruneWebhookLogs(world: World, keep = MAX_WEBHOOK_LOGS_PER_ACCOUNT): void {
   const ids = Object.keys(world.webhook_logs);
@@ -372,7 +365,9 @@ export class DeliveryWorker {
   /**
    * One attempt of one delivery, in three steps so that no write is held while the receiver is
    * out: a write that checks the delivery may go (or gives it up), the request, then a write that
-   * records the outcome in whatever world is current then.
+   * records the outcome in whatever world is current then. Both writes are the sandbox's own
+   * bookkeeping (bounded by the outbox's and the logs' own bounds): a world at its bytes still
+   * records them, or the attempt would be made again and again, never counted.
    */
   async #attempt(store: WorldStore, deliveryid: string): Promise<void> {
     const { clock, ids, self } = this.#services;
@@ -380,6 +375,7 @@ export class DeliveryWorker {
     // hold a url written before the sandbox listened where it does now.
     const own = self.endpoints();
     const planned = await store.transact((write) => {
+      write.bookkeeping();
       const world = write.world;
       const delivery = world.webhook_deliveries[deliveryid];
       if (delivery?.state !== 'pending') return null;
@@ -431,6 +427,7 @@ export class DeliveryWorker {
     const headers = { ...planned.headers, [SELF_CALL_HEADER]: self.marker };
     const result = await postWebhook(url, planned.body, headers, this.#timeoutMs, own.addressGuard(url));
     await store.transact((write) => {
+      write.bookkeeping();
       // The world may have been reset, or the instance deleted, while the request was out.
       const now = write.world;
       const delivery = now.webhook_deliveries[deliveryid];

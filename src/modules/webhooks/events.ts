@@ -1,19 +1,7 @@
 import { unixSeconds } from '../../lib/clock.js';
 import type { Services } from '../../platform/context.js';
 import type { ConnectionRecord, ConsumerRecord, IssueRecord } from '../../store/world.js';
-
-/** The outbox state of a delivery made at `now`: due at once, never tried. */
-export function pendingFrom(now: Date) {
-  return {
-    created_on: now.toISOString(),
-    attempts: 0,
-    next_attempt_at: now.toISOString(),
-    state: 'pending' as const,
-    last_httpstatus: null,
-    last_error: null,
-  };
-}
-
+import { enqueue, pendingFrom } from './outbox.js';
 import { subscribersOf } from './webhooks.domain.js';
 
 /**
@@ -56,7 +44,10 @@ export function eventBody(event: SandboxEvent, now: Date): string {
   });
 }
 
-/** Queues the event for its subscribers; returns the number of deliveries queued. */
+/**
+ * Queues the event for its subscribers (given up at once for an account whose deliveries waiting
+ * fill the outbox: see outbox.ts); returns the number of deliveries queued.
+ */
 export function publishEvent(services: EventServices, event: SandboxEvent): number {
   const world = services.store.world;
   const now = services.clock.now();
@@ -71,7 +62,7 @@ export function publishEvent(services: EventServices, event: SandboxEvent): numb
   for (const webhook of subscribers) {
     const body = eventBody(event, now);
     const deliveryid = services.ids.next('webhook-delivery');
-    world.webhook_deliveries[deliveryid] = {
+    enqueue(world, {
       deliveryid,
       webhookid: webhook.webhookid,
       accountid: event.accountid,
@@ -83,7 +74,7 @@ export function publishEvent(services: EventServices, event: SandboxEvent): numb
       body,
       ...pendingFrom(now),
       redelivery_of: null,
-    };
+    });
   }
   return subscribers.length;
 }

@@ -43,5 +43,15 @@ export {
   signingSecretAt,
   WEBHOOK_FAULT_EFFECTS,
 } from './misbehaviour.js';
-export { createWebhook, toWebhookInstance, webhookTypes } from './webhooks.domain.js';
+export {
+  MAX_FINISHED_DELIVERIES,
+  MAX_PENDING_DELIVERIES_PER_ACCOUNT,
+  OUTBOX_FULL,
+} from './outbox.js';
+export {
+  createWebhook,
+  MAX_WEBHOOKS_PER_ACCOUNT,
+  toWebhookInstance,
+  webhookTypes,
+} from './webhooks.domain.js';
 export { WebhookInstancePostItem } from './webhooks.schemas.js';

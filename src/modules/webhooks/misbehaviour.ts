@@ -1,5 +1,5 @@
 import type { WebhookDeliveryRecord, WebhookRecord, World } from '../../store/world.js';
-import { pendingFrom } from './events.js';
+import { enqueue, pendingFrom } from './outbox.js';
 
 /**
  * Deliveries that misbehave on purpose, the way real at-least-once, unordered delivery does: sent
@@ -138,8 +138,7 @@ function copyOf(
     redelivery_of: original.deliveryid,
     fault,
   };
-  world.webhook_deliveries[deliveryid] = record;
-  return record;
+  return enqueue(world, record);
 }
 
 /** What carrying out an order before the first attempt leaves to the worker. */

@@ -161,6 +161,26 @@ export interface WebhookDeps {
   own: Pick<OwnEndpoints, 'isOwnUrl'> | null;
 }
 
+/**
+ * Webhook instances one account may hold, both environments together: the service documents no
+ * bound (only one instance per url and type), so it is far above what an integration subscribes.
+ * Every event walks the instances, and each holds deliveries and logs of its own.
+ */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 1000;
+
+/** Refuses with 413 a new instance of an account that holds MAX_WEBHOOKS_PER_ACCOUNT. */
+function assertRoomForWebhook(world: World, accountid: string): void {
+  let held = 0;
+  for (const record of Object.values(world.webhooks)) if (record.accountid === accountid) held += 1;
+  if (held >= MAX_WEBHOOKS_PER_ACCOUNT) {
+    throw errors.listFull(
+      'webhook instances per account',
+      MAX_WEBHOOKS_PER_ACCOUNT,
+      'DELETE /webhooks/{webhookid} removes one',
+    );
+  }
+}
+
 export function createWebhook(
   world: World,
   deps: WebhookDeps,
@@ -171,6 +191,7 @@ export function createWebhook(
   assertWebhookUrl(input.url, deps.own);
   const integrationid = assertWebhookIntegration(deps.catalogue, type, input.integrationid);
   assertUniqueWebhook(world, principal, input.url, input.event);
+  assertRoomForWebhook(world, principal.accountid);
   const record: WebhookRecord = {
     webhookid: deps.ids.next('webhook'),
     accountid: principal.accountid,

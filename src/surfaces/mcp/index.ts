@@ -16,7 +16,9 @@ export type { McpService, McpSessionInfo } from './sessions.js';
  */
 export function registerMcp(app: OpenAPIHono<AppEnv>, services: Services): McpService {
   const sessions = new McpSessions(services.clock, () => services.store.world);
-  const oauth = new OAuthState(services.clock);
+  // What the sessions and the registered clients hold in memory counts toward the world's bytes.
+  sessions.countIn(services.store.quota);
+  const oauth = new OAuthState(services.clock, services.store.quota);
   services.mcp = sessions;
   registerOAuth(app, services, oauth);
   // The app's body guard stays out of /mcp (see isMcpPath): the same limit, here.

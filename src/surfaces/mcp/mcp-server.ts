@@ -101,7 +101,7 @@ async function admit(c: McpContext, services: Services): Promise<Admitted | Resp
 /** A JSON-RPC error answer of the transport layer (no request id: it concerns the HTTP request). */
 const rpcError = (
   c: McpContext,
-  status: 400 | 404 | 503,
+  status: 400 | 404 | 413 | 429,
   code: number,
   message: string,
   headers: Record<string, string> = {},
@@ -466,11 +466,14 @@ export function mcpEndpoint(
     }
     // The account's place is held while the initialize runs, so that concurrent ones cannot pass the cap.
     const account = admitted.principal.accountid;
-    if (!sessions.reserve(account)) {
-      return rpcError(c, 503, SERVER_FULL, messages.mcpSessionsFull(sessions.cap), {
+    // Full: 429 for the cap of sessions, which frees itself as tokens expire; 413 for the world's bytes.
+    const room = sessions.reserve(account);
+    if (room === 'cap') {
+      return rpcError(c, 429, SERVER_FULL, messages.mcpSessionsFull(sessions.cap), {
         'retry-after': String(FULL_RETRY_SECONDS),
       });
     }
+    if (room !== true) return rpcError(c, 413, SERVER_FULL, messages.worldFull(room.used, room.limit));
     let kept = false;
     try {
       return await openSession(sdk, app, services, sessions, oauth, admitted, request, options, () => {

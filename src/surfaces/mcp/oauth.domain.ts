@@ -1,12 +1,16 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import type { Clock } from '../../lib/clock.js';
+import { messages } from '../../lib/errors.js';
+import type { WorldQuota } from '../../store/store.js';
 
 /**
  * The OAuth 2.0 authorization server of the MCP server, as a real MCP client walks it: dynamic
  * client registration (RFC 7591), the authorization code grant with PKCE S256 (RFC 7636), refresh
  * tokens. What it holds (registered clients, sign-ins under way, codes, refresh tokens) is state of
- * the app, in memory and bounded, never part of the world: a restart forgets it, and a client
- * registers again (as MCP clients do when their client id is refused).
+ * the app, in memory and bounded, never part of the world (the clients count toward its bytes, 413
+ * past them): a restart forgets it, and a client registers again (as MCP clients do when their
+ * client id is refused).
  *
  * Registered clients are kept in pools, each bounded on its own: the anonymous registrations of one
  * address, and the clients of one account (registered with its token, or signed in through). A pool
@@ -67,11 +71,13 @@ export const oauthMessages = {
     `The sandbox holds ${max} anonymous registrations: try again later, or register with an API token of the account (Authorization: Bearer)`,
 } as const;
 
+type OAuthStatus = 400 | 401 | 413 | 429;
+
 export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     message: string,
-    readonly status: 400 | 401 | 429 = code === 'invalid_client' || code === 'invalid_token' ? 401 : 400,
+    readonly status: OAuthStatus = code === 'invalid_client' || code === 'invalid_token' ? 401 : 400,
     /** For a refusal that passes with time: the seconds to wait. */
     readonly retryAfter: number | null = null,
   ) {
@@ -166,6 +172,11 @@ interface ClientEntry {
   liveUntil: number;
 }
 
+/** What a registered client's entries cost in memory beyond its metadata as JSON. */
+export const CLIENT_OVERHEAD_BYTES = 1024;
+/** What a registered client counts in the world's bytes. */
+const clientBytes = (client: RegisteredClient) => CLIENT_OVERHEAD_BYTES + JSON.stringify(client).length;
+
 const ANONYMOUS = 'address:';
 const addressPool = (address: string) => `${ANONYMOUS}${address}`;
 const accountPool = (accountId: string) => `account:${accountId}`;
@@ -191,21 +202,6 @@ const MAX_ISSUED = 10_000;
 
 const MAX_REDIRECT_URIS = 10;
 const MAX_FIELD_LENGTH = 2048;
-
-/** A Map that forgets its oldest entry past `limit`. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
-    super();
-  }
-
-  override set(key: K, value: V): this {
-    if (!this.has(key) && this.size >= this.limit) {
-      const oldest = this.keys().next();
-      if (!oldest.done) this.delete(oldest.value);
-    }
-    return super.set(key, value);
-  }
-}
 
 const secret = () => randomBytes(32).toString('base64url');
 
@@ -263,7 +259,15 @@ export class OAuthState {
   /** The OAuth client each access token of the token endpoint was issued to (for the session list). */
   readonly #issued = new BoundedMap<string, { client_id: string; client_name: string | null }>(MAX_ISSUED);
 
-  constructor(private readonly clock: Clock) {}
+  /** What the registered clients weigh (clientBytes), counted in the world's bytes given a `quota`. */
+  #clientBytes = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly quota: WorldQuota | null = null,
+  ) {
+    quota?.holdOutside(() => this.#clientBytes);
+  }
 
   #now(): number {
     return this.clock.now().getTime();
@@ -296,6 +300,7 @@ export class OAuthState {
     }
     members.set(entry.client.client_id, entry);
     this.#clients.set(entry.client.client_id, entry);
+    this.#clientBytes += clientBytes(entry.client);
     if (isAnonymous(entry.pool)) this.#anonymousCount += 1;
   }
 
@@ -304,6 +309,7 @@ export class OAuthState {
     members?.delete(entry.client.client_id);
     if (members?.size === 0) this.#pools.delete(entry.pool);
     this.#clients.delete(entry.client.client_id);
+    this.#clientBytes -= clientBytes(entry.client);
     if (isAnonymous(entry.pool)) this.#anonymousCount -= 1;
   }
 
@@ -420,6 +426,8 @@ export class OAuthState {
     const pool =
       'accountId' in registrant ? accountPool(registrant.accountId) : addressPool(registrant.address);
     this.#makeRoom(pool, false);
+    const full = this.quota?.refusal(clientBytes(client));
+    if (full) throw new OAuthError('temporarily_unavailable', messages.worldFull(full.used, full.limit), 413);
     const registeredBy = 'accountId' in registrant ? registrant.accountId : null;
     this.#put({ client, pool, registeredBy, touchedAt: this.#now(), usedAt: 0, liveUntil: 0 });
     return client;

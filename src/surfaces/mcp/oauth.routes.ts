@@ -103,7 +103,7 @@ function remoteAddress(c: Context<AppEnv>): string {
 const oauthJson = (
   c: Context<AppEnv>,
   body: unknown,
-  status: 200 | 201 | 400 | 401 | 429 = 200,
+  status: 200 | 201 | 400 | 401 | 413 | 429 = 200,
   headers: Record<string, string> = {},
 ) => c.body(JSON.stringify(body), status, { 'content-type': 'application/json', ...noStore, ...headers });
 

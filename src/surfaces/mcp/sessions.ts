@@ -1,13 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Clock } from '../../lib/clock.js';
+import type { WorldFullError, WorldQuota } from '../../store/store.js';
 import type { World } from '../../store/world.js';
 
 /**
  * The MCP sessions of one app: each is an MCP Server and its Streamable HTTP transport, bound to the
  * identity of the token that opened it (key, consumer, scopes). They live in memory, bounded per
  * account (past `limit`, the account's own least recently used session is closed: one tenant never
- * closes another's) and in all (at `cap`, a new session is refused rather than taken from someone).
+ * closes another's), in all (at `cap`, a new session is refused rather than taken from someone), and
+ * by the world's bytes, which each session counts toward (MCP_SESSION_BYTES).
  * They are closed on DELETE /mcp, when the token they run on has expired, and when the world is
  * replaced (reset, a fixture with `replace: true`): the last two are noticed at the next look (any
  * /mcp request, `sessions()`).
@@ -45,6 +47,11 @@ export interface McpService {
 export const MAX_SESSIONS_PER_ACCOUNT = 100;
 /** Sessions the app holds at once, every account together: past it, a new session is refused. */
 export const MAX_SESSIONS = 1000;
+/**
+ * What a session costs in memory (its MCP server, transport and handlers: about 69 KB were measured
+ * a session), counted in the world's bytes: a world over HTTP holds as many as its share allows.
+ */
+export const MCP_SESSION_BYTES = 72 * 1024;
 
 export interface Session {
   readonly id: string;
@@ -64,6 +71,8 @@ export class McpSessions implements McpService {
   readonly #sessions = new Map<string, Session>();
   /** Sessions of each account whose initialize is under way: they hold their place against the bounds. */
   readonly #opening = new Map<string, number>();
+  /** The world's bound on bytes, which the sessions count toward, once `countIn` was called. */
+  #quota: WorldQuota | null = null;
 
   /**
    * `limit`: sessions per account; `cap`: sessions in all. Plain fields, so that a test can lower
@@ -76,18 +85,30 @@ export class McpSessions implements McpService {
     public cap = MAX_SESSIONS,
   ) {}
 
-  /**
-   * Room for a new session of the account, before its initialize runs: the account's own least
-   * recently used sessions are closed down to its limit; false when the app holds its cap of
-   * sessions even so (no other account's session is closed to make room). A true must be followed by
-   * `add` or `release`.
-   */
-  reserve(accountId: string): boolean {
-    this.sweep();
-    this.#makeRoom(accountId);
+  /** Counts the sessions (those opening included) in the world's bytes, MCP_SESSION_BYTES each. */
+  countIn(quota: WorldQuota): void {
+    this.#quota = quota;
+    quota.holdOutside(() => (this.#sessions.size + this.#openingCount()) * MCP_SESSION_BYTES);
+  }
+
+  #openingCount(): number {
     let opening = 0;
     for (const count of this.#opening.values()) opening += count;
-    if (this.#sessions.size + opening >= this.cap) return false;
+    return opening;
+  }
+
+  /**
+   * Room for a new session of the account, before its initialize runs: the account's own least
+   * recently used sessions are closed down to its limit; 'cap' when the app holds its cap of sessions
+   * even so (no other account's session is closed to make room), the world's refusal when one more
+   * would take it past its bytes. A true must be followed by `add` or `release`.
+   */
+  reserve(accountId: string): true | 'cap' | WorldFullError {
+    this.sweep();
+    this.#makeRoom(accountId);
+    if (this.#sessions.size + this.#openingCount() >= this.cap) return 'cap';
+    const full = this.#quota?.refusal(MCP_SESSION_BYTES);
+    if (full) return full;
     this.#opening.set(accountId, (this.#opening.get(accountId) ?? 0) + 1);
     return true;
   }

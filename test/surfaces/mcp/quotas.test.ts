@@ -90,7 +90,7 @@ describe('MCP sessions: a quota per account', () => {
     const theirs = await otherAccountMcpToken(s);
     expect((await initialize(s.url, theirs)).status).toBe(200);
     const refused = await initialize(s.url, theirs);
-    expect(refused.status).toBe(503);
+    expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toEqual(expect.any(String));
     expect(((await refused.json()) as Json).error).toEqual({
       code: -32000,
@@ -98,7 +98,7 @@ describe('MCP sessions: a quota per account', () => {
     });
     // Refused for every account alike, and the open sessions go on.
     const token = await mcpToken(s, consumer, ['consumers.read']);
-    expect((await initialize(s.url, token)).status).toBe(503);
+    expect((await initialize(s.url, token)).status).toBe(429);
     expect(countByAccount(s)).toEqual({ [s.ids.accountId]: 1, [s.ids.otherAccount.accountId]: 1 });
     expect((await mine.client.listTools()).tools.length).toBeGreaterThan(0);
     // A session that ends makes room.
@@ -132,13 +132,13 @@ describe('MCP sessions: a quota per account', () => {
       sessions.add(session(id, account));
     }
     // Full: another account is refused, and nobody's session is closed for it.
-    expect(sessions.reserve('C')).toBe(false);
+    expect(sessions.reserve('C')).toBe('cap');
     expect(closed).toEqual([]);
     // An account at its own limit makes room among its own sessions.
     expect(sessions.reserve('A')).toBe(true);
     expect(closed).toEqual(['a1']);
     // A session being opened holds its place: a second one would pass the cap.
-    expect(sessions.reserve('B')).toBe(false);
+    expect(sessions.reserve('B')).toBe('cap');
     sessions.add(session('a3', 'A'));
     expect(sessions.size).toBe(3);
     // An initialize that failed gives its place back.

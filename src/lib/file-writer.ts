@@ -33,7 +33,8 @@ import { basename, dirname, join } from 'node:path';
 /** O_NOFOLLOW where the platform has it (0 elsewhere: Windows, where links need rights). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const CREATE_NEW = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | NOFOLLOW;
-const APPEND = constants.O_CREAT | constants.O_APPEND | constants.O_WRONLY | NOFOLLOW;
+// Read too: a torn last line is looked for before the first append.
+const APPEND = constants.O_CREAT | constants.O_APPEND | constants.O_RDWR | NOFOLLOW;
 const READ = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
 /** The files the sandbox makes are its user's alone unless said otherwise (they hold the world). */
@@ -68,6 +69,7 @@ function refusedLink(path: string, error: unknown): never {
   // O_NOFOLLOW on a link: ELOOP on Linux, EMLINK or EFTYPE on some BSDs.
   if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE')
     throw new UnsafeFileError(path, 'is a link');
+  if (code === 'EISDIR') throw new UnsafeFileError(path, 'is not a regular file');
   throw error;
 }
 

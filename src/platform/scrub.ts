@@ -148,9 +148,13 @@ export class Scrubber {
 
   /** Free text (a finding's detail): credentials by shape, and the credentials in the urls it cites. */
   prose(text: string): string {
-    const scrubbed = this.text(text);
-    if (!scrubbed.includes('://') || !scrubbed.includes('?')) return scrubbed;
-    return scrubbed.replace(/\bhttps?:\/\/[^\s()<>"']+/g, (url) => this.url(url));
+    return this.#citedUrls(this.text(text));
+  }
+
+  /** The urls a text cites (a webhook's, a redirect), with the credentials of their queries redacted. */
+  #citedUrls(text: string): string {
+    if (!text.includes('://') || !text.includes('?')) return text;
+    return text.replace(/\bhttps?:\/\/[^\s()<>"'\\]+/g, (url) => (url.includes('?') ? this.url(url) : url));
   }
 
   /** A path: a segment holding a credential (once decoded) becomes the marker. */
@@ -266,13 +270,15 @@ export class Scrubber {
 
   /**
    * A request or response body: credentials by shape, then, in JSON, the string values of fields
-   * named as credentials, and in a form, its fields named as credentials.
+   * named as credentials and the queries of the urls it holds, and in a form, its fields named as
+   * credentials.
    */
   body(text: string): string {
     const shaped = this.text(text);
     const first = firstCharacter(shaped);
-    if (first === '{' || first === '[') return FIELD_HINT.test(shaped) ? redactFields(shaped) : shaped;
-    return FORM.test(shaped) ? this.query(shaped) : shaped;
+    if (first === '{' || first === '[')
+      return this.#citedUrls(FIELD_HINT.test(shaped) ? redactFields(shaped) : shaped);
+    return FORM.test(shaped) ? this.query(shaped) : this.#citedUrls(shaped);
   }
 }
 

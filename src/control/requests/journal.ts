@@ -732,8 +732,11 @@ function parseBody(text: string | null, truncated: boolean, json: boolean): unkn
 
 /** A record with every credential it holds replaced by the marker (see platform/scrub.ts). */
 export function scrubRecord(scrubber: Scrubber, record: JournalRecord): void {
-  record.path = scrubber.path(record.path);
-  if (record.url !== '') record.url = scrubber.url(record.url);
+  const url = record.url === '' ? '' : scrubber.url(record.url);
+  // A path the url holds unchanged holds nothing either (the url was looked at whole).
+  if (url === '' || url !== record.url || !url.includes(record.path))
+    record.path = scrubber.path(record.path);
+  record.url = url;
   const headers = record.headers;
   if (headers !== null) {
     let flat: readonly string[];

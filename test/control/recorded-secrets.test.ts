@@ -121,6 +121,8 @@ describe('what the sandbox records', () => {
         body: JSON.stringify({ name: `named ${value}` }),
       });
       await call(sandbox.app, 'GET', `/consumers?q=${encoded}`, { token: apiToken });
+      // A control endpoint called with the client's token: noted for the report, path and all.
+      await send(`/__sandbox/requests/${encoded}`, { headers: bearer });
     }
     // Credentials recognized by their name: query parameters, form fields, headers, JSON fields.
     for (const name of [
@@ -238,7 +240,9 @@ describe('what the sandbox records', () => {
     shown.push(await send('/__sandbox/report', { headers: { authorization: `Bearer ${control}` } }));
     // The report still reads what it needs: the token's claims, the webhook without a secret.
     expect(report.tokens.distinct_used).toBe(1);
-    expect(report.findings.map((finding) => finding.kind)).toContain('webhook_without_secret');
+    expect(report.findings.map((finding) => finding.kind)).toEqual(
+      expect.arrayContaining(['webhook_without_secret', 'sandbox_only']),
+    );
     // What stands instead of a credential: the marker.
     const named = entries.find((entry) => entry.query.access_token !== undefined);
     expect(named?.query.access_token).toBe('redacted');

@@ -386,7 +386,7 @@ export class RequestJournal {
    */
   noteControlCall(call: ControlCallNote): void {
     if (this.capacity === 0) return;
-    this.#controlCalls.push(call);
+    this.#controlCalls.push({ ...call, path: this.scrubber.path(call.path) });
     if (this.#controlCalls.length > MAX_CONTROL_CALLS) this.#controlCalls.shift();
   }
 

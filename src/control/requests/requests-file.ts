@@ -127,7 +127,11 @@ export function parseRequestFile(text: string, file: string, scrubber: Scrubber)
     scrubRecord(scrubber, record);
     records.push(record);
   }
-  return { records, controlCalls: head.control_calls ?? [] };
+  const controlCalls = (head.control_calls ?? []).map((call) => ({
+    ...call,
+    path: scrubber.path(call.path),
+  }));
+  return { records, controlCalls };
 }
 
 /** Reads and parses the requests file of the world file `db` (see parseRequestFile). */

@@ -459,8 +459,13 @@ async function reportCommand(args: Args) {
         ? toJUnit(report, failOn)
         : toMarkdown(report);
   // A new file renamed over FILE (lib/file-writer.ts): a link at FILE is replaced, never written through.
-  if (args.output) await writeFileAtomic(args.output, text, SHARED_FILE);
-  else process.stdout.write(text);
+  if (args.output) {
+    try {
+      await writeFileAtomic(args.output, text, SHARED_FILE);
+    } catch (error) {
+      throw new StartError(`cannot write ${args.output}: ${(error as Error).message}`);
+    }
+  } else process.stdout.write(text);
   const failed = failing(report, failOn);
   if (failed.length > 0) {
     console.error(

@@ -170,6 +170,11 @@ describe('a link planted at a name the sandbox writes', () => {
     expect(lstatSync(output).isSymbolicLink()).toBe(false);
     expect(readFileSync(output, 'utf8')).toContain('<testsuite');
     expect(readFileSync(victim, 'utf8')).toBe(PRECIOUS);
+    // A name that cannot take a file (a folder): exit code 2 and one line saying so.
+    const folderOut = await report(['--db', db, '--output', dirname(db)]);
+    expect(folderOut.code).toBe(2);
+    expect(folderOut.stderr.trim().split('\n')).toHaveLength(1);
+    expect(folderOut.stderr).toContain(`cannot write ${dirname(db)}`);
   }, 120_000);
 
   it('at the journal while the server runs (after a reset, after a compaction): the write is refused', async () => {

@@ -134,7 +134,8 @@ Options:
   --format F       markdown (default), json or junit
   --fail-on LIST   finding kinds separated by commas, or a severity: error (every error),
                    warning (warnings and errors), info or any (every finding)
-  --output FILE    write the report to FILE instead of the standard output
+  --output FILE    write the report to FILE instead of the standard output (a new file renamed
+                   over FILE: a link at FILE is replaced, not written through)
   -h, --help       this text`;
 
 class UsageError extends Error {}

@@ -137,6 +137,13 @@ export class Scrubber {
     return text.includes('yJ') || text.includes('wct_') || this.#holdsKnown(text);
   }
 
+  /** Whether a text holds a credential by its shape, as it is or once its escapes are decoded. */
+  holds(text: string): boolean {
+    if (this.mayHold(text) && this.text(text) !== text) return true;
+    const decoded = decodeLoosely(text);
+    return decoded !== text && this.mayHold(decoded) && this.text(decoded) !== decoded;
+  }
+
   /** A text with every credential recognized by its shape replaced by the marker. */
   text(text: string): string {
     if (!this.mayHold(text)) return text;
@@ -166,7 +173,7 @@ export class Scrubber {
     for (let i = 0; i < segments.length; i += 1) {
       const segment = segments[i] as string;
       if (segment === '' || segment === REDACTED) continue;
-      if (this.mayHold(segment) || this.mayHold(decodeLoosely(segment))) {
+      if (this.holds(segment)) {
         segments[i] = REDACTED;
         changed = true;
       }
@@ -186,11 +193,10 @@ export class Scrubber {
       const rawValue = at === -1 ? '' : pair.slice(at + 1);
       const name = decodeLoosely(rawName);
       let next = pair;
-      if (this.mayHold(name) || this.mayHold(rawName)) next = REDACTED;
+      if (this.holds(rawName)) next = REDACTED;
       else if (rawValue !== REDACTED && rawValue !== '' && isSecretParameter(name))
         next = `${rawName}=${REDACTED}`;
-      else if (rawValue !== '' && (this.mayHold(rawValue) || this.mayHold(decodeLoosely(rawValue))))
-        next = `${rawName}=${REDACTED}`;
+      else if (rawValue !== '' && this.holds(rawValue)) next = `${rawName}=${REDACTED}`;
       if (next !== pair) {
         pairs[i] = next;
         changed = true;

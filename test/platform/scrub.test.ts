@@ -61,6 +61,9 @@ describe('the scrubber', () => {
     const url =
       'http://127.0.0.1:4010/consumers/0b5c/accounting/invoices?page=2&size=50&updated_after=2026-01-01';
     expect(s.url(url)).toBe(url);
+    // Near misses of a shape: `eyJ` with no segments after it, a `wct_` too short.
+    const near = 'http://h/consumers/heyJude/eyJ.only?search=eyJabc&q=wct_short&name=heyJude%20x';
+    expect(s.url(near)).toBe(near);
     expect(s.path('/consumers/abc/pos/orders')).toBe('/consumers/abc/pos/orders');
     const headers = ['host', 'api.example.com', 'user-agent', 'node 1.2.3', 'x-chift-connectionid', 'c-1'];
     expect(s.headers(headers)).toBe(headers);

@@ -7,12 +7,12 @@ import autocannon from 'autocannon';
 import { seedDirectory } from '../src/control/seeded-world.js';
 import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
 import { seedCredentials } from '../src/platform/credentials.js';
+import { journalReads } from './reads.js';
 
 /**
  * npm run bench [-- --quick] [--no-write] [--no-build]
  * npm run bench:quick            (the same as `--quick --no-write`: every scenario for a second)
- * npm run bench -- --only=<name>  (one group alone, printed, never written: large-file, datalab,
- *                                  fresh, durable)
+ * npm run bench -- --only=<group>  (printed, never written: large-file, datalab, fresh, durable, read)
  *
  * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling), a bare Hono app
  * (the framework's) and the built sandbox, drives each scenario with autocannon (50 connections),
@@ -198,6 +198,7 @@ const ALONE: Record<string, (rows: Row[]) => Promise<void> | void> = {
   'large-file': (rows) => largeWorldOnFile(rows),
   datalab: (rows) => datalabOverLargeWorld(rows),
   fresh: (rows) => freshWorlds(rows),
+  read: (rows) => journalReads(rows, { start, stop, drive, token, sandboxCommand, peakRssMiB, cpuNote }),
   durable: (rows) =>
     durableLargeWorld(
       rows,

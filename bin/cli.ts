@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -21,14 +20,19 @@ import {
 import {
   DEFAULT_REQUEST_JOURNAL_SIZE,
   formatRequestLine,
-  parseRequestFile,
-  REQUESTS_FILE_SUFFIX,
+  type RequestsFileContent,
+  readRequestsFile,
+  requestsFileOf,
 } from '../src/control/requests/index.js';
 import { keptClock } from '../src/control/sandbox.domain.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
 import { EARLIEST_INSTANT, inCalendar, LATEST_INSTANT } from '../src/lib/calendar.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { messages } from '../src/lib/errors.js';
+import { FileLineError } from '../src/lib/file-lines.js';
+import { SHARED_FILE, UnsafeFileError, writeFileAtomic } from '../src/lib/file-writer.js';
+import { keySecretsOf } from '../src/platform/credentials.js';
+import { Scrubber } from '../src/platform/scrub.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
@@ -132,7 +136,8 @@ Options:
   --format F       markdown (default), json or junit
   --fail-on LIST   finding kinds separated by commas, or a severity: error (every error),
                    warning (warnings and errors), info or any (every finding)
-  --output FILE    write the report to FILE instead of the standard output
+  --output FILE    write the report to FILE instead of the standard output (a new file renamed
+                   over FILE: a link at FILE is replaced, not written through)
   -h, --help       this text`;
 
 class UsageError extends Error {}
@@ -400,16 +405,18 @@ async function reportOfServer(args: Args): Promise<ReadinessReport> {
 async function reportOfWorldFile(args: Args): Promise<ReadinessReport> {
   const db = args.db as string;
   if (!existsSync(db)) throw new StartError(`no world file at ${db}`);
-  const requestsPath = `${db}${REQUESTS_FILE_SUFFIX}`;
-  let journal: ReturnType<typeof parseRequestFile>;
+  const store = await openWorldFile(db, () => seedWorld(DEFAULT_SEED, 'default'), { readOnly: true });
+  // Read back, the file is input like any other: checked line by line, and scrubbed again.
+  const scrubber = new Scrubber({ known: () => keySecretsOf(store.world.meta) });
+  let journal: RequestsFileContent;
   try {
-    journal = parseRequestFile(await readFile(requestsPath, 'utf8'));
+    journal = await readRequestsFile(db, scrubber);
   } catch (error) {
+    if (error instanceof FileLineError) throw new StartError(error.message);
     throw new StartError(
-      `cannot read ${requestsPath}: ${(error as Error).message}. 'serve --db ${db}' writes it when it stops (SIGINT or SIGTERM); a sandbox killed otherwise leaves none.`,
+      `cannot read ${requestsFileOf(db)}: ${(error as Error).message}. 'serve --db ${db}' writes it when it stops (SIGINT or SIGTERM); a sandbox killed otherwise leaves none.`,
     );
   }
-  const store = await openWorldFile(db, () => seedWorld(DEFAULT_SEED, 'default'), { readOnly: true });
   // The served documents, the catalogue and the verticals, as the app of that world has them.
   const { services } = createApp({ seed: store.world.meta.seed, requestJournalSize: 0, maxWorlds: 0 });
   const documents = services.servedDocuments?.() ?? { service: '{}', sandbox: '{}' };
@@ -428,6 +435,7 @@ async function reportOfWorldFile(args: Args): Promise<ReadinessReport> {
     now: keptClock(store.world)?.now() ?? new Date(last ?? Date.now()),
     consumerId: args.consumer ?? undefined,
     connectionId: args.connection ?? undefined,
+    scrubber,
   });
 }
 
@@ -450,8 +458,14 @@ async function reportCommand(args: Args) {
       : args.format === 'junit'
         ? toJUnit(report, failOn)
         : toMarkdown(report);
-  if (args.output) await writeFile(args.output, text);
-  else process.stdout.write(text);
+  // A new file renamed over FILE (lib/file-writer.ts): a link at FILE is replaced, never written through.
+  if (args.output) {
+    try {
+      await writeFileAtomic(args.output, text, SHARED_FILE);
+    } catch (error) {
+      throw new StartError(`cannot write ${args.output}: ${(error as Error).message}`);
+    }
+  } else process.stdout.write(text);
   const failed = failing(report, failOn);
   if (failed.length > 0) {
     console.error(
@@ -481,7 +495,11 @@ async function main(argv: string[]) {
 export function runCli(argv: string[]): void {
   main(argv).catch((error: unknown) => {
     const known =
-      error instanceof UsageError || error instanceof StartError || error instanceof StoreFileError;
+      error instanceof UsageError ||
+      error instanceof StartError ||
+      error instanceof StoreFileError ||
+      error instanceof UnsafeFileError ||
+      error instanceof FileLineError;
     const isParseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     console.error(`unified-api-sandbox: ${(error as Error).message}`);
     if (isParseError) console.error("Run 'unified-api-sandbox --help' for the options.");

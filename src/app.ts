@@ -36,19 +36,20 @@ import { registerWebhooks, webhookDeliveryTask } from './modules/webhooks/index.
 import { bodyGuard, isJsonRequest } from './platform/body-guard.js';
 import { loadCatalogue } from './platform/catalogue.js';
 import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
-import { jwtSecret } from './platform/credentials.js';
+import { jwtSecret, keySecretsOf } from './platform/credentials.js';
 import { handleError } from './platform/handle-error.js';
 import { appCachesOf } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
 import { requestSchemaOf, validationFailure } from './platform/openapi.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
+import { Scrubber } from './platform/scrub.js';
 import { SandboxSelf } from './platform/self.js';
 import { Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
 import type { AnyVerticalModule } from './platform/vertical-module.js';
 import { Store } from './store/store.js';
 import type { CustomRecordsRecord, WorldSize } from './store/world.js';
-import { mcpSessionsSection, registerConsole } from './surfaces/console/index.js';
+import { mcpSessionsSection, registerConsole, sessionValue } from './surfaces/console/index.js';
 import { registerDocs } from './surfaces/docs/index.js';
 import { isMcpPath, RAW_BODY_PATHS, registerMcp } from './surfaces/mcp/index.js';
 import { VERTICALS } from './verticals.js';
@@ -118,6 +119,11 @@ export interface CreateAppOptions {
   requestJournalBodyChars?: number;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
   onRequest?: (summary: RequestSummary) => void;
+  /**
+   * Secrets of the app hosting this one (a world created over HTTP: the server's admin token), which
+   * its journal scrubs as it scrubs its own.
+   */
+  hostSecrets?: readonly string[];
   /** Longest a fault holds a request, in milliseconds (default and most 300000; tests shorten it). */
   faultHoldLimitMs?: number;
   /**
@@ -148,6 +154,35 @@ function ownsItsWrites(path: string): boolean {
 }
 
 export type SandboxApp = OpenAPIHono<AppEnv> & { readonly services: Services };
+
+/**
+ * The secrets the app issued, which the scrubber of what it records looks for: its keys' secrets
+ * (those of the world it holds now), its admin (or control) token and the console's cookie of it,
+ * and those of the app hosting it. The same array while they do not change.
+ */
+function knownSecrets(
+  store: Store,
+  config: SandboxConfig,
+  options: CreateAppOptions,
+): () => readonly string[] {
+  const admin = config.adminToken ? [config.adminToken, sessionValue(config.adminToken)] : [];
+  const host = options.hostSecrets ?? [];
+  let seen = '';
+  let secrets: readonly string[] = [];
+  return () => {
+    const { seed, keys_salt } = store.world.meta;
+    const world = `${seed}:${keys_salt ?? ''}`;
+    if (world !== seen) {
+      seen = world;
+      secrets = [
+        ...keySecretsOf({ seed, ...(keys_salt !== undefined ? { keys_salt } : {}) }),
+        ...admin,
+        ...host,
+      ];
+    }
+    return secrets;
+  };
+}
 
 export const DEFAULT_SEED = 1;
 
@@ -217,7 +252,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
         ? { bodyBudget: options.requestJournalBodyChars }
         : {}),
       onRequest: options.onRequest,
-      adminToken: config.adminToken,
+      scrubber: new Scrubber({ adminToken: config.adminToken, known: knownSecrets(store, config, options) }),
     }),
     faults,
     // The same faults make the webhook deliveries they match misbehave (modules/webhooks/misbehaviour.ts).
@@ -356,6 +391,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
         ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
         ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
         ...(options.faultHoldLimitMs !== undefined ? { faultHoldLimitMs: options.faultHoldLimitMs } : {}),
+        ...(config.adminToken ? { hostSecrets: [config.adminToken] } : {}),
         verticals,
       },
     });

@@ -1,5 +1,4 @@
 import { existsSync, rmSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
@@ -13,12 +12,12 @@ import {
 } from './control/fixtures.control.js';
 import { type ReadinessReport, reportOf } from './control/report/index.js';
 import {
-  REQUESTS_FILE_SUFFIX,
   type RequestEntry,
   type RequestFilter,
   type RequestJournal,
   type RequestSummary,
-  requestFileLines,
+  requestsFileOf,
+  writeRequestsFile,
 } from './control/requests/index.js';
 import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
 import type { ConnectionLifeMode } from './control/seeded-life.js';
@@ -310,8 +309,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       // The journal beside the world file, for `unified-api-sandbox report --db` once stopped.
-      if (options.db && app.services.requests.keeps)
-        await writeRequestsFile(options.db, app.services.requests);
+      if (options.db && app.services.requests.keeps) await keepRequests(options.db, app.services.requests);
       // Every acknowledged write is on disk already; this waits for a compaction and frees the file.
       await store.close();
     },
@@ -319,17 +317,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
 }
 
 /**
- * Writes the journal beside the world file (`<db>.requests.jsonl`, docs/readiness.md): a file written
- * aside and renamed over it, so that it is whole or the one before. A failure is said, not thrown: the
- * world itself is safe.
+ * Writes the journal beside the world file (`<db>.requests.jsonl`, docs/readiness.md), whole or not at
+ * all (lib/file-writer.ts). A failure is said, not thrown: the world itself is safe.
  */
-async function writeRequestsFile(db: string, journal: RequestJournal): Promise<void> {
-  const path = `${db}${REQUESTS_FILE_SUFFIX}`;
+async function keepRequests(db: string, journal: RequestJournal): Promise<void> {
   try {
-    await writeFile(`${path}.tmp`, `${requestFileLines(journal).join('\n')}\n`);
-    await rename(`${path}.tmp`, path);
+    await writeRequestsFile(db, journal);
   } catch (error) {
-    console.error(`[unified-api-sandbox] the requests file ${path} could not be written:`, error);
+    console.error(
+      `[unified-api-sandbox] the requests file ${requestsFileOf(db)} could not be written: ${(error as Error).message}`,
+    );
   }
 }
 

@@ -60,6 +60,7 @@ export interface WorldHubOptions {
     | 'webhookTimeoutMs'
     | 'faultHoldLimitMs'
     | 'verticals'
+    | 'hostSecrets'
   >;
   /** Machine time in milliseconds (tests of expiry give their own). */
   now?: () => number;

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
+import { PRIVATE_FILE, writeFileAtomic } from '../lib/file-writer.js';
 import { own } from '../lib/own.js';
 import { type Catalogue, loadCatalogue } from '../platform/catalogue.js';
 import { credentialsOf } from '../platform/credentials.js';
@@ -60,22 +59,12 @@ export function sandboxEnv(world: World, baseUrl: string, catalogue: Catalogue =
 export const formatDotenv = (lines: [string, string][]) => lines.map(([k, v]) => `${k}=${v}`).join('\n');
 
 /**
- * Writes the dotenv lines to `path` whole or not at all: into a temporary file beside it, then
- * renamed over it, so that a reader never sees half a file and the file's appearance means it is
- * complete. Readable by its owner only: the lines hold the seeded keys.
+ * Writes the dotenv lines to `path` whole or not at all, through the one writer (lib/file-writer.ts):
+ * a reader never sees half a file, the file's appearance means it is complete, and a link at `path`
+ * is replaced, never written through. Readable by its owner only: the lines hold the seeded keys.
  */
 export async function writeEnvFile(path: string, lines: [string, string][]): Promise<void> {
-  const temporary = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  try {
-    await writeFile(temporary, `${formatDotenv(lines)}\n`, { mode: 0o600 });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${formatDotenv(lines)}\n`, PRIVATE_FILE);
 }
 
 /** A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. */

@@ -7,7 +7,7 @@ import type { AnyVerticalModule } from '../platform/vertical-module.js';
 import type { Store } from '../store/store.js';
 import { buildFixture, type FixtureBuild } from './fixtures.domain.js';
 import { FixtureResult, type FixtureResultValue, fixtureJsonSchema } from './fixtures.schema.js';
-import { type FixtureSource, fixtureInput } from './fixtures.source.js';
+import { type FixtureSource, fixtureInput, placed } from './fixtures.source.js';
 import { admin } from './sandbox.routes.js';
 
 export { FixtureError } from '../platform/fixtures/errors.js';
@@ -106,13 +106,17 @@ export async function loadFixtures(
   app: { services: Services },
   source: FixtureSource,
 ): Promise<FixtureResultValue> {
-  const { input, file } = fixtureInput(source);
+  const { input, file, text } = fixtureInput(source);
   const { services } = app;
-  return services.store.transact(async (scope) => {
-    const { result, replaceWith, builtIn } = buildFixture(scope, services, input, file);
-    if (replaceWith) await scope.replace(replaceWith, builtIn ?? undefined);
-    return result;
-  });
+  return services.store
+    .transact(async (scope) => {
+      const { result, replaceWith, builtIn } = buildFixture(scope, services, input, file);
+      if (replaceWith) await scope.replace(replaceWith, builtIn ?? undefined);
+      return result;
+    })
+    .catch((error: unknown) => {
+      throw placed(error, text);
+    });
 }
 
 /**
@@ -125,7 +129,7 @@ export function loadFixturesNow(
   services: FixtureServices,
   source: FixtureSource,
 ): FixtureResultValue {
-  const { input, file } = fixtureInput(source);
+  const { input, file, text } = fixtureInput(source);
   let outcome: { build: FixtureBuild } | { error: unknown } | undefined;
   const written = store.transact((scope) => {
     try {
@@ -143,7 +147,7 @@ export function loadFixturesNow(
     if (outcome && 'build' in outcome) report(error);
   });
   if (outcome === undefined) throw new Error('fixtures: the write did not run at once');
-  if ('error' in outcome) throw outcome.error;
+  if ('error' in outcome) throw placed(outcome.error, text);
   const { replaceWith, builtIn } = outcome.build;
   if (replaceWith) store.replace(replaceWith, builtIn ?? undefined).catch(report);
   return outcome.build.result;

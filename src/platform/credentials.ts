@@ -63,6 +63,18 @@ export function seedCredentials(seed: number, salt?: string): SeedCredentials {
 export const credentialsOf = (meta: { seed: number; keys_salt?: string }): SeedCredentials =>
   seedCredentials(meta.seed, meta.keys_salt);
 
+/** The secrets of a world's API keys, as the scrubber of what is recorded looks for them (platform/scrub.ts). */
+export function keySecretsOf(meta: { seed: number; keys_salt?: string }): string[] {
+  const credentials = credentialsOf(meta);
+  return [
+    credentials.sandbox,
+    credentials.production,
+    credentials.restricted,
+    credentials.revoked,
+    credentials.otherAccount,
+  ].map((key) => key.clientSecret);
+}
+
 /** The JWT signing secret of a seeded world: tokens of one seed are forged for any other. */
 export const jwtSecret = (seed: number | string) => createHash('sha256').update(`jwt:${seed}`).digest();
 

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openWorldFile, seedWorld } from '../../src/control/seeded-world.js';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
 import { ROOT, serveCli, stop } from './helpers.js';
 
@@ -148,4 +149,67 @@ describe('unified-api-sandbox report', () => {
     const missing = await report(['--db', join(dir, 'none.json')]);
     expect(missing.code).toBe(2);
   });
+
+  it('refuses a requests file it cannot read: exit 2, one line naming the file, the line and the field', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'report-bad-'));
+    const head = '{"format":"unified-api-sandbox requests","version":1,"control_calls":[]}';
+    const line = {
+      seq: 1,
+      at: 1_790_000_000_000,
+      method: 'GET',
+      path: '/consumers',
+      url: 'http://127.0.0.1/consumers',
+      headers: ['host', '127.0.0.1'],
+      client: null,
+      consumerId: null,
+      connectionId: null,
+      requestBody: null,
+      requestTruncated: false,
+      status: 200,
+      responseBody: '[]',
+      responseTruncated: false,
+      durationMs: 1,
+      fault: null,
+      redacted: false,
+      page: null,
+    };
+    const cases: [string, string, string][] = [
+      ['an empty object', `${head}\n{}\n`, 'line 2, field seq'],
+      [
+        'a field of the wrong type',
+        `${head}\n${JSON.stringify({ ...line, headers: [1, 2] })}\n`,
+        'line 2, field headers[0]',
+      ],
+      [
+        'a status as text',
+        `${head}\n${JSON.stringify(line)}\n${JSON.stringify({ ...line, seq: 2, status: '200' })}\n`,
+        'line 3, field status',
+      ],
+      [
+        'control calls that are no list',
+        '{"format":"unified-api-sandbox requests","version":1,"control_calls":5}\n',
+        'line 1, field control_calls',
+      ],
+      ['a line that is not JSON', `${head}\n{"seq":\n`, 'line 2: not JSON'],
+      ['another file', '{"format":"something else"}\n', 'line 1, field format'],
+    ];
+    const worlds = await Promise.all(
+      cases.map(async ([, text], index) => {
+        const db = join(dir as string, `world-${index}.json`);
+        const store = await openWorldFile(db, () => seedWorld(11));
+        await store.close();
+        await writeFile(`${db}.requests.jsonl`, text);
+        return db;
+      }),
+    );
+    const outs = await Promise.all(worlds.map((db) => report(['--db', db, '--format', 'json'])));
+    cases.forEach(([what, , where], index) => {
+      const out = outs[index] as { code: number; stdout: string; stderr: string };
+      expect(out.code, what).toBe(2);
+      expect(out.stdout, what).toBe('');
+      const lines = out.stderr.trim().split('\n');
+      expect(lines, what).toHaveLength(1);
+      expect(lines[0], what).toContain(`${worlds[index]}.requests.jsonl, ${where}`);
+    });
+  }, 120_000);
 });

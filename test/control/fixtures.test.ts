@@ -748,7 +748,8 @@ describe('refusals name the file, the JSON path and the rule', () => {
     expect(error.status).toBe(422);
     expect(error.path).toBe('consumers[1].name');
     expect(error.file).toBe(file);
-    expect(error.message).toBe(`${file}: consumers[1].name: Validation error (Field required)`);
+    expect(error.line).toBe(1);
+    expect(error.message).toBe(`${file}, line 1, field consumers[1].name: Validation error (Field required)`);
   });
 
   it('a schema violation over HTTP: 422 with the ServiceError envelope', async () => {

@@ -822,7 +822,7 @@ describe('fixtures naming records after Object.prototype members', () => {
         const out = runCli([...command, '--fixtures', file]);
         expect(out.code, out.stderr).toBe(2);
         expect(out.stderr).toContain(
-          `Fixtures refused: ${file}: consumers[0].connections[0].commerce.orders[0].lines[0].variant_id`,
+          `Fixtures refused: ${file}, line 1, field consumers[0].connections[0].commerce.orders[0].lines[0].variant_id`,
         );
         expect(out.stderr).toContain("the variant 'toString' does not exist");
       }

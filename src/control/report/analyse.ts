@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from '@hono/zod-openapi';
 import { attemptErrorKind } from '../../modules/webhooks/index.js';
 import type { Catalogue } from '../../platform/catalogue.js';
+import type { Scrubber } from '../../platform/scrub.js';
 import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from '../../platform/tokens.js';
 import { CLIENT_REQUEST_ID_HEADER } from '../../platform/transactions.js';
 import type { World } from '../../store/world.js';
@@ -12,9 +13,10 @@ import {
   recordHeader,
   recordId,
 } from '../requests/journal.js';
-import { COMPANIONS, docsOf, FINDING_KINDS, type FindingKindName, type Severity } from './kinds.js';
+import { compare, Findings } from './findings.js';
+import { COMPANIONS } from './kinds.js';
 import { invalidValues, type Operation, type OperationIndex, unknownFields } from './operations.js';
-import type { CoverageEntrySchema, FindingSchema, ReportSchema } from './schemas.js';
+import type { CoverageEntrySchema, ReportSchema } from './schemas.js';
 
 /**
  * The readiness report: what a world's journal, webhooks and deliveries say of the client that
@@ -22,7 +24,7 @@ import type { CoverageEntrySchema, FindingSchema, ReportSchema } from './schemas
  * same requests give the same report.
  */
 
-export type Finding = z.infer<typeof FindingSchema>;
+export type { Finding } from './findings.js';
 export type CoverageEntry = z.infer<typeof CoverageEntrySchema>;
 export type ReadinessReport = z.infer<typeof ReportSchema>;
 
@@ -40,9 +42,10 @@ export interface ReportInput {
   areas: ReadonlySet<string>;
   /** Control endpoints called with an API token (see RequestJournal.controlCalls). */
   controlCalls?: readonly ControlCallNote[];
+  /** What every finding's text goes through (the urls of webhooks it cites may carry tokens). */
+  scrubber: Scrubber;
 }
 
-const MAX_REQUEST_IDS = 20;
 /** A token renewed with more than this left was renewed too early (the SDKs renew 30 s before). */
 const EARLY_RENEWAL_SECONDS = 5 * 60;
 /** Renewals too early before the report says so (one is a restart). */
@@ -128,57 +131,6 @@ function errorOf(record: JournalRecord): { key: string; message: string; detail:
   return { key: code ? `${record.status} ${code}` : String(record.status), message, detail };
 }
 
-class Findings {
-  readonly #out = new Map<string, Finding>();
-
-  add(
-    kind: FindingKindName,
-    at: { consumer?: string | null; connection?: string | null; operation?: string | null; key?: string },
-    detail: (count: number) => string,
-    request?: string,
-    delivery?: string,
-  ): void {
-    const key = `${kind}|${at.consumer ?? ''}|${at.connection ?? ''}|${at.operation ?? ''}|${at.key ?? ''}`;
-    let finding = this.#out.get(key);
-    if (!finding) {
-      const definition = FINDING_KINDS[kind];
-      finding = {
-        kind,
-        severity: definition.severity,
-        title: definition.title,
-        detail: '',
-        advice: definition.advice,
-        docs: docsOf(kind),
-        consumer_id: at.consumer ?? null,
-        connection_id: at.connection ?? null,
-        operation_id: at.operation ?? null,
-        count: 0,
-        requests: [],
-        deliveries: [],
-      };
-      this.#out.set(key, finding);
-    }
-    finding.count += 1;
-    finding.detail = detail(finding.count);
-    if (request && finding.requests.length < MAX_REQUEST_IDS) finding.requests.push(request);
-    if (delivery && finding.deliveries.length < MAX_REQUEST_IDS) finding.deliveries.push(delivery);
-  }
-
-  list(): Finding[] {
-    const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-    return [...this.#out.values()].sort(
-      (a, b) =>
-        rank[a.severity] - rank[b.severity] ||
-        compare(a.kind, b.kind) ||
-        compare(a.consumer_id ?? '', b.consumer_id ?? '') ||
-        compare(a.connection_id ?? '', b.connection_id ?? '') ||
-        compare(a.operation_id ?? '', b.operation_id ?? '') ||
-        compare(a.requests[0] ?? '', b.requests[0] ?? ''),
-    );
-  }
-}
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Runs `work` over `items`, letting other requests in every few milliseconds. */
@@ -242,7 +194,7 @@ export async function readinessReport(input: ReportInput): Promise<ReadinessRepo
   await nextTurn();
   webhooks(world, consumerFilter, findings);
 
-  const list = findings.list();
+  const list = findings.list(input.scrubber);
   const kinds: Record<string, number> = {};
   for (const finding of list) kinds[finding.kind] = (kinds[finding.kind] ?? 0) + 1;
   const times = calls.map((call) => call.at);

@@ -81,6 +81,7 @@ export function reportOf(
       now,
       consumerId,
       connectionId,
+      scrubber: services.requests.scrubber,
     }),
   );
 }

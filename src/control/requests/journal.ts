@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ByteArena } from '../../lib/byte-arena.js';
 import { type Page, paginate } from '../../lib/pagination.js';
 import { compilePathPattern } from '../../lib/path-pattern.js';
-import { type Principal, unverifiedClaims } from '../../platform/tokens.js';
+import { REDACTED as MARKER, Scrubber } from '../../platform/scrub.js';
+import type { Principal } from '../../platform/tokens.js';
 import { CLIENT_REQUEST_ID_HEADER, CONNECTION_ID_HEADER } from '../../platform/transactions.js';
 
 /**
@@ -279,7 +280,8 @@ export class RequestJournal {
   readonly capacity: number;
   readonly #bodyBudget: number;
   readonly #listener: ((summary: RequestSummary) => void) | undefined;
-  readonly #adminToken: string | null;
+  /** What every record goes through before it is kept or told: see platform/scrub.ts. */
+  readonly scrubber: Scrubber;
   /** FIELDS numbers a slot; a record's slot is its seq modulo the slots allocated. */
   #rows = new Float64Array(0);
   #slots = 0;
@@ -297,8 +299,8 @@ export class RequestJournal {
     capacity = DEFAULT_REQUEST_JOURNAL_SIZE,
     options: {
       onRequest?: ((summary: RequestSummary) => void) | undefined;
-      /** The admin token, shown as `admin` where a request sends it as its Authorization. */
-      adminToken?: string | null;
+      /** The scrubber of the app, which knows its secrets (default: one that knows none). */
+      scrubber?: Scrubber;
       bodyBudget?: number;
     } = {},
   ) {
@@ -308,7 +310,7 @@ export class RequestJournal {
     this.capacity = capacity;
     this.#listener = options.onRequest;
     this.#bodyBudget = options.bodyBudget ?? JOURNAL_BODY_BUDGET;
-    this.#adminToken = options.adminToken ?? null;
+    this.scrubber = options.scrubber ?? new Scrubber();
   }
 
   /** Whether requests are captured at all (a size of 0 and no listener: nothing to do). */
@@ -340,7 +342,8 @@ export class RequestJournal {
     const seq = this.#next;
     this.#next += 1;
     input.seq = seq;
-    // The one place every record goes through: an authentication route's bodies are never kept.
+    // The one place every record goes through: an authentication route's bodies are never kept, and
+    // nothing else holding a credential either (scrubbed once, here, not at every reading).
     if (input.redacted || isAuthenticationPath(input.path)) {
       input.redacted = true;
       input.requestBody = null;
@@ -348,6 +351,7 @@ export class RequestJournal {
       input.requestTruncated = false;
       input.responseTruncated = false;
     }
+    scrubRecord(this.scrubber, input);
     if (this.capacity > 0) {
       if (seq - this.#first >= this.capacity) this.#evict();
       const chars = (input.requestBody?.length ?? 0) + (input.responseBody?.length ?? 0);
@@ -382,7 +386,7 @@ export class RequestJournal {
    */
   noteControlCall(call: ControlCallNote): void {
     if (this.capacity === 0) return;
-    this.#controlCalls.push(call);
+    this.#controlCalls.push({ ...call, path: this.scrubber.path(call.path) });
     if (this.#controlCalls.length > MAX_CONTROL_CALLS) this.#controlCalls.shift();
   }
 
@@ -407,7 +411,7 @@ export class RequestJournal {
     const digits = id.slice(ID_PREFIX.length);
     if (!/^[1-9]\d{0,15}$/.test(digits)) return undefined;
     const record = this.#at(Number(digits));
-    return record ? toEntry(record, this.#adminToken) : undefined;
+    return record ? toEntry(record) : undefined;
   }
 
   /** The requests that pass `filter`, newest first. */
@@ -485,7 +489,7 @@ export class RequestJournal {
 
   /** The wire shape of a record held (the seqs handed here are). */
   #entry(seq: number): RequestEntry {
-    return toEntry(this.#at(seq) as JournalRecord, this.#adminToken);
+    return toEntry(this.#at(seq) as JournalRecord);
   }
 
   /** The seqs of the records that pass `filter`, newest first. */
@@ -726,6 +730,28 @@ function parseBody(text: string | null, truncated: boolean, json: boolean): unkn
   }
 }
 
+/** A record with every credential it holds replaced by the marker (see platform/scrub.ts). */
+export function scrubRecord(scrubber: Scrubber, record: JournalRecord): void {
+  const url = record.url === '' ? '' : scrubber.url(record.url);
+  // A path the url holds unchanged holds nothing either (the url was looked at whole).
+  if (url === '' || url !== record.url || !url.includes(record.path))
+    record.path = scrubber.path(record.path);
+  record.url = url;
+  const headers = record.headers;
+  if (headers !== null) {
+    let flat: readonly string[];
+    if (Array.isArray(headers)) flat = headers;
+    else {
+      const list: string[] = [];
+      for (const [name, value] of headers) list.push(name, value);
+      flat = list;
+    }
+    record.headers = scrubber.headers(flat) as string[];
+  }
+  if (record.requestBody !== null) record.requestBody = scrubber.body(record.requestBody);
+  if (record.responseBody !== null) record.responseBody = scrubber.body(record.responseBody);
+}
+
 /** The headers of a record, lower-cased names, repeated ones joined as fetch joins them. */
 function headerRecord(headers: Headers | string[] | null): Record<string, string> {
   const out: Record<string, string> = {};
@@ -759,135 +785,21 @@ export function recordHeader(record: JournalRecord, name: string): string | unde
 /** The id of a record on the wire (req_<n>). */
 export const recordId = (record: JournalRecord): string => `${ID_PREFIX}${record.seq}`;
 
-// ---------------------------------------------------------------------------------------------------
-// The requests file: the journal kept beside a world file when the sandbox stops.
-
-/** The suffix of the requests file beside a world file (`world.json.requests.jsonl`). */
-export const REQUESTS_FILE_SUFFIX = '.requests.jsonl';
-const REQUESTS_FILE_FORMAT = 'unified-api-sandbox requests';
-
 /**
- * One record as the requests file keeps it: the wire-shape's facts and what the readiness report
- * reads, and no credential: an API token becomes its claims without its signature (who, issued,
- * expires), which no server accepts; the other credentials (admin token, cookies) are left out.
+ * What the journal shows of the Authorization header: the caller its token named, `admin`, or the
+ * marker; never the credential, nor what the scrubber kept of it for the readiness report.
  */
-type RequestLine = Omit<JournalRecord, 'chars' | 'headers' | 'principal' | 'redacted' | 'page'> & {
-  headers: string[];
-  client: string | null;
-  redacted: boolean;
-  page: ListPage | null;
-};
-
-/** An API token without its signature: its claims only (no server accepts it). */
-function unsignedClaims(token: string): string | null {
-  const claims = unverifiedClaims(token);
-  if (!claims) return null;
-  const kept = { sub: claims.sub, iat: claims.iat, exp: claims.exp };
-  return `unsigned.${Buffer.from(JSON.stringify(kept)).toString('base64url')}.unsigned`;
-}
-
-function toRequestLine(record: JournalRecord): RequestLine {
-  const headers: string[] = [];
-  for (const [name, value] of Object.entries(headerRecord(record.headers))) {
-    if (SECRET_HEADERS.includes(name)) continue;
-    if (name === 'authorization') {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
-      const claims = bearer ? unsignedClaims(bearer) : null;
-      if (claims) headers.push(name, `Bearer ${claims}`);
-      continue;
-    }
-    headers.push(name, value);
-  }
-  return {
-    seq: record.seq,
-    at: record.at,
-    method: record.method,
-    path: record.path,
-    url: record.url,
-    headers,
-    client: record.principal?.clientid ?? null,
-    consumerId: record.consumerId,
-    connectionId: record.connectionId,
-    requestBody: record.requestBody,
-    requestTruncated: record.requestTruncated,
-    status: record.status,
-    responseBody: record.responseBody,
-    responseTruncated: record.responseTruncated,
-    durationMs: record.durationMs,
-    fault: record.fault,
-    redacted: record.redacted === true,
-    page: record.page ?? null,
-  };
-}
-
-function fromRequestLine(line: RequestLine): JournalRecord {
-  const principal: JournalCaller | null = line.client ? { kind: 'api', clientid: line.client } : null;
-  return {
-    seq: line.seq,
-    chars: 0,
-    at: line.at,
-    method: line.method,
-    path: line.path,
-    url: line.url,
-    headers: line.headers,
-    principal,
-    consumerId: line.consumerId,
-    connectionId: line.connectionId,
-    requestBody: line.requestBody,
-    requestTruncated: line.requestTruncated,
-    status: line.status,
-    responseBody: line.responseBody,
-    responseTruncated: line.responseTruncated,
-    durationMs: line.durationMs,
-    fault: line.fault,
-    redacted: line.redacted,
-    page: line.page,
-  };
-}
-
-/** The journal's records and control calls as the lines of a requests file (a head line first). */
-export function requestFileLines(journal: RequestJournal): string[] {
-  const head = { format: REQUESTS_FILE_FORMAT, version: 1, control_calls: journal.controlCalls() };
-  return [JSON.stringify(head), ...journal.records().map((record) => JSON.stringify(toRequestLine(record)))];
-}
-
-/** Reads the text of a requests file; throws an Error saying what is wrong with it. */
-export function parseRequestFile(text: string): {
-  records: JournalRecord[];
-  controlCalls: ControlCallNote[];
-} {
-  const lines = text.split('\n').filter((line) => line.length > 0);
-  const head = JSON.parse(lines[0] ?? '{}') as { format?: string; control_calls?: ControlCallNote[] };
-  if (head.format !== REQUESTS_FILE_FORMAT) throw new Error('not a requests file of the sandbox');
-  return {
-    records: lines.slice(1).map((line) => fromRequestLine(JSON.parse(line) as RequestLine)),
-    controlCalls: head.control_calls ?? [],
-  };
-}
-
-/** What the journal shows of the Authorization header: never the credential itself. */
-function redactedAuthorization(
-  value: string,
-  principal: JournalCaller | null,
-  adminToken: string | null,
-): string {
+function shownAuthorization(kept: string, principal: JournalCaller | null): string {
   if (principal) return principal.kind === 'mcp' ? 'mcp' : principal.clientid;
-  if (adminToken !== null && value === `Bearer ${adminToken}`) return 'admin';
-  return 'redacted';
+  return kept === 'admin' ? 'admin' : MARKER;
 }
 
-/**
- * Request headers that carry credentials besides Authorization: a browser's cookies (the console's
- * session cookie rides along on every request to the sandbox's origin) and a proxy's credentials.
- */
-const SECRET_HEADERS = ['cookie', 'proxy-authorization'];
-
-function toEntry(record: JournalRecord, adminToken: string | null): RequestEntry {
+function toEntry(record: JournalRecord): RequestEntry {
+  // What the journal holds was scrubbed when it was recorded (see record()).
   const headers = headerRecord(record.headers);
   if (headers.authorization !== undefined) {
-    headers.authorization = redactedAuthorization(headers.authorization, record.principal, adminToken);
+    headers.authorization = shownAuthorization(headers.authorization, record.principal);
   }
-  for (const name of SECRET_HEADERS) if (headers[name] !== undefined) headers[name] = 'redacted';
   const query: Record<string, string | string[]> = {};
   const at = record.url.indexOf('?');
   if (at !== -1) {

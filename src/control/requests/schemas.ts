@@ -30,9 +30,12 @@ export const RequestEntrySchema = z
     request: z.object({
       headers: Headers_.openapi({
         description:
-          'The request headers; Authorization shows the clientId of an API token, or mcp, admin or redacted; Cookie and Proxy-Authorization show redacted',
+          'The request headers; Authorization shows the clientId of an API token, or mcp, admin or redacted; Cookie, Proxy-Authorization and any header named as a credential (*token*, *secret*, *key*...) or holding one (a JWT, a key the sandbox issued) show redacted',
       }),
-      body: z.unknown().openapi({ description: 'Parsed JSON when whole, else text; null when none' }),
+      body: z.unknown().openapi({
+        description:
+          'Parsed JSON when whole, else text; null when none. Credentials in it (fields named as one, a JWT, a key the sandbox issued) show redacted',
+      }),
       truncated: z
         .boolean()
         .openapi({ description: 'Whether the body was cut (64 Ki characters) or dropped' }),

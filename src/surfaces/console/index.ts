@@ -27,6 +27,7 @@ import type { ConsoleOptions } from './sections.js';
 import { changePace, timelineBody } from './timeline.js';
 import { redeliver, webhooksBody } from './webhooks.js';
 
+export { sessionValue } from './console-auth.js';
 export { type McpSessionSource, mcpSessionsSection } from './mcp-sessions.js';
 export type { ConsoleOptions, ConsoleSection } from './sections.js';
 

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { FixtureError } from '../platform/fixtures/errors.js';
+import { assertFixtureFileBudget } from './fixtures.budget.js';
 
 /**
  * The YAML parser, loaded the first time a YAML file is read: importing it costs some 30 to 100 ms,
@@ -17,17 +18,26 @@ export type FixtureSource = string | Record<string, unknown>;
 
 const isYaml = (file: string) => /\.ya?ml$/i.test(file);
 
-/** Reads a fixture file: YAML for .yaml and .yml, JSON otherwise. */
+/** Reads a fixture file: YAML for .yaml and .yml, JSON otherwise; one past the budget's bytes, unread. */
 export function readFixtureFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new FixtureError(400, 'The fixture file cannot be read', {
+  const unreadable = (error: unknown) =>
+    new FixtureError(400, 'The fixture file cannot be read', {
       path: '',
       detail: (error as Error).message,
       file,
     });
+  let bytes: number;
+  let text: string;
+  try {
+    bytes = statSync(file).size;
+  } catch (error) {
+    throw unreadable(error);
+  }
+  assertFixtureFileBudget(bytes, file);
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw unreadable(error);
   }
   try {
     // YAML 1.2's core schema: dates stay strings, as the API takes them.

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_EVENTS_PER_RUN } from '../../src/control/timeline.js';
+import { MAX_EVENTS_PER_RUN } from '../../src/control/timeline-task.js';
 import { connectionCredentials } from '../../src/modules/connections/index.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
 

@@ -18,12 +18,20 @@ export function runAtOnce<T>(work: Sliced<T>): T {
   }
 }
 
-/** Runs sliced work, giving the event loop back whenever a slice has lasted `sliceMs`. */
+/**
+ * Runs sliced work, giving the event loop back whenever a slice has lasted `sliceMs`, and before
+ * its first slice and after its last: what comes before it (the request read) and after it (its
+ * write's commit) are pieces of their own.
+ */
 export async function runInSlices<T>(work: Sliced<T>, sliceMs = SLICE_MS): Promise<T> {
+  await nextTurn();
   let started = performance.now();
   for (;;) {
     const step = work.next();
-    if (step.done) return step.value;
+    if (step.done) {
+      await nextTurn();
+      return step.value;
+    }
     if (performance.now() - started >= sliceMs) {
       await nextTurn();
       started = performance.now();

@@ -11,7 +11,7 @@ import { closingWorlds, expectAnswered, rowsDocument, twoWorlds, waitsWhile } fr
 closingWorlds();
 
 /** A call that lasts a fraction of a second is made a few times: enough reads for a percentile. */
-const ROUNDS = 4;
+const ROUNDS = 8;
 /** The most rows a document at its budget holds. */
 const ROWS = FIXTURE_BUDGET.items - 3;
 

@@ -12,7 +12,7 @@ import { call, sandbox, type TestSandbox, tokenFor } from '../helpers.js';
 
 export const P99_MS = 100;
 /** A read of the other world is due every few milliseconds. */
-const EVERY_MS = 4;
+const EVERY_MS = 2;
 
 let apps: SandboxApp[] = [];
 

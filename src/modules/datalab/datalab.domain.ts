@@ -1,14 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DATALAB_BUDGET, type QueryBudget, SLICE_MS } from '../../lib/budgets.js';
 import { ApiError, errors } from '../../lib/errors.js';
-import {
-  BETWEEN_CONNECTIONS,
-  type CubeDef,
-  type DimensionDef,
-  type MeasureDef,
-  type Row,
-  type RowSource,
-} from '../../platform/cube.js';
+import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from '../../platform/cube.js';
+import { BETWEEN_CONNECTIONS } from '../../platform/cube.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { ConsumerRecord } from '../../store/world.js';
@@ -627,7 +621,7 @@ async function execute(
   const firstRows = query.ungrouped ? new FirstRows(offset + limit, inOrder, meter) : null;
   const currencies = new Set<string>();
   for (const row of cube.rows(source)) {
-    // Before a connection's dataset, generated in one piece: the others' turn, once half a slice is spent.
+    // Before a connection's dataset (generated in one piece): the others' turn, past half a slice.
     if (row === BETWEEN_CONNECTIONS) {
       await meter.pause(SLICE_MS / 2);
       continue;

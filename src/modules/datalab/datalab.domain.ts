@@ -384,8 +384,12 @@ class Meter {
     return errors.queryOverBudget(exceeded, `${this.where}: ${detail}`);
   }
 
-  /** Counts a row read off a cube; true when it is time to `pause`. */
-  read(): boolean {
+  /**
+   * Counts a row read off a cube; true when it is time to `pause`. Before a connection's dataset,
+   * generated in one piece (BETWEEN_CONNECTIONS, no row), it is time once half a slice is spent.
+   */
+  read(row: Row): boolean {
+    if (row === BETWEEN_CONNECTIONS) return performance.now() - this.#turn >= SLICE_MS / 2;
     this.#rows += 1;
     if (this.#rows > this.budget.rows) {
       const rows = amount(this.budget.rows);
@@ -621,13 +625,8 @@ async function execute(
   const firstRows = query.ungrouped ? new FirstRows(offset + limit, inOrder, meter) : null;
   const currencies = new Set<string>();
   for (const row of cube.rows(source)) {
-    // Before a connection's dataset (generated in one piece): the others' turn, past half a slice.
-    if (row === BETWEEN_CONNECTIONS) {
-      await meter.pause(SLICE_MS / 2);
-      continue;
-    }
-    if (meter.read()) await meter.pause();
-    if (!rowChosen(row)) continue;
+    if (meter.read(row)) await meter.pause(SLICE_MS / 2);
+    if (row === BETWEEN_CONNECTIONS || !rowChosen(row)) continue;
     const currency = cube.currency?.(row);
     if (currency) currencies.add(currency);
     const key = keyOf(row);

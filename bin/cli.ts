@@ -348,12 +348,30 @@ async function serveCommand(args: Args) {
     ...(args.log && !args.quiet ? { onRequest: (summary) => console.log(formatRequestLine(summary)) } : {}),
   });
   console.log(args.quiet ? sandbox.url : banner(sandbox, args));
-  const stop = async () => {
-    await sandbox.close();
+  process.once('SIGINT', () => stopServing(sandbox, 'SIGINT'));
+  process.once('SIGTERM', () => stopServing(sandbox, 'SIGTERM'));
+}
+
+/** How long a stop waits for the sandbox to close before the process ends anyway. */
+const STOP_GRACE_MS = 3000;
+
+/**
+ * Stops serving on a signal: closes the sandbox (its port, its worlds, the journal beside its world
+ * file) and exits 0. Long work under way runs in slices, so the close starts at once; whatever it
+ * still waits for past STOP_GRACE_MS (a large world's snapshot being rewritten), the process ends
+ * then, and at once on a second signal: every acknowledged write is on disk already.
+ */
+function stopServing(sandbox: RunningSandbox, signal: NodeJS.Signals): void {
+  const now = (reason: string) => {
+    console.error(`unified-api-sandbox: ${reason}: stopped before the sandbox finished closing`);
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  setTimeout(() => now(`not closed ${STOP_GRACE_MS / 1000} s after ${signal}`), STOP_GRACE_MS).unref();
+  for (const again of ['SIGINT', 'SIGTERM'] as const) process.once(again, () => now(`${again} again`));
+  sandbox.close().then(
+    () => process.exit(0),
+    (error: unknown) => now(`the close failed (${(error as Error).message})`),
+  );
 }
 
 async function envCommand(args: Args) {

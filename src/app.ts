@@ -13,7 +13,7 @@ import {
 import { keptClock } from './control/sandbox.domain.js';
 import { type ConnectionLifeMode, connectionLifeTask } from './control/seeded-life.js';
 import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
-import { timelineTask } from './control/timeline.js';
+import { timelineTask } from './control/timeline-task.js';
 import { registerWorldControl } from './control/worlds.js';
 import { type Clock, manualClock } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
@@ -44,7 +44,8 @@ import { requestSchemaOf, validationFailure } from './platform/openapi.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { Scrubber } from './platform/scrub.js';
 import { SandboxSelf } from './platform/self.js';
-import { Ticker, type TickTask } from './platform/ticker.js';
+import { readsWaitFor } from './platform/sliced-write.js';
+import { type TaskWrites, Ticker, type TickTask } from './platform/ticker.js';
 import { TokenService } from './platform/tokens.js';
 import type { AnyVerticalModule } from './platform/vertical-module.js';
 import { Store } from './store/store.js';
@@ -313,7 +314,11 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     c.set('self', services.self);
     c.set('verticals', services.verticals);
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
+      // A read waits for the end of a write of its world that runs in slices (sliced-write.ts).
+      const held = readsWaitFor(store);
+      return held ? held.then(() => next()) : next();
+    }
     // The MCP server and its OAuth endpoints write nothing themselves: a tool call's operation takes
     // this boundary as its own request (held around it, that write would nest in this one).
     if (isMcpPath(c.req.path)) return next();
@@ -340,9 +345,10 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
 
   // Every background task of the app, in the order each run of the ticker performs them; registering
   // routes starts nothing.
-  const background: [name: string, task: TickTask][] = [
-    // What the timeline declared happens first, so the runs and events of the same instant see it.
-    ['timeline', timelineTask(services)],
+  const background: [name: string, task: TickTask, writes?: TaskWrites][] = [
+    // What the timeline declared happens first, so the runs and events of the same instant see it;
+    // it makes its own writes, in slices.
+    ['timeline', timelineTask(services), 'own'],
     ['connection-life', connectionLifeTask(services, options.connectionLife ?? 'seeded')],
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
@@ -352,7 +358,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     // Last: the living datasets clients reached, built again for the minute the clock moved to.
     ['living-datasets', livingDatasetsTask(services)],
   ];
-  for (const [name, task] of background) services.ticker.register(name, task);
+  for (const [name, task, writes] of background) services.ticker.register(name, task, writes);
 
   registerAuth(app);
   registerConsumers(app);

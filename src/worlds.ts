@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateAppOptions, SandboxApp } from './app.js';
 import { sandboxEnv } from './control/env.js';
+import { loadFixtures } from './control/fixtures.control.js';
 import { setPace } from './control/sandbox.domain.js';
 import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
 import {
@@ -104,6 +105,8 @@ export class WorldHub implements WorldDirectory {
   readonly #byClient = new Map<string, LiveWorld>();
   readonly #byControl = new Map<string, LiveWorld>();
   #closed = false;
+  /** Worlds being made (their fixtures loading): they count against the bound already. */
+  #making = 0;
 
   /**
    * Hosts worlds on `defaultApp`: its `fetch` (and so `request`, and a server listening on it) routes
@@ -199,7 +202,7 @@ export class WorldHub implements WorldDirectory {
   async create(input: WorldCreateInput, origin: string): Promise<WorldCreatedValue> {
     this.sweep();
     if (this.#closed) throw errors.worldsNotServed();
-    if (this.#worlds.size >= this.maxWorlds) throw errors.worldsCountFull(this.maxWorlds);
+    if (this.#worlds.size + this.#making >= this.maxWorlds) throw errors.worldsCountFull(this.maxWorlds);
     const used = this.bytes();
     if (used >= this.maxBytes) throw errors.worldsBytesFull(used, this.maxBytes);
     const id = `world_${randomBytes(12).toString('hex')}`;
@@ -230,9 +233,21 @@ export class WorldHub implements WorldDirectory {
       connectionLife: input.connection_life ?? 'off',
       requestJournalSize: this.#options.worldJournalSize ?? WORLD_JOURNAL_SIZE,
       requestJournalBodyChars: WORLD_JOURNAL_BODY_CHARS,
-      // A refusal throws the rule's ApiError (the status and message the API gives): no world is made.
-      ...(input.fixtures !== undefined ? { fixtures: input.fixtures } : {}),
     });
+    if (input.fixtures !== undefined) {
+      // In slices, the other worlds answered meanwhile. A refusal throws the rule's ApiError (the
+      // status and message the API gives): no world is made.
+      this.#making += 1;
+      try {
+        await loadFixtures(app, input.fixtures);
+      } catch (error) {
+        app.services.faults.close();
+        throw error;
+      } finally {
+        this.#making -= 1;
+      }
+      if (this.#closed) throw errors.worldsNotServed();
+    }
     if (input.pace !== undefined && input.pace !== 'normal') await setPace(app.services.store, input.pace);
     app.services.worlds = this.#ownDirectory(id);
     const world = app.services.store.world;

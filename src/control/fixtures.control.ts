@@ -1,10 +1,12 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { runAtOnce, runInSlices } from '../lib/slices.js';
 import type { AppEnv, Services } from '../platform/context.js';
 import type { FixtureServices } from '../platform/fixtures/context.js';
 import { errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
+import { slicedWrite } from '../platform/sliced-write.js';
 import type { AnyVerticalModule } from '../platform/vertical-module.js';
-import type { Store } from '../store/store.js';
+import type { Store, WorldStore } from '../store/store.js';
 import { buildFixture, type FixtureBuild } from './fixtures.domain.js';
 import { FixtureResult, type FixtureResultValue, fixtureJsonSchema } from './fixtures.schema.js';
 import { type FixtureSource, fixtureInput, placed } from './fixtures.source.js';
@@ -79,13 +81,7 @@ function requestServices(c: Context<AppEnv>): FixtureServices {
 export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
   app.openapi(loadFixturesRoute, async (c) => {
     // One write of its own (control endpoints make their own): a refusal rolls everything back.
-    const input = c.req.valid('json');
-    const services = requestServices(c);
-    const result = await c.get('store').transact(async (store) => {
-      const { result, replaceWith, builtIn } = buildFixture(store, services, input);
-      if (replaceWith) await store.replace(replaceWith, builtIn ?? undefined);
-      return result;
-    });
+    const result = await loadInSlices(c.get('store'), requestServices(c), c.req.valid('json'), null);
     // Timeline events the clock already reached happen now.
     if (result.timeline) await c.get('ticker').run();
     return c.json(result, 200);
@@ -101,22 +97,32 @@ export function registerFixtureControl(app: OpenAPIHono<AppEnv>): void {
   });
 }
 
+/**
+ * Applies a document in one write of the store's own, in slices (the store's reads wait for it; the
+ * other worlds are answered meanwhile). Rejects with a FixtureError, the world left as it was.
+ */
+function loadInSlices(
+  store: WorldStore,
+  services: FixtureServices,
+  input: unknown,
+  file: string | null,
+): Promise<FixtureResultValue> {
+  return slicedWrite(store, async (scope) => {
+    const { result, replaceWith, builtIn } = await runInSlices(buildFixture(scope, services, input, file));
+    if (replaceWith) await scope.replace(replaceWith, builtIn ?? undefined);
+    return result;
+  });
+}
+
 /** Loads a fixture into a running app, in one write of its own. Rejects with a FixtureError. */
 export async function loadFixtures(
   app: { services: Services },
   source: FixtureSource,
 ): Promise<FixtureResultValue> {
   const { input, file, text } = fixtureInput(source);
-  const { services } = app;
-  return services.store
-    .transact(async (scope) => {
-      const { result, replaceWith, builtIn } = buildFixture(scope, services, input, file);
-      if (replaceWith) await scope.replace(replaceWith, builtIn ?? undefined);
-      return result;
-    })
-    .catch((error: unknown) => {
-      throw placed(error, text);
-    });
+  return loadInSlices(app.services.store, app.services, input, file).catch((error: unknown) => {
+    throw placed(error, text);
+  });
 }
 
 /**
@@ -133,7 +139,7 @@ export function loadFixturesNow(
   let outcome: { build: FixtureBuild } | { error: unknown } | undefined;
   const written = store.transact((scope) => {
     try {
-      const build = buildFixture(scope, services, input, file);
+      const build = runAtOnce(buildFixture(scope, services, input, file));
       outcome = { build };
       return build;
     } catch (error) {

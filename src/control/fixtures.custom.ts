@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { serviceError } from '../lib/errors.js';
+import type { Sliced } from '../lib/slices.js';
 import {
   connectorSlug,
   createCustomRecord,
@@ -25,15 +26,15 @@ const CUSTOM_ROUTE_APIS: ReadonlySet<ApiName> = new Set(['Custom', 'Accounting',
 
 type Section = z.output<typeof CustomCollectionFixture>;
 
-/** Applies the sections; answers the ids of the records created, by custom path. */
-export function applyCustom(
+/** Applies the sections, one slice a record; answers the ids of the records created, by custom path. */
+export function* applyCustom(
   context: FixtureContext,
   connection: ConnectionRecord,
   integration: Integration,
   sections: readonly Section[] | undefined,
   raw: unknown,
   path: readonly PathPart[],
-): VerticalRecords {
+): Sliced<VerticalRecords> {
   const out: VerticalRecords = {};
   if (!sections?.length) return out;
   const at = [...path, 'custom'];
@@ -56,7 +57,7 @@ export function applyCustom(
     );
   }
   const rawSections = Array.isArray(raw) ? raw : [];
-  sections.forEach((section, index) => {
+  for (const [index, section] of sections.entries()) {
     const where = [...at, index];
     if (section.connector !== undefined) {
       const named = String(section.connector).toLowerCase();
@@ -77,15 +78,17 @@ export function applyCustom(
     context.at(where, null, () => ensureCustomCollection(world, connection, segments));
     // The records as written: the schema's copy would leave out a key such as `__proto__`.
     const rawRecords = (rawSections[index] as { records?: unknown[] } | undefined)?.records ?? [];
-    const ids = section.records.map((record, i) => {
+    const ids: string[] = [];
+    for (const [i, record] of section.records.entries()) {
       const recordPath = [...where, 'records', i];
       const body = rawRecords[i] ?? record;
       const created = context.at(recordPath, body, () =>
         createCustomRecord(world, connection, segments, body, () => context.idFor(undefined, recordPath)),
       );
-      return String(created.id);
-    });
+      ids.push(String(created.id));
+      yield;
+    }
     out[key] = [...(out[key] ?? []), ...ids];
-  });
+  }
   return out;
 }

@@ -1,6 +1,7 @@
 import { type ApiError, errors, messages } from '../lib/errors.js';
 import { type IdSource, uuidFrom } from '../lib/ids.js';
 import { own } from '../lib/own.js';
+import type { Sliced } from '../lib/slices.js';
 import { isKnownScope } from '../modules/auth/index.js';
 import type { PostConnectionInput } from '../modules/connections/index.js';
 import {
@@ -41,6 +42,7 @@ import type { Principal } from '../platform/tokens.js';
 import { Store, type WorldStore } from '../store/store.js';
 import { cloneRecord, rawOf } from '../store/unit-of-work.js';
 import { type ConsumerRecord, emptyLike, type SyncRecord, type World } from '../store/world.js';
+import { assertFixtureBudget } from './fixtures.budget.js';
 import { applyCustom } from './fixtures.custom.js';
 import {
   type ConnectionFixtureValue,
@@ -52,6 +54,7 @@ import {
 } from './fixtures.schema.js';
 import { applyVerticals } from './fixtures.verticals.js';
 import { checkedEntry, declareTimeline } from './timeline.js';
+import { assertTimelineBudget } from './timeline-budget.js';
 
 export type { FixtureServices };
 
@@ -74,20 +77,23 @@ type RawDocument = Record<string, unknown[] | unknown>;
 /**
  * Validates `input` and applies it through `store` (inside a write), or, with `replace: true`, into
  * a new world holding only the accounts, environments and keys (returned for the caller to put in
- * place). Throws a FixtureError naming `file`, the JSON path and the rule.
+ * place), one slice a record (run it with runAtOnce or runInSlices). Throws a FixtureError naming
+ * `file`, the JSON path and the rule; a document past its budget (FIXTURE_BUDGET, and its timeline's)
+ * is refused before anything of it is read further.
  */
-export function buildFixture(
+export function* buildFixture(
   store: WorldStore,
   services: FixtureServices,
   input: unknown,
   file: string | null = null,
-): FixtureBuild {
+): Sliced<FixtureBuild> {
+  assertFixtureBudget(input, file);
   // A timeline's blocks may write `{{at}}` for the instant of their event.
   const raw = input as { timeline?: unknown } | null;
-  const checked =
-    raw !== null && typeof raw === 'object' && Array.isArray(raw.timeline)
-      ? { ...raw, timeline: raw.timeline.map(checkedEntry) }
-      : input;
+  const timeline =
+    raw !== null && typeof raw === 'object' && Array.isArray(raw.timeline) ? raw.timeline : null;
+  if (timeline) assertTimelineBudget(timeline, ['timeline'], file);
+  const checked = timeline ? { ...(raw as object), timeline: timeline.map(checkedEntry) } : input;
   const parsed = fixtureDocument(services.verticals).safeParse(checked);
   if (!parsed.success) throw schemaError(parsed.error, input, [], file);
   const doc = parsed.data;
@@ -107,7 +113,7 @@ export function buildFixture(
       scratch.useClock(() => services.clock.now());
       target = scratch;
     }
-    const result = new Loader(target, services, doc, input as RawDocument, file, base).run();
+    const result = yield* new Loader(target, services, doc, input as RawDocument, file, base).run();
     if (fresh) fresh.meta.sequence = meta.sequence;
     return { result, replaceWith: fresh, builtIn: scratch };
   } catch (error) {
@@ -202,58 +208,28 @@ class Loader implements FixtureContext {
     return (node ?? {}) as Record<string, unknown>;
   }
 
-  run(): FixtureResultValue {
+  *run(): Sliced<FixtureResultValue> {
     const { doc } = this;
     if (doc.mcp_scopes) this.#mcpScopes(doc.mcp_scopes);
-    const consumers = doc.consumers.map((consumer, index) => this.#consumer(consumer, ['consumers', index]));
-    const webhooks = doc.webhooks.map((webhook, index) => {
-      const path = ['webhooks', index];
-      const { id: given, ...input } = webhook;
-      const id = this.idFor(given, path);
-      if (own(this.world.webhooks, id))
-        this.fail([...path, 'id'], ID_TAKEN, `The webhook '${id}' already exists`);
-      const sandbox = this.services.self.endpoints(this.services.requestOrigin);
-      const record = this.#pinned('webhook', id, path, this.#rawAt(...path), (ids) =>
-        createWebhook(
-          this.world,
-          {
-            ids,
-            clock: this.services.clock,
-            catalogue: this.services.catalogue,
-            types: webhookTypes(),
-            own: sandbox,
-          },
-          this.#principal,
-          input,
-        ),
-      );
-      return { webhookid: record.webhookid, event: record.event };
-    });
-    const syncs = doc.syncs.map((sync, index) => {
-      const path = ['syncs', index];
-      const { id: given, consumers: setups = [], ...input } = sync;
-      const id = this.idFor(given, path);
-      if (own(this.world.syncs, id)) this.fail([...path, 'id'], ID_TAKEN, `The sync '${id}' already exists`);
-      const record = this.#pinned('sync', id, path, this.#rawAt(...path), (ids) =>
-        createSync(
-          this.world,
-          { ids, clock: this.services.clock, catalogue: this.services.catalogue },
-          this.#principal,
-          input,
-        ),
-      );
-      const flows = Object.values(this.world.flows)
-        .filter((flow) => flow.syncid === record.syncid)
-        .map((flow) => flow.flowid);
-      const consumers = setups.map((setup, at) =>
-        this.#syncConsumer(record, setup, [...path, 'consumers', at]),
-      );
-      return { syncid: record.syncid, name: record.name, flows, consumers };
-    });
-    const datastores = doc.datastores.map((datastore, index) =>
-      this.#datastore(datastore, ['datastores', index]),
-    );
-    const timeline = declareTimeline(
+    const consumers = [];
+    for (const [index, consumer] of doc.consumers.entries()) {
+      consumers.push(yield* this.#consumer(consumer, ['consumers', index]));
+    }
+    const webhooks = [];
+    for (const [index, webhook] of doc.webhooks.entries()) {
+      webhooks.push(this.#webhook(webhook, ['webhooks', index]));
+      yield;
+    }
+    const syncs = [];
+    for (const [index, sync] of doc.syncs.entries()) {
+      syncs.push(this.#sync(sync, ['syncs', index]));
+      yield;
+    }
+    const datastores = [];
+    for (const [index, datastore] of doc.datastores.entries()) {
+      datastores.push(yield* this.#datastore(datastore, ['datastores', index]));
+    }
+    const declared = yield* declareTimeline(
       this.store,
       this.services,
       doc.timeline,
@@ -261,7 +237,8 @@ class Loader implements FixtureContext {
       (named) => this.#consumers.resolve(named),
       this.file,
       (this.raw.timeline as unknown[] | undefined) ?? [],
-    ).map((record) => record.id);
+    );
+    const timeline = declared.map((record) => record.id);
     return {
       replaced: doc.replace,
       consumers,
@@ -270,6 +247,50 @@ class Loader implements FixtureContext {
       datastores,
       ...(timeline.length > 0 ? { timeline } : {}),
     };
+  }
+
+  #webhook(webhook: FixtureDocumentValue['webhooks'][number], path: PathPart[]) {
+    const { id: given, ...input } = webhook;
+    const id = this.idFor(given, path);
+    if (own(this.world.webhooks, id))
+      this.fail([...path, 'id'], ID_TAKEN, `The webhook '${id}' already exists`);
+    const sandbox = this.services.self.endpoints(this.services.requestOrigin);
+    const record = this.#pinned('webhook', id, path, this.#rawAt(...path), (ids) =>
+      createWebhook(
+        this.world,
+        {
+          ids,
+          clock: this.services.clock,
+          catalogue: this.services.catalogue,
+          types: webhookTypes(),
+          own: sandbox,
+        },
+        this.#principal,
+        input,
+      ),
+    );
+    return { webhookid: record.webhookid, event: record.event };
+  }
+
+  #sync(sync: FixtureDocumentValue['syncs'][number], path: PathPart[]) {
+    const { id: given, consumers: setups = [], ...input } = sync;
+    const id = this.idFor(given, path);
+    if (own(this.world.syncs, id)) this.fail([...path, 'id'], ID_TAKEN, `The sync '${id}' already exists`);
+    const record = this.#pinned('sync', id, path, this.#rawAt(...path), (ids) =>
+      createSync(
+        this.world,
+        { ids, clock: this.services.clock, catalogue: this.services.catalogue },
+        this.#principal,
+        input,
+      ),
+    );
+    const flows = Object.values(this.world.flows)
+      .filter((flow) => flow.syncid === record.syncid)
+      .map((flow) => flow.flowid);
+    const consumers = setups.map((setup, at) =>
+      this.#syncConsumer(record, setup, [...path, 'consumers', at]),
+    );
+    return { syncid: record.syncid, name: record.name, flows, consumers };
   }
 
   /**
@@ -316,7 +337,7 @@ class Loader implements FixtureContext {
     if (environment) environment.mcp_scopes = [...new Set(scopes)];
   }
 
-  #consumer(fixture: ConsumerFixtureValue, path: PathPart[]) {
+  *#consumer(fixture: ConsumerFixtureValue, path: PathPart[]) {
     const { id: given, ref, connections = [], ...input } = fixture;
     const id = this.idFor(given, path);
     if (own(this.world.consumers, id))
@@ -325,14 +346,12 @@ class Loader implements FixtureContext {
     const consumer = this.#pinned('consumer', id, path, this.#rawAt(...path), (ids) =>
       createConsumer(this.world, { ids, clock: this.services.clock }, this.#principal, input),
     );
-    return {
-      consumerid: consumer.consumerid,
-      name: consumer.name,
-      ref: ref ?? null,
-      connections: connections.map((connection, index) =>
-        this.#connection(consumer, connection, [...path, 'connections', index]),
-      ),
-    };
+    yield;
+    const made = [];
+    for (const [index, connection] of connections.entries()) {
+      made.push(yield* this.#connection(consumer, connection, [...path, 'connections', index]));
+    }
+    return { consumerid: consumer.consumerid, name: consumer.name, ref: ref ?? null, connections: made };
   }
 
   /** The integration by id or by name (case-insensitive), which must be offered (active). */
@@ -358,7 +377,7 @@ class Loader implements FixtureContext {
     );
   }
 
-  #connection(consumer: ConsumerRecord, fixture: ConnectionFixtureValue, path: PathPart[]) {
+  *#connection(consumer: ConsumerRecord, fixture: ConnectionFixtureValue, path: PathPart[]) {
     const raw = this.#rawAt(...path);
     const integration = this.#integration(fixture.integration, [...path, 'integration']);
     const id = this.idFor(fixture.id, path);
@@ -401,8 +420,9 @@ class Loader implements FixtureContext {
       ),
     );
     if (!connection) throw new Error('fixtures: a connection with an integrationid was not created');
-    const records = applyVerticals(this, consumer, connection, integration, fixture, raw, path);
-    const custom = applyCustom(this, connection, integration, fixture.custom, raw.custom, path);
+    yield;
+    const records = yield* applyVerticals(this, consumer, connection, integration, fixture, raw, path);
+    const custom = yield* applyCustom(this, connection, integration, fixture.custom, raw.custom, path);
     if (Object.keys(custom).length > 0) records.custom = custom;
     return {
       connectionid: connection.connectionid,
@@ -417,7 +437,7 @@ class Loader implements FixtureContext {
     };
   }
 
-  #datastore(fixture: FixtureDocumentValue['datastores'][number], path: PathPart[]) {
+  *#datastore(fixture: FixtureDocumentValue['datastores'][number], path: PathPart[]) {
     const { accountid } = this.#principal;
     const id = this.idFor(fixture.id, path);
     if (own(this.world.datastores, id))
@@ -465,7 +485,8 @@ class Loader implements FixtureContext {
       created_on: now,
     };
     const datastore = this.world.datastores[id];
-    const rows = (fixture.rows ?? []).map((row, index) => {
+    const rows: string[] = [];
+    for (const [index, row] of (fixture.rows ?? []).entries()) {
       const at = [...path, 'rows', index];
       const consumerid = this.#consumers.resolve(row.consumer).toLowerCase();
       const consumer = own(this.world.consumers, consumerid);
@@ -477,8 +498,9 @@ class Loader implements FixtureContext {
           { data: row.data },
         ]),
       );
-      return created?.datastoredataid ?? '';
-    });
+      rows.push(created?.datastoredataid ?? '');
+      yield;
+    }
     return { datastoreid: id, name: fixture.name, rows };
   }
 }

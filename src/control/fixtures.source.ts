@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { FixtureError, parsePath } from '../platform/fixtures/errors.js';
+import { assertFixtureFileBudget } from './fixtures.budget.js';
 
 type Yaml = typeof import('yaml');
 
@@ -39,8 +40,11 @@ function lineOfSyntaxError(error: Error, text: string): number {
 export function readFixtureFile(file: string): { document: unknown; text: string } {
   let text: string;
   try {
+    // One past the budget's bytes is refused unread.
+    assertFixtureFileBudget(statSync(file).size, file);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof FixtureError) throw error;
     throw new FixtureError(400, 'The fixture file cannot be read', {
       path: '',
       detail: (error as Error).message,

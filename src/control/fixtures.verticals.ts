@@ -1,4 +1,5 @@
 import { serviceError } from '../lib/errors.js';
+import type { Sliced } from '../lib/slices.js';
 import type { Integration } from '../platform/catalogue.js';
 import type { FixtureContext } from '../platform/fixtures/context.js';
 import { type PathPart, ruleError } from '../platform/fixtures/errors.js';
@@ -38,8 +39,11 @@ function assertVertical(
   }
 }
 
-/** Applies the connection's vertical blocks, in the order of the app's verticals; answers their ids. */
-export function applyVerticals(
+/**
+ * Applies the connection's vertical blocks, in the order of the app's verticals, one slice a record;
+ * answers their ids.
+ */
+export function* applyVerticals(
   context: FixtureContext,
   consumer: ConsumerRecord,
   connection: ConnectionRecord,
@@ -47,7 +51,7 @@ export function applyVerticals(
   fixture: ConnectionFixtureValue,
   raw: Record<string, unknown>,
   path: readonly PathPart[],
-): Record<string, VerticalRecords> {
+): Sliced<Record<string, VerticalRecords>> {
   const out: Record<string, VerticalRecords> = {};
   for (const module of context.services.verticals) {
     const { key, fixtures } = module;
@@ -58,7 +62,7 @@ export function applyVerticals(
     assertVertical(context, connection, integration, module, at);
     const rawBlock = (raw[key] ?? {}) as Record<string, unknown[]>;
     const scope: FixtureScope = { context, consumer, connection, integration, path: at, raw: rawBlock };
-    out[key] = fixtures.apply(scope, block);
+    out[key] = yield* fixtures.apply(scope, block);
   }
   return out;
 }

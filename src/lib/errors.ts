@@ -5,39 +5,13 @@
  * specification fails in one place.
  */
 
-import { pydanticIssue, ValidationFailure } from './validation-errors.js';
 import { EARLIEST_INSTANT, LATEST_INSTANT } from './calendar.js';
+import { ApiError, type ErrorStatus } from './api-error.js';
+import { pydanticIssue, ValidationFailure } from './validation-errors.js';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502;
+export { ApiError, type ErrorStatus, type ServiceErrorBody } from './api-error.js';
 
 export const AUTH_ERROR_CODE = 'ERROR_SERVICE_AUTHENTICATION_ERROR';
-
-export interface ServiceErrorBody {
-  message: string;
-  status: 'error';
-  detail: string;
-  error_code?: string;
-}
-
-export class ApiError extends Error {
-  readonly status: ErrorStatus;
-  readonly detail: string;
-  readonly errorCode: string | undefined;
-
-  constructor(status: ErrorStatus, message: string, detail = '', errorCode?: string) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.detail = detail;
-    this.errorCode = errorCode;
-  }
-
-  toBody(): ServiceErrorBody {
-    const body: ServiceErrorBody = { message: this.message, status: 'error', detail: this.detail };
-    if (this.errorCode !== undefined) body.error_code = this.errorCode;
-    return body;
-  }
-}
 
 /**
  * The business errors the service documents with an `error_code`: status, code and message, each
@@ -413,6 +387,8 @@ export const messages = {
   customRecordsFull: 'The custom routes of this connection hold as many records as the sandbox keeps',
   queryOverBudget: (exceeded: string) =>
     `The query reads more than the sandbox reads in one request (${exceeded}): narrow it with a consumer_id filter or a time dimension's dateRange`,
+  overBudget: (what: string, bound: string) =>
+    `${what} asks for more work than the sandbox does in one call (at most ${bound})`,
 
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',
@@ -553,6 +529,12 @@ export const errors = {
   /** A Datalab query past the budget of one request (`exceeded`: which bound, e.g. "2,000,000 rows"). */
   queryOverBudget: (exceeded: string, detail = '') =>
     new ApiError(400, messages.queryOverBudget(exceeded), detail),
+  /**
+   * A control call past its budget (lib/budgets.ts), refused before any of its work: `what` names the
+   * call, `bound` the budget passed (e.g. "20,000 items"), `detail` what the call asked and how to split it.
+   */
+  overBudget: (what: string, bound: string, detail: string) =>
+    new ApiError(422, messages.overBudget(what, bound), detail),
 
   notFound: () => new ApiError(404, messages.notFound),
   /** A path the sandbox serves, asked with a method it does not take (`allowed`, for the Allow header). */

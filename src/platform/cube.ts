@@ -143,8 +143,15 @@ export function* activeConnections(source: RowSource, api: ApiName): Generator<C
 }
 
 /**
+ * Not a row: what `connectionRows` yields before it reads a connection's dataset (generated in one
+ * piece when not in use), where a query may give the other requests their turn first.
+ */
+export const BETWEEN_CONNECTIONS: Row = Object.freeze({});
+
+/**
  * The rows of the active connections of a One API: what `rowsOf` reads off each connection, with
- * the consumer and connection it belongs to (the owner dimensions), one connection at a time.
+ * the consumer and connection it belongs to (the owner dimensions), one connection at a time, each
+ * after BETWEEN_CONNECTIONS.
  */
 export function* connectionRows(
   source: RowSource,
@@ -152,6 +159,7 @@ export function* connectionRows(
   rowsOf: (connection: ConnectionRecord) => Iterable<object>,
 ): Generator<Row> {
   for (const connection of activeConnections(source, api)) {
+    yield BETWEEN_CONNECTIONS;
     for (const row of rowsOf(connection)) {
       yield { ...row, consumerid: connection.consumerid, connectionid: connection.connectionid };
     }

@@ -13,15 +13,8 @@ import { RecordTooLargeError, UnstorableChangeError, WorldFullError } from '../s
 export function handleError(error: Error, c: Context): Response | Promise<Response> {
   if (error instanceof ApiError) return c.json(error.toBody(), error.status);
   if (error instanceof ValidationFailure) return c.json(error.toBody(), 422);
-  if (error instanceof WorldFullError) return c.json(errors.worldFull(error.used, error.limit).toBody(), 413);
-  if (error instanceof RecordTooLargeError) {
-    // The field as the client named it (its place in the world means nothing to a client).
-    const path = error.path.length > 2 ? (error.path.at(-1) as string) : 'The record';
-    return c.json(errors.recordTooLarge(path, error.size, error.limit).toBody(), 413);
-  }
-  if (error instanceof UnstorableChangeError) {
-    return c.json(errors.changeNotStorable(error.message).toBody(), 422);
-  }
+  const refused = storeRefusal(error);
+  if (refused) return c.json(refused.toBody(), refused.status);
   if (error instanceof HTTPException) {
     if (error.status === 400 && /json/i.test(error.message)) return malformedJson(c);
     if (error.status === 413) return c.json(new ApiError(413, error.message).toBody(), 413);
@@ -38,4 +31,20 @@ async function malformedJson(c: Context): Promise<Response> {
   const text = await c.req.text().catch(() => '');
   const { pos, msg } = pythonJsonError(text) ?? { pos: 0, msg: JSON_DECODE_ERRORS.value };
   return c.json(invalidJson(pos, msg).toBody(), 422);
+}
+
+/**
+ * The API's refusal of a write the store would not keep (the world full, a record too large, a change
+ * it cannot store), or undefined for any other error: what a request, or the background work that
+ * makes the write, reports.
+ */
+export function storeRefusal(error: unknown): ApiError | undefined {
+  if (error instanceof WorldFullError) return errors.worldFull(error.used, error.limit);
+  if (error instanceof RecordTooLargeError) {
+    // The field as the client named it (its place in the world means nothing to a client).
+    const path = error.path.length > 2 ? (error.path.at(-1) as string) : 'The record';
+    return errors.recordTooLarge(path, error.size, error.limit);
+  }
+  if (error instanceof UnstorableChangeError) return errors.changeNotStorable(error.message);
+  return undefined;
 }

@@ -12,7 +12,12 @@
  * Spawned work holds no write while it waits: it is handed the store itself, and makes each of its
  * changes in a write of its own (`store.transact`), so the world is never held across a network call.
  * `idle()` is how a test waits for all of it instead of sleeping.
+ *
+ * A run gives the event loop back after each task, so a run that has much to do (a clock moved far)
+ * never holds the other requests, nor the other worlds of the process, for more than one task's
+ * write. A task whose work is long makes its own writes, in slices (`register(..., 'own')`).
  */
+import { giveTurn } from '../lib/slices.js';
 import type { WorldStore } from '../store/store.js';
 
 /**
@@ -28,18 +33,13 @@ export type Boundary = (work: TickTask) => Promise<void>;
 export type Direct = (work: TickTask) => Promise<void> | void;
 
 /**
- * Thrown by a task that wants its write rolled back and has recorded why itself (the timeline's
- * refused event): the ticker does not report it as a failure.
+ * How a task writes: `write`, the ticker gives it one write of its own (the default); `own`, it is
+ * handed the store outside any write and makes its own, as many as its work needs.
  */
-export class RollBack extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RollBack';
-  }
-}
+export type TaskWrites = 'write' | 'own';
 
 export class Ticker {
-  readonly #tasks: { name: string; task: TickTask }[] = [];
+  readonly #tasks: { name: string; task: TickTask; writes: TaskWrites }[] = [];
   #running: Promise<void> | null = null;
   #again = false;
   /** Work started by tasks and still going, by key. */
@@ -52,8 +52,8 @@ export class Ticker {
     this.#direct = direct;
   }
 
-  register(name: string, task: TickTask): void {
-    this.#tasks.push({ name, task });
+  register(name: string, task: TickTask, writes: TaskWrites = 'write'): void {
+    this.#tasks.push({ name, task, writes });
   }
 
   run(): Promise<void> {
@@ -112,13 +112,14 @@ export class Ticker {
   async #loop(): Promise<void> {
     do {
       this.#again = false;
-      for (const { name, task } of this.#tasks) {
+      for (const { name, task, writes } of this.#tasks) {
         try {
-          await this.#boundary(task);
+          await (writes === 'own' ? this.#direct(task) : this.#boundary(task));
         } catch (error) {
-          if (error instanceof RollBack) continue;
           console.error(`[unified-api-sandbox] background task ${name} failed:`, error);
         }
+        // The requests that came meanwhile are answered before the next task.
+        await giveTurn();
       }
     } while (this.#again);
   }

@@ -530,7 +530,10 @@ export interface TimelineRecord {
   connectionid: string | null;
   event: string | null;
   until: string | null;
+  /** The block as declared; null on the repeats of a burst after its first, which holds it once. */
   blocks: Record<string, unknown> | null;
+  /** The first event of the burst this one repeats (its block is that event's), if it repeats one. */
+  burst?: string;
   status: 'pending' | 'applied' | 'failed';
   declared_on: string;
   applied_on: string | null;

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_EVENTS_PER_RUN, MAX_WORLD_TIMELINE } from '../../src/control/timeline.js';
+import { MAX_WORLD_TIMELINE } from '../../src/control/timeline.js';
+import { MAX_EVENTS_PER_RUN } from '../../src/control/timeline-task.js';
 import { errors } from '../../src/lib/errors.js';
 import { connectionCredentials } from '../../src/modules/connections/index.js';
 import type { TimelineRecord } from '../../src/store/world.js';

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { REPORT_BUDGET } from '../../lib/budgets.js';
 import { errors } from '../../lib/errors.js';
 import { readFixture } from '../../platform/catalogue.js';
 import type { AppEnv, Services } from '../../platform/context.js';
@@ -67,6 +68,16 @@ export function reportOf(
   connectionId?: string,
 ): Promise<ReadinessReport> {
   if (!services.requests.keeps) throw errors.reportNeedsJournal();
+  // Its budget (lib/budgets.ts): refused before any of the journal is read.
+  const held = services.requests.size;
+  if (held > REPORT_BUDGET.records) {
+    const most = REPORT_BUDGET.records.toLocaleString('en-US');
+    throw errors.overBudget(
+      'The readiness report',
+      `${most} requests`,
+      `The journal holds ${held.toLocaleString('en-US')} requests: empty it (DELETE /__sandbox/requests) and run the client again, or keep at most ${most} (--request-journal)`,
+    );
+  }
   const controlCalls = services.requests.controlCalls();
   const now = services.clock.now();
   // The journal is decoded in slices, other requests answered between them.

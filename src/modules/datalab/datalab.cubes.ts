@@ -1,3 +1,4 @@
+import { giveTurn } from '../../lib/slices.js';
 import {
   type CubeDef,
   count,
@@ -89,4 +90,18 @@ export function cubesOf(verticals: readonly AnyVerticalModule[]): readonly CubeD
     composed.set(verticals, cubes);
   }
   return cubes;
+}
+
+/**
+ * The same, for a query: the first time, each vertical is loaded (on first use: tens of milliseconds
+ * each) in a turn of its own, the other requests answered between them.
+ */
+export async function cubesInTurns(verticals: readonly AnyVerticalModule[]): Promise<readonly CubeDef[]> {
+  if (!composed.has(verticals)) {
+    for (const module of verticals) {
+      void module.cubes;
+      await giveTurn();
+    }
+  }
+  return cubesOf(verticals);
 }

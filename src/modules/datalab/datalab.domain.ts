@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { DATALAB_BUDGET, type QueryBudget, SLICE_MS } from '../../lib/budgets.js';
 import { ApiError, errors } from '../../lib/errors.js';
 import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from '../../platform/cube.js';
+import { BETWEEN_CONNECTIONS } from '../../platform/cube.js';
 import { round2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { ConsumerRecord } from '../../store/world.js';
@@ -22,7 +24,8 @@ import type {
  *
  * Rows are read one by one and aggregated as they come: a query keeps its groups (an ungrouped one
  * the rows its page needs), never the rows. It gives way to other requests every few milliseconds,
- * and stops with a 400 past the budget of a request (QUERY_BUDGET).
+ * and before each connection's dataset it reads once it has worked a while (a dataset is generated in
+ * one piece), and stops with a 400 past the budget of a request (DATALAB_BUDGET, lib/budgets.ts).
  */
 
 const fail = (detail: string) => verticalFailure(detail);
@@ -30,18 +33,6 @@ const fail = (detail: string) => verticalFailure(detail);
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
-/**
- * What one request may spend (a query, or all the queries of a join): rows read off the cube,
- * groups kept (an ungrouped answer's rows, a join's rows), and wall time in milliseconds.
- */
-export interface QueryBudget {
-  rows: number;
-  groups: number;
-  ms: number;
-}
-export const QUERY_BUDGET: QueryBudget = { rows: 2_000_000, groups: 200_000, ms: 10_000 };
-/** Work done in one go before other requests get their turn, in milliseconds. */
-const SLICE_MS = 8;
 /** Steps (rows read, rows merged or joined) between two looks at the time. */
 const STEPS_PER_LOOK = 256;
 
@@ -393,8 +384,12 @@ class Meter {
     return errors.queryOverBudget(exceeded, `${this.where}: ${detail}`);
   }
 
-  /** Counts a row read off a cube; true when it is time to `pause`. */
-  read(): boolean {
+  /**
+   * Counts a row read off a cube; true when it is time to `pause`. Before a connection's dataset,
+   * generated in one piece (BETWEEN_CONNECTIONS, no row), it is time once half a slice is spent.
+   */
+  read(row: Row): boolean {
+    if (row === BETWEEN_CONNECTIONS) return performance.now() - this.#turn >= SLICE_MS / 2;
     this.#rows += 1;
     if (this.#rows > this.budget.rows) {
       const rows = amount(this.budget.rows);
@@ -418,8 +413,8 @@ class Meter {
   }
 
   /** Gives other requests their turn once the work has gone on for a slice; stops past the time. */
-  async pause(): Promise<void> {
-    if (performance.now() - this.#turn >= SLICE_MS) {
+  async pause(sliceMs = SLICE_MS): Promise<void> {
+    if (performance.now() - this.#turn >= sliceMs) {
       await nextTurn();
       this.#turn = performance.now();
     }
@@ -437,11 +432,11 @@ export interface QueryContext {
   /** The consumers the caller reaches. */
   consumers: ConsumerRecord[];
   source: Omit<RowSource, 'consumers' | 'now'>;
-  /** What the request may spend, where it differs from QUERY_BUDGET. */
+  /** What the request may spend, where it differs from DATALAB_BUDGET. */
   budget?: Partial<QueryBudget>;
 }
 
-const meterOf = (context: QueryContext) => new Meter({ ...QUERY_BUDGET, ...context.budget });
+const meterOf = (context: QueryContext) => new Meter({ ...DATALAB_BUDGET, ...context.budget });
 
 /** Consumer ids a query narrows to: equals filters on <cube>.consumer_id at the top level. */
 function consumerNarrowing(cube: CubeDef, filters: readonly CubeFilterValue[]): Set<string> | null {
@@ -630,8 +625,8 @@ async function execute(
   const firstRows = query.ungrouped ? new FirstRows(offset + limit, inOrder, meter) : null;
   const currencies = new Set<string>();
   for (const row of cube.rows(source)) {
-    if (meter.read()) await meter.pause();
-    if (!rowChosen(row)) continue;
+    if (meter.read(row)) await meter.pause(SLICE_MS / 2);
+    if (row === BETWEEN_CONNECTIONS || !rowChosen(row)) continue;
     const currency = cube.currency?.(row);
     if (currency) currencies.add(currency);
     const key = keyOf(row);

@@ -2,7 +2,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { visibleConsumers } from '../../platform/access.js';
 import type { AppEnv } from '../../platform/context.js';
 import { rawOf } from '../../store/unit-of-work.js';
-import { cubesOf } from './datalab.cubes.js';
+import { cubesInTurns, cubesOf } from './datalab.cubes.js';
 import { cubeSchemas, type QueryContext, runJoinQuery, runQuery } from './datalab.domain.js';
 import type * as routes from './datalab.routes.js';
 
@@ -15,15 +15,16 @@ export const getCubeSchemas: Handler<'getCubeSchemas'> = (c) =>
  * What a query reads: the consumers the caller reaches (a restricted key's consumers, an MCP token's
  * consumer), as of the sandbox clock, within the app's budget of one request.
  */
-function queryContext(
+async function queryContext(
   c: Parameters<Handler<'queryDb'>>[0] | Parameters<Handler<'queryGroupsJoin'>>[0],
-): QueryContext {
+): Promise<QueryContext> {
+  const cubes = await cubesInTurns(c.get('verticals'));
   const store = c.get('store');
   // The plain world, not the write's tracking view: a query writes nothing.
   const world = rawOf(store.world);
   return {
     now: c.get('clock').now(),
-    cubes: cubesOf(c.get('verticals')),
+    cubes,
     consumers: visibleConsumers(world, c.get('principal')),
     source: { world, store, catalogue: c.get('catalogue') },
     budget: c.get('config').datalabBudget,
@@ -31,10 +32,10 @@ function queryContext(
 }
 
 export const queryDb: Handler<'queryDb'> = async (c) => {
-  return c.json(await runQuery(c.req.valid('json'), queryContext(c)), 200);
+  return c.json(await runQuery(c.req.valid('json'), await queryContext(c)), 200);
 };
 
 /** Several queries over the same consumers, their answers joined on the aligned dimensions. */
 export const queryGroupsJoin: Handler<'queryGroupsJoin'> = async (c) => {
-  return c.json(await runJoinQuery(c.req.valid('json'), queryContext(c)), 200);
+  return c.json(await runJoinQuery(c.req.valid('json'), await queryContext(c)), 200);
 };

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { QueryBudget } from '../../lib/budgets.js';
 import type { AppEnv } from '../../platform/context.js';
-import type { QueryBudget } from './datalab.domain.js';
 import * as handlers from './datalab.handlers.js';
 import * as routes from './datalab.routes.js';
 
@@ -17,7 +17,7 @@ export function registerDatalab(app: OpenAPIHono<AppEnv>): void {
 
 declare module '../../platform/context.js' {
   interface SandboxConfig {
-    /** What one Datalab request may spend, where it differs from QUERY_BUDGET (tests lower it). */
+    /** What one Datalab request may spend, where it differs from DATALAB_BUDGET (tests lower it). */
     datalabBudget?: Partial<QueryBudget>;
   }
 }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { paceState, setPace } from '../../control/sandbox.domain.js';
 import { PaceSet } from '../../control/sandbox.schemas.js';
-import { timelineOf } from '../../control/timeline.js';
+import { blocksOf, timelineOf } from '../../control/timeline.js';
 import { own } from '../../lib/own.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { World } from '../../store/world.js';
@@ -30,7 +30,7 @@ export function timelineRows(world: World, consumer: string | null): Row[] {
   for (const event of timelineOf(world)) {
     const what = event.event
       ? `Scripted: ${event.event.replaceAll('_', ' ')}${event.until ? ` until ${event.until}` : ''}`
-      : `Scripted records: ${Object.entries(event.records ?? event.blocks ?? {})
+      : `Scripted records: ${Object.entries(event.records ?? blocksOf(world, event) ?? {})
           .map(
             ([vertical, kinds]) =>
               `${vertical} ${Object.entries((kinds ?? {}) as Record<string, unknown[]>)

@@ -551,6 +551,20 @@ describe('the console timeline', () => {
     expect(filtered.text).not.toContain('Scripted: credentials expired');
   });
 
+  it('shows the block of every repeat of a burst still to come (the world keeps it once)', async () => {
+    const t = sandbox();
+    const consumer = t.ids.verticalConsumers.POS as string;
+    const order = { creation_date: '{{at}}', closing_date: '{{at}}', items: [{ product: 'Espresso' }] };
+    const declared = await call(t.app, 'POST', '/__sandbox/timeline', {
+      body: {
+        events: [{ at: '2026-02-01T12:00:00Z', repeat: 3, consumer, pos: { orders: [order, order] } }],
+      },
+    });
+    expect(declared.status, declared.text).toBe(200);
+    const page = await consoleRequest(t.app, 'GET', '/console/timeline');
+    expect(page.text.split('Scripted records: pos 2 orders')).toHaveLength(4);
+  });
+
   it('sets the pace as POST /__sandbox/pace does, and refuses one that is not a pace', async () => {
     const t = sandbox();
     const set = await consoleRequest(t.app, 'POST', '/console/pace', { form: { pace: 'busy' } });

@@ -75,8 +75,9 @@ interface Hold {
 }
 
 /**
- * Faults one app keeps armed (exhausted ones included, until removed): past it, arming another is
- * refused with 413. Every request and delivery walks them, oldest first, so they stay few.
+ * Faults one app keeps armed (exhausted ones included, until removed): at it, the oldest exhausted
+ * fault that holds nothing back makes room for a new one, and when none is exhausted arming another
+ * is refused with 413. Every request and delivery walks them, oldest first, so they stay few.
  */
 export const MAX_FAULTS = 100;
 
@@ -247,11 +248,12 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
 
   /**
    * Arms a rule the schema has checked; throws the 413 ApiError when the book holds MAX_FAULTS
-   * faults, or when the fault would take the world past its bytes (nothing is armed then).
+   * faults none of which is exhausted, or when the fault would take the world past its bytes
+   * (nothing is armed then).
    */
   arm(rule: z.infer<typeof FaultInputSchema>): Fault {
     const armed = this.#entry(`fault_${this.#counter + 1}`, rule);
-    if (this.#faults.size >= MAX_FAULTS) {
+    if (this.#faults.size >= MAX_FAULTS && !this.#dropExhausted()) {
       throw errors.listFull(
         'armed faults',
         MAX_FAULTS,
@@ -266,6 +268,16 @@ export class FaultBook implements FaultControl, WebhookMisbehaviour {
     this.#bytes += bytes;
     if (armed.request) this.#requestFaults += 1;
     return copy(armed.fault);
+  }
+
+  /** Removes the oldest fault that fires no more and holds nothing back; false when there is none. */
+  #dropExhausted(): boolean {
+    for (const [id, armed] of this.#faults) {
+      if (armed.fault.remaining !== 0) continue;
+      if ([...this.#holds].some((hold) => hold.faultId === id)) continue;
+      return this.remove(id);
+    }
+    return false;
   }
 
   /** What a rule arms as fault `id`: the fault as listed, and how it matches. */

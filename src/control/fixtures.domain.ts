@@ -486,6 +486,8 @@ class Loader implements FixtureContext {
     };
     const datastore = this.world.datastores[id];
     const rows: string[] = [];
+    // The datastore is new: each consumer's rows in it are those made here.
+    const held = new Map<string, number>();
     for (const [index, row] of (fixture.rows ?? []).entries()) {
       const at = [...path, 'rows', index];
       const consumerid = this.#consumers.resolve(row.consumer).toLowerCase();
@@ -493,11 +495,19 @@ class Loader implements FixtureContext {
       if (!consumer || consumer.accountid !== accountid) {
         ruleError(errors.consumerNotFound(), null, [...at, 'consumer'], this.file);
       }
+      const made = held.get(consumerid) ?? 0;
       const [created] = this.at(at, this.#rawAt(...at), () =>
-        createRows(this.world, { ids: this.services.ids, clock: this.services.clock }, consumer, datastore, [
-          { data: row.data },
-        ]),
+        createRows(
+          this.world,
+          { ids: this.services.ids, clock: this.services.clock },
+          consumer,
+          datastore,
+          [{ data: row.data }],
+          null,
+          made,
+        ),
       );
+      held.set(consumerid, made + 1);
       rows.push(created?.datastoredataid ?? '');
       yield;
     }

@@ -33,7 +33,7 @@ export const TIMELINE_BUDGET = {
  */
 export const FIXTURE_BUDGET = {
   /** Items of the document. */
-  items: 5_000,
+  items: 10_000,
   /** Bytes of the document as JSON (of the file, for a file). */
   bytes: 4 * MiB,
 } as const;

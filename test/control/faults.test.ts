@@ -458,6 +458,24 @@ describe('fault injection: bounds', () => {
     expect((await arm(s.app, rule(MAX_FAULTS))).id).toBe(`fault_${MAX_FAULTS + 1}`);
   });
 
+  it('makes room by dropping the oldest exhausted fault, so a harness that never removes its faults goes on', async () => {
+    const s = sandbox();
+    const once = (i: number): FaultRule => ({ ...rule(i), times: 1 });
+    for (let i = 0; i < MAX_FAULTS; i++) s.app.services.faults.add(once(i));
+    // fault_1 and fault_2 (paths /faulted/0 and /faulted/1) fire their one time: both are exhausted.
+    expect((await call(s.app, 'GET', '/faulted/1')).status).toBe(500);
+    expect((await call(s.app, 'GET', '/faulted/0')).status).toBe(500);
+    expect((await arm(s.app, once(MAX_FAULTS))).id).toBe(`fault_${MAX_FAULTS + 1}`);
+    expect((await arm(s.app, once(MAX_FAULTS + 1))).id).toBe(`fault_${MAX_FAULTS + 2}`);
+    const ids = ((await call(s.app, 'GET', '/__sandbox/faults')).body as { id: string }[]).map((f) => f.id);
+    expect(ids).toHaveLength(MAX_FAULTS);
+    expect(ids).not.toContain('fault_1');
+    expect(ids).not.toContain('fault_2');
+    // None exhausted now: the next is refused.
+    const refused = await call(s.app, 'POST', '/__sandbox/faults', { body: once(MAX_FAULTS + 2) });
+    expect(refused.status).toBe(413);
+  });
+
   it("counts in the world's bytes: past them a fault is refused with 413, and so is a write", async () => {
     const limit = 1024 * 1024;
     const s = sandbox({ maxWorldBytes: limit });

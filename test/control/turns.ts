@@ -75,13 +75,19 @@ export function expectAnswered(waits: number[], what: string, atLeast = 20): voi
   ).toBeLessThan(P99_MS);
 }
 
-/** A datastore of `rows` rows: the document's items are its two lists and a row each. */
-export const rowsDocument = (s: TestSandbox, rows: number, name = 'Rows') => ({
-  datastores: [
-    {
-      name,
-      columns: [{ name: 'n', type: 'number' }],
-      rows: Array.from({ length: rows }, (_, n) => ({ consumer: s.ids.verticalConsumers.POS, data: { n } })),
-    },
-  ],
-});
+/**
+ * A datastore of `rows` rows: the document's items are its two lists and a row each. The rows go to
+ * two consumers in turn, so that a document at its budget stays within the rows one consumer keeps.
+ */
+export const rowsDocument = (s: TestSandbox, rows: number, name = 'Rows') => {
+  const consumers = [s.ids.verticalConsumers.POS, s.ids.verticalConsumers.INVOICING];
+  return {
+    datastores: [
+      {
+        name,
+        columns: [{ name: 'n', type: 'number' }],
+        rows: Array.from({ length: rows }, (_, n) => ({ consumer: consumers[n % 2], data: { n } })),
+      },
+    ],
+  };
+};

@@ -61,6 +61,9 @@ export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
  */
 export function commerceBusinessTask(services: Services): TickTask {
   return (store) => {
+    // What it writes is the sandbox's own bookkeeping (the business announced, the events of it,
+    // bounded by the outbox): counted, never refused, or a full world would redo it every run.
+    store.bookkeeping();
     const world = store.world;
     const now = store.builtAt();
     const through = announcedThrough(world.sandbox_state[COMMERCE_BUSINESS]?.through);

@@ -54,6 +54,9 @@ export function registerPos(app: OpenAPIHono<AppEnv>): void {
 export function posOrdersTask(services: Services): TickTask {
   const notes = new Map<string, { revision: number | undefined; due: string | null }>();
   return (store) => {
+    // What it writes is the sandbox's own bookkeeping (the business announced, the events of it,
+    // bounded by the outbox): counted, never refused, or a full world would redo it every run.
+    store.bookkeeping();
     // The events published go out by themselves: a write that queues deliveries kicks the worker.
     const world = store.world;
     const now = services.clock.now().toISOString();
@@ -83,6 +86,9 @@ export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
  */
 export function posBusinessTask(services: Services): TickTask {
   return (store) => {
+    // What it writes is the sandbox's own bookkeeping (the business announced, the events of it,
+    // bounded by the outbox): counted, never refused, or a full world would redo it every run.
+    store.bookkeeping();
     const world = store.world;
     const now = store.builtAt();
     const through = announcedThrough(world.sandbox_state[POS_BUSINESS]?.through);

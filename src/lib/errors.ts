@@ -5,8 +5,8 @@
  * specification fails in one place.
  */
 
-import { EARLIEST_INSTANT, LATEST_INSTANT } from './calendar.js';
 import { ApiError, type ErrorStatus } from './api-error.js';
+import { EARLIEST_INSTANT, LATEST_INSTANT } from './calendar.js';
 import { pydanticIssue, ValidationFailure } from './validation-errors.js';
 
 export { ApiError, type ErrorStatus, type ServiceErrorBody } from './api-error.js';

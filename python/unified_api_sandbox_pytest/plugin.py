@@ -21,7 +21,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
-from .client import SandboxServer, World
+from .client import World
+from .server import SandboxServer
 
 PACKAGE = "unified-api-sandbox"
 MARKER = "sandbox_world"

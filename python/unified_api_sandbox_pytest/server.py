@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import collections
 import os
+import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
-from typing import Any, Deque, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Deque, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import requests
 
@@ -38,7 +40,7 @@ class SandboxStartError(RuntimeError):
 
 
 class SandboxServer:
-    """A sandbox: either a ``node`` process this object started, or one already running.
+    """A sandbox: either a process this object started, or one already running.
 
     ``url`` is its base url, ``admin_token`` the bearer token its worlds API needs (None when the
     server was started without ``--admin-token``), ``pid`` the process id (None for a server this
@@ -50,13 +52,17 @@ class SandboxServer:
         url: str,
         admin_token: Optional[str] = None,
         process: Optional[subprocess.Popen] = None,
-        stderr_lines: Optional[Deque[str]] = None,
+        *,
+        group: bool = False,
     ):
         self.url = url.rstrip("/")
         self.admin_token = admin_token or None
         self.process = process
-        self._stderr = stderr_lines if stderr_lines is not None else collections.deque(maxlen=200)
+        #: Whether the process leads a process group of its own, ended whole by ``stop()``.
+        self.group = group
+        self._stderr: Deque[str] = collections.deque(maxlen=200)
         self._readers: List[threading.Thread] = []
+        self._stdout_reader: Optional[threading.Thread] = None
         self.exit_code: Optional[int] = None
 
     @property
@@ -91,8 +97,8 @@ class SandboxServer:
     ) -> "SandboxServer":
         """Runs ``node <cli> --port 0 --quiet <args>`` and waits for the url it prints.
 
-        Node runs the file directly: ``npx`` or ``npm start`` would run the server as a grandchild,
-        which ``stop()`` could not reach. ``--admin-token T`` among ``args`` becomes ``admin_token``.
+        Node runs the file directly: the server is the process started, and ``stop()`` ends it
+        alone. ``--admin-token T`` among ``args`` becomes ``admin_token``.
         """
         cli_path = Path(cli)
         if not cli_path.is_file():
@@ -101,7 +107,27 @@ class SandboxServer:
                 "(npm install unified-api-sandbox) or name it with --sandbox-cli, the sandbox_cli "
                 "ini option or SANDBOX_CLI"
             )
-        command = [node, str(cli_path), "--port", "0", "--quiet", *args]
+        return cls.run([node, str(cli_path)], args=args, timeout=timeout, env=env, cwd=cwd, group=False)
+
+    @classmethod
+    def run(
+        cls,
+        program: Sequence[str],
+        *,
+        args: Sequence[str] = (),
+        timeout: float = 30.0,
+        env: Optional[Mapping[str, str]] = None,
+        cwd: Optional[Union[str, os.PathLike]] = None,
+        group: bool = True,
+    ) -> "SandboxServer":
+        """Runs ``<program> --port 0 --quiet <args>`` and waits for the url it prints.
+
+        ``program`` is a command and its first arguments: ``["npx", "--yes", "unified-api-sandbox"]``,
+        a ``node_modules/.bin`` entry. With ``group`` the process leads a process group of its own
+        and ``stop()`` ends the whole group: npx runs the server as a grandchild (npm, a shell, then
+        node), which a signal to npx alone would leave running.
+        """
+        command = [*program, "--port", "0", "--quiet", *args]
         try:
             process = subprocess.Popen(
                 command,
@@ -113,44 +139,14 @@ class SandboxServer:
                 errors="replace",
                 env=dict(env) if env is not None else None,
                 cwd=cwd,
+                # A session of its own (POSIX); on Windows the tree is ended with taskkill instead.
+                start_new_session=group and os.name != "nt",
             )
         except OSError as error:
-            raise SandboxStartError(f"could not run {node!r}: {error}") from error
+            raise SandboxStartError(f"could not run {program[0]!r}: {error}") from error
 
-        stderr_lines: Deque[str] = collections.deque(maxlen=200)
-        first_line: "collections.deque[str]" = collections.deque(maxlen=1)
-        got_line = threading.Event()
-
-        def read_stdout() -> None:
-            assert process.stdout is not None
-            try:
-                for line in process.stdout:
-                    if not got_line.is_set():
-                        first_line.append(line)
-                        got_line.set()
-                    # The rest is drained so that the process never blocks on a full pipe.
-            except (OSError, ValueError):
-                pass
-            finally:
-                got_line.set()
-
-        def read_stderr() -> None:
-            assert process.stderr is not None
-            try:
-                for line in process.stderr:
-                    stderr_lines.append(line)
-            except (OSError, ValueError):
-                pass
-
-        readers = [
-            threading.Thread(target=target, name=f"sandbox-{target.__name__}", daemon=True)
-            for target in (read_stdout, read_stderr)
-        ]
-        for reader in readers:
-            reader.start()
-
-        server = cls("", _admin_token_of(args), process, stderr_lines)
-        server._readers = readers
+        server = cls("", _admin_token_of(args), process, group=group)
+        first_line, got_line = server._read_output()
         got_line.wait(timeout)
         url = first_line[0].strip() if first_line else ""
         if not url.startswith(("http://", "https://")):
@@ -176,20 +172,65 @@ class SandboxServer:
         server.url = url.rstrip("/")
         return server
 
+    def _read_output(self) -> Tuple[Deque[str], threading.Event]:
+        """Reads the process's output in two threads: its first line of stdout, the last of stderr.
+
+        The rest of stdout is drained so that the process never blocks on a full pipe. The event is
+        set at the first line, or at the end of stdout.
+        """
+        process = self.process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stdout, stderr = process.stdout, process.stderr
+        first_line: Deque[str] = collections.deque(maxlen=1)
+        got_line = threading.Event()
+
+        def read_stdout() -> None:
+            try:
+                for line in stdout:
+                    if not got_line.is_set():
+                        first_line.append(line)
+                        got_line.set()
+            except (OSError, ValueError):
+                pass
+            finally:
+                got_line.set()
+
+        def read_stderr() -> None:
+            try:
+                for line in stderr:
+                    self._stderr.append(line)
+            except (OSError, ValueError):
+                pass
+
+        self._stdout_reader = threading.Thread(target=read_stdout, name="sandbox-stdout", daemon=True)
+        self._readers = [
+            self._stdout_reader,
+            threading.Thread(target=read_stderr, name="sandbox-stderr", daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+        return first_line, got_line
+
     def stop(self, timeout: float = 5.0) -> Optional[int]:
-        """Terminates the process, kills it after ``timeout`` seconds; its exit code (None if not ours)."""
+        """Terminates the process (its group too), kills it after ``timeout`` s; its exit code.
+
+        None for a server this object did not start.
+        """
         process = self.process
         if process is None:
             return None
-        if process.poll() is None:
-            try:
-                process.terminate()
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=timeout)
-            except ProcessLookupError:
-                pass
+        if self.exit_code is None:
+            if self.group:
+                self._end_group(timeout)
+            elif process.poll() is None:
+                try:
+                    process.terminate()
+                    process.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=timeout)
+                except ProcessLookupError:
+                    pass
         self.exit_code = process.wait()
         # The readers end at the end of the output (the last lines of stderr with them); the pipes
         # are closed once they have.
@@ -200,6 +241,31 @@ class SandboxServer:
                 if stream is not None:
                     stream.close()
         return self.exit_code
+
+    def _end_group(self, timeout: float) -> None:
+        """Terminates the process and every process of its group; kills what is left after ``timeout`` s."""
+        process = self.process
+        assert process is not None
+        if os.name == "nt":
+            if process.poll() is None:
+                subprocess.run(
+                    ["taskkill", "/PID", str(process.pid), "/T", "/F"], capture_output=True, check=False
+                )
+            process.wait(timeout=timeout)
+            return
+        deadline = time.monotonic() + timeout
+        _signal_group(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        # The server may outlive the process started (npx's node is its grandchild), and it holds
+        # the stdout pipe: the end of stdout is the end of the last process that wrote there.
+        reader = self._stdout_reader
+        if reader is not None:
+            reader.join(timeout=max(0.0, deadline - time.monotonic()))
+        if process.poll() is None or (reader is not None and reader.is_alive()):
+            _signal_group(process.pid, signal.SIGKILL)
 
     def create_world(self, **options: Any) -> "World":
         """``World.create`` on this sandbox."""
@@ -227,3 +293,11 @@ def _admin_token_of(args: Sequence[str]) -> Optional[str]:
         if arg.startswith("--admin-token="):
             return arg.split("=", 1)[1]
     return None
+
+
+def _signal_group(group: int, signum: int) -> None:
+    """Sends ``signum`` to a process group, if it still has a process."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        pass

@@ -4,4 +4,4 @@ from .client import SandboxError, World
 from .server import SandboxServer, SandboxStartError
 
 __all__ = ["SandboxError", "SandboxServer", "SandboxStartError", "World", "__version__"]
-__version__ = "0.1.0"
+__version__ = "0.4.0"

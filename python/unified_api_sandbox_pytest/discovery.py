@@ -106,20 +106,20 @@ def find_launcher(
     found_by = "found from the rootdir up"
     for folder in _folders(rootdir, invoked):
         installed = folder / "node_modules" / PACKAGE / "dist" / "cli.mjs"
-        if installed.is_file():
+        if _is_file(installed):
             return Launcher(INSTALLED, found_by, cli=installed, node=node)
         for name in _bin_names():
             shim = folder / "node_modules" / ".bin" / name
-            if shim.is_file():
+            if _is_file(shim):
                 return _launcher_of(shim, INSTALLED, found_by, node)
-        if _is_clone(folder) and (folder / "dist" / "cli.mjs").is_file():
+        if _is_clone(folder) and _is_file(folder / "dist" / "cli.mjs"):
             return Launcher(CLONE, found_by, cli=folder / "dist" / "cli.mjs", node=node)
     return Launcher(FROM_NPX, f"no installed package from {rootdir} up", program=NPX)
 
 
 def _launcher_of(path: Path, kind: str, found_by: str, node: str) -> Launcher:
     """node for a script (a link of node_modules/.bin to one included), the file itself for a program."""
-    if path.is_file() and path.resolve().suffix not in _NODE_SUFFIXES:
+    if _is_file(path) and path.resolve().suffix not in _NODE_SUFFIXES:
         return Launcher(kind, found_by, program=(str(path),))
     return Launcher(kind, found_by, cli=path, node=node)
 
@@ -134,6 +134,14 @@ def _folders(rootdir: Path, invoked: Optional[Path]) -> Iterator[Path]:
             if folder not in seen:
                 seen.add(folder)
                 yield folder
+
+
+def _is_file(path: Path) -> bool:
+    """Whether a file is there; a folder this user may not look into has none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _bin_names() -> Tuple[str, ...]:

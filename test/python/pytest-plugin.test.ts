@@ -123,12 +123,17 @@ function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /^(http:\/\/\S+)\n/.exec(out)?.[1];
       if (url !== undefined) resolve({ child, url });
     });
-    child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code} before printing its url`)));
+    // Read to the end, so that the server never blocks on a full pipe; shown if it does not start.
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-4_000);
+    });
+    child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code} before its url: ${err}`)));
   });
 }
 

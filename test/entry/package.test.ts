@@ -126,7 +126,8 @@ describe('the packed tarball', () => {
         !/^dist\/core-[0-9a-f]+\.cjs$/.test(path) &&
         !/^dist\/src\/.+\.d\.ts$/.test(path) &&
         !/^fixtures\/[^/]+\.json$/.test(path) &&
-        !['dist/openapi.prebuilt', 'package.json', 'README.md', 'LICENSE'].includes(path),
+        !/^docs\/([a-z0-9-]+\.md|[a-z0-9-]+\/[a-z0-9-]+\.png)$/.test(path) &&
+        !['dist/openapi.prebuilt', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path),
     );
     expect(unexpected).toEqual([]);
     // A bound that catches a folder packed by mistake (the tarball is ~1 MB, ~8 MB unpacked).
@@ -163,6 +164,18 @@ console.log(JSON.stringify({ seed: DEFAULT_SEED, status: res.status, openapi: do
     expect(answer).toMatchObject({ seed: 1, status: 200 });
     expect(answer.openapi).toMatch(/^3\./);
     expect(answer.paths).toBeGreaterThan(100);
+  });
+
+  it('serves the guides it holds, with no network: /guides/readiness, where report findings link', async () => {
+    writeFileSync(
+      join(project, 'guides.mjs'),
+      `import { createApp } from '${manifest.name}';
+const res = await createApp().request('/guides/readiness');
+console.log(JSON.stringify({ status: res.status, anchor: (await res.text()).includes('id="token_not_reused"') }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['guides.mjs'], { cwd: project, timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, anchor: true });
   });
 
   it('type-checks a TypeScript file importing its types, every declaration file included', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
+import { GUIDES_PATH } from '../../lib/guides.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { completeRoutes } from '../../platform/lazy-vertical.js';
 import { publicOrigin } from '../../platform/urls.js';
@@ -211,6 +212,7 @@ const HOME_PAGE = `<!doctype html>
   <ul>
     <li><a href="/console">Console</a> (<code>/console</code>)</li>
     <li><a href="/docs">API reference</a> (Swagger UI, offline, authorized with the seeded key)</li>
+    <li><a href="${GUIDES_PATH}">Guides</a> (<code>${GUIDES_PATH}</code>: getting started, testing, the readiness report, every guide of the package)</li>
     <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>)</li>
     <li><a href="/__sandbox/requests">Requests this sandbox answered</a> (the request journal, JSON)</li>
     <li><a href="/__sandbox/fixtures/schema">Fixtures document schema</a> (JSON Schema)</li>

@@ -19,9 +19,14 @@ export interface ServingCli {
   url: string;
 }
 
-/** Starts `serve --quiet` and resolves with the url it prints. */
+/** Starts `serve --quiet` (from source) and resolves with the url it prints. */
 export function serveCli(args: string[]): Promise<ServingCli> {
-  const child = spawn(process.execPath, [...CLI, 'serve', '--quiet', ...args], { cwd: ROOT });
+  return serveWith([...CLI, 'serve', '--quiet', ...args]);
+}
+
+/** Starts node with `argv` (a command line of the sandbox that serves) and resolves with the url it prints. */
+export function serveWith(argv: string[]): Promise<ServingCli> {
+  const child = spawn(process.execPath, argv, { cwd: ROOT });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

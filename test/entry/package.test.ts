@@ -4,42 +4,14 @@
  * module the built code needs that is only a dev dependency, a bin that does not start. The
  * dependencies come from the npm cache the repository's own install filled.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SWAGGER_UI_ASSETS, SWAGGER_UI_FOLDER, SWAGGER_UI_NOTICES } from '../../src/surfaces/docs/built.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
-
-interface PackageJson {
-  name: string;
-  version: string;
-  main: string;
-  types: string;
-  bin: Record<string, string>;
-  exports: Record<string, string | Record<string, string>>;
-  dependencies: Record<string, string>;
-}
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
-
-/**
- * The environment of the npm commands: that of the outer `npm test` would make them act on this
- * repository (its prefix, its package) instead of the temporary project.
- */
-const npmEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => !/^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|INIT_CWD$)/i.test(key),
-  ),
-);
-
-function npm(args: string[], cwd: string, timeout: number) {
-  return run('npm', args, { cwd, env: npmEnv, timeout, maxBuffer: 64 * 1024 * 1024 });
-}
+import { escapeRegExp, manifest, npm, npmEnv, printedUrl, ROOT, run, stopGroup } from './npm.js';
 
 function newest(path: string): number {
   const stat = statSync(path);
@@ -470,53 +442,3 @@ process.stdout.write(JSON.stringify([service, sandbox]));
     }
   }, 60_000);
 });
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function printedUrl(child: ChildProcess, timeout: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no url within ${timeout} ms: ${err}`)), timeout);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /http:\/\/\S+/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${err}`));
-    });
-  });
-}
-
-function stopGroup(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
-    const pid = child.pid;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {}
-      resolve();
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      clearTimeout(timer);
-      resolve();
-    }
-  });
-}

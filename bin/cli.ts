@@ -41,6 +41,7 @@ import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '..
 import type { World, WorldSize } from '../src/store/world.js';
 import { guideFile } from '../src/surfaces/guides/index.js';
 import { DEFAULT_MAX_WORLDS, DEFAULT_MAX_WORLDS_BYTES } from '../src/worlds.js';
+import { packageVersion } from './version.js';
 
 /** The command line: the only place that reads argv and the environment. */
 
@@ -51,6 +52,7 @@ Usage:
   unified-api-sandbox env [options]       print the sandbox's credentials and ids as dotenv lines
   unified-api-sandbox report [options]    the readiness report of a running sandbox's client
   unified-api-sandbox help                this text
+  unified-api-sandbox --version           the version (also -v)
 
 Run 'unified-api-sandbox <command> --help' for the options of a command. The guides: served at /guides
 by a running sandbox, and in the package's docs/ folder.`;
@@ -186,6 +188,7 @@ const OPTIONS = {
   log: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** --allowed-hosts: names separated by commas, or '*'. */
@@ -234,6 +237,7 @@ function parse(argv: string[]) {
     command: positionals[0] ?? 'serve',
     extra: positionals.slice(1),
     help: values.help === true,
+    version: values.version === true,
     port: integer('port', values.port ?? env.SANDBOX_PORT, 4010),
     host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
     seed: integer('seed', values.seed ?? env.SANDBOX_SEED, DEFAULT_SEED),
@@ -516,6 +520,7 @@ async function reportCommand(args: Args) {
 
 async function main(argv: string[]) {
   const args = parse(argv);
+  if (args.version) return console.log(packageVersion());
   switch (args.command) {
     case 'serve':
       return serveCommand(args);

@@ -61,6 +61,8 @@ const PAGE_TAIL = /"total":(\d+),"page":(\d+),"size":(\d+)[,}]/;
  */
 export function listPageOf(text: string | null): ListPage | null {
   if (text === null || text.length < 30 || text.charCodeAt(text.length - 1) !== 0x7d) return null;
+  // Most answers are no page: a search for the word is a fraction of the pattern's.
+  if (text.indexOf('"total":', text.length - 120) === -1) return null;
   const match = PAGE_TAIL.exec(text.slice(-120));
   return match ? { total: Number(match[1]), page: Number(match[2]), size: Number(match[3]) } : null;
 }

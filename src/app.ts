@@ -169,13 +169,15 @@ function knownSecrets(
 ): () => readonly string[] {
   const admin = config.adminToken ? [config.adminToken, sessionValue(config.adminToken)] : [];
   const host = options.hostSecrets ?? [];
-  let seen = '';
+  // Asked several times for every request recorded: the seed and salt compared, no text built.
+  let seenSeed: number | undefined;
+  let seenSalt: string | undefined;
   let secrets: readonly string[] = [];
   return () => {
     const { seed, keys_salt } = store.world.meta;
-    const world = `${seed}:${keys_salt ?? ''}`;
-    if (world !== seen) {
-      seen = world;
+    if (seed !== seenSeed || keys_salt !== seenSalt || seenSeed === undefined) {
+      seenSeed = seed;
+      seenSalt = keys_salt;
       secrets = [
         ...keySecretsOf({ seed, ...(keys_salt !== undefined ? { keys_salt } : {}) }),
         ...admin,

@@ -110,6 +110,15 @@ export class Scrubber {
   readonly #headerNames = new Map<string, boolean>();
   /** Bearer tokens seen, and what the journal keeps of each (a client sends the same one again). */
   readonly #bearers = new Map<string, string>();
+  /**
+   * The last Authorization value and what was kept of it, and the last values of the headers no name
+   * marks found holding nothing: a client sends them again with every request, and comparing a text
+   * with the one before costs a fraction of hashing it for the map or searching it again.
+   */
+  #lastBearer = '';
+  #lastKept = '';
+  #lastClean = '';
+  #lastCleanFrom: readonly string[] | null = null;
 
   constructor(options: ScrubberOptions = {}) {
     this.#known = options.known ?? (() => []);
@@ -243,8 +252,13 @@ export class Scrubber {
         out[i + 1] = next;
       }
     }
-    if (others === '' || (!this.mayHold(others) && !(others.includes('://') && others.includes('?'))))
+    if (others === '' || (others === this.#lastClean && this.#knownPatterns() === this.#lastCleanFrom))
       return out ?? flat;
+    if (!this.mayHold(others) && !(others.includes('://') && others.includes('?'))) {
+      this.#lastClean = others;
+      this.#lastCleanFrom = this.#knownPatterns();
+      return out ?? flat;
+    }
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const value = flat[i + 1] as string;
       if (this.#isSecretHeader(flat[i] as string)) continue;
@@ -276,13 +290,20 @@ export class Scrubber {
   authorization(value: string): string {
     if (value === REDACTED || value === 'admin') return value;
     if (this.#adminBearer !== null && value === this.#adminBearer) return 'admin';
+    if (value === this.#lastBearer) return this.#lastKept;
     const known = this.#bearers.get(value);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.#lastBearer = value;
+      this.#lastKept = known;
+      return known;
+    }
     const token = /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1];
     let kept = token === undefined ? REDACTED : reducedToken(token);
     if (this.#holdsKnown(kept)) kept = REDACTED;
     if (this.#bearers.size >= 1024) this.#bearers.clear();
     this.#bearers.set(value, kept);
+    this.#lastBearer = value;
+    this.#lastKept = kept;
     return kept;
   }
 

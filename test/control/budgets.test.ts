@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { JournalRecord } from '../../src/control/requests/journal.js';
+import type { JournalRecord } from '../../src/control/requests/index.js';
 import { FIXTURE_BUDGET, REPORT_BUDGET, TIMELINE_BUDGET } from '../../src/lib/budgets.js';
 import { messages } from '../../src/lib/errors.js';
 import { call, SEED, sandbox, type TestSandbox } from '../helpers.js';

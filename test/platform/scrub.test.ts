@@ -92,6 +92,22 @@ describe('the scrubber', () => {
     ]);
   });
 
+  it('looks again at headers it found clean once the secrets it knows change, and at each new token', () => {
+    let known: string[] = [];
+    const s = new Scrubber({ known: () => known });
+    const headers = ['host', 'api.example.com', 'x-note', `pasted ${ISSUED}`];
+    expect(s.headers([...headers])).toEqual(headers);
+    expect(s.headers([...headers])).toEqual(headers);
+    known = [ISSUED];
+    expect(s.headers([...headers])).toEqual(['host', 'api.example.com', 'x-note', `pasted ${REDACTED}`]);
+    // The same Authorization twice, then another one: each kept as its own token.
+    const first = s.authorization(`Bearer ${JWT}`);
+    expect(s.authorization(`Bearer ${JWT}`)).toBe(first);
+    expect(s.authorization(`Bearer ${JWT}x`)).not.toBe(first);
+    expect(s.authorization(`Bearer ${JWT}`)).toBe(first);
+    expect(s.authorization('Bearer opaque')).toBe(REDACTED);
+  });
+
   it('keeps an API token as its unsigned claims and a fingerprint, the admin token as admin', () => {
     const s = scrubber();
     const kept = s.authorization(`Bearer ${JWT}`);

@@ -6,13 +6,8 @@ import type { Scrubber } from '../../platform/scrub.js';
 import { TOKEN_LIFETIME_SECONDS, unverifiedClaims } from '../../platform/tokens.js';
 import { CLIENT_REQUEST_ID_HEADER } from '../../platform/transactions.js';
 import type { World } from '../../store/world.js';
-import {
-  type ControlCallNote,
-  isAuthenticationPath,
-  type JournalRecord,
-  recordHeader,
-  recordId,
-} from '../requests/journal.js';
+import { isAuthenticationPath } from '../requests/paths.js';
+import { type ControlCallNote, type JournalRecord, recordHeader, recordId } from '../requests/records.js';
 import { compare, Findings } from './findings.js';
 import { COMPANIONS } from './kinds.js';
 import { invalidValues, type Operation, type OperationIndex, unknownFields } from './operations.js';

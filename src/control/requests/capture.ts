@@ -4,13 +4,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { type Principal, unverifiedClaims } from '../../platform/tokens.js';
 import { activeConnectionOf, connectionPreference, oneApiOfArea } from '../../platform/transactions.js';
-import {
-  consumerOfPath,
-  isAuthenticationPath,
-  type JournalRecord,
-  listPageOf,
-  MAX_CAPTURED_BODY,
-} from './journal.js';
+import { consumerOfPath, isAuthenticationPath } from './paths.js';
+import { type JournalRecord, listPageOf, MAX_CAPTURED_BODY } from './records.js';
 
 /**
  * Capture: the middleware that records each request the API answers in the app's journal, and lets

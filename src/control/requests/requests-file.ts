@@ -3,13 +3,8 @@ import { z } from '@hono/zod-openapi';
 import { FileLineError, parseLine } from '../../lib/file-lines.js';
 import { writeFileAtomic } from '../../lib/file-writer.js';
 import type { Scrubber } from '../../platform/scrub.js';
-import {
-  type ControlCallNote,
-  type JournalCaller,
-  type JournalRecord,
-  type RequestJournal,
-  scrubRecord,
-} from './journal.js';
+import type { RequestJournal } from './journal.js';
+import { type ControlCallNote, type JournalCaller, type JournalRecord, scrubRecord } from './records.js';
 
 /**
  * The requests file: the journal kept beside a world file when the sandbox stops

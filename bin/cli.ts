@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { createApp, DEFAULT_SEED } from '../src/app.js';
@@ -16,6 +16,7 @@ import {
   readinessReport,
   toJUnit,
   toMarkdown,
+  withGuideLinks,
 } from '../src/control/report/index.js';
 import {
   DEFAULT_REQUEST_JOURNAL_SIZE,
@@ -31,13 +32,16 @@ import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
 import { messages } from '../src/lib/errors.js';
 import { FileLineError } from '../src/lib/file-lines.js';
 import { SHARED_FILE, UnsafeFileError, writeFileAtomic } from '../src/lib/file-writer.js';
+import { GUIDES_PATH, type GuideLink, guidePath } from '../src/lib/guides.js';
 import { keySecretsOf } from '../src/platform/credentials.js';
 import { Scrubber } from '../src/platform/scrub.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
+import { guideFile } from '../src/surfaces/guides/index.js';
 import { DEFAULT_MAX_WORLDS, DEFAULT_MAX_WORLDS_BYTES } from '../src/worlds.js';
+import { packageVersion } from './version.js';
 
 /** The command line: the only place that reads argv and the environment. */
 
@@ -48,8 +52,10 @@ Usage:
   unified-api-sandbox env [options]       print the sandbox's credentials and ids as dotenv lines
   unified-api-sandbox report [options]    the readiness report of a running sandbox's client
   unified-api-sandbox help                this text
+  unified-api-sandbox --version           the version (also -v)
 
-Run 'unified-api-sandbox <command> --help' for the options of a command.`;
+Run 'unified-api-sandbox <command> --help' for the options of a command. The guides: served at /guides
+by a running sandbox, and in the package's docs/ folder.`;
 
 const SERVE_USAGE = `unified-api-sandbox serve [options]
 
@@ -84,7 +90,7 @@ Options:
                       .example.com for a domain and its subdomains, * for any
                       (any other Host is refused: DNS rebinding)    (env SANDBOX_ALLOWED_HOSTS)
   --fixtures FILE     add the world declared in a JSON or YAML file  (env SANDBOX_FIXTURES)
-                      (docs/fixtures.md); with --db, only when the file is created
+                      (/guides/fixtures); with --db, only when the file is created
   --write-env FILE    once listening, write the lines 'env' prints, with the url it
                       listens on, to FILE (a temporary file renamed over it: FILE is
                       whole when it appears); with --port 0, the way to learn the port
@@ -122,8 +128,11 @@ const REPORT_USAGE = `unified-api-sandbox report [options]
 
 Reads the integration readiness report of a running sandbox (GET /__sandbox/report), or of a world
 file a stopped one kept: what the client did to the world, and what it will meet in production
-(docs/readiness.md). Prints it, and exits 1 when a finding --fail-on names is there (0 otherwise; 2
-when the sandbox or the file cannot be read).
+(/guides/readiness). Prints it, and exits 1 when a finding --fail-on names is there (0 otherwise; 2
+when the sandbox or the file cannot be read). Each finding links its section of the readiness guide:
+with --url, the page the sandbox serves (<url>/guides/readiness#<kind>); with --db, where no server
+runs, the guide's file in the installed package, from the working directory
+(node_modules/unified-api-sandbox/docs/readiness.md#<kind>).
 
 Options:
   --url URL        the sandbox (default SANDBOX_BASE_URL, else http://127.0.0.1:4010); a world's
@@ -179,6 +188,7 @@ const OPTIONS = {
   log: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** --allowed-hosts: names separated by commas, or '*'. */
@@ -227,6 +237,7 @@ function parse(argv: string[]) {
     command: positionals[0] ?? 'serve',
     extra: positionals.slice(1),
     help: values.help === true,
+    version: values.version === true,
     port: integer('port', values.port ?? env.SANDBOX_PORT, 4010),
     host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
     seed: integer('seed', values.seed ?? env.SANDBOX_SEED, DEFAULT_SEED),
@@ -285,6 +296,7 @@ function banner(sandbox: RunningSandbox, args: Args): string {
     '',
     `  API        ${sandbox.url}`,
     `  Docs       ${sandbox.url}/docs   (OpenAPI: ${sandbox.url}/openapi.json)`,
+    `  Guides     ${sandbox.url}${GUIDES_PATH}   (every guide of the package, offline)`,
     `  Console    ${sandbox.url}/console${adminToken ? '   (log in with the admin token)' : ''}`,
     `  MCP        ${sandbox.url}/mcp   (an MCP token of POST /mcp-token, or OAuth)`,
     `  World      seed ${sandbox.seed}, ${db ? `file ${db}` : 'in memory'}`,
@@ -439,7 +451,7 @@ async function reportOfWorldFile(args: Args): Promise<ReadinessReport> {
   const { services } = createApp({ seed: store.world.meta.seed, requestJournalSize: 0, maxWorlds: 0 });
   const documents = services.servedDocuments?.() ?? { service: '{}', sandbox: '{}' };
   const last = journal.records.at(-1)?.at;
-  return readinessReport({
+  const report = await readinessReport({
     records: journal.records,
     controlCalls: journal.controlCalls,
     operations: operationIndex(
@@ -455,7 +467,20 @@ async function reportOfWorldFile(args: Args): Promise<ReadinessReport> {
     connectionId: args.connection ?? undefined,
     scrubber,
   });
+  return withGuideLinks(report, guideFileLink);
 }
+
+/**
+ * A guide as the report of a stopped sandbox links it: no server serves it then, so its file in the
+ * installed package, from the working directory (node_modules/unified-api-sandbox/docs/readiness.md;
+ * docs/readiness.md in a clone), which a Markdown viewer opens at the anchor; the served path when
+ * the package holds no such file.
+ */
+const guideFileLink: GuideLink = (guide, anchor) => {
+  const file = guideFile(guide);
+  if (file === undefined) return guidePath(guide, anchor);
+  return `${relative(process.cwd(), file).split(sep).join('/')}${anchor ? `#${anchor}` : ''}`;
+};
 
 async function reportCommand(args: Args) {
   if (args.help) return console.log(REPORT_USAGE);
@@ -495,6 +520,7 @@ async function reportCommand(args: Args) {
 
 async function main(argv: string[]) {
   const args = parse(argv);
+  if (args.version) return console.log(packageVersion());
   switch (args.command) {
     case 'serve':
       return serveCommand(args);

@@ -8,10 +8,16 @@
  *   `require()` the ES module entry only when that entry has no top-level await. Its name changes with
  *   its content. It stays in dist/ itself, since the code finds the fixtures and the prebuilt
  *   document relative to its own file;
- * - dist/index.mjs, the library (the package's entry point), and dist/cli.mjs, the command line (the
- *   package's bin): the loader and the names each takes from the bundle;
+ * - dist/index.mjs, the library (the package's entry point for `import`), dist/index.cjs, the same
+ *   for `require` (both load the one bundle, so a process that does both has one sandbox), and
+ *   dist/cli.mjs, the command line (the package's bin): the loader and the names each takes from the
+ *   bundle;
  * - dist/openapi.prebuilt, the served OpenAPI document, so that a process serves it without
- *   generating it (see scripts/prebuilt-openapi.mjs).
+ *   generating it (see scripts/prebuilt-openapi.mjs);
+ * - dist/swagger-ui/, the files of Swagger UI the /docs page loads and their license notices,
+ *   copied from the swagger-ui-dist dev dependency (src/surfaces/docs/built.ts says which): the
+ *   package then depends on nothing of Swagger UI's, whose own dependency runs an install script
+ *   that reports each install over the network.
  *
  * The bundle leaves out zod's translations of its messages but the English one, which the sandbox
  * uses (its own messages are the service's): they are a seventh of it, compiled at every start.
@@ -23,7 +29,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -143,6 +149,20 @@ await build({
 });
 await build({
   ...common,
+  format: 'cjs',
+  stdin: {
+    contents: [
+      `const { loadCore } = require(${JSON.stringify(loader)});`,
+      `const core = loadCore(new URL('./${coreName}', require('node:url').pathToFileURL(__filename)));`,
+      ...exported.map((name) => `exports.${name} = core.${name};`),
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'index.cjs',
+  },
+  outfile: join(ROOT, 'dist/index.cjs'),
+});
+await build({
+  ...common,
   stdin: {
     contents: [
       `import { loadCore } from ${JSON.stringify(loader)};`,
@@ -154,6 +174,17 @@ await build({
   outfile: join(ROOT, 'dist/cli.mjs'),
   banner: { js: '#!/usr/bin/env node' },
 });
+
+// Swagger UI's files, from the dev dependency, as the sources read them there.
+const { SWAGGER_UI_ASSETS, SWAGGER_UI_FOLDER, SWAGGER_UI_NOTICES, swaggerUiPackageFolder } = await import(
+  pathToFileURL(join(ROOT, 'dist/src/surfaces/docs/built.js')).href
+);
+const swaggerUi = join(ROOT, 'dist', SWAGGER_UI_FOLDER);
+rmSync(swaggerUi, { recursive: true, force: true });
+mkdirSync(swaggerUi);
+for (const name of [...Object.keys(SWAGGER_UI_ASSETS), ...SWAGGER_UI_NOTICES]) {
+  copyFileSync(join(swaggerUiPackageFolder(), name), join(swaggerUi, name));
+}
 
 const prebuilt = spawnSync(process.execPath, [join(ROOT, 'scripts/prebuilt-openapi.mjs')], { stdio: 'inherit' });
 if (prebuilt.status !== 0) process.exit(prebuilt.status ?? 1);

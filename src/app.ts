@@ -52,6 +52,7 @@ import { Store } from './store/store.js';
 import type { CustomRecordsRecord, WorldSize } from './store/world.js';
 import { mcpSessionsSection, registerConsole, sessionValue } from './surfaces/console/index.js';
 import { registerDocs } from './surfaces/docs/index.js';
+import { registerGuides } from './surfaces/guides/index.js';
 import { isMcpPath, RAW_BODY_PATHS, registerMcp } from './surfaces/mcp/index.js';
 import { VERTICALS } from './verticals.js';
 import { DEFAULT_MAX_WORLDS, WorldHub } from './worlds.js';
@@ -389,6 +390,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerWorldControl(app, services);
   registerReportControl(app, services);
   registerDocs(app, services);
+  registerGuides(app);
   const mcp = registerMcp(app, services);
   registerConsole(app, { sections: [mcpSessionsSection(mcp)] });
 

@@ -33,6 +33,7 @@ import type { WorldDirectory } from './control/worlds.js';
 import { type Clock, manualClock, originOf, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import { ApiError } from './lib/errors.js';
+import { guideUrlAt } from './lib/guides.js';
 import type { Pace, PaceChange } from './lib/pace.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 import { listeningOrigins } from './platform/self.js';
@@ -123,7 +124,8 @@ export interface RunningSandbox {
   requests(filter?: RequestFilter): RequestEntry[];
   /**
    * The integration readiness report of what the client did, as GET /__sandbox/report answers it
-   * (docs/readiness.md); `consumerId`: only what concerns that consumer.
+   * (docs/readiness.md; each finding links its section at `<url>/guides/readiness`); `consumerId`:
+   * only what concerns that consumer.
    */
   report(options?: { consumerId?: string; connectionId?: string }): Promise<ReadinessReport>;
   /** Fault injection: arm, list and remove faults, as /__sandbox/faults does. */
@@ -315,7 +317,14 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     store,
     fixtures: { loaded, load: (source) => loadFixtures(app, source) },
     requests: (filter) => app.services.requests.list(filter),
-    report: (options = {}) => reportOf(app.services, options.consumerId, options.connectionId),
+    // Read away from the server (a CI log): its links are the server's absolute urls.
+    report: (asked = {}) =>
+      reportOf(
+        app.services,
+        asked.consumerId,
+        asked.connectionId,
+        guideUrlAt(envBaseUrl(host, port, options.publicUrl)),
+      ),
     faults: app.services.faults,
     worlds: app.services.worlds ?? null,
     close: async () => {

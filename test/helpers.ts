@@ -162,3 +162,12 @@ export async function webhookReceiver(): Promise<WebhookReceiver> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The url a page's first form posts to, as a browser resolves its action against the page's url
+ * (a form without an action posts back to the page itself).
+ */
+export function formTarget(html: string, pageUrl: string): string {
+  const action = /<form\b[^>]*\saction="([^"]*)"/.exec(html)?.[1];
+  return new URL(action ?? '', pageUrl).href;
+}

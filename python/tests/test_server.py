@@ -1,32 +1,10 @@
 """Starting the server: a clear error when it cannot, the options and markers the plugin reads."""
 
 import os
-from pathlib import Path
 
 import pytest
 
 from unified_api_sandbox_pytest import SandboxServer, SandboxStartError
-
-pytest_plugins = ["pytester"]
-
-PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
-
-
-@pytest.fixture
-def inner_env(monkeypatch):
-    """An inner pytest run imports the plugin from this folder's package."""
-    path = os.environ.get("PYTHONPATH")
-    monkeypatch.setenv("PYTHONPATH", PACKAGE_ROOT + (os.pathsep + path if path else ""))
-    for name in ("SANDBOX_URL", "SANDBOX_ADMIN_TOKEN", "SANDBOX_CLI"):
-        monkeypatch.delenv(name, raising=False)
-    return monkeypatch
-
-
-@pytest.fixture
-def with_plugin(pytestconfig):
-    """The arguments that load the plugin in an inner run: none where it is installed (it loads itself)."""
-    installed = pytestconfig.pluginmanager.get_plugin("unified_api_sandbox") is not None
-    return [] if installed else ["-p", "unified_api_sandbox_pytest.plugin"]
 
 
 def test_a_missing_command_line_says_where_it_was_looked_for(tmp_path):
@@ -84,7 +62,9 @@ def test_the_marker_and_the_fixtures_in_a_suite_of_their_own(
     result = pytester.runpytest(*with_plugin, "-p", "no:cacheprovider", "--strict-markers")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*unknown option 'sead'*"])
-    result.stdout.fnmatch_lines(["*unified-api-sandbox: the server at http://* (SANDBOX_URL)*"])
+    result.stdout.fnmatch_lines(
+        ["unified-api-sandbox: SANDBOX_URL: http://* (running already; nothing started)"]
+    )
 
 
 def test_the_command_line_is_found_from_the_rootdir_up(pytester, inner_env, with_plugin):

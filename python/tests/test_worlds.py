@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from unified_api_sandbox_pytest import SandboxError, SandboxServer, World
-from unified_api_sandbox_pytest.plugin import find_cli
+from unified_api_sandbox_pytest.plugin import find_launcher
 
 NAME = "Created by pytest"
 _seen = {}
@@ -94,20 +94,28 @@ def test_a_world_without_pytest_is_deleted_after_its_block(sandbox_server):
     assert world.id not in live
 
 
-def test_a_world_is_deleted_with_its_own_control_token(pytestconfig):
+def test_a_world_is_deleted_with_its_own_control_token(sandbox_server, pytestconfig):
     # A server with an admin token: whoever runs it creates the world, the job given it deletes it.
-    with SandboxServer.start(find_cli(pytestconfig), args=["--admin-token", "pytest-admin"]) as server:
-        made = World.create(server.url, admin_token=server.admin_token, seed=2)
-        other = World.create(server.url, admin_token=server.admin_token, seed=2)
-        given = World(server.url, made.info)  # the control token, not the admin token
-        assert given.summary()["id"] == made.id
-        with pytest.raises(SandboxError) as hidden:
-            World(server.url, {**other.info, "control_token": made.control_token}).summary()
-        assert hidden.value.status == 404
-        assert given.delete() is True
-        assert World(server.url, made.info).delete() is False
-        assert [item["id"] for item in server.list_worlds()["items"]] == [other.id]
-        assert other.delete() is True
+    if sandbox_server.admin_token:
+        deletes_with_its_control_token(sandbox_server)
+        return
+    with find_launcher(pytestconfig).start(["--admin-token", "pytest-admin"]) as server:
+        deletes_with_its_control_token(server)
+
+
+def deletes_with_its_control_token(server):
+    made = World.create(server.url, admin_token=server.admin_token, seed=2)
+    other = World.create(server.url, admin_token=server.admin_token, seed=2)
+    given = World(server.url, made.info)  # the control token, not the admin token
+    assert given.summary()["id"] == made.id
+    with pytest.raises(SandboxError) as hidden:
+        World(server.url, {**other.info, "control_token": made.control_token}).summary()
+    assert hidden.value.status == 404
+    assert given.delete() is True
+    assert World(server.url, made.info).delete() is False
+    live = [item["id"] for item in server.list_worlds()["items"]]
+    assert other.id in live and made.id not in live
+    assert other.delete() is True
 
 
 def test_the_session_server_is_running(sandbox_server):

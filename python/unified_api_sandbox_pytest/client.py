@@ -1,31 +1,21 @@
-"""A sandbox server process and its worlds over HTTP, usable with or without pytest.
+"""A sandbox's worlds over HTTP, usable with or without pytest.
 
-``SandboxServer.start(cli)`` runs ``node <cli> --port 0 --quiet`` and reads the url it prints once
-it listens; ``World.create(url)`` makes an isolated world on a running sandbox
-(``POST /__sandbox/worlds``) and wraps its credentials, its API and its control endpoints.
+``World.create(url)`` makes an isolated world on a running sandbox (``POST /__sandbox/worlds``) and
+wraps its credentials, its API and its control endpoints; ``server.py`` starts the sandbox itself.
 """
 
 from __future__ import annotations
 
-import collections
 import json
 import os
-import subprocess
-import threading
 import time
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
 from urllib.parse import quote
 
 import requests
 
-__all__ = [
-    "SandboxError",
-    "SandboxServer",
-    "SandboxStartError",
-    "World",
-]
+__all__ = ["SandboxError", "World"]
 
 #: A token is renewed when it has less than this many seconds of sandbox time left.
 TOKEN_MARGIN_SECONDS = 60
@@ -47,215 +37,6 @@ class SandboxError(Exception):
         if isinstance(detail, dict):
             detail = detail.get("message") or detail.get("detail") or detail
         super().__init__(f"{method} {url} answered {self.status}: {detail}")
-
-
-class SandboxStartError(RuntimeError):
-    """The sandbox command line did not print its url in time, or exited first.
-
-    ``pid`` is the process that was started (None if none was), stopped by then; ``stderr`` the last
-    lines it wrote there.
-    """
-
-    def __init__(self, message: str, pid: Optional[int] = None, stderr: str = ""):
-        super().__init__(message)
-        self.pid = pid
-        self.stderr = stderr
-
-
-# ---------------------------------------------------------------------------------------------------
-# The server process.
-
-
-class SandboxServer:
-    """A sandbox: either a ``node`` process this object started, or one already running.
-
-    ``url`` is its base url, ``admin_token`` the bearer token its worlds API needs (None when the
-    server was started without ``--admin-token``), ``pid`` the process id (None for a server this
-    object did not start).
-    """
-
-    def __init__(
-        self,
-        url: str,
-        admin_token: Optional[str] = None,
-        process: Optional[subprocess.Popen] = None,
-        stderr_lines: Optional[Deque[str]] = None,
-    ):
-        self.url = url.rstrip("/")
-        self.admin_token = admin_token or None
-        self.process = process
-        self._stderr = stderr_lines if stderr_lines is not None else collections.deque(maxlen=200)
-        self._readers: List[threading.Thread] = []
-        self.exit_code: Optional[int] = None
-
-    @property
-    def pid(self) -> Optional[int]:
-        return self.process.pid if self.process is not None else None
-
-    @property
-    def started(self) -> bool:
-        """Whether this object started the process (and so stops it)."""
-        return self.process is not None
-
-    @property
-    def stderr(self) -> str:
-        """The last lines the process wrote on stderr."""
-        return "".join(self._stderr)
-
-    @classmethod
-    def connect(cls, url: str, admin_token: Optional[str] = None) -> "SandboxServer":
-        """A sandbox someone else runs: nothing is started or stopped."""
-        return cls(url, admin_token)
-
-    @classmethod
-    def start(
-        cls,
-        cli: Union[str, os.PathLike],
-        *,
-        node: str = "node",
-        args: Sequence[str] = (),
-        timeout: float = 30.0,
-        env: Optional[Mapping[str, str]] = None,
-        cwd: Optional[Union[str, os.PathLike]] = None,
-    ) -> "SandboxServer":
-        """Runs ``node <cli> --port 0 --quiet <args>`` and waits for the url it prints.
-
-        Node runs the file directly: ``npx`` or ``npm start`` would run the server as a grandchild,
-        which ``stop()`` could not reach. ``--admin-token T`` among ``args`` becomes ``admin_token``.
-        """
-        cli_path = Path(cli)
-        if not cli_path.is_file():
-            raise SandboxStartError(
-                f"the sandbox command line {cli_path} does not exist: install it "
-                "(npm install unified-api-sandbox) or name it with --sandbox-cli, the sandbox_cli "
-                "ini option or SANDBOX_CLI"
-            )
-        command = [node, str(cli_path), "--port", "0", "--quiet", *args]
-        try:
-            process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                env=dict(env) if env is not None else None,
-                cwd=cwd,
-            )
-        except OSError as error:
-            raise SandboxStartError(f"could not run {node!r}: {error}") from error
-
-        stderr_lines: Deque[str] = collections.deque(maxlen=200)
-        first_line: "collections.deque[str]" = collections.deque(maxlen=1)
-        got_line = threading.Event()
-
-        def read_stdout() -> None:
-            assert process.stdout is not None
-            try:
-                for line in process.stdout:
-                    if not got_line.is_set():
-                        first_line.append(line)
-                        got_line.set()
-                    # The rest is drained so that the process never blocks on a full pipe.
-            except (OSError, ValueError):
-                pass
-            finally:
-                got_line.set()
-
-        def read_stderr() -> None:
-            assert process.stderr is not None
-            try:
-                for line in process.stderr:
-                    stderr_lines.append(line)
-            except (OSError, ValueError):
-                pass
-
-        readers = [
-            threading.Thread(target=target, name=f"sandbox-{target.__name__}", daemon=True)
-            for target in (read_stdout, read_stderr)
-        ]
-        for reader in readers:
-            reader.start()
-
-        server = cls("", _admin_token_of(args), process, stderr_lines)
-        server._readers = readers
-        got_line.wait(timeout)
-        url = first_line[0].strip() if first_line else ""
-        if not url.startswith(("http://", "https://")):
-            if got_line.is_set():
-                try:
-                    process.wait(timeout=2)
-                except subprocess.TimeoutExpired:
-                    pass
-            reason = (
-                f"printed {url!r} instead of its url"
-                if url
-                else f"exited with code {process.poll()} before printing its url"
-                if process.poll() is not None
-                else f"printed no url within {timeout:g} s"
-            )
-            server.stop()
-            raise SandboxStartError(
-                f"the sandbox did not start: `{' '.join(command)}` {reason}\n"
-                f"--- its stderr ---\n{server.stderr or '(empty)'}",
-                pid=process.pid,
-                stderr=server.stderr,
-            )
-        server.url = url.rstrip("/")
-        return server
-
-    def stop(self, timeout: float = 5.0) -> Optional[int]:
-        """Terminates the process, kills it after ``timeout`` seconds; its exit code (None if not ours)."""
-        process = self.process
-        if process is None:
-            return None
-        if process.poll() is None:
-            try:
-                process.terminate()
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=timeout)
-            except ProcessLookupError:
-                pass
-        self.exit_code = process.wait()
-        # The readers end at the end of the output (the last lines of stderr with them); the pipes
-        # are closed once they have.
-        for reader in self._readers:
-            reader.join(timeout=2)
-        if not any(reader.is_alive() for reader in self._readers):
-            for stream in (process.stdout, process.stderr):
-                if stream is not None:
-                    stream.close()
-        return self.exit_code
-
-    def create_world(self, **options: Any) -> "World":
-        """``World.create`` on this sandbox."""
-        return World.create(self.url, admin_token=self.admin_token, **options)
-
-    def list_worlds(self) -> Dict[str, Any]:
-        """``GET /__sandbox/worlds``: the live worlds, without their secrets."""
-        return _call(requests, "GET", f"{self.url}/__sandbox/worlds", _bearer(self.admin_token))
-
-    def __enter__(self) -> "SandboxServer":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"SandboxServer(url={self.url!r}, pid={self.pid!r})"
-
-
-def _admin_token_of(args: Sequence[str]) -> Optional[str]:
-    args = list(args)
-    for i, arg in enumerate(args):
-        if arg == "--admin-token" and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith("--admin-token="):
-            return arg.split("=", 1)[1]
-    return None
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """pytest fixtures for the unified API sandbox: one server per test process, one world per test.
 
-- ``sandbox_server`` (session): starts ``node <cli> --port 0 --quiet`` and stops it at the end, or
-  uses the server named by ``SANDBOX_URL`` (and ``SANDBOX_ADMIN_TOKEN``) and starts nothing.
+- ``sandbox_server`` (session): uses the server named by ``SANDBOX_URL`` (and
+  ``SANDBOX_ADMIN_TOKEN``) and starts nothing; else starts the installed package (``node <cli>
+  --port 0 --quiet``), else ``npx --yes unified-api-sandbox``, and stops it at the end. The report
+  header says which in one line.
 - ``sandbox_world`` (function): a fresh world for the test (``POST /__sandbox/worlds``), deleted
   after it; ``@pytest.mark.sandbox_world(seed=..., clock=..., fixtures=..., pace=...)`` chooses it.
 - ``sandbox_world_factory`` (function): makes more worlds in one test, all deleted after it.
@@ -13,17 +15,18 @@ Under pytest-xdist each worker process runs its own session fixtures, so each st
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import shlex
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import pytest
 
-from .client import SandboxServer, World
+from . import discovery
+from .client import World
+from .discovery import Launcher
+from .server import SandboxServer
 
-PACKAGE = "unified-api-sandbox"
 MARKER = "sandbox_world"
 #: The options a world takes, as ``POST /__sandbox/worlds`` names them.
 WORLD_OPTIONS = ("seed", "fixtures", "clock", "pace", "connection_life", "ttl_seconds")
@@ -34,6 +37,8 @@ DEFAULT_CLOCK = "now"
 REPORTED_REQUESTS = 20
 
 _STARTED = pytest.StashKey[List[SandboxServer]]()
+#: Where the session's server comes from: the url of SANDBOX_URL, or how to start one.
+_SOURCE = pytest.StashKey[Union[str, Launcher]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -43,8 +48,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="sandbox_cli",
         default=None,
         help="the sandbox command line to run with node (default: ini sandbox_cli, env SANDBOX_CLI, "
-        "node_modules/unified-api-sandbox/dist/cli.mjs under the rootdir or a folder above it, "
-        "else dist/cli.mjs of a clone of the sandbox)",
+        "node_modules/unified-api-sandbox/dist/cli.mjs or node_modules/.bin/unified-api-sandbox in "
+        "the rootdir or a folder above it, dist/cli.mjs of a clone of the sandbox, else npx --yes "
+        "unified-api-sandbox)",
     )
     parser.addini("sandbox_cli", "the sandbox command line (dist/cli.mjs), relative to the ini file's folder")
     parser.addini("sandbox_node", "the node executable (default: env SANDBOX_NODE, else node)")
@@ -52,7 +58,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "sandbox_args",
         "more arguments for the sandbox server (e.g. --max-worlds 200), shell-quoted",
     )
-    parser.addini("sandbox_start_timeout", "seconds to wait for the server's url (default 30)")
+    parser.addini(
+        "sandbox_start_timeout", "seconds to wait for the server's url (default 30; 120 with npx)"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -62,13 +70,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "ttl_seconds=None): the world the sandbox_world fixture creates for this test",
     )
     config.stash[_STARTED] = []
+    config.stash[_SOURCE] = os.environ.get("SANDBOX_URL") or find_launcher(config)
 
 
-def pytest_report_header(config: pytest.Config) -> Optional[str]:
-    url = os.environ.get("SANDBOX_URL")
-    if url:
-        return f"unified-api-sandbox: the server at {url} (SANDBOX_URL)"
-    return None
+def pytest_report_header(config: pytest.Config) -> str:
+    """The one line that says where the session's server comes from."""
+    source = config.stash[_SOURCE]
+    if isinstance(source, str):
+        return f"unified-api-sandbox: SANDBOX_URL: {source} (running already; nothing started)"
+    return f"unified-api-sandbox: {source.describe()}"
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -78,7 +88,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 
 # ---------------------------------------------------------------------------------------------------
-# Where the command line is.
+# Where the server comes from.
 
 
 def _ini(config: pytest.Config, name: str) -> str:
@@ -86,47 +96,37 @@ def _ini(config: pytest.Config, name: str) -> str:
     return str(value).strip() if value else ""
 
 
-def find_cli(config: pytest.Config) -> Path:
-    """The sandbox's dist/cli.mjs: the option, the ini, SANDBOX_CLI, else looked for from the rootdir up.
+def find_launcher(config: pytest.Config) -> Launcher:
+    """How this run starts a sandbox (``discovery.find_launcher``), from its options and rootdir.
 
     The option and SANDBOX_CLI are relative to the folder pytest was started in, the ini option to
-    the folder of the ini file.
+    the folder of the ini file. ``SANDBOX_URL`` is not looked at: a test may start a server of its
+    own beside the one it names.
     """
     rootdir = Path(str(config.rootpath))
     invoked = Path(str(config.invocation_params.dir))
+    node = _ini(config, "sandbox_node") or os.environ.get("SANDBOX_NODE") or "node"
+    return discovery.find_launcher(rootdir, invoked, named=_named_cli(config, rootdir, invoked), node=node)
+
+
+def _named_cli(config: pytest.Config, rootdir: Path, invoked: Path) -> Optional[Tuple[Path, str]]:
+    """The command line the user named, and where: the option, the ini, else SANDBOX_CLI."""
     option = config.getoption("sandbox_cli")
     if option:
-        return _absolute(option, invoked)
+        return _absolute(option, invoked), "--sandbox-cli"
     ini = _ini(config, "sandbox_cli")
     if ini:
-        return _absolute(ini, Path(str(config.inipath)).parent if config.inipath else rootdir)
+        base = Path(str(config.inipath)).parent if config.inipath else rootdir
+        return _absolute(ini, base), "ini sandbox_cli"
     env = os.environ.get("SANDBOX_CLI")
     if env:
-        return _absolute(env, invoked)
-    seen = set()
-    for start in (rootdir, invoked):
-        for folder in [start, *start.parents]:
-            if folder in seen:
-                continue
-            seen.add(folder)
-            installed = folder / "node_modules" / PACKAGE / "dist" / "cli.mjs"
-            if installed.is_file():
-                return installed
-            if _is_clone(folder) and (folder / "dist" / "cli.mjs").is_file():
-                return folder / "dist" / "cli.mjs"
-    return rootdir / "node_modules" / PACKAGE / "dist" / "cli.mjs"
+        return _absolute(env, invoked), "SANDBOX_CLI"
+    return None
 
 
 def _absolute(path: str, base: Path) -> Path:
     named = Path(path).expanduser()
     return named if named.is_absolute() else base / named
-
-
-def _is_clone(folder: Path) -> bool:
-    try:
-        return json.loads((folder / "package.json").read_text(encoding="utf-8")).get("name") == PACKAGE
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -136,14 +136,13 @@ def _is_clone(folder: Path) -> bool:
 @pytest.fixture(scope="session")
 def sandbox_server(pytestconfig: pytest.Config) -> Iterator[SandboxServer]:
     """The sandbox of this test process: started once, stopped at the end (or SANDBOX_URL's)."""
-    url = os.environ.get("SANDBOX_URL")
-    if url:
-        yield SandboxServer.connect(url, os.environ.get("SANDBOX_ADMIN_TOKEN"))
+    source = pytestconfig.stash[_SOURCE]
+    if isinstance(source, str):
+        yield SandboxServer.connect(source, os.environ.get("SANDBOX_ADMIN_TOKEN"))
         return
-    node = _ini(pytestconfig, "sandbox_node") or os.environ.get("SANDBOX_NODE") or "node"
-    timeout = float(_ini(pytestconfig, "sandbox_start_timeout") or 30)
+    timeout = _ini(pytestconfig, "sandbox_start_timeout")
     args = shlex.split(_ini(pytestconfig, "sandbox_args"))
-    server = SandboxServer.start(find_cli(pytestconfig), node=node, args=args, timeout=timeout)
+    server = source.start(args, timeout=float(timeout) if timeout else None)
     pytestconfig.stash[_STARTED].append(server)
     # Stopped at the end of the session; also when the interpreter exits without tearing it down.
     atexit.register(server.stop)

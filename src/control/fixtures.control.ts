@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { guidePath } from '../lib/guides.js';
 import { runAtOnce, runInSlices } from '../lib/slices.js';
 import type { AppEnv, Services } from '../platform/context.js';
 import type { FixtureServices } from '../platform/fixtures/context.js';
@@ -31,8 +32,7 @@ export const loadFixturesRoute = createRoute({
   tags,
   summary:
     'Add a declared world (consumers, connections, vertical records, webhooks...) or replace the seeded one',
-  description:
-    'The body is a fixture document (GET /__sandbox/fixtures/schema; docs/fixtures.md). Every record goes through the rules of the API operation that creates it, in one write: a refusal (422 for a document that does not match the schema, 400 for a record the API would refuse) names the JSON path and the rule, and leaves the world as it was.',
+  description: `The body is a fixture document (GET /__sandbox/fixtures/schema; [the fixtures guide](${guidePath('fixtures')})). Every record goes through the rules of the API operation that creates it, in one write: a refusal (422 for a document that does not match the schema, 400 for a record the API would refuse) names the JSON path and the rule, and leaves the world as it was.`,
   ...admin,
   request: {
     body: jsonBody(

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { messages } from '../lib/errors.js';
+import { guidePath } from '../lib/guides.js';
 import { own } from '../lib/own.js';
 import { runInSlices, type Sliced } from '../lib/slices.js';
 import { lifeRefusal } from '../modules/connections/index.js';
@@ -65,8 +66,7 @@ export const declareTimelineRoute = createRoute({
   operationId: 'sandbox_declare_timeline',
   tags,
   summary: 'Declare events to happen when the sandbox clock reaches them',
-  description:
-    "`{\"events\": [...]}`: each at an instant, for a consumer's connection, either the records of one vertical block (as a fixture document's connection declares them: a POS order, a refund, an invoice payment...) or an event of the connection's life. Applied when the clock reaches them, in order, each whole or not at all. See docs/living-world.md.",
+  description: `\`{"events": [...]}\`: each at an instant, for a consumer's connection, either the records of one vertical block (as a fixture document's connection declares them: a POS order, a refund, an invoice payment...) or an event of the connection's life. Applied when the clock reaches them, in order, each whole or not at all. See [the timeline](${guidePath('living-world', 'the-timeline-business-on-a-script')}).`,
   ...admin,
   request: {
     body: jsonBody(

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { errors } from '../lib/errors.js';
+import { guidePath } from '../lib/guides.js';
 import { PACES } from '../lib/pace.js';
 import type { AppEnv, Services } from '../platform/context.js';
 import { admin, emptyResponse, errorResponses, jsonBody, jsonContent } from '../platform/openapi.js';
@@ -29,10 +30,12 @@ export const WorldCreate = z
       .openapi({
         description: "The seed of the world's data (default: the seed of the sandbox's own world)",
       }),
-    fixtures: z.record(z.string(), z.unknown()).optional().openapi({
-      description:
-        'A fixture document (docs/fixtures.md) applied to the new world; a refusal refuses the world, with the status and message of the rule',
-    }),
+    fixtures: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description: `A fixture document ([the fixtures guide](${guidePath('fixtures')})) applied to the new world; a refusal refuses the world, with the status and message of the rule`,
+      }),
     clock: z
       .union([z.enum(['system', 'now']), z.iso.datetime({ offset: true })])
       .optional()
@@ -44,10 +47,12 @@ export const WorldCreate = z
       .enum(PACES)
       .optional()
       .openapi({ description: 'The pace of the generated business (default normal)' }),
-    connection_life: z.enum(['seeded', 'off']).optional().openapi({
-      description:
-        "seeded: the crowd's connections now and then expire or go unreachable as days pass (docs/living-world.md); off (default): never",
-    }),
+    connection_life: z
+      .enum(['seeded', 'off'])
+      .optional()
+      .openapi({
+        description: `seeded: the crowd's connections now and then expire or go unreachable as days pass ([the living world](${guidePath('living-world', 'the-life-of-connections')})); off (default): never`,
+      }),
     ttl_seconds: z
       .number()
       .int()

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../lib/package-files.js';
 import { tilePng } from '../lib/png.js';
 
 /** The integration catalogue of fixtures/integrations.json, with its images drawn once. */
@@ -70,24 +71,11 @@ interface IntegrationFixture extends Omit<Integration, 'coverage' | 'images'> {
   coverage: { default: CoverageStatus; except: Record<string, CoverageStatus> };
 }
 
-/**
- * Where the package's fixtures are, from this module: nearest first, so that the lookup never leaves
- * the package when the nearer folder exists (a folder named fixtures above a checkout is not ours).
- */
+/** A fixture of the package (lib/package-files.ts finds it from the code, bundled or not). */
 function readFixture<T>(name: string): T {
-  const candidates = [
-    new URL(`../fixtures/${name}`, import.meta.url), // dist/cli.mjs, the bundled command line
-    new URL(`../../fixtures/${name}`, import.meta.url), // src/platform
-    new URL(`../../../fixtures/${name}`, import.meta.url), // dist/src/platform
-  ];
-  for (const url of candidates) {
-    try {
-      return JSON.parse(readFileSync(url, 'utf8')) as T;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`fixture ${name} not found`);
+  const url = packageFile(`fixtures/${name}`);
+  if (!url) throw new Error(`fixture ${name} not found`);
+  return JSON.parse(readFileSync(url, 'utf8')) as T;
 }
 
 export { readFixture };

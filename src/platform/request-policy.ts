@@ -17,8 +17,8 @@ import type { SandboxSelf } from './self.js';
  * 2. The Host must name this server (DNS rebinding): loopback names, the listening address, the
  *    public url's host and the names given with --allowed-hosts.
  * 3. CORS answers only on the service's API (and the OAuth endpoints a browser-based MCP client
- *    calls); the control endpoints, the console, /docs, the sign-in pages and the link pages answer
- *    no CORS header, so no other site's page can read them.
+ *    calls); the control endpoints, the console, /docs, /guides, the sign-in pages and the link pages
+ *    answer no CORS header, so no other site's page can read them.
  * 4. On those surfaces a request that a browser marks as coming from another site (Origin or
  *    Sec-Fetch-Site) never changes state, simple requests included. /mcp checks Origin as the MCP
  *    transport requires.
@@ -37,7 +37,7 @@ export type Surface =
   | 'mcp'
   /** Control endpoints (/__sandbox). */
   | 'control'
-  /** Pages for a person: the console, /docs and the home page, the OAuth sign-in, the link pages. */
+  /** Pages for a person: the console, /docs, /guides and the home page, the OAuth sign-in, the link pages. */
   | 'pages';
 
 const OAUTH_API = new Set(['/oauth/token', '/oauth/register']);
@@ -58,6 +58,7 @@ export function surfaceOf(path: string): Surface {
     case '/':
     case '/console':
     case '/docs':
+    case '/guides':
     case '/link':
       return 'pages';
     default:

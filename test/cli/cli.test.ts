@@ -68,6 +68,16 @@ describe('CLI', () => {
     expect(out.stdout).toMatch(/unified-api-sandbox/);
   });
 
+  it.each([[['--version']], [['-v']], [['serve', '--version']], [['env', '-v']]])(
+    '%j prints the version of package.json alone, and exits 0',
+    (args) => {
+      const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      const out = runCli(args);
+      expect(out).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    },
+  );
+
   it.each([
     [['--port', 'abc'], /--port takes a whole number/],
     [['--request-journal', 'ten'], /--request-journal takes a whole number/],

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -11,11 +11,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envCommandLine, formatDotenv, sandboxEnv } from '../../src/control/env.js';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
-import { ROOT, runCli, serveCli, stop } from './helpers.js';
+import { ROOT, runCli, serveCli, serveWithBanner, stop } from './helpers.js';
 
 /**
  * serve --write-env FILE (startSandbox({ envFile })): the lines `env` prints, with the url the
@@ -33,38 +32,6 @@ const parseEnv = (text: string) =>
         return [line.slice(0, at), line.slice(at + 1)];
       }),
   );
-
-const TSX = fileURLToPath(import.meta.resolve('tsx'));
-
-/** Starts the CLI (not --quiet) and resolves with the whole banner once it is printed. */
-function serveWithBanner(
-  script: string,
-  args: string[],
-  cwd = ROOT,
-): Promise<{ child: ChildProcess; banner: string; url: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, script, 'serve', ...args], { cwd });
-  running.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${err}`)), 20_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /API\s+(http:\/\/\S+)/.exec(out)?.[1];
-      if (url && out.includes('Ctrl-C stops.')) {
-        clearTimeout(timer);
-        resolve({ child, banner: out, url });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`CLI exited with ${code}: ${err}`));
-    });
-  });
-}
 
 const running: ChildProcess[] = [];
 const folders: string[] = [];
@@ -88,7 +55,7 @@ describe('serve --write-env', () => {
   it('writes the lines of env with the url it listens on, and names the file in the banner', async () => {
     const dir = folder('sandbox-env-file-');
     const file = join(dir, 'sandbox.env');
-    const { banner, url } = await serveWithBanner('bin/unified-api-sandbox.ts', [
+    const { banner, url } = await serveWithBanner(running, 'bin/unified-api-sandbox.ts', [
       '--port',
       '0',
       '--seed',
@@ -173,7 +140,7 @@ describe('env and its url', () => {
 
 describe('the banner’s env command', () => {
   it('in a clone, the script as it was run, with the seed and the port of this server', async () => {
-    const { banner, url } = await serveWithBanner('bin/unified-api-sandbox.ts', [
+    const { banner, url } = await serveWithBanner(running, 'bin/unified-api-sandbox.ts', [
       '--port',
       '0',
       '--seed',
@@ -191,7 +158,7 @@ describe('the banner’s env command', () => {
     mkdirSync(join(project, 'node_modules'));
     symlinkSync(ROOT, join(project, 'node_modules', 'unified-api-sandbox'), 'dir');
     const script = join(project, 'node_modules', 'unified-api-sandbox', 'bin', 'unified-api-sandbox.ts');
-    const { banner, url } = await serveWithBanner(script, ['--port', '0'], project);
+    const { banner, url } = await serveWithBanner(running, script, ['--port', '0'], project);
     expect(banner).toContain(
       `'npx unified-api-sandbox env --port ${new URL(url).port}' prints every key and consumer id`,
     );

@@ -19,9 +19,14 @@ export interface ServingCli {
   url: string;
 }
 
-/** Starts `serve --quiet` and resolves with the url it prints. */
+/** Starts `serve --quiet` (from source) and resolves with the url it prints. */
 export function serveCli(args: string[]): Promise<ServingCli> {
-  const child = spawn(process.execPath, [...CLI, 'serve', '--quiet', ...args], { cwd: ROOT });
+  return serveWith([...CLI, 'serve', '--quiet', ...args]);
+}
+
+/** Starts node with `argv` (a command line of the sandbox that serves) and resolves with the url it prints. */
+export function serveWith(argv: string[]): Promise<ServingCli> {
+  const child = spawn(process.execPath, argv, { cwd: ROOT });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -49,5 +54,41 @@ export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill(signal);
+  });
+}
+
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
+
+/**
+ * Starts the CLI's `serve` (not --quiet) and resolves with the whole banner once it is printed. The
+ * child joins `running` at once, so that a test stops it even when it fails to start.
+ */
+export function serveWithBanner(
+  running: ChildProcess[],
+  script: string,
+  args: string[],
+  cwd = ROOT,
+): Promise<{ child: ChildProcess; banner: string; url: string }> {
+  const child = spawn(process.execPath, ['--import', TSX, script, 'serve', ...args], { cwd });
+  running.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${err}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /API\s+(http:\/\/\S+)/.exec(out)?.[1];
+      if (url && out.includes('Ctrl-C stops.')) {
+        clearTimeout(timer);
+        resolve({ child, banner: out, url });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code}: ${err}`));
+    });
   });
 }

@@ -71,6 +71,12 @@ describe('unified-api-sandbox report', () => {
     expect(markdown.code, markdown.stderr).toBe(0);
     expect(markdown.stdout).toContain('# Integration readiness report');
     expect(markdown.stdout).toContain('`repeated_failure`');
+    // Each finding links its section of the readiness guide, on the sandbox the report was read from.
+    const guide = `${sandbox.url}/guides/readiness#repeated_failure`;
+    expect(markdown.stdout).toContain(`See [${guide}](${guide}).`);
+    const page = await fetch(guide);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="repeated_failure"');
     const failing = await report([
       '--url',
       sandbox.url,
@@ -144,6 +150,11 @@ describe('unified-api-sandbox report', () => {
     const body = JSON.parse(json.stdout);
     expect(body.requests.api_calls).toBe(3);
     expect(body.findings.map((f: { kind: string }) => f.kind)).toContain('repeated_failure');
+    // No server runs: each finding links the guide's file, from the working directory (a clone here;
+    // node_modules/unified-api-sandbox/docs/readiness.md where the package is installed).
+    const docs = body.findings.find((f: { kind: string }) => f.kind === 'repeated_failure').docs;
+    expect(docs).toBe('docs/readiness.md#repeated_failure');
+    expect(await readFile(join(ROOT, 'docs/readiness.md'), 'utf8')).toMatch(/^#### repeated_failure$/m);
     const failing = await report(['--db', db, '--fail-on', 'repeated_failure']);
     expect(failing.code).toBe(1);
     const missing = await report(['--db', join(dir, 'none.json')]);

@@ -259,12 +259,14 @@ describe('the readiness report of a sloppy client', () => {
 });
 
 describe('the kinds of finding', () => {
-  it('each has its section in docs/readiness.md, where its docs link points', async () => {
+  it('each has its section in docs/readiness.md, which its docs link opens on the served guide', async () => {
     const { readFileSync } = await import('node:fs');
     const { FINDING_KINDS, docsOf } = await import('../../src/control/report/index.js');
     const doc = readFileSync(new URL('../../docs/readiness.md', import.meta.url), 'utf8');
+    const served = await (await sandbox().app.request('/guides/readiness')).text();
     for (const kind of Object.keys(FINDING_KINDS) as (keyof typeof FINDING_KINDS)[]) {
-      expect(docsOf(kind)).toBe(`docs/readiness.md#${kind}`);
+      expect(docsOf(kind)).toBe(`/guides/readiness#${kind}`);
+      expect(served, kind).toContain(`<h4 id="${kind}">`);
       const section = new RegExp(`^#### ${kind}\\n\\n(Error|Warning|Note)\\.`, 'm').exec(doc);
       expect(section?.[1], kind).toBe(
         { error: 'Error', warning: 'Warning', info: 'Note' }[FINDING_KINDS[kind].severity],

@@ -4,41 +4,14 @@
  * module the built code needs that is only a dev dependency, a bin that does not start. The
  * dependencies come from the npm cache the repository's own install filled.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
-
-interface PackageJson {
-  name: string;
-  version: string;
-  main: string;
-  types: string;
-  bin: Record<string, string>;
-  exports: Record<string, string | Record<string, string>>;
-  dependencies: Record<string, string>;
-}
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
-
-/**
- * The environment of the npm commands: that of the outer `npm test` would make them act on this
- * repository (its prefix, its package) instead of the temporary project.
- */
-const npmEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => !/^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|INIT_CWD$)/i.test(key),
-  ),
-);
-
-function npm(args: string[], cwd: string, timeout: number) {
-  return run('npm', args, { cwd, env: npmEnv, timeout, maxBuffer: 64 * 1024 * 1024 });
-}
+import { SWAGGER_UI_ASSETS, SWAGGER_UI_FOLDER, SWAGGER_UI_NOTICES } from '../../src/surfaces/docs/built.js';
+import { escapeRegExp, manifest, npm, npmEnv, printedUrl, ROOT, run, stopGroup } from './npm.js';
 
 function newest(path: string): number {
   const stat = statSync(path);
@@ -76,6 +49,8 @@ interface PackedFile {
 let work: string;
 let project: string;
 let packed: { filename: string; size: number; unpackedSize: number; files: PackedFile[] };
+/** What `npm install <tarball>` printed. */
+let installed: { stdout: string; stderr: string };
 
 beforeAll(async () => {
   if (distIsStale()) await npm(['run', 'build'], ROOT, 240_000);
@@ -95,7 +70,7 @@ beforeAll(async () => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'newcomer', version: '1.0.0', private: true, type: 'module' }),
   );
-  await npm(
+  installed = await npm(
     ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed.filename)],
     project,
     180_000,
@@ -116,6 +91,10 @@ describe('the packed tarball', () => {
       expect(paths, file).toContain(file.replace(/^\.\//, ''));
     }
     expect(paths).toContain('dist/openapi.prebuilt');
+    // Swagger UI's files the /docs page loads, with their license notices (src/surfaces/docs/built.ts).
+    for (const name of [...Object.keys(SWAGGER_UI_ASSETS), ...SWAGGER_UI_NOTICES]) {
+      expect(paths).toContain(`dist/${SWAGGER_UI_FOLDER}/${name}`);
+    }
     // The bundle both entries load (bin/core-loader.ts).
     expect(paths.filter((path) => /^dist\/core-[0-9a-f]+\.cjs$/.test(path))).toHaveLength(1);
     expect(paths).toContain('LICENSE');
@@ -124,9 +103,12 @@ describe('the packed tarball', () => {
       (path) =>
         !/^dist\/[^/]+\.mjs$/.test(path) &&
         !/^dist\/core-[0-9a-f]+\.cjs$/.test(path) &&
+        path !== 'dist/index.cjs' &&
+        !path.startsWith(`dist/${SWAGGER_UI_FOLDER}/`) &&
         !/^dist\/src\/.+\.d\.ts$/.test(path) &&
         !/^fixtures\/[^/]+\.json$/.test(path) &&
-        !['dist/openapi.prebuilt', 'package.json', 'README.md', 'LICENSE'].includes(path),
+        !/^docs\/([a-z0-9-]+\.md|[a-z0-9-]+\/[a-z0-9-]+\.png)$/.test(path) &&
+        !['dist/openapi.prebuilt', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path),
     );
     expect(unexpected).toEqual([]);
     // A bound that catches a folder packed by mistake (the tarball is ~1 MB, ~8 MB unpacked).
@@ -135,6 +117,22 @@ describe('the packed tarball', () => {
 });
 
 describe('installed from the tarball into an empty project', () => {
+  it('installs with no warning and runs no install script: none of its own, none of a dependency', () => {
+    // npm lists there the scripts of the package (a `prepare` of a tarball) and of its dependencies
+    // (Swagger UI's reported each install over the network) that no one approved.
+    expect(installed.stderr).not.toMatch(/warn/i);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript);
+    expect(withScripts.map(([path]) => path)).toEqual([]);
+    const scripts = JSON.parse(
+      readFileSync(join(project, 'node_modules', manifest.name, 'package.json'), 'utf8'),
+    ).scripts as Record<string, string>;
+    for (const name of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(scripts).not.toHaveProperty(name);
+  });
+
   it('installs only the dependencies, and builds nothing', () => {
     // Exactly the packed files: an install-time build would have left tsc's output beside them.
     const installed = join(project, 'node_modules', manifest.name);
@@ -142,7 +140,7 @@ describe('installed from the tarball into an empty project', () => {
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, unknown>;
     };
-    for (const name of ['typescript', 'esbuild', 'vitest', 'tsx']) {
+    for (const name of ['typescript', 'esbuild', 'vitest', 'tsx', 'swagger-ui-dist']) {
       expect(Object.keys(lock.packages), name).not.toContain(`node_modules/${name}`);
     }
   });
@@ -163,6 +161,42 @@ console.log(JSON.stringify({ seed: DEFAULT_SEED, status: res.status, openapi: do
     expect(answer).toMatchObject({ seed: 1, status: 200 });
     expect(answer.openapi).toMatch(/^3\./);
     expect(answer.paths).toBeGreaterThan(100);
+  });
+
+  it('serves the guides it holds, with no network: /guides/readiness, where report findings link', async () => {
+    writeFileSync(
+      join(project, 'guides.mjs'),
+      `import { createApp } from '${manifest.name}';
+const res = await createApp().request('/guides/readiness');
+console.log(JSON.stringify({ status: res.status, anchor: (await res.text()).includes('id="token_not_reused"') }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['guides.mjs'], { cwd: project, timeout: 30_000 });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, anchor: true });
+  });
+
+  it('is required from CommonJS: the same sandbox as the ES module entry, without a warning', async () => {
+    writeFileSync(
+      join(project, 'smoke.cjs'),
+      `const sandbox = require('${manifest.name}');
+import('${manifest.name}').then(async (esm) => {
+  const res = await sandbox.createApp().request('/openapi.json');
+  const names = (entry) => Object.keys(entry).filter((name) => name !== 'default').sort();
+  console.log(JSON.stringify({ status: res.status, same: esm.createApp === sandbox.createApp, required: names(sandbox), imported: names(esm) }));
+});
+`,
+    );
+    const { stdout, stderr } = await run(process.execPath, ['smoke.cjs'], { cwd: project, timeout: 30_000 });
+    const answer = JSON.parse(stdout) as {
+      status: number;
+      same: boolean;
+      required: string[];
+      imported: string[];
+    };
+    expect(answer).toMatchObject({ status: 200, same: true });
+    expect(answer.required).toContain('startSandbox');
+    expect(answer.required).toEqual(answer.imported);
+    expect(stderr).toBe('');
   });
 
   it('type-checks a TypeScript file importing its types, every declaration file included', async () => {
@@ -261,7 +295,10 @@ console.log(res.status);
       expect(first.log).toMatch(/code hash mismatch/);
       const again = await importOnce(folder);
       expect(again.answer).toBe('200');
-      expect(again.log).toContain(`cache for ${coreFile} was accepted`);
+      // Node's words change between versions: `cache for <file>`, `cache for CommonJS <file>`.
+      expect(again.log.split('\n')).toContainEqual(
+        expect.stringMatching(new RegExp(`cache for (?:CommonJS )?${escapeRegExp(coreFile)} was accepted`)),
+      );
     }
     // Off: nothing read, nothing written.
     const off = await importOnce('off');
@@ -418,49 +455,3 @@ process.stdout.write(JSON.stringify([service, sandbox]));
     }
   }, 60_000);
 });
-
-function printedUrl(child: ChildProcess, timeout: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no url within ${timeout} ms: ${err}`)), timeout);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /http:\/\/\S+/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${err}`));
-    });
-  });
-}
-
-function stopGroup(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
-    const pid = child.pid;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {}
-      resolve();
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      clearTimeout(timer);
-      resolve();
-    }
-  });
-}

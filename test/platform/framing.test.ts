@@ -68,6 +68,7 @@ describe('no page can be framed', () => {
         '/',
         '/docs',
         '/docs/sandbox',
+        '/guides',
         '/console',
         '/console/consumers',
         '/oauth/authorize',

@@ -3,7 +3,7 @@ import { createApp } from '../../src/app.js';
 
 /**
  * The sandbox's own pages and endpoints outside the OpenAPI document (the console, the link pages,
- * the MCP server and its OAuth endpoints, the docs' prefill): the fuzz suite walks the documented
+ * the MCP server and its OAuth endpoints, the docs' prefill, the guides): the fuzz suite walks the documented
  * operations only, so these get malformed queries, paths and bodies here. None may answer a 5xx.
  */
 
@@ -25,6 +25,9 @@ const PAGES = [
   '/link/JUNK',
   '/.well-known/oauth-protected-resource/mcp',
   '/docs/prefill.json',
+  '/guides',
+  '/guides/JUNK',
+  '/guides/console/JUNK',
 ];
 const PARAMS = ['page', 'search', 'after', 'status', 'path', 'next', 'client_id', 'redirect_uri'];
 

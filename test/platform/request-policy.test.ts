@@ -190,19 +190,23 @@ describe('the console takes changes only from its own pages', () => {
 describe('a web page of another site', () => {
   const EVIL = 'https://evil.example';
 
-  it.each(['/docs/prefill.json', '/console/env', '/__sandbox/requests', '/console', '/docs'])(
-    'cannot read %s: no CORS header answers it',
-    async (path) => {
-      const t = sandbox();
-      const res = await t.app.request(path, { headers: { origin: EVIL } });
-      expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      const preflight = await t.app.request(path, {
-        method: 'OPTIONS',
-        headers: { origin: EVIL, 'access-control-request-method': 'GET' },
-      });
-      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    },
-  );
+  it.each([
+    '/docs/prefill.json',
+    '/console/env',
+    '/__sandbox/requests',
+    '/console',
+    '/docs',
+    '/guides/readiness',
+  ])('cannot read %s: no CORS header answers it', async (path) => {
+    const t = sandbox();
+    const res = await t.app.request(path, { headers: { origin: EVIL } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await t.app.request(path, {
+      method: 'OPTIONS',
+      headers: { origin: EVIL, 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
 
   it('still reads the API, as the CORS setting lets it', async () => {
     const t = sandbox();
@@ -386,6 +390,8 @@ describe('surfaces', () => {
     ['/console', 'pages'],
     ['/console/reset', 'pages'],
     ['/docs/prefill.json', 'pages'],
+    ['/guides', 'pages'],
+    ['/guides/readiness', 'pages'],
     ['/', 'pages'],
     ['/link/abc', 'pages'],
     ['/oauth/authorize', 'pages'],

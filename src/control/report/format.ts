@@ -61,6 +61,13 @@ const where = (finding: Finding): string =>
     .filter(Boolean)
     .join(', ');
 
+/**
+ * A link shown as its target, which Markdown follows whether it is a url or a path (a path is no
+ * autolink); `<...>` keeps a path with spaces whole.
+ */
+const markdownLink = (target: string): string =>
+  `[${target.replaceAll('[', '\\[').replaceAll(']', '\\]')}](${/[\s()]/.test(target) ? `<${target}>` : target})`;
+
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function toMarkdown(report: ReadinessReport): string {
@@ -81,7 +88,12 @@ export function toMarkdown(report: ReadinessReport): string {
       lines.push(`### ${finding.severity}: ${finding.title} (\`${finding.kind}\`)`, '');
       const place = where(finding);
       if (place) lines.push(`${place}.`, '');
-      lines.push(finding.detail, '', `What to change: ${finding.advice} See ${finding.docs}.`, '');
+      lines.push(
+        finding.detail,
+        '',
+        `What to change: ${finding.advice} See ${markdownLink(finding.docs)}.`,
+        '',
+      );
       if (finding.requests.length > 0) lines.push(`Requests: ${finding.requests.join(', ')}`, '');
       if (finding.deliveries.length > 0) lines.push(`Deliveries: ${finding.deliveries.join(', ')}`, '');
     }

@@ -1,3 +1,5 @@
+import { type GuideLink, guidePath } from '../../lib/guides.js';
+
 /**
  * Every kind of finding the readiness report can make, once: its severity, what it means and what to
  * change. A finding names its kind; `--fail-on` and the console read this table.
@@ -149,8 +151,12 @@ export type FindingKindName = keyof typeof FINDING_KINDS;
 
 export const FINDING_KIND_NAMES = Object.keys(FINDING_KINDS) as [FindingKindName, ...FindingKindName[]];
 
-/** Where the docs explain a kind. */
-export const docsOf = (kind: FindingKindName): string => `docs/readiness.md#${kind}`;
+/**
+ * Where the guides explain a kind: its section of the readiness guide, as the sandbox serves it
+ * (`/guides/readiness#token_not_reused`), or as `link` makes it (a server's absolute url, the file in
+ * the installed package).
+ */
+export const docsOf = (kind: FindingKindName, link: GuideLink = guidePath): string => link('readiness', kind);
 
 /**
  * Operations a client of a vertical usually reads before it writes: using the first (a write) without

@@ -1,12 +1,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { REPORT_BUDGET } from '../../lib/budgets.js';
 import { errors } from '../../lib/errors.js';
+import { type GuideLink, guideUrlAt } from '../../lib/guides.js';
 import { readFixture } from '../../platform/catalogue.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { errorResponses } from '../../platform/openapi.js';
+import { publicOrigin } from '../../platform/urls.js';
 import { admin } from '../sandbox.routes.js';
 import { type ReadinessReport, readinessReport } from './analyse.js';
 import { parseFailOn, toJUnit, toMarkdown } from './format.js';
+import { docsOf } from './kinds.js';
 import { type OperationIndex, operationIndex, type PublishedBodies } from './operations.js';
 import { ReportQuery, ReportSchema, tags } from './schemas.js';
 
@@ -61,11 +64,25 @@ function indexOf(services: Services): OperationIndex {
   return indexed.index;
 }
 
-/** The report of what `services` saw, optionally about one consumer. */
+/**
+ * The report with each finding's docs link made by `link` (the report links the guides' paths, as
+ * served by the server that made it: `/guides/readiness#kind`): the absolute url of a server, or the
+ * guide's file where no server runs.
+ */
+export const withGuideLinks = (report: ReadinessReport, link: GuideLink): ReadinessReport => ({
+  ...report,
+  findings: report.findings.map((finding) => ({ ...finding, docs: docsOf(finding.kind, link) })),
+});
+
+/**
+ * The report of what `services` saw, optionally about one consumer or connection; its docs links are
+ * made by `guides` when given (the server's absolute urls), else the guides' paths.
+ */
 export function reportOf(
   services: Services,
   consumerId?: string,
   connectionId?: string,
+  guides?: GuideLink,
 ): Promise<ReadinessReport> {
   if (!services.requests.keeps) throw errors.reportNeedsJournal();
   // Its budget (lib/budgets.ts): refused before any of the journal is read.
@@ -93,7 +110,7 @@ export function reportOf(
       consumerId,
       connectionId,
       scrubber: services.requests.scrubber,
-    }),
+    }).then((report) => (guides ? withGuideLinks(report, guides) : report)),
   );
 }
 
@@ -101,7 +118,9 @@ export function registerReportControl(app: OpenAPIHono<AppEnv>, services: Servic
   app.openapi(getReport, async (c) => {
     const { consumer_id, connection_id, format, fail_on } = c.req.valid('query');
     const failOn = parseFailOn(fail_on);
-    const report = await reportOf(services, consumer_id, connection_id);
+    // Its links are absolute: the report is read away from the server (a CI log, a file).
+    const guides = guideUrlAt(publicOrigin(c.get('config'), c.req.url));
+    const report = await reportOf(services, consumer_id, connection_id, guides);
     if (format === 'markdown')
       return c.body(toMarkdown(report), 200, { 'content-type': 'text/markdown; charset=utf-8' });
     if (format === 'junit')

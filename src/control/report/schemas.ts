@@ -17,7 +17,10 @@ export const FindingSchema = z
     title: z.string(),
     detail: z.string().openapi({ description: 'What was seen, with the figures' }),
     advice: z.string().openapi({ description: 'What to change in the client' }),
-    docs: z.string().openapi({ description: 'Where the docs explain this kind of finding' }),
+    docs: z.string().openapi({
+      description:
+        'Where the guides explain this kind of finding: its section of the readiness guide the sandbox serves, as an absolute url of the server that answered (`http://127.0.0.1:4010/guides/readiness#token_not_reused`)',
+    }),
     consumer_id: z.string().nullable(),
     connection_id: z.string().nullable(),
     operation_id: z.string().nullable(),

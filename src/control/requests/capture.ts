@@ -20,13 +20,15 @@ import {
 // ---------------------------------------------------------------------------------------------------
 // Capture.
 
-/** Paths that are not the API: the control endpoints, the docs, the OpenAPI document and the console. */
+/** Paths that are not the API: the control endpoints, the docs, the guides, the OpenAPI document and the console. */
 export function isRecordedPath(path: string): boolean {
   return !(
     path.startsWith('/__sandbox') ||
     path === '/openapi.json' ||
     path === '/docs' ||
     path.startsWith('/docs/') ||
+    path === '/guides' ||
+    path.startsWith('/guides/') ||
     path === '/console' ||
     path.startsWith('/console/') ||
     path === '/favicon.ico'

@@ -136,7 +136,9 @@ f.hidden=!on;f.disabled=!on;});}s.addEventListener('change',show);show();})();
 export function renderLinkPage(input: LinkPageInput): string {
   const { link, consumer, connection, offered } = input;
   const values = input.values ?? {};
-  const action = `/link/${encodeURIComponent(link.linkid)}`;
+  // Relative to the page's own url (.../link/<id>), so that the form posts back through whatever path
+  // prefix the page was reached by (a router's /p1/, a world's /__worlds/<id>/), not past it.
+  const action = `./${encodeURIComponent(link.linkid)}`;
   const who = `<p>For <strong>${escapeHtml(consumer.name)}</strong></p>`;
   const error = errorBlock(input.error);
   const fixed = link.integrationid !== null ? offered[0] : undefined;

@@ -1,4 +1,6 @@
 import { html } from 'hono/html';
+import { GUIDES_PATH } from '../../lib/guides.js';
+import { own } from '../../lib/own.js';
 import type { Integration } from '../../platform/catalogue.js';
 
 /**
@@ -62,6 +64,7 @@ export function page(options: PageOptions, body: Html): Html {
             html`<li><a href="${entry.path}"${entry.path === options.current ? html` aria-current="page"` : ''}>${entry.title}</a></li>`,
         )}
         <li><a href="/docs">API docs</a></li>
+        <li><a href="${GUIDES_PATH}">Guides</a></li>
       </ul>
     </nav>
     ${
@@ -172,3 +175,12 @@ export function postButton(
 /** A copy button for the text of the element `target` (shown once the script runs). */
 export const copyButton = (target: string, label: string): Html =>
   html`<button type="button" class="copy" data-copy="${target}" aria-label="${label}" hidden>Copy</button>`;
+
+/**
+ * A consumer a request or a finding names: a link to its page when the world holds it, else its id
+ * as text (a path may name a consumer that never existed, or one deleted since: no dead link).
+ */
+export const consumerRef = (consumers: Readonly<Record<string, unknown>>, id: string): Html =>
+  own(consumers, id)
+    ? html`<a href="/console/consumers/${id}">${id.slice(0, 8)}…</a>`
+    : html`<code>${id.slice(0, 8)}…</code>`;

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { guidePath } from '../../lib/guides.js';
 import type { McpSessionInfo } from '../mcp/index.js';
 import { MAX_SESSIONS, MAX_SESSIONS_PER_ACCOUNT } from '../mcp/sessions.js';
 import { code } from './layout.js';
@@ -17,7 +18,7 @@ export function mcpSessionsSection(source: McpSessionSource): ConsoleSection {
     render: (c) => {
       const sessions = source.sessions();
       const consumers = c.get('store').world.consumers;
-      const intro = html`<p>Sessions open on the MCP server at ${code('/mcp')} (see docs/mcp.md), newest
+      const intro = html`<p>Sessions open on the MCP server at ${code('/mcp')} (see <a href="${guidePath('mcp')}">the MCP guide</a>), newest
         first. A session ends when it is closed, when its token expires on the sandbox clock, on reset, or when
         its account opens more than ${String(MAX_SESSIONS_PER_ACCOUNT)} (its least recently used one). Past
         ${String(MAX_SESSIONS)} sessions in all, a new one is refused.</p>`;

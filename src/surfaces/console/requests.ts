@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { listRequests, type RequestEntry, type RequestFilter } from '../../control/requests/index.js';
 import type { AppEnv } from '../../platform/context.js';
-import { badge, type Html, pageNumber, pager, postButton, pretty, query } from './layout.js';
+import { badge, consumerRef, type Html, pageNumber, pager, postButton, pretty, query } from './layout.js';
 
 /**
  * GET /console/requests: the request journal (what GET /__sandbox/requests answers), filtered as it
@@ -48,8 +48,11 @@ function headerText(headers: Record<string, string>): string {
     .join('\n');
 }
 
-/** One row of the journal, with its bodies behind a disclosure. */
-export function requestRow(entry: RequestEntry): Html {
+/**
+ * One row of the journal, with its bodies behind a disclosure; its consumer linked when `consumers`
+ * (the world's) holds it.
+ */
+export function requestRow(entry: RequestEntry, consumers: Readonly<Record<string, unknown>>): Html {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(entry.query)) {
     for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
@@ -68,7 +71,7 @@ export function requestRow(entry: RequestEntry): Html {
     <td>${entry.status === 0 ? html`<span class="badge bad">no answer</span>` : badge(String(entry.status))}</td>
     <td>${String(entry.duration_ms)} ms</td>
     <td>${entry.fault ? html`<span class="badge bad" title="A fault fired on this request">fault ${entry.fault}</span>` : html`<span class="muted">–</span>`}</td>
-    <td>${entry.consumer_id ? html`<a href="/console/consumers/${entry.consumer_id}">${entry.consumer_id.slice(0, 8)}…</a>` : html`<span class="muted">–</span>`}</td>
+    <td>${entry.consumer_id ? consumerRef(consumers, entry.consumer_id) : html`<span class="muted">–</span>`}</td>
   </tr>`;
 }
 
@@ -80,6 +83,7 @@ export function requestsBody(c: Context<AppEnv>): Html {
   const pages = Math.max(1, Math.ceil(result.total / REQUESTS_PER_PAGE));
   const newest = result.items[0] ? seqOf(result.items[0].id) : 0;
   const faults = c.get('faults').list();
+  const consumers = c.get('store').world.consumers;
   // Live rows only on the first page: later pages are a fixed window of older requests.
   const live = pageAsked === 1;
   return html`
@@ -111,7 +115,7 @@ export function requestsBody(c: Context<AppEnv>): Html {
   <table id="requests"${live ? html` data-live="/console/requests/rows${query(params)}" data-after="${String(newest)}"` : ''}>
     <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th>
     <th scope="col">Duration</th><th scope="col">Fault</th><th scope="col">Consumer</th></tr></thead>
-    <tbody>${result.items.map(requestRow)}</tbody>
+    <tbody>${result.items.map((entry) => requestRow(entry, consumers))}</tbody>
   </table>
   ${result.total === 0 ? html`<p class="muted" id="requests-empty">No request recorded yet: call the API and it shows here.</p>` : ''}
   ${pager('/console/requests', params, { page: result.page, pages, total: result.total })}
@@ -127,7 +131,8 @@ export function newRequestRows(c: Context<AppEnv>): { rows: Html; newest: number
     .page(filter, 1, REQUESTS_PER_PAGE)
     .items.filter((entry) => seqOf(entry.id) > after);
   const newest = entries[0] ? seqOf(entries[0].id) : after;
-  return { rows: html`${entries.map(requestRow)}`, newest };
+  const consumers = c.get('store').world.consumers;
+  return { rows: html`${entries.map((entry) => requestRow(entry, consumers))}`, newest };
 }
 
 /** The clear button: what DELETE /__sandbox/requests does. */

@@ -1,30 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
+import { GUIDES_PATH } from '../../lib/guides.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { completeRoutes } from '../../platform/lazy-vertical.js';
 import { publicOrigin } from '../../platform/urls.js';
+import { builtFiles, SWAGGER_UI_ASSETS, swaggerUiFolder } from './built.js';
 import { requestBodyExamples, withRequestExamples } from './examples.js';
 import { docsPrefill } from './prefill.js';
 import { splitDocument } from './published.js';
 
 /**
  * The served documentation: /openapi.json generated from the route schemas, and /docs, a Swagger UI
- * page whose assets come from the swagger-ui-dist package, so it works with no network at all.
+ * page whose assets are files of the package (built.ts), so it works with no network at all.
  */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
-
-const assetDirectory = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const assetCache = new Map<string, Buffer>();
 
@@ -211,6 +203,7 @@ const HOME_PAGE = `<!doctype html>
   <ul>
     <li><a href="/console">Console</a> (<code>/console</code>)</li>
     <li><a href="/docs">API reference</a> (Swagger UI, offline, authorized with the seeded key)</li>
+    <li><a href="${GUIDES_PATH}">Guides</a> (<code>${GUIDES_PATH}</code>: getting started, testing, the readiness report, every guide of the package)</li>
     <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>)</li>
     <li><a href="/__sandbox/requests">Requests this sandbox answered</a> (the request journal, JSON)</li>
     <li><a href="/__sandbox/fixtures/schema">Fixtures document schema</a> (JSON Schema)</li>
@@ -324,11 +317,11 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): voi
   );
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
-    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    const type = Object.hasOwn(SWAGGER_UI_ASSETS, file) ? SWAGGER_UI_ASSETS[file] : undefined;
     if (!type) return c.json(errors.notFound().toBody(), 404);
     let bytes = assetCache.get(file);
     if (!bytes) {
-      bytes = readFileSync(join(assetDirectory(), file));
+      bytes = readFileSync(join(swaggerUiFolder(), file));
       assetCache.set(file, bytes);
     }
     return c.body(new Uint8Array(bytes), 200, {
@@ -363,21 +356,13 @@ export function routesFingerprint(app: OpenAPIHono<AppEnv>): string {
 const documents = new Map<string, string>();
 
 /**
- * The file the build writes beside the built code (`dist/openapi.prebuilt`): the fingerprint of the
- * routes on its first line, the document after it. Looked for only in a folder named dist, next to
- * the bundles (`dist/cli.mjs`) or three levels above this module (`dist/src/surfaces/docs/`).
+ * The file the build writes beside the built code (`dist/openapi.prebuilt`, found as built.ts says):
+ * the fingerprint of the routes on its first line, the document after it.
  */
 export const PREBUILT_DOCUMENT = 'openapi.prebuilt';
 
 function prebuiltDocument(fingerprint: string): string | undefined {
-  for (const relative of [`./${PREBUILT_DOCUMENT}`, `../../../${PREBUILT_DOCUMENT}`]) {
-    let file: string;
-    try {
-      file = fileURLToPath(new URL(relative, import.meta.url));
-    } catch {
-      return undefined; // not a file url
-    }
-    if (basename(dirname(file)) !== 'dist') continue;
+  for (const file of builtFiles(PREBUILT_DOCUMENT)) {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');

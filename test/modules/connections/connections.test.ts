@@ -12,6 +12,7 @@ import {
   call,
   expectError,
   expectValidation,
+  formTarget,
   sandbox,
   sandboxToken,
   type TestSandbox,
@@ -173,7 +174,7 @@ describe('POST connections', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('Bistro &lt;Chez &quot;Léa&quot;&gt;');
     expect(page.text).toContain('Zelty');
-    expect(page.text).toContain(`<form method="post" action="${linkPath}">`);
+    expect(formTarget(page.text, `http://localhost${linkPath}`)).toBe(`http://localhost${linkPath}`);
     for (const name of ['client_id', 'client_secret'])
       expect(page.text).toContain(`name="credential:9012:${name}"`);
     // The page's only asset is the integration's logo, served by the sandbox itself.

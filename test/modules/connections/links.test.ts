@@ -14,6 +14,7 @@ import {
   call,
   everyOperationDocument,
   expectError,
+  formTarget,
   SEED,
   sandbox,
   sandboxToken,
@@ -78,7 +79,7 @@ describe('connection link ids', () => {
     const { s, linkPath, consumerid, connectionid } = await connectionLink();
     const page = await call(s.app, 'GET', linkPath);
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`action="${linkPath}"`);
+    expect(formTarget(page.text, `http://localhost${linkPath}`)).toBe(`http://localhost${linkPath}`);
     const done = await call(s.app, 'POST', linkPath, {
       body: {
         credentials: { client_id: 'id-1', client_secret: 'secret-1' },
@@ -91,6 +92,22 @@ describe('connection link ids', () => {
       status: 'active',
     });
     expectError(await call(s.app, 'GET', linkPath), errors.linkNotFound());
+  });
+
+  it('the form posts back to the url the link names, under the path prefix of a public url', async () => {
+    // A router in front of the process serves it under /p1/ and strips the prefix on the way in.
+    const s = sandbox({ publicUrl: 'http://router.test/p1' });
+    const token = await sandboxToken(s);
+    const consumer = await call(s.app, 'POST', '/consumers', { token, body: { name: 'Routed' } });
+    const res = await call(s.app, 'POST', `/consumers/${consumer.body.consumerid}/connections`, {
+      token,
+      body: { integrationid: 9012 },
+    });
+    const { url } = LinkItem.parse(res.body);
+    expect(url).toMatch(/^http:\/\/router\.test\/p1\/link\/[0-9a-f-]{36}$/);
+    const page = await call(s.app, 'GET', new URL(url).pathname.slice('/p1'.length));
+    expect(page.status).toBe(200);
+    expect(formTarget(page.text, url)).toBe(url);
   });
 
   it('a script completing the link without post connections gets placeholders; an empty value is refused', async () => {
@@ -388,7 +405,7 @@ describe('the page of a connection link', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.text).toContain(`<div class="error" role="alert"><p>${escaped(error.message)}</p>`);
       expect(res.text).toContain(escaped(error.detail));
-      expect(res.text).toContain(`<form method="post" action="${linkPath}">`);
+      expect(formTarget(res.text, `http://localhost${linkPath}`)).toBe(`http://localhost${linkPath}`);
       // What was typed is kept, but never a secret.
       expect(res.text).toContain('value="typed &lt;id&gt;"');
       expect(res.text).not.toContain('typed-secret');

@@ -1,5 +1,6 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { giveTurn } from '../lib/slices.js';
 import type { ApiName } from './catalogue.js';
 import type { AppEnv } from './context.js';
 import type { DatasetRef } from './datasets.js';
@@ -59,8 +60,9 @@ export function operation<R extends OperationRoute, D>(
     };
     const ref = vertical.dataset?.(context, scope);
     const building = ref ? context.get('store').prepare(ref.collection, ref.key, ref.args) : undefined;
+    // The handler's work on what was built is a piece of its own, after the build's last.
     return building
-      ? (building.then(() => opened() as unknown as Response) as unknown as Response)
+      ? (building.then(giveTurn).then(() => opened() as unknown as Response) as unknown as Response)
       : opened();
   };
   return Object.assign(handler as RouteHandler<R, AppEnv>, { route });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { livingSpanEnd } from '../lib/budgets.js';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
 import { NORMAL_PACE, type PaceChange, type PaceOf, paceOf } from '../lib/pace.js';
+import { giveTurn } from '../lib/slices.js';
 import {
   checkFields,
   DEFAULT_MAX_WORLD_BYTES,
@@ -78,9 +79,8 @@ export interface StoreOptions {
    */
   shared?: SharedDatasets | null;
   /**
-   * For a world file written before worlds had an origin: gives the world its origin (and the
-   * datasets kept their arguments) from what the file holds; true when it did. The file is then
-   * written again, upgraded.
+   * For a world file written before worlds had an origin: gives it one (its datasets keep their
+   * arguments) from what it holds; true when it did. The file is then written again, upgraded.
    */
   upgrade?: (world: World, registry: Registry) => boolean;
 }
@@ -156,7 +156,7 @@ export class Store implements RootStore {
   #spanEnd: { origin: string; end: string } | null = null;
   /** The minute (since the epoch) the living datasets in memory were built for. */
   #minute: number | null = null;
-  /** The world's changes of pace the datasets in memory were built under, and their factors. */
+  /** The changes of pace the datasets in memory were built under, and their factors. */
   #paceChanges: readonly PaceChange[] | undefined;
   #paceOf: PaceOf = NORMAL_PACE;
   #builtChanges: readonly PaceChange[] | undefined;
@@ -168,7 +168,6 @@ export class Store implements RootStore {
   /** The world's changes of pace as a key of shared datasets, and the changes it was made of. */
   #paceKeyOf: readonly PaceChange[] | undefined;
   #paceKey = '';
-
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
 
@@ -679,12 +678,10 @@ export class Store implements RootStore {
   }
 
   /**
-   * Builds the dataset at `collection[key]` in slices (lib/slices.ts: the event loop given back
-   * between its days) and keeps it in memory, as materialize would have built it at once; undefined
-   * when there is nothing to build (it is in memory, or the process shares its build). The reads of
-   * the same dataset meanwhile share the build; one that finds the clock moved on (or the world
-   * replaced) when it ends is done again for the new minute, twice at most, then left to
-   * materialize.
+   * Builds the dataset at `collection[key]` in slices (lib/slices.ts) and keeps it in memory, as
+   * materialize would at once; undefined when there is nothing to build (in memory, or shared). The
+   * reads of it meanwhile share the build; one that ends after the clock moved on (or the world was
+   * replaced) is done again for the new minute, twice at most, then left to materialize.
    */
   prepare(collection: string, key: string, args: unknown): Promise<void> | undefined {
     this.#generatedCollection(collection);
@@ -699,15 +696,18 @@ export class Store implements RootStore {
   async #buildInSlices(collection: string, key: string, args: unknown): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const world = this.#world;
+      if (this.#records(collection)[key] !== undefined) return;
       const entry = this.#registry.get(collection)?.get(key);
       const use = entry ? entry.args : args;
       const inputs = this.#inputsOf(collection, use);
       const base = this.#shared?.get(inputs.key) ?? (await builtInSlices(this.#builderOf(collection)(use)));
+      // Measured and shared in a piece, kept in the next (each walks a large dataset).
+      if (this.#inputsOf(collection, use).key === inputs.key) this.#share(collection, inputs, base);
+      await giveTurn();
       this.#followDay();
       if (world !== this.#world || this.#records(collection)[key] !== undefined) return;
       const now = this.#registry.get(collection)?.get(key);
       if (this.#inputsOf(collection, use).key !== inputs.key || (now && now.args !== use)) continue;
-      this.#share(collection, inputs, base);
       const value = now && now.ops.size > 0 ? (applyOverlay(base, opsOf(now)) ?? base) : base;
       this.#keep(collection, key, now ? undefined : args, value);
       return;

@@ -63,7 +63,7 @@ const HISTORY_STAYS: [number, number] = [1, 2];
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
 
-export function seedPmsDataset(input: SeedInput): PmsDataset {
+export function* seedPmsDataset(input: SeedInput): Sliced<PmsDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
   // The connector's country: its hotels, rates, labels, guests and accounts.
@@ -199,6 +199,7 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
     String(customers[a]?.created_on).localeCompare(String(customers[b]?.created_on)),
   );
   for (const month of monthsBetween(firstDay, recentStart)) {
+    yield;
     hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const count = past.number.int({ min: HISTORY_STAYS[0], max: HISTORY_STAYS[1] });
@@ -213,6 +214,7 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
   const stays = new StayBuilder(faker, dataset, profile, lookups, end);
   // The last check-ins are the afternoon before `until` (the clock's day starts in the morning).
   for (const day of daysBetween(recentStart, addDays(until, -1))) {
+    yield;
     hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const arrivals = faker.number.int({ min: 1, max: 2 });
@@ -568,7 +570,7 @@ export function* pmsDatasetBuild(
   origin?: string,
 ): Sliced<PmsDataset> {
   const input = seedInputOf(seed, args, origin);
-  return yield* livePmsDays(seedPmsDataset(input), input, at, pace);
+  return yield* livePmsDays(yield* seedPmsDataset(input), input, at, pace);
 }
 
 /** pmsDatasetBuild, at once. */

@@ -510,7 +510,7 @@ function paymentsIn(flavour: Flavour, country: Country): Flavour['payments'] {
   return flavour.payments.map((method) => ({ ...method, ...(local[method.name] ?? {}) }));
 }
 
-export function seedPosDataset(input: SeedInput): PosDataset {
+export function* seedPosDataset(input: SeedInput): Sliced<PosDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
   // The connector's country: its places, its VAT rates (a French restaurant charges 10 % on site).
@@ -702,6 +702,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
   const past = historyFaker('pos', input);
   const history = new OrderBuilder(past, flavour, dataset, id, end);
   for (const month of monthsBetween(firstDay, recentStart)) {
+    yield;
     for (const location of locations) {
       const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
       const instants = Array.from({ length: count }, () =>
@@ -716,6 +717,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 
   const builder = new OrderBuilder(faker, flavour, dataset, id, end);
   for (const day of daysBetween(recentStart, until)) {
+    yield;
     for (const location of locations) {
       const count = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
       const lastDay = day === until;
@@ -1080,13 +1082,11 @@ export function completionPayment(
 
 /**
  * The business of the days after the history: each day's orders are drawn from the seed, the
- * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
- * already there never change when the clock adds more. What a build shows is what happened up to
- * `at` (the clock's time to the minute): an order appears at its creation and is open until it
- * closes, paid, at its closing instant (both whole minutes), from the dataset's first use (after its
- * morning, which the history holds) on. Saturdays are busier, shops are closed on Sundays, December
- * busies shops and summer restaurants, and the world's pace scales every day (see
- * docs/living-world.md).
+ * connection and the day alone, whole, so a day reads the same whenever it is built. A build shows
+ * what happened up to `at` (the clock's minute): an order appears at its creation and is open until
+ * it closes, paid, at its closing instant (whole minutes), from the origin's morning on. Saturdays
+ * are busier, shops close on Sundays, December busies shops and summer restaurants, and the world's
+ * pace scales every day (see docs/living-world.md).
  */
 export function* livePosDays(
   dataset: PosDataset,
@@ -1156,9 +1156,9 @@ function busyness(flavour: Flavour, day: string): number {
 }
 
 /**
- * Builds one connection's dataset from the seed (the vertical module's `build`), as it stands at
- * `at`: its history up to the origin's day, the living days after it, and the orders the history
- * left open closed, paid, once `at` reached their time: generated, never written.
+ * Builds one connection's dataset from the seed (the vertical module's `build`) as it stands at `at`:
+ * its history to the origin's day, the living days after it, the history's open orders closed once
+ * `at` reached their time (generated, never written), in pieces of a day (or a month) of history.
  */
 export function* posDatasetBuild(
   seed: number,
@@ -1168,7 +1168,7 @@ export function* posDatasetBuild(
   origin?: string,
 ): Sliced<PosDataset> {
   const input = seedInputOf(seed, args, origin);
-  const dataset = yield* livePosDays(seedPosDataset(input), input, at, pace);
+  const dataset = yield* livePosDays(yield* seedPosDataset(input), input, at, pace);
   completeDueOrders(dataset, new Date(at));
   return dataset;
 }

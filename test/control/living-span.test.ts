@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../../src/app.js';
-import { seedDirectory } from '../../src/control/seeded-world.js';
+import { seedDirectory, seedWorld } from '../../src/control/seeded-world.js';
 import { LIVING_SPAN_BUDGET, livingSpanEnd } from '../../src/lib/budgets.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { messages } from '../../src/lib/errors.js';
 import { StartError, startSandbox } from '../../src/server.js';
+import { Store } from '../../src/store/store.js';
 import { call, SEED, sandbox, tokenFor } from '../helpers.js';
 
 /**
@@ -38,8 +39,8 @@ const move = (app: SandboxApp, body: Record<string, unknown>) =>
 
 /** A world of the seed whose clock starts at ORIGIN, and its store. */
 function world() {
-  const s = sandbox({ clock: new Date(ORIGIN) });
-  return { ...s, store: s.app.services.store };
+  const store = Store.memory(seedWorld(SEED));
+  return { ...sandbox({ store, clock: new Date(ORIGIN) }), store };
 }
 
 /** The POS orders of the showcase consumer on `day`, as the API answers them. */

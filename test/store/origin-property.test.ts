@@ -7,14 +7,16 @@ import { ITEM_OF, itemIds, readerOf, verticalLists, type WorldReader } from '../
  * A world is a function of its inputs, whatever was read when: random programs of clock moves and
  * writes, run on two fresh worlds of one seed, each world reading at random points of its own (the
  * lists and items of every vertical), answer the same bytes to every read both made between the same
- * moves and writes, and to the final reads of everything, the webhook deliveries included. A
- * program's seed is printed when it fails: `PROGRAM_SEEDS` holds the ones run.
+ * moves and writes, and to the final reads of everything, the webhook deliveries included (one world
+ * reads from the start, the other only after the first day passed). A program's seed is printed
+ * when it fails: `PROGRAM_SEEDS` holds the ones run.
  */
 
 const START = new Date('2026-01-15T09:00:00Z');
 const ids = seedDirectory(SEED);
 const PROGRAM_SEEDS = [101, 202];
 const STEPS = 240;
+const FIRST_MOVE = 12;
 
 /** A small seeded generator (mulberry32): the same seed, the same program. */
 function randomOf(seed: number): () => number {
@@ -56,7 +58,9 @@ function programOf(seed: number, reads: readonly Step[]): Step[] {
   const steps: Step[] = [];
   for (let n = 0; n < STEPS; n++) {
     const roll = random();
-    if (roll < 0.02) steps.push({ kind: 'move', seconds: pick([3_600, 6 * 3_600, 86_400, 4 * 86_400]) });
+    // A day passes early on: one world has read by then, the other reads only after it.
+    if (n === FIRST_MOVE) steps.push({ kind: 'move', seconds: 86_400 });
+    else if (roll < 0.02) steps.push({ kind: 'move', seconds: pick([3_600, 6 * 3_600, 86_400, 4 * 86_400]) });
     else if (roll < 0.07) {
       steps.push(
         random() < 0.5
@@ -155,7 +159,7 @@ describe('a world is a function of its inputs, whatever was read when', () => {
       const reads = readsOf(items);
       const steps = programOf(seed, reads);
       const choose = randomOf(seed * 7919);
-      const theirs = steps.map(() => choose() < 0.3);
+      const theirs = steps.map((_, n) => choose() < 0.3 && n > FIRST_MOVE);
       const [one, other] = [await run(steps, () => true), await run(steps, (n) => theirs[n] as boolean)];
       const context = `program seed ${seed}`;
       let compared = 0;

@@ -10,12 +10,12 @@ import {
   RequestJournal,
   type RequestSummary,
 } from './control/requests/index.js';
-import { keptClock } from './control/sandbox.domain.js';
+import { assertClockSpan, keptClock } from './control/sandbox.domain.js';
 import { type ConnectionLifeMode, connectionLifeTask } from './control/seeded-life.js';
 import { livingCollections, seedWorld, verticalMaterializers } from './control/seeded-world.js';
 import { timelineTask } from './control/timeline-task.js';
 import { registerWorldControl } from './control/worlds.js';
-import { type Clock, manualClock } from './lib/clock.js';
+import { type Clock, manualClock, originOf } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
 import { ValidationFailure } from './lib/errors.js';
 import { seededIds } from './lib/ids.js';
@@ -213,7 +213,15 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       ? manualClock(options.clock)
       : // A world that kept its clock (a file someone moved it in) goes on from there.
         (options.clock ?? keptClock(store.world) ?? manualClock());
+  // A store made by hand builds the datasets of the app's verticals.
+  store.useBuilders(verticalMaterializers(verticals), livingCollections(verticals));
   store.useClock(() => clock.now());
+  // A world made now starts at its clock: that is its origin (a world file keeps its own). A clock
+  // given for a world that has one may not stand past the span of living days after it.
+  const kept = store.world.meta.origin;
+  if (kept !== undefined && (options.clock instanceof Date || options.clock === 'now'))
+    assertClockSpan(kept, clock.now());
+  store.startAt(originOf(clock));
   // The custom routes bound their records themselves (count and bytes per path and connection), and
   // keep their size.
   store.boundedElsewhere<CustomRecordsRecord>('custom_records', (record) => record.bytes);
@@ -355,8 +363,13 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     ['connection-life', connectionLifeTask(services, options.connectionLife ?? 'seeded')],
     ['webhook-delivery', webhookDeliveryTask(services, { timeoutMs: options.webhookTimeoutMs })],
     ['automation', automationTask(services)],
+    // They build what they read in slices, apart from any write, then make their own writes.
     ...verticals.flatMap((module) =>
-      Object.entries(module.tasks ?? {}).map(([name, make]): [string, TickTask] => [name, make(services)]),
+      Object.entries(module.tasks ?? {}).map(([name, make]): [string, TickTask, TaskWrites] => [
+        name,
+        make(services),
+        'own',
+      ]),
     ),
     // Last: the living datasets clients reached, built again for the minute the clock moved to.
     ['living-datasets', livingDatasetsTask(services)],

@@ -19,7 +19,7 @@ import {
   requestsFileOf,
   writeRequestsFile,
 } from './control/requests/index.js';
-import { keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
+import { assertClockSpan, keptClock, type SandboxClock, sandboxControls } from './control/sandbox.domain.js';
 import type { ConnectionLifeMode } from './control/seeded-life.js';
 import {
   livingCollections,
@@ -30,7 +30,7 @@ import {
   verticalMaterializers,
 } from './control/seeded-world.js';
 import type { WorldDirectory } from './control/worlds.js';
-import { type Clock, manualClock, systemClock } from './lib/clock.js';
+import { type Clock, manualClock, originOf, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import { ApiError } from './lib/errors.js';
 import { guideUrlAt } from './lib/guides.js';
@@ -177,6 +177,17 @@ async function clockKeptIn(store: Store, db: string | null | undefined): Promise
   }
 }
 
+/** Refuses the start (the file closed) with a clock past the span of living days after the file's origin. */
+async function spanCheckedIn(store: Store, db: string, clock: Clock): Promise<void> {
+  try {
+    assertClockSpan(store.origin(), clock.now());
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    await store.close();
+    throw new StartError(`${db}: ${error.message}: ${error.detail}`);
+  }
+}
+
 /** Opens the world (a file or memory), builds the app and listens. */
 export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -209,7 +220,13 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
   let fresh = true;
   if (options.db) {
     fresh = !existsSync(options.db);
-    store = await openWorldFile(options.db, () => seedWorld(seed, size), {
+    // A file created now keeps the instant its clock starts at as the world's origin.
+    const made = () => {
+      const world = seedWorld(seed, size);
+      world.meta.origin = originOf(clock ?? systemClock()).toISOString();
+      return world;
+    };
+    store = await openWorldFile(options.db, made, {
       ...(options.journalLimit !== undefined ? { compactAfterBytes: options.journalLimit } : {}),
       ...limits,
     });
@@ -218,6 +235,8 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       await store.close();
       throw defaultSeedRefused();
     }
+    // --now may not stand past the span of living days after the origin the file keeps.
+    if (clock) await spanCheckedIn(store, options.db, clock);
   } else {
     store = Store.memory(seedWorld(seed, size), {
       materializers: verticalMaterializers(),

@@ -53,6 +53,7 @@ import {
   type SyncConsumerFixtureValue,
 } from './fixtures.schema.js';
 import { applyVerticals } from './fixtures.verticals.js';
+import { livingCollections, verticalMaterializers } from './seeded-world.js';
 import { checkedEntry, declareTimeline } from './timeline.js';
 import { assertTimelineBudget } from './timeline-budget.js';
 
@@ -108,8 +109,13 @@ export function* buildFixture(
     let scratch: Store | null = null;
     if (doc.replace) {
       fresh = worldWithoutRecords(store.world);
-      // Nothing leaves its cache: the loader changes its datasets directly, outside any write.
-      scratch = Store.memory(fresh, { cacheBytes: Number.POSITIVE_INFINITY });
+      // Nothing leaves its cache, and it shares none: the loader changes its datasets directly.
+      scratch = Store.memory(fresh, {
+        cacheBytes: Number.POSITIVE_INFINITY,
+        shared: null,
+        materializers: verticalMaterializers(services.verticals),
+        living: livingCollections(services.verticals),
+      });
       scratch.useClock(() => services.clock.now());
       target = scratch;
     }

@@ -44,6 +44,7 @@ export function registerSandboxControl(app: OpenAPIHono<AppEnv>): void {
       config,
       requests: c.get('requests'),
       faults: c.get('faults'),
+      clock: c.get('clock'),
     });
     return c.json({ status: 'reset' as const, seed: config.seed }, 200);
   });

@@ -1,5 +1,6 @@
-import { type Clock, type ClockMode, manualClock, systemClock } from '../lib/clock.js';
-import { ValidationFailure } from '../lib/errors.js';
+import { LIVING_SPAN_BUDGET, livingSpanEnd } from '../lib/budgets.js';
+import { type Clock, type ClockMode, manualClock, originOf, systemClock } from '../lib/clock.js';
+import { errors, ValidationFailure } from '../lib/errors.js';
 import { type Pace, type PaceChange, paceOn } from '../lib/pace.js';
 import type { Services } from '../platform/context.js';
 import { LIVING_DATASETS } from '../platform/living-datasets.js';
@@ -27,9 +28,26 @@ function applyMove(clock: Clock, change: ClockMove): void {
 }
 
 /**
- * Changes the clock (it refuses, with the 422 ApiError, a move out of its range, and stays), then
- * does whatever came due before resolving: finished executions, scheduled runs. Webhook attempts that
- * came due are started, not awaited, so no receiver can hold the answer back.
+ * Refuses, with the 422 of a call past its budget, a clock that would stand past the span of living
+ * days a world may have after its origin (LIVING_SPAN_BUDGET), unless it stands no further than
+ * `from` (a move that does not go further: back, or nowhere).
+ */
+export function assertClockSpan(origin: string, to: Date, from?: Date): void {
+  const end = livingSpanEnd(origin);
+  if (to.getTime() <= Date.parse(end) || (from !== undefined && to.getTime() <= from.getTime())) return;
+  const days = LIVING_SPAN_BUDGET.days.toLocaleString('en-US');
+  throw errors.overBudget(
+    'The move of the clock',
+    `${days} days after the world's origin`,
+    `The clock would be at ${to.toISOString()}, past ${end}: the world's business is generated for ${days} days after its origin, ${origin}. Reset the world (its origin becomes the clock's instant) to go further.`,
+  );
+}
+
+/**
+ * Changes the clock (it refuses, with the 422 ApiError, a move out of its range or past the span of
+ * living days after the world's origin, and stays), then does whatever came due before resolving:
+ * finished executions, scheduled runs. Webhook attempts that came due are started, not awaited, so
+ * no receiver can hold the answer back.
  *
  * A `mode` comes first: `system` goes back to the machine's time (every earlier move dropped),
  * `manual` stops the clock at its current reading; the move, if one comes with it, follows.
@@ -39,16 +57,16 @@ export async function moveClock(
   change: ClockMove,
 ): Promise<Date> {
   const { clock, ticker, store } = services;
-  if (change.mode !== undefined) {
-    if (!clock.setMode) {
-      throw new ValidationFailure([
-        { loc: ['body', 'mode'], msg: 'This clock cannot change its mode', type: 'value_error' },
-      ]);
-    }
-    // The move is tried first on a clock of the new mode, so that a refused one changes nothing.
-    applyMove(change.mode === 'system' ? systemClock() : manualClock(clock.now()), change);
-    clock.setMode(change.mode);
+  if (change.mode !== undefined && !clock.setMode) {
+    throw new ValidationFailure([
+      { loc: ['body', 'mode'], msg: 'This clock cannot change its mode', type: 'value_error' },
+    ]);
   }
+  // The move is tried first on a clock of the new mode, so that a refused one changes nothing.
+  const trial = change.mode === 'system' ? systemClock() : manualClock(clock.now());
+  applyMove(trial, change);
+  assertClockSpan(store.origin(), trial.now(), clock.now());
+  if (change.mode !== undefined) clock.setMode?.(change.mode);
   applyMove(clock, change);
   // The world keeps the clock, so that a restart from its file goes on from where it stood.
   await store.transact((write) => {
@@ -95,14 +113,18 @@ export async function setPace(
   });
 }
 
-/** Puts the seeded world back, as at start. */
+/**
+ * Puts the seeded world back, as if it were made at the clock's instant: that is its new origin
+ * (its datasets' history ends on its day, and the clock may move the span of living days after it).
+ */
 export async function resetSandbox(
-  services: Pick<Services, 'store' | 'config' | 'requests' | 'faults'>,
+  services: Pick<Services, 'store' | 'config' | 'requests' | 'faults' | 'clock'>,
 ): Promise<void> {
   const { store, config } = services;
   // In its turn, as every write: a write under way ends before the world is replaced.
   await store.transact((write) => {
     const seeded = seedWorld(config.seed, write.world.meta.size, undefined, write.world.meta.keys_salt);
+    seeded.meta.origin = originOf(services.clock).toISOString();
     // Neither the clock nor the pace is reset: the world goes on where it stands, at its pace.
     const { clock, pace } = write.world.sandbox_state;
     if (clock) seeded.sandbox_state.clock = clock;

@@ -25,6 +25,7 @@ import {
   placeholderPostConnection,
 } from '../platform/catalogue.js';
 import { type KeyCredentials, seedCredentials, sha256 } from '../platform/credentials.js';
+import { upgradeToOrigin } from '../platform/datasets.js';
 
 /**
  * The seeded world: the same seed always builds the same world. Showcase consumers (one per vertical
@@ -420,5 +421,6 @@ export function openWorldFile(
     ...rest,
     materializers: verticalMaterializers(verticals),
     living: livingCollections(verticals),
+    upgrade: upgradeToOrigin,
   });
 }

@@ -10,6 +10,8 @@
  * an order, one of its lines, an option of a line): what the work of applying it grows with.
  */
 
+import { LATEST_INSTANT } from './calendar.js';
+
 /** Work done in one go before other requests get their turn, in milliseconds. */
 export const SLICE_MS = 8;
 
@@ -45,6 +47,29 @@ export const FIXTURE_BUDGET = {
 export const CLOCK_MOVE_BUDGET = {
   days: 31,
 } as const;
+
+/**
+ * The span of living days a world may have: its clock stands at most this many days after its
+ * origin (the instant its clock started), so that no dataset generates more than this many days of
+ * business. Every living dataset holds each day from the origin to the clock: three years of the
+ * seven showcase datasets weigh ~55 MB (as JSON) and take ~1.5 s to generate (in slices), within the
+ * 64 MiB a world caches; five years weigh ~90 MB, past it, and each read would build again what the
+ * previous one dropped. Three years keep "a year later" (and two more) within reach. A move of the
+ * clock past it (POST /__sandbox/clock, --now against a world file's origin, createApp's clock
+ * against its store's) is refused before anything changes; a system clock that drifts past it over
+ * real years is not refused: the business just stops at its end.
+ */
+export const LIVING_SPAN_BUDGET = {
+  days: 3 * 365 + 1,
+} as const;
+
+const DAY_MS = 86_400_000;
+
+/** The last instant a world of `origin` (ISO) generates business for: LIVING_SPAN_BUDGET after it. */
+export function livingSpanEnd(origin: string): string {
+  const end = Date.parse(origin) + LIVING_SPAN_BUDGET.days * DAY_MS;
+  return new Date(Math.min(end, LATEST_INSTANT.getTime())).toISOString();
+}
 
 /** What one Datalab request may spend (a query, or all the queries of a join). */
 export interface QueryBudget {

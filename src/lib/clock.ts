@@ -92,6 +92,15 @@ export function currentSecond(): Date {
 }
 
 /**
+ * The instant a world made now takes as its origin (the instant its clock started): a manual
+ * clock's reading; a clock that follows the machine's time, its reading to the whole second.
+ */
+export function originOf(clock: Clock): Date {
+  const now = clock.now();
+  return clock.mode === 'manual' ? now : new Date(Math.floor(now.getTime() / 1000) * 1000);
+}
+
+/**
  * A clock that stands still until moved, at `start`: an instant, or 'now' for currentSecond(). Two
  * runs with the same seed, the same start and the same requests answer byte for byte the same.
  */

@@ -250,7 +250,7 @@ export function lazyVertical<D extends object, A>(
     ...(facts.builtOn ? { builtOn: facts.builtOn } : {}),
     collection: facts.collection,
     lives: facts.lives,
-    build: (seed, args, at, pace) => loaded().build(seed, args, at, pace),
+    build: (seed, args, at, pace, origin) => loaded().build(seed, args, at, pace, origin),
     register,
     caches,
     tasks,

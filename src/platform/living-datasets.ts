@@ -9,8 +9,9 @@ const WARM_LIVING_DATASETS = 16;
 
 /**
  * Background task: the living datasets clients reached, built again for the minute the clock moved
- * to, so that the next read (a nightly sync's) finds them built. Built apart from any write, one per
- * turn of the event loop, the most recently reached first: requests go on meanwhile.
+ * to, so that the next read (a nightly sync's) finds them built. Built apart from any write, in
+ * slices (store.prepare), the most recently reached first: requests, and the other worlds, go on
+ * meanwhile.
  */
 export function livingDatasetsTask(services: Services): TickTask {
   return (store) => {
@@ -18,10 +19,7 @@ export function livingDatasetsTask(services: Services): TickTask {
     const dropped = store.takeDroppedLiving(WARM_LIVING_DATASETS);
     if (dropped.length === 0) return;
     services.ticker.spawn(LIVING_DATASETS, async (direct) => {
-      for (const [collection, key] of dropped) {
-        direct.open(collection, key);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      for (const [collection, key, args] of dropped) await direct.prepare(collection, key, args);
     });
   };
 }

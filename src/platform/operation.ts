@@ -1,7 +1,9 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { giveTurn } from '../lib/slices.js';
 import type { ApiName } from './catalogue.js';
 import type { AppEnv } from './context.js';
+import type { DatasetRef } from './datasets.js';
 import { requireVerticalConnection, type VerticalScope } from './vertical-connection.js';
 
 /** A route that names its operation: the coverage of an integration is kept per operationId. */
@@ -14,7 +16,13 @@ export type OperationRoute = RouteConfig & { operationId: string };
  */
 export interface Vertical<D> {
   api: ApiName;
-  /** May be asynchronous when opening writes (the POS completes its due orders first). */
+  /**
+   * The generated dataset `open` reads, if any: the operation builds it first, in slices, when it is
+   * not in memory (a first read long after the world's origin generates every day since), so that
+   * the other requests and worlds are answered meanwhile; `open` then finds it at once.
+   */
+  dataset?(c: Context<AppEnv>, scope: VerticalScope): DatasetRef;
+  /** May be asynchronous (an accounting folder's ledger opens the book years the clock entered). */
   open(c: Context<AppEnv>, scope: VerticalScope): D | Promise<D>;
 }
 
@@ -43,11 +51,19 @@ export function operation<R extends OperationRoute, D>(
   const handler = (c: Ctx<R>) => {
     const context = c as unknown as Context<AppEnv>;
     const scope = requireVerticalConnection(context, vertical.api, coveredAs.operationId);
-    const data = vertical.open(context, scope);
-    if (data instanceof Promise) {
-      return data.then((opened) => handle(c, { ...scope, data: opened }) as unknown as Response);
-    }
-    return handle(c, { ...scope, data });
+    const opened = () => {
+      const data = vertical.open(context, scope);
+      if (data instanceof Promise) {
+        return data.then((ready) => handle(c, { ...scope, data: ready }) as unknown as Response);
+      }
+      return handle(c, { ...scope, data });
+    };
+    const ref = vertical.dataset?.(context, scope);
+    const building = ref ? context.get('store').prepare(ref.collection, ref.key, ref.args) : undefined;
+    // The handler's work on what was built is a piece of its own, after the build's last.
+    return building
+      ? (building.then(giveTurn).then(() => opened() as unknown as Response) as unknown as Response)
+      : opened();
   };
   return Object.assign(handler as RouteHandler<R, AppEnv>, { route });
 }

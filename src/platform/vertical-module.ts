@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PaceOf } from '../lib/pace.js';
+import type { Sliced } from '../lib/slices.js';
 import type { WorldStore } from '../store/store.js';
 import type { ConnectionRecord } from '../store/world.js';
 import type { ApiName, Integration } from './catalogue.js';
@@ -55,12 +56,14 @@ export interface VerticalModule<D extends object = object, A = never> {
   /** The world collection that keeps its data, one entry per connection (or per folder). */
   collection: string;
   /**
-   * Builds one entry of the collection from the seed: a pure function of its arguments and, for a
-   * vertical that `lives`, of the instant it is built for (`at`: the clock's time floored to the whole
-   * minute, ISO) and the world's pace (the factor of each day's counts). A living entry holds what
-   * happened up to `at`, each record and each change appearing at its own instant.
+   * Builds one entry of the collection from the seed: a pure function of its arguments, the world's
+   * origin (ISO: the instant its clock started, where its history ends) and, for a vertical that
+   * `lives`, of the instant it is built for (`at`: the clock's time floored to the whole minute, ISO)
+   * and the world's pace (the factor of each day's counts). A living entry holds what happened up to
+   * `at`, each record and each change appearing at its own instant. The work yields between its
+   * days, so that the store can run it at once or in slices (lib/slices.ts).
    */
-  build(seed: number, args: A, at: string, pace: PaceOf): D;
+  build(seed: number, args: A, at: string, pace: PaceOf, origin: string): Sliced<D>;
   /**
    * Whether its business goes on with the clock: an entry's data grows as time passes (its build
    * reads `at`), and the store builds the entries in memory again when the minute changes.
@@ -68,7 +71,10 @@ export interface VerticalModule<D extends object = object, A = never> {
   lives?: boolean;
   /** Registers its routes (the published operations and the client routes). */
   register(app: OpenAPIHono<AppEnv>): void;
-  /** Its background work, by name, run by the app's ticker after the platform's: each made per app. */
+  /**
+   * Its background work, by name, run by the app's ticker after the platform's: each made per app,
+   * handed the store outside any write, makes its own writes (building what it reads in slices first).
+   */
   tasks?: Readonly<Record<string, (services: Services) => TickTask>>;
   /** The app's caches it keeps, by name: each app makes its own when it first uses it. */
   caches?: { readonly [K in keyof AppCaches]?: () => AppCaches[K] };

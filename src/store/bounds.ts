@@ -95,20 +95,22 @@ export function sizeOf(value: unknown): number {
  */
 export function estimatedSize(value: unknown, depth = 0): number {
   if (value === null || typeof value !== 'object') return sizeOf(value);
-  const entries = Object.entries(value);
-  if (entries.length <= SAMPLE * 2 || depth > 1) {
-    if (depth > 1) return sizeOf(value);
+  if (depth > 1) return sizeOf(value);
+  // The keys alone: a collection of 100,000 records is sampled, not copied into pairs.
+  const keys = Object.keys(value);
+  const child = (key: string) => (value as Record<string, unknown>)[key];
+  if (keys.length <= SAMPLE * 2) {
     let total = 2;
-    for (const [key, child] of entries) total += key.length + 4 + estimatedSize(child, depth + 1);
+    for (const key of keys) total += key.length + 4 + estimatedSize(child(key), depth + 1);
     return total;
   }
   let sampled = 0;
-  const step = entries.length / SAMPLE;
+  const step = keys.length / SAMPLE;
   for (let i = 0; i < SAMPLE; i++) {
-    const [key, child] = entries[Math.floor(i * step)] as [string, unknown];
-    sampled += key.length + 4 + sizeOf(child);
+    const key = keys[Math.floor(i * step)] as string;
+    sampled += key.length + 4 + sizeOf(child(key));
   }
-  return Math.round((sampled / SAMPLE) * entries.length) + 2;
+  return Math.round((sampled / SAMPLE) * keys.length) + 2;
 }
 
 /** Records measured of a large collection to estimate its size. */

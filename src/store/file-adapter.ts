@@ -21,6 +21,7 @@ import {
   writeFileAtomicSync,
 } from '../lib/file-writer.js';
 import type { PaceOf } from '../lib/pace.js';
+import type { Built } from './dataset-builds.js';
 import { StoreFileError } from './file-errors.js';
 import { FileLock } from './file-lock.js';
 import { opsOf, type Registry } from './generated.js';
@@ -35,7 +36,7 @@ import {
 
 export { StoreFileError, WORLD_FORMAT, WORLD_VERSION, type WorldRead };
 
-/** A dataset built from the seed on first use: journaled as how to build it, not as its content. */
+/** A dataset a write changes for the first time: journaled as how to build it, not as its content. */
 export interface Materialized {
   /** Collection and key of the record. */
   c: string;
@@ -45,11 +46,13 @@ export interface Materialized {
 }
 
 /**
- * How each generated collection's datasets are built: from the seed, their arguments, the clock's
- * day and the world's pace (for the collections whose business goes on with the clock).
+ * How each generated collection's datasets are built: from the seed, their arguments, the instant
+ * they are built for and the world's pace (for the collections whose business goes on with the
+ * clock), and the world's origin (the instant its clock started: their history ends on its day).
+ * A builder may give the work that builds the dataset, yielding between its days (see Built).
  */
 export type Materializers = Readonly<
-  Record<string, (seed: number, args: never, at: string, pace: PaceOf) => object>
+  Record<string, (seed: number, args: never, at: string, pace: PaceOf, origin: string) => Built>
 >;
 
 export type { Registry };

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { livingSpanEnd } from '../lib/budgets.js';
 import { DEFAULT_MANUAL_START } from '../lib/clock.js';
 import { NORMAL_PACE, type PaceChange, type PaceOf, paceOf } from '../lib/pace.js';
+import { giveTurn } from '../lib/slices.js';
 import {
   checkFields,
   DEFAULT_MAX_WORLD_BYTES,
@@ -13,6 +15,7 @@ import {
   WorldFullError,
   WorldQuota,
 } from './bounds.js';
+import { BuildsInFlight, type Built, builtAtOnce, builtInSlices } from './dataset-builds.js';
 import {
   type Materialized,
   type Materializers,
@@ -34,6 +37,13 @@ import {
 import { type SharedDatasets, sharedDatasets } from './shared-datasets.js';
 import { type PathOp, UnitOfWork } from './unit-of-work.js';
 import { emptyWorld, type World } from './world.js';
+import {
+  type CommitListener,
+  type RootStore,
+  type WorldStore,
+  type Write,
+  WriteScope,
+} from './world-store.js';
 
 export {
   DEFAULT_MAX_WORLD_BYTES,
@@ -45,7 +55,7 @@ export {
   WorldFullError,
   WorldQuota,
 } from './bounds.js';
-export type { Materializers, Registry };
+export type { CommitListener, Materializers, Registry, WorldStore, Write };
 export { StoreFileError };
 
 /** Bytes (as JSON) of generated datasets a store keeps in memory by default. */
@@ -68,7 +78,17 @@ export interface StoreOptions {
    * shared-datasets.ts): the process's by default; null builds every dataset for this store alone.
    */
   shared?: SharedDatasets | null;
+  /**
+   * For a world file written before worlds had an origin: gives it one (its datasets keep their
+   * arguments) from what it holds; true when it did. The file is then written again, upgraded.
+   */
+  upgrade?: (world: World, registry: Registry) => boolean;
 }
+
+/** The origin of a world that has none: the default manual clock's start. */
+const DEFAULT_ORIGIN = DEFAULT_MANUAL_START.toISOString();
+
+const idOf = (collection: string, key: string): string => `${collection}\u0000${key}`;
 
 /** Why a write was not kept: its change could not be serialized for the journal. */
 export class UnstorableChangeError extends Error {
@@ -78,181 +98,13 @@ export class UnstorableChangeError extends Error {
   }
 }
 
-/** What a committed write touched, for whoever reacts to writes (background work). */
-export type CommitListener = (collections: ReadonlySet<string>) => void;
-
-/** A piece of work that writes: it is handed the store to write through. */
-export type Write<T> = (store: WorldStore) => Promise<T> | T;
-
-/**
- * What code reads and writes the world through: the store itself, or, inside a write, the store as
- * that write sees it (whose `world` is the write's tracking view).
- */
-export interface WorldStore {
-  /** The world; inside a write, its tracking view. */
-  readonly world: World;
-  readonly file: string | null;
-  /** The world's bound on bytes, which what the app keeps for it outside it counts toward too. */
-  readonly quota: WorldQuota;
-  /** Runs a write; inside a write under way, `work` joins it. See Store.transact. */
-  transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T>;
-  /**
-   * Inside a write: it is the sandbox's own bookkeeping of a list it bounds itself (a webhook
-   * delivery's outcome and log): counted in the world's bytes, never refused for passing them, since
-   * a refusal would leave the outcome unrecorded and the work to be done again. Outside one: nothing.
-   */
-  bookkeeping(): void;
-  /**
-   * Runs a write of its own, apart from any write under way: outside a write it waits for its turn;
-   * inside one it runs right after that write ends (kept or refused), before the next write starts.
-   * Never await it inside a write: the write it follows would wait for it.
-   */
-  transactApart<T>(work: Write<T>): Promise<T>;
-  /** The dataset at `collection[key]`, built on first use. See Store.materialize. */
-  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R;
-  /**
-   * The dataset at `collection[key]` for a read in passing: the one in use when there is one, else
-   * one built for this read alone, which is neither cached nor recorded. See Store.peek.
-   */
-  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R;
-  /**
-   * Drops the generated datasets whose key starts with `prefix` (a consumer's, when it is deleted),
-   * whether or not they are in memory. Inside a write, with that write.
-   */
-  forgetGenerated(prefix: string): void;
-  /** The keys of a generated collection's datasets in use (built once, or changed by writes), in order. */
-  generatedKeys(collection: string): string[];
-  /**
-   * A number that changes whenever a write changes the dataset at `collection[key]` (never the same
-   * for two states in a process), or undefined when it is not in use: what background work keys its
-   * notes on, to leave alone what did not change.
-   */
-  generatedRevision(collection: string, key: string): number | undefined;
-  /** The arguments a generated dataset was first built with (undefined when none is in use). */
-  generatedArgs(collection: string, key: string): unknown;
-  /** The dataset in use at `collection[key]` (built again if it left the cache), or undefined. */
-  open<R extends object>(collection: string, key: string): R | undefined;
-  /** What the cache of generated datasets holds: datasets and bytes (as JSON), and its bound. */
-  cacheUsage(): { datasets: number; bytes: number; limit: number };
-  /**
-   * The living datasets reached since the last call that a move of the clock dropped (at most
-   * `limit`, the most recently reached first), as [collection, key]: what background work builds
-   * again with `open`, so that the next read finds them built. Each is handed once.
-   */
-  takeDroppedLiving(limit: number): [collection: string, key: string][];
-  /** Replaces the whole world. */
-  replace(world: World, from?: Store): Promise<void>;
-  /** The sandbox clock's day (YYYY-MM-DD). */
-  today(): string;
-  /**
-   * The instant generated datasets are built for: the clock's time floored to the whole minute (ISO).
-   * A living dataset holds what happened up to it; the store builds it again when the minute changes.
-   */
-  builtAt(): string;
-  /** The factor of each day's generated business under the world's pace (see lib/pace.ts). */
-  pace(): PaceOf;
+/** A write committed in memory: its result, and its journal line's way to the disk. */
+interface Written<T> {
+  result: T;
+  durable: Promise<void>;
 }
 
-/** The store as one write sees it: reads and writes go through the write's tracking view. */
-class WriteScope implements WorldStore {
-  readonly #root: Store;
-  readonly #unit: UnitOfWork<World>;
-  /** Writes of their own asked for during this one: they run once it ends, still in its turn. */
-  readonly afterwards: (() => Promise<void>)[] = [];
-  /** Prefixes of generated datasets the write drops (see forgetGenerated). */
-  readonly forgotten: string[] = [];
-  /** Whether the write is the sandbox's own bookkeeping (see WorldStore.bookkeeping). */
-  ownBookkeeping = false;
-
-  constructor(root: Store, unit: UnitOfWork<World>) {
-    this.#root = root;
-    this.#unit = unit;
-  }
-
-  get world(): World {
-    const unit = this.#unit;
-    return unit.active && unit.base === this.#root.world ? unit.view : this.#root.world;
-  }
-
-  get file(): string | null {
-    return this.#root.file;
-  }
-
-  get quota(): WorldQuota {
-    return this.#root.quota;
-  }
-
-  bookkeeping(): void {
-    if (this.#unit.active) this.ownBookkeeping = true;
-  }
-
-  transact<T>(work: Write<T>, keep?: (result: T) => boolean): Promise<T> {
-    if (this.#unit.active && this.#unit.base === this.#root.world) return Promise.resolve(work(this));
-    return this.#root.transact(work, keep);
-  }
-
-  transactApart<T>(work: Write<T>): Promise<T> {
-    if (!this.#unit.active) return this.#root.transact(work);
-    return new Promise<T>((resolve, reject) => {
-      this.afterwards.push(() => this.#root.runWrite(work).then(resolve, reject));
-    });
-  }
-
-  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
-    this.#root.materialize(collection, key, args, build);
-    return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key] as R;
-  }
-
-  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
-    return this.#root.peek(collection, key, args, build);
-  }
-
-  forgetGenerated(prefix: string): void {
-    if (this.#unit.active && this.#unit.base === this.#root.world) this.forgotten.push(prefix);
-    else this.#root.forgetGenerated(prefix);
-  }
-
-  generatedKeys(collection: string): string[] {
-    return this.#root.generatedKeys(collection);
-  }
-
-  generatedArgs(collection: string, key: string): unknown {
-    return this.#root.generatedArgs(collection, key);
-  }
-
-  generatedRevision(collection: string, key: string): number | undefined {
-    return this.#root.generatedRevision(collection, key);
-  }
-
-  cacheUsage(): { datasets: number; bytes: number; limit: number } {
-    return this.#root.cacheUsage();
-  }
-
-  takeDroppedLiving(limit: number): [collection: string, key: string][] {
-    return this.#root.takeDroppedLiving(limit);
-  }
-
-  open<R extends object>(collection: string, key: string): R | undefined {
-    if (this.#root.open(collection, key) === undefined) return undefined;
-    return (this.world as unknown as Record<string, Record<string, R>>)[collection]?.[key];
-  }
-
-  replace(world: World, from?: Store): Promise<void> {
-    return this.#root.replace(world, from);
-  }
-
-  today(): string {
-    return this.#root.today();
-  }
-
-  builtAt(): string {
-    return this.#root.builtAt();
-  }
-
-  pace(): PaceOf {
-    return this.#root.pace();
-  }
-}
+const DONE: Promise<void> = Promise.resolve();
 
 /**
  * The only owner of the world, and its write boundary.
@@ -262,36 +114,29 @@ class WriteScope implements WorldStore {
  * changed are appended to the journal (with a file) before `transact()` resolves; when it throws,
  * or its result is refused, every change is undone and nothing is persisted.
  *
- * Generated datasets (the collections `materialize()` is used on) are derived, not stored: the store
- * keeps, for each dataset in use, how to build it and the changes writes made to it (see
- * generated.ts), and holds the datasets themselves in a cache bounded by bytes, which drops the least
- * recently used between writes. A dataset that left the cache is built again, identically, when
- * next reached.
+ * Generated datasets (the collections handed a builder) are derived, not stored: a dataset is a
+ * function of the seed, its arguments, the world's origin and (living) the minute and pace it is
+ * built for. The store keeps, for each dataset a write changed, its arguments and those changes
+ * (see generated.ts), nothing for one only read, and holds the datasets themselves in a cache
+ * bounded by bytes, which drops the least recently used between writes. A dataset that left the
+ * cache is built again, identically, when next reached.
  */
-/** A write committed in memory: its result, and its journal line's way to the disk. */
-interface Written<T> {
-  result: T;
-  durable: Promise<void>;
-}
-
-const DONE: Promise<void> = Promise.resolve();
-
-export class Store implements WorldStore {
+export class Store implements RootStore {
   #world: World;
   readonly #file: WorldFile<World> | null;
-  /** Datasets first used since the last line: the next line says how to build them. */
-  #made: Materialized[] = [];
   readonly #listeners: CommitListener[] = [];
   readonly file: string | null;
   /** Whether a write holds the world, and the writes waiting for their turn, in order. */
   #busy = false;
   readonly #waiting: (() => void)[] = [];
 
-  /** How to build each generated dataset in use, and what writes changed in it. */
+  /** How to build each generated dataset writes changed, and what they changed in it. */
   #registry: Registry;
+  /** The arguments of the datasets in memory that no write changed (by id). */
+  #argsOf = new Map<string, unknown>();
   /** The generated collections, and how to build their datasets. */
-  readonly #builders = new Map<string, (args: never) => object>();
-  readonly #seedBuilders: Materializers;
+  readonly #builders = new Map<string, (args: unknown) => Built>();
+  #seedBuilders: Materializers;
   /** The datasets in memory (collection NUL key), least recently used first, with their bytes. */
   #cache = new Map<string, number>();
   #cacheTotal = 0;
@@ -302,12 +147,16 @@ export class Store implements WorldStore {
   /** The last revision given to a generated dataset (see generatedRevision). */
   #revision = 0;
   /** The generated collections that follow the clock's day, and the day those in memory were built for. */
-  readonly #living: ReadonlySet<string>;
-  /** The living datasets reached since the last warmLiving (ids), least recently reached first. */
-  readonly #reached = new Set<string>();
+  #living: ReadonlySet<string>;
+  /** The living datasets reached since the last takeDroppedLiving, least recently first, with their args. */
+  readonly #reached = new Map<string, unknown>();
+  /** The builds under way in slices (see prepare). */
+  readonly #inFlight = new BuildsInFlight();
+  /** The last day of living business datasets are built for, for the origin it was computed from. */
+  #spanEnd: { origin: string; end: string } | null = null;
   /** The minute (since the epoch) the living datasets in memory were built for. */
   #minute: number | null = null;
-  /** The world's changes of pace the datasets in memory were built under, and their factors. */
+  /** The changes of pace the datasets in memory were built under, and their factors. */
   #paceChanges: readonly PaceChange[] | undefined;
   #paceOf: PaceOf = NORMAL_PACE;
   #builtChanges: readonly PaceChange[] | undefined;
@@ -319,7 +168,6 @@ export class Store implements WorldStore {
   /** The world's changes of pace as a key of shared datasets, and the changes it was made of. */
   #paceKeyOf: readonly PaceChange[] | undefined;
   #paceKey = '';
-
   /** The sandbox clock, once an app owns the store; until then its default start. */
   #now: () => Date = () => DEFAULT_MANUAL_START;
 
@@ -352,6 +200,20 @@ export class Store implements WorldStore {
   /** Outside a write there is nothing to mark (see WorldStore.bookkeeping). */
   bookkeeping(): void {}
 
+  /**
+   * Hands a store made without builders (by hand: Store.memory(world)) those of the app's verticals
+   * and the collections that live; a store that has builders keeps its own.
+   */
+  useBuilders(materializers: Materializers, living: readonly string[]): void {
+    if (Object.keys(this.#seedBuilders).length > 0) return;
+    this.#seedBuilders = materializers;
+    this.#living = new Set(living);
+    for (const name of Object.keys(materializers)) {
+      this.#builders.delete(name);
+      this.#generatedCollection(name);
+    }
+  }
+
   /** Lets datasets built on first use follow the sandbox clock (see `today`). */
   useClock(now: () => Date): void {
     this.#now = now;
@@ -365,6 +227,36 @@ export class Store implements WorldStore {
     // The minute the datasets in memory were built for, while a write holds them (see #followDay).
     const minute = this.#minute ?? Math.floor(this.#now().getTime() / 60_000);
     return new Date(minute * 60_000).toISOString();
+  }
+
+  origin(): string {
+    return this.#world.meta.origin ?? DEFAULT_ORIGIN;
+  }
+
+  /**
+   * The instant datasets are built for: builtAt(), but never past the span of living days a world
+   * may have after its origin (lib/budgets.ts): a system clock that drifts past it over real years
+   * finds the business stopped there.
+   */
+  #buildAt(): string {
+    const at = this.builtAt();
+    const origin = this.origin();
+    if (this.#spanEnd?.origin !== origin) this.#spanEnd = { origin, end: livingSpanEnd(origin) };
+    return at > this.#spanEnd.end ? this.#spanEnd.end : at;
+  }
+
+  /**
+   * Gives a world that has no origin (one just made) the instant its clock starts at; with a file,
+   * a line of its journal keeps it. A world that has an origin keeps it.
+   */
+  startAt(instant: Date): void {
+    if (this.#world.meta.origin !== undefined) return;
+    this.#world.meta.origin = instant.toISOString();
+    if (!this.#file) return;
+    const file = this.#file;
+    file.append(file.line(this.#world.meta, [], [])).catch((error: unknown) => {
+      console.error('[unified-api-sandbox] the world file could not keep its origin:', error);
+    });
   }
 
   pace(): PaceOf {
@@ -410,8 +302,11 @@ export class Store implements WorldStore {
         world = read.world;
         registry = read.registry;
         assertWorld(world, file, generated);
-        // A file of the first format is converted before anything else is written to it.
-        if (!options.readOnly && read.migrated) adapter.writeNow(world, registry);
+        // A file written before worlds had an origin takes one from what it holds (see upgrade).
+        const upgraded = world.meta.origin === undefined && (options.upgrade?.(world, registry) ?? false);
+        // A file of the first format, or of the time before origins, is written again before
+        // anything else is written to it.
+        if (!options.readOnly && (read.migrated || upgraded)) adapter.writeNow(world, registry);
       }
       const store = new Store(world, options.readOnly ? null : adapter, registry, options);
       // The journal found is folded into the snapshot in the background, in slices between
@@ -575,17 +470,15 @@ export class Store implements WorldStore {
     const previous = meta.client_bytes;
     meta.client_bytes = change.used;
     if (this.#file) {
-      const made = this.#made;
       let line: string;
       try {
-        line = this.#file.line(meta, change.pieces, made);
+        line = this.#file.line(meta, change.pieces, this.#firstChanged(change));
       } catch (error) {
         meta.client_bytes = previous;
         unit.rollback();
         throw new UnstorableChangeError(error);
       }
       this.#commit(change);
-      this.#made = [];
       const file = this.#file;
       return file.append(line).then(() => {
         file.compactIfLarge(() => this.#state());
@@ -595,6 +488,19 @@ export class Store implements WorldStore {
     this.#commit(change);
     this.#told(ops);
     return DONE;
+  }
+
+  /**
+   * The datasets a write changes for the first time, with the arguments they were built with: the
+   * journal line says how to build them before the changes it holds.
+   */
+  #firstChanged(change: Change): Materialized[] {
+    const made: Materialized[] = [];
+    for (const [id, { collection, key, gone }] of change.overlays) {
+      if (gone || this.#registry.get(collection)?.has(key)) continue;
+      made.push({ c: collection, k: key, a: this.#argsOf.get(id) ?? null });
+    }
+    return made;
   }
 
   /** Tells the commit listeners which collections a write changed. */
@@ -676,7 +582,8 @@ export class Store implements WorldStore {
       }
       let entry = entries.get(key);
       if (!entry) {
-        entry = newEntry(null);
+        entry = newEntry(this.#argsOf.get(id) ?? null);
+        this.#argsOf.delete(id);
         entries.set(key, entry);
       }
       for (const op of ops) addOverlayOp(entry, op);
@@ -694,18 +601,20 @@ export class Store implements WorldStore {
    * Marks a collection as generated. Datasets it already holds without an entry (a world handed over
    * with its data) are kept whole: their content is what the world says they are.
    */
-  #generatedCollection(collection: string, build?: (args: never) => object): void {
+  #generatedCollection(collection: string): void {
     if (this.#builders.has(collection)) return;
     const seeded = this.#seedBuilders[collection];
-    const fallback = seeded
-      ? (args: never) => seeded(this.#world.meta.seed, args, this.builtAt(), this.pace())
-      : () => ({});
-    this.#builders.set(collection, build ?? fallback);
+    this.#builders.set(
+      collection,
+      seeded
+        ? (args) => seeded(this.#world.meta.seed, args as never, this.#buildAt(), this.pace(), this.origin())
+        : () => ({}),
+    );
     const records = (this.#world as unknown as Bags)[collection];
     if (!records) return;
     const entries = this.#entriesOf(collection);
     for (const [key, value] of Object.entries(records)) {
-      const id = `${collection}\u0000${key}`;
+      const id = idOf(collection, key);
       if (!entries.has(key)) {
         const entry = newEntry(null);
         addOverlayOp(entry, { p: [], j: JSON.stringify(value) });
@@ -715,64 +624,104 @@ export class Store implements WorldStore {
     }
   }
 
-  /**
-   * The dataset at `collection[key]`, built by `build(args)` the first time it is asked for: a pure
-   * function of the seed and `args`, which the world keeps (the next journal line records them).
-   * Later it is built again from the arguments of its first use and the changes writes made, when it
-   * left the cache. It is not part of any write: a write that fails keeps it.
-   */
-  materialize<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+  #records<R>(collection: string): Record<string, R> {
     const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
     if (!records) throw new Error(`unknown collection ${collection}`);
-    this.#generatedCollection(collection, build as (args: never) => object);
+    return records;
+  }
+
+  /**
+   * The dataset at `collection[key]`: the one in memory; else, for a dataset writes changed, built
+   * again from the arguments kept with its changes and those changes; else built by the
+   * collection's builder from `args` (a pure function of the seed, the world's origin, `args` and,
+   * living, the minute and pace), at once. Nothing is recorded of a dataset only read: it is kept in
+   * memory (the cache) and built again, identically, once it left it. It is not part of any write:
+   * a write that fails keeps it.
+   */
+  materialize<R extends object>(collection: string, key: string, args: unknown): R {
+    const records = this.#records<R>(collection);
+    this.#generatedCollection(collection);
     this.#followDay();
-    const id = `${collection}\u0000${key}`;
+    const id = idOf(collection, key);
     if (this.#living.has(collection)) {
       this.#reached.delete(id);
-      this.#reached.add(id);
+      this.#reached.set(id, args);
     }
     const found = records[key];
     if (found) {
       this.#touch(id);
       return found;
     }
-    const entries = this.#entriesOf(collection);
-    let entry = entries.get(key);
-    let value: R;
-    if (entry) {
-      value = this.#rebuild(collection, entry, build as (args: unknown) => R);
-    } else {
-      entry = newEntry(args);
-      entries.set(key, entry);
-      value = this.#generate(collection, args, build, true);
-      if (this.#file) this.#made.push({ c: collection, k: key, a: args });
-    }
-    records[key] = value;
-    this.#cached(id, value);
-    this.#evict(id);
+    const entry = this.#registry.get(collection)?.get(key);
+    const value = (entry ? this.#rebuild(collection, entry) : this.#generate(collection, args, true)) as R;
+    this.#keep(collection, key, entry ? undefined : args, value);
     return value;
   }
 
-  /** The dataset at `collection[key]` for a read in passing: in use, built again, or built for it alone. */
-  peek<A, R extends object>(collection: string, key: string, args: A, build: (args: A) => R): R {
+  /** Keeps a dataset in memory (`args`: those of a dataset no write changed). */
+  #keep(collection: string, key: string, args: unknown, value: object): void {
+    const id = idOf(collection, key);
+    this.#records<object>(collection)[key] = value;
+    if (args !== undefined) this.#argsOf.set(id, args);
+    this.#cached(id, value);
+    this.#evict(id);
+  }
+
+  /** The dataset at `collection[key]` for a read in passing: in memory, built again, or built for it alone. */
+  peek<R extends object>(collection: string, key: string, args: unknown): R {
+    this.#generatedCollection(collection);
     this.#followDay();
-    const records = (this.#world as unknown as Record<string, Record<string, R>>)[collection];
-    const found = records?.[key];
+    const found = (this.#world as unknown as Record<string, Record<string, R>>)[collection]?.[key];
     if (found) return found;
     const entry = this.#registry.get(collection)?.get(key);
-    return entry
-      ? this.#rebuild(collection, entry, build as (args: unknown) => R)
-      : this.#generate(collection, args, build, false);
+    return (entry ? this.#rebuild(collection, entry) : this.#generate(collection, args, false)) as R;
+  }
+
+  /**
+   * Builds the dataset at `collection[key]` in slices (lib/slices.ts) and keeps it in memory, as
+   * materialize would at once; undefined when there is nothing to build (in memory, or shared). The
+   * reads of it meanwhile share the build; one that ends after the clock moved on (or the world was
+   * replaced) is done again for the new minute, twice at most, then left to materialize.
+   */
+  prepare(collection: string, key: string, args: unknown): Promise<void> | undefined {
+    this.#generatedCollection(collection);
+    this.#followDay();
+    if (this.#records(collection)[key] !== undefined) return undefined;
+    const entry = this.#registry.get(collection)?.get(key);
+    if (entry?.args === null) return undefined;
+    if (this.#shared?.get(this.#inputsOf(collection, entry ? entry.args : args).key)) return undefined;
+    return this.#inFlight.share(idOf(collection, key), () => this.#buildInSlices(collection, key, args));
+  }
+
+  async #buildInSlices(collection: string, key: string, args: unknown): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const world = this.#world;
+      if (this.#records(collection)[key] !== undefined) return;
+      const entry = this.#registry.get(collection)?.get(key);
+      const use = entry ? entry.args : args;
+      const inputs = this.#inputsOf(collection, use);
+      const base = this.#shared?.get(inputs.key) ?? (await builtInSlices(this.#builderOf(collection)(use)));
+      // Measured and shared in a piece, kept in the next (each walks a large dataset).
+      if (this.#inputsOf(collection, use).key === inputs.key) this.#share(collection, inputs, base);
+      await giveTurn();
+      this.#followDay();
+      if (world !== this.#world || this.#records(collection)[key] !== undefined) return;
+      const now = this.#registry.get(collection)?.get(key);
+      if (this.#inputsOf(collection, use).key !== inputs.key || (now && now.args !== use)) continue;
+      const value = now && now.ops.size > 0 ? (applyOverlay(base, opsOf(now)) ?? base) : base;
+      this.#keep(collection, key, now ? undefined : args, value);
+      return;
+    }
   }
 
   open<R extends object>(collection: string, key: string): R | undefined {
     const entry = this.#registry.get(collection)?.get(key);
-    const build = this.#builders.get(collection);
-    if (!entry || !build) return undefined;
+    if (!entry || !this.#builders.has(collection)) return undefined;
     // Background work opens datasets too: only a client's reach counts for takeDroppedLiving.
-    const reached = this.#reached.has(`${collection}\u0000${key}`);
-    const value = this.materialize(collection, key, entry.args, (args) => build(args as never) as R);
-    if (!reached) this.#reached.delete(`${collection}\u0000${key}`);
+    const id = idOf(collection, key);
+    const reached = this.#reached.has(id);
+    const value = this.materialize<R>(collection, key, entry.args);
+    if (!reached) this.#reached.delete(id);
     return value;
   }
 
@@ -803,43 +752,54 @@ export class Store implements WorldStore {
     void this.transact((scope) => scope.forgetGenerated(prefix));
   }
 
-  #rebuild<R extends object>(collection: string, entry: GeneratedEntry, build: (args: unknown) => R): R {
-    if (entry.args === null) return (applyOverlay(undefined, opsOf(entry)) ?? build(entry.args)) as R;
+  #builderOf(collection: string): (args: unknown) => Built {
+    this.#generatedCollection(collection);
+    return this.#builders.get(collection) as (args: unknown) => Built;
+  }
+
+  #rebuild(collection: string, entry: GeneratedEntry): object {
+    const build = () => builtAtOnce(this.#builderOf(collection)(entry.args));
+    if (entry.args === null) return applyOverlay(undefined, opsOf(entry)) ?? build();
     // The changes go to copies of the objects they change: the generated base may be shared.
-    const base = this.#generate(collection, entry.args, build, true);
-    return entry.ops.size === 0 ? base : ((applyOverlay(base, opsOf(entry)) ?? build(entry.args)) as R);
+    const base = this.#generate(collection, entry.args, true);
+    return entry.ops.size === 0 ? base : (applyOverlay(base, opsOf(entry)) ?? build());
   }
 
   /**
-   * The dataset `build(args)` makes, shared with the process's other stores: the one they built for
-   * the same inputs, else built now (and shared when `share`). Frozen: writes change a copy.
+   * The dataset the collection's builder makes of `args`, shared with the process's other stores:
+   * the one they built for the same inputs, else built now, at once (and shared when `share`).
+   * Frozen once shared: writes change a copy.
    */
-  #generate<A, R extends object>(collection: string, args: A, build: (args: A) => R, share: boolean): R {
-    const shared = this.#shared;
-    const key = this.#sharedKey(collection, args);
-    if (key === undefined || !shared) return build(args);
-    const found = shared.get(key.key);
-    if (found) return found as R;
-    const value = build(args);
-    if (share) shared.put(key.key, value, estimatedSize(value), key.family);
+  #generate(collection: string, args: unknown, share: boolean): object {
+    const inputs = this.#inputsOf(collection, args);
+    const found = this.#shared?.get(inputs.key);
+    if (found) return found;
+    const value = builtAtOnce(this.#builderOf(collection)(args));
+    if (share) this.#share(collection, inputs, value);
     return value;
+  }
+
+  /** Hands a dataset built from the seed to the process's other stores. */
+  #share(collection: string, inputs: { key: string; family: string }, value: object): void {
+    if (!this.#shared || !this.#seedBuilders[collection] || this.#shared.get(inputs.key)) return;
+    this.#shared.put(inputs.key, value, estimatedSize(value), inputs.family);
   }
 
   /**
    * What a dataset of `collection` built with `args` is a function of, as one key: the collection,
-   * the seed and the arguments (its family), and for a living collection the minute and the world's
-   * pace. None for a collection built by a builder the store was not handed (its inputs are unknown).
+   * the seed, the world's origin and the arguments (its family), and for a living collection the
+   * instant it is built for and the world's pace.
    */
-  #sharedKey(collection: string, args: unknown): { key: string; family: string } | undefined {
-    if (!this.#shared || !this.#seedBuilders[collection]) return undefined;
-    const family = `${collection}\u0000${this.#world.meta.seed}\u0000${JSON.stringify(args)}`;
+  #inputsOf(collection: string, args: unknown): { key: string; family: string } {
+    const { seed } = this.#world.meta;
+    const family = `${collection}\u0000${seed}\u0000${this.origin()}\u0000${JSON.stringify(args)}`;
     if (!this.#living.has(collection)) return { key: family, family };
     const changes = this.#world.sandbox_state?.pace?.changes;
     if (changes !== this.#paceKeyOf) {
       this.#paceKeyOf = changes;
       this.#paceKey = JSON.stringify(changes ?? []);
     }
-    return { key: `${family}\u0000${this.builtAt()}\u0000${this.#paceKey}`, family };
+    return { key: `${family}\u0000${this.#buildAt()}\u0000${this.#paceKey}`, family };
   }
 
   #cached(id: string, value: unknown): void {
@@ -884,6 +844,7 @@ export class Store implements WorldStore {
   }
 
   #uncache(id: string): void {
+    this.#argsOf.delete(id);
     const bytes = this.#cache.get(id);
     if (bytes === undefined) return;
     this.#cache.delete(id);
@@ -896,14 +857,13 @@ export class Store implements WorldStore {
    */
   #evict(keep?: string): void {
     if (this.#busy || this.#cacheTotal <= this.#cacheBytes) return;
-    for (const [id, bytes] of this.#cache) {
+    for (const id of [...this.#cache.keys()]) {
       if (this.#cacheTotal <= this.#cacheBytes) break;
       if (id === keep) continue;
       const [collection, key] = id.split('\u0000') as [string, string];
       const records = (this.#world as unknown as Bags)[collection];
       if (records) delete records[key];
-      this.#cache.delete(id);
-      this.#cacheTotal -= bytes;
+      this.#uncache(id);
     }
   }
 
@@ -912,13 +872,14 @@ export class Store implements WorldStore {
     return { datasets: this.#cache.size, bytes: this.#cacheTotal, limit: this.#cacheBytes };
   }
 
-  takeDroppedLiving(limit: number): [collection: string, key: string][] {
+  takeDroppedLiving(limit: number): [collection: string, key: string, args: unknown][] {
     this.#followDay();
-    const taken: [string, string][] = [];
-    for (const id of [...this.#reached].reverse()) {
+    const taken: [string, string, unknown][] = [];
+    for (const [id, args] of [...this.#reached].reverse()) {
       if (taken.length >= limit) break;
       if (this.#cache.has(id)) continue;
-      taken.push(id.split('\u0000') as [string, string]);
+      const [collection, key] = id.split('\u0000') as [string, string];
+      taken.push([collection, key, args]);
     }
     this.#reached.clear();
     return taken;
@@ -927,29 +888,37 @@ export class Store implements WorldStore {
   /**
    * Replaces the whole world (the reset control endpoint, fixtures loaded with `replace`) and saves it
    * as a snapshot. The datasets `world` holds come with it: with the arguments `from` built them
-   * with (a scratch store the world was made in), kept as their changes over what those build; else
-   * whole.
+   * with (a scratch store the world was made in, which changed them directly), kept as their changes
+   * over what those build (nothing, for one it did not change); else whole.
    */
   async replace(world: World, from?: Store): Promise<void> {
     this.#world = world;
-    this.#made = [];
     this.#registry = new Map();
+    this.#argsOf = new Map();
     this.#cache = new Map();
     this.#cacheTotal = 0;
     this.#sizes = new Map();
     let used = 0;
-    for (const [collection, build] of this.#builders) {
+    for (const collection of this.#builders.keys()) {
       const records = (world as unknown as Bags)[collection] ?? {};
       const entries = this.#entriesOf(collection);
       for (const [key, value] of Object.entries(records)) {
-        const args = (from ? from.#registry : undefined)?.get(collection)?.get(key)?.args ?? null;
+        const id = idOf(collection, key);
+        const kept = from ? from.#registry.get(collection)?.get(key) : undefined;
+        const args = kept ? kept.args : ((from ? from.#argsOf.get(id) : undefined) ?? null);
         const ops =
-          args === null ? [{ p: [], j: JSON.stringify(value) }] : diffOverlay(build(args as never), value);
+          args === null
+            ? [{ p: [], j: JSON.stringify(value) }]
+            : diffOverlay(builtAtOnce(this.#builderOf(collection)(args)), value);
+        this.#cached(id, value);
+        if (ops.length === 0 && args !== null) {
+          this.#argsOf.set(id, args);
+          continue;
+        }
         const entry = newEntry(args);
         for (const op of ops) addOverlayOp(entry, op);
         entries.set(key, entry);
         used += entry.bytes;
-        this.#cached(`${collection}\u0000${key}`, value);
       }
     }
     if (from) {

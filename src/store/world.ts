@@ -1,12 +1,9 @@
 import type { PaceChange } from '../lib/pace.js';
 
 /**
- * The stored world: one JSON document. Records are kept in maps keyed by their id so that a lookup
- * stays O(1) on a world of 100,000 consumers. Field names follow the service's own words.
- *
- * The records of the platform (accounts, keys, consumers, connections, webhooks, datastores, syncs...)
- * are declared here; a vertical's records are declared in its folder (modules/<vertical>/
- * <vertical>.records.ts) and composed into the World by their collection types.
+ * The stored world: one JSON document, records in maps keyed by their id (a lookup stays O(1) on a
+ * world of 100,000 consumers), field names in the service's own words. The platform's records are
+ * declared here; a vertical's in its folder (modules/<vertical>/<vertical>.records.ts).
  */
 
 export type EnvironmentKind = 'sandbox' | 'production';
@@ -472,6 +469,8 @@ export interface WorldMeta {
   client_bytes?: number;
   /** A world created over HTTP: what makes its API keys its own (see platform/credentials.ts). */
   keys_salt?: string;
+  /** The instant the world's clock started (ISO): its generated history ends on its day (store.ts). */
+  origin?: string;
 }
 
 export type WorldSize = 'default' | 'large';

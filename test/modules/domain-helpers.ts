@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
+import { livingCollections, verticalMaterializers } from '../../src/control/seeded-world.js';
 import { ApiError, ValidationFailure } from '../../src/lib/errors.js';
+import { Store } from '../../src/store/store.js';
+import type { World } from '../../src/store/world.js';
 
 /** What the unit tests of the modules' domain rules share: how a refusal is read, and frozen seeds. */
 
@@ -35,3 +38,7 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** A store of `world` that builds the verticals' datasets, as an app's store does. */
+export const datasetStore = (world: World): Store =>
+  Store.memory(world, { materializers: verticalMaterializers(), living: livingCollections() });

@@ -97,7 +97,7 @@ describe('a store and the shared datasets', () => {
   const things = (store: { world: World }) => store.world as unknown as Things;
   /** The dataset `k` as a store (or a write) sees it. */
   const held = (store: { world: World }) => things(store).things?.k as Data;
-  const open = (store: Store, key = 'k') => store.materialize<unknown, Data>('things', key, { key }, build);
+  const open = (store: Store, key = 'k') => store.materialize<Data>('things', key, { key });
 
   it('builds a dataset once for the stores that share, and once per store without sharing', () => {
     counted.builds = 0;

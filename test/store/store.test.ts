@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../src/control/seeded-world.js';
-import { buildInvoicingDataset } from '../../src/modules/invoicing/invoicing.seed.js';
+import type { buildInvoicingDataset } from '../../src/modules/invoicing/invoicing.living.js';
 import { Store, StoreFileError, UnstorableChangeError } from '../../src/store/store.js';
 import type { ConsumerRecord } from '../../src/store/world.js';
 import { snapshotOf } from './world-file.js';
@@ -195,12 +195,14 @@ describe('the write boundary', () => {
     expect(again.world.consumers.deep).toBeUndefined();
   });
 
-  it('a dataset built on first use is journaled as how to build it, and replays identically', async () => {
+  it('a dataset a write changes is journaled as how to build it and the change, and replays identically', async () => {
     const file = tempFile();
     const store = await openFile(file);
     const args = { consumerid: 'c1', connectionid: 'k1', integrationid: 1 };
-    const built = store.materialize('invoicing_datasets', 'c1:k1', args, () =>
-      buildInvoicingDataset(5, args),
+    const built = store.materialize<ReturnType<typeof buildInvoicingDataset>>(
+      'invoicing_datasets',
+      'c1:k1',
+      args,
     );
     const firstInvoice = Object.keys(built.invoices)[0] as string;
     await store.transact((tx) => {

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../platform/context.js';
 import type { Vertical } from '../../platform/operation.js';
 import type { VerticalScope } from '../../platform/vertical-connection.js';
 import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
-import { foldersOf, ledgerOf, missingBookYears, openBookYears } from './ledger/ledgers.js';
+import { foldersOf, ledgerOf, ledgerRef, missingBookYears, openBookYears } from './ledger/ledgers.js';
 
 /** The folders (companies) an accounting connection reaches. */
 export interface AccountingFolders {
@@ -31,10 +31,12 @@ function foldersOfConnection(
 /**
  * The folder of the request's folder_id: required (and one of the connection's folders) when the
  * integration has features.multiple_folders; otherwise optional, and when given it must be the
- * single folder's id. Returns the folder's ledger, built on first access, with the book years of the
- * sandbox clock's years opened (see missingBookYears).
+ * single folder's id.
  */
-async function requireFolder(c: Context<AppEnv>, scope: VerticalScope): Promise<AccountingLedger> {
+function requireFolder(
+  c: Context<AppEnv>,
+  scope: VerticalScope,
+): AccountingFolders & { folder: LedgerFolder } {
   const { folders } = foldersOfConnection(c, scope);
   const folderId = c.req.query('folder_id');
   let folder: LedgerFolder | undefined;
@@ -51,18 +53,27 @@ async function requireFolder(c: Context<AppEnv>, scope: VerticalScope): Promise<
       throw errors.accountingFailure(`The folder '${folderId}' does not exist for this connection`);
   }
   if (!folder) throw errors.accountingFailure('The connection reaches no folder');
+  return { folders, folder };
+}
+
+/**
+ * The folder's ledger, with the book years of the sandbox clock's years open (see
+ * missingBookYears). The ledger is built with them open; a write that replaced its book years before
+ * the clock entered a new year (one that closed a year) left that year out: a read shows it open,
+ * derived, writing nothing; a write opens it in the ledger, with what it writes.
+ */
+function folderLedger(c: Context<AppEnv>, scope: VerticalScope): AccountingLedger {
+  const { folders, folder } = requireFolder(c, scope);
   const store = c.get('store');
-  const { consumerid } = scope.consumer;
-  const ledger = ledgerOf(store, consumerid, scope.integration, folder);
-  if (missingBookYears(ledger, store.today()).length === 0) return { folders, folder, ledger };
-  // The ledger is built with the book years of the clock open; a write that replaced its book years
-  // before the clock entered a new year (one that closed a year) left that year out. Opening it is a
-  // write, even on a read: it goes through the write boundary.
-  await store.transact((write) => {
-    openBookYears(ledgerOf(write, consumerid, scope.integration, folder), write.today());
-  });
-  // As the request sees it: tracked inside a write, plain on a read.
-  return { folders, folder, ledger: ledgerOf(store, consumerid, scope.integration, folder) };
+  const ledger = ledgerOf(store, scope.consumer.consumerid, scope.integration, folder);
+  const missing = missingBookYears(ledger, store.today());
+  if (missing.length === 0) return { folders, folder, ledger };
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD') {
+    return { folders, folder, ledger: { ...ledger, bookyears: [...ledger.bookyears, ...missing] } };
+  }
+  openBookYears(ledger, store.today());
+  return { folders, folder, ledger };
 }
 
 /**
@@ -78,5 +89,7 @@ export const accountingFolders: Vertical<AccountingFolders> = {
 /** Every other accounting operation works in one folder: after the same checks, its ledger. */
 export const accountingLedger: Vertical<AccountingLedger> = {
   api: 'Accounting',
-  open: requireFolder,
+  dataset: (c, scope) =>
+    ledgerRef(scope.consumer.consumerid, scope.integration, requireFolder(c, scope).folder),
+  open: folderLedger,
 };

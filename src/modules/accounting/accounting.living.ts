@@ -2,6 +2,7 @@ import { isoDay, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
+import type { Sliced } from '../../lib/slices.js';
 import { drawnSpan } from '../../platform/seeding/dataset-seeder.js';
 import { addDays, type Faker, fakerFor, pick, reseed } from '../../platform/seeding/vertical-data.js';
 import { dayDocumentNumber } from './accounting.profiles.js';
@@ -471,7 +472,11 @@ class LivingLedger {
  * (see the top of this file): the days up to `at`'s are drawn whole, and what they planned is booked
  * up to `at`.
  */
-export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = NORMAL_PACE): LedgerRecord {
+export function* liveLedgerDays(
+  seeded: SeededLedger,
+  at: string,
+  pace: PaceOf = NORMAL_PACE,
+): Sliced<LedgerRecord> {
   const { seeder } = seeded;
   const { until } = seeder.calendar;
   const through = at.length === 10 ? `${at}T00:00:00.000Z` : at;
@@ -487,6 +492,7 @@ export function liveLedgerDays(seeded: SeededLedger, at: string, pace: PaceOf = 
   living.unpaidSalaries(until);
   const { holidays } = seeder.profile;
   for (let n = days.first; n <= days.last; n++) {
+    yield;
     const day = isoDay(n);
     const business = isBusinessDay(day, holidays);
     const payday = day.slice(8) === '25';

@@ -49,7 +49,7 @@ import * as expenseHandlers from './expenses.handlers.js';
 import * as exportHandlers from './exports.handlers.js';
 import * as financialHandlers from './financial-entries.handlers.js';
 import * as invoiceHandlers from './invoices.handlers.js';
-import { buildLedger, foldersOf, LEDGERS, type LedgerArgs, ledgerOf } from './ledger/ledgers.js';
+import { foldersOf, LEDGERS, type LedgerArgs, ledgerBuild, ledgerOf } from './ledger/ledgers.js';
 import * as miscellaneousHandlers from './miscellaneous.handlers.js';
 import * as partnerHandlers from './partners.handlers.js';
 import * as referenceHandlers from './reference.handlers.js';
@@ -166,7 +166,7 @@ export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
   key: 'accounting',
   api: 'Accounting',
   collection: LEDGERS,
-  build: buildLedger,
+  build: ledgerBuild,
   lives: true,
   register: registerAccounting,
   fixtures: accountingFixtures,

@@ -5,7 +5,6 @@ import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
 import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
-import { buildBankingDataset } from './banking.seed.js';
 
 /**
  * The Banking vertical's rules over one connection's dataset. Balances are derived from the
@@ -21,7 +20,7 @@ export function bankingDatasetOf(
   connectionid: string,
   integrationid: number,
 ): BankingDataset {
-  return connectionDataset(store, 'banking_datasets', buildBankingDataset, {
+  return connectionDataset<BankingDataset>(store, 'banking_datasets', {
     consumerid,
     connectionid,
     integrationid,

@@ -1,4 +1,5 @@
 import { paginate } from '../../lib/pagination.js';
+import { connectionDatasetRef } from '../../platform/datasets.js';
 import { operation, type Vertical } from '../../platform/operation.js';
 import {
   attachmentsOf,
@@ -11,9 +12,10 @@ import {
 import type { BankingDataset } from './banking.records.js';
 import * as routes from './banking.routes.js';
 
-/** Banking operations work on the connection's dataset (seeded on first use). */
+/** Banking operations work on the connection's dataset (built in slices first when not in memory). */
 const banking: Vertical<BankingDataset> = {
   api: 'Banking',
+  dataset: (_c, { connection }) => connectionDatasetRef('banking_datasets', connection),
   open: (c, { connection }) =>
     bankingDatasetOf(
       c.get('store'),

@@ -7,9 +7,9 @@ import { registerBankingClientRoutes } from './banking.client-routes.js';
 import { bankingExamples } from './banking.examples.js';
 import { bankingFixtures } from './banking.fixtures.js';
 import * as h from './banking.handlers.js';
+import { bankingDatasetBuild } from './banking.living.js';
 import type { BankingDataset } from './banking.records.js';
 import { bankingSamples } from './banking.samples.js';
-import { buildBankingDataset } from './banking.seed.js';
 
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the
@@ -34,7 +34,7 @@ export const bankingModule: VerticalModule<BankingDataset, ConnectionDatasetArgs
   key: 'banking',
   api: 'Banking',
   collection: 'banking_datasets',
-  build: buildBankingDataset,
+  build: bankingDatasetBuild,
   register: registerBanking,
   fixtures: bankingFixtures,
   samples: bankingSamples,

@@ -24,7 +24,7 @@ import type {
   OrderItemOutValue,
   VariantItemOut,
 } from './commerce.schemas.js';
-import { buildCommerceDataset, lineAmounts, shippingFee } from './commerce.seed.js';
+import { lineAmounts, shippingFee } from './commerce.seed.js';
 
 /**
  * Rules of the eCommerce vertical over a connection's dataset. Amounts: a line's untaxed amount is
@@ -38,7 +38,7 @@ export function commerceDatasetOf(
   connection: ConnectionRecord,
   how: DatasetUse = 'open',
 ): CommerceDataset {
-  return connectionDataset(store, 'commerce_datasets', buildCommerceDataset, connection, how);
+  return connectionDataset<CommerceDataset>(store, 'commerce_datasets', connection, how);
 }
 
 // ---- products and variants ------------------------------------------------------------------

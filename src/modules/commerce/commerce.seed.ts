@@ -1,9 +1,16 @@
 import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../lib/slices.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { type LocalNames, localNames } from '../../platform/local-names.js';
-import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import {
+  drawnDays,
+  historyFaker,
+  type SeedInput,
+  seedInputOf,
+  untilOf,
+} from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -813,12 +820,12 @@ interface StockMove {
  * when it is placed; the order shows each change from its instant on (a whole minute), with its
  * `last_updated_on` at that instant. The stock of the variants follows the orders (see settleStock).
  */
-export function liveCommerceDays(
+export function* liveCommerceDays(
   dataset: CommerceDataset,
   input: SeedInput,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): CommerceDataset {
+): Sliced<CommerceDataset> {
   const until = untilOf(input);
   // Nothing the days after the history draw happens by the end of its morning.
   if (at <= activityEnd(until)) return dataset;
@@ -830,6 +837,7 @@ export function liveCommerceDays(
   const morning = (Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`)) / 60_000;
   const moves: StockMove[] = [];
   for (const day of drawnDays(until, today)) {
+    yield;
     reseed(faker, 'commerce-day', input.seed, dataset.connectionid, day);
     const count = poisson(faker, ORDERS_PER_DAY * busyness(day) * pace(day));
     // The first day's orders come after its morning (and its new customers' sign-up, after it too).
@@ -869,7 +877,7 @@ export function liveCommerceDays(
       if (created <= at) dataset.orders[basis.id] = order;
     }
   }
-  settleStock(dataset, moves, at);
+  yield* settleStock(dataset, moves, at);
   return dataset;
 }
 
@@ -953,12 +961,13 @@ function livingOrder(
  * cover the order, so no stock goes below zero. A cancellation puts the units back in the warehouse.
  * A product whose stock moved was last updated at its last move.
  */
-function settleStock(dataset: CommerceDataset, moves: StockMove[], at: string): void {
+function* settleStock(dataset: CommerceDataset, moves: StockMove[], at: string): Sliced<void> {
   const warehouse = dataset.locations[0]?.id;
   if (warehouse === undefined) return;
   // A stable sort: moves of the same instant keep the order they were drawn in.
   const due = moves.filter((move) => move.at <= at).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  for (const move of due) {
+  for (const [index, move] of due.entries()) {
+    if (index % 256 === 0) yield;
     const product = dataset.products[dataset.variant_index[move.variantId] ?? ''];
     const variant = product?.variants.find((v) => v.id === move.variantId);
     if (!product || !variant) continue;
@@ -982,31 +991,6 @@ function settleStock(dataset: CommerceDataset, moves: StockMove[], at: string): 
     product.last_updated_on = move.at;
   }
 }
-
-/**
- * The orders the days after the history drew for a dataset (those of liveCommerceDays, not the
- * history's nor any a client created) placed after `after` and by `through` (instants), by creation.
- */
-export function livingOrders(
-  dataset: CommerceDataset,
-  input: { until?: string },
-  after: string,
-  through: string,
-): CommerceOrder[] {
-  const since = activityEnd(untilOf(input));
-  return Object.values(dataset.orders)
-    .filter((order) => {
-      const created = order.created_on;
-      if (created <= since || created <= after || created > through) return false;
-      const index = Number(order.order_number?.slice(9)) - 1;
-      return order.id === uuidFrom('commerce-order', dataset.connectionid, created.slice(0, 10), index);
-    })
-    .sort((a, b) => a.created_on.localeCompare(b.created_on) || a.id.localeCompare(b.id));
-}
-
-/** The status an order of the days after the history was placed with: paid, or its payment failed. */
-export const placedStatus = (order: CommerceOrder): CommerceOrderStatusValue =>
-  order.transactions.some((t) => t.status === 'failed') ? 'cancelled_unpaid' : 'confirmed';
 
 /** How busy a day is against a usual weekday: the weekend, and the season of a gift shop. */
 function busyness(day: string): number {
@@ -1032,13 +1016,21 @@ function poisson(faker: Faker, mean: number): number {
 }
 
 /**
- * Builds one connection's dataset from the seed (the vertical module's `build`): its history, and
- * the business of the days after it as it stands at `at` (the clock's time to the minute; by default
- * the day of its first use: the history alone).
+ * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
+ * the origin's day, and the business of the days after it as it stands at `at` (the clock's time to
+ * the minute; by default that day: the history alone).
  */
-export const buildCommerceDataset = (
+export function* commerceDatasetBuild(
   seed: number,
   args: ConnectionDatasetArgs,
-  at: string = untilOf(args),
+  at?: string,
   pace: PaceOf = NORMAL_PACE,
-): CommerceDataset => liveCommerceDays(seedCommerceDataset({ seed, ...args }), { seed, ...args }, at, pace);
+  origin?: string,
+): Sliced<CommerceDataset> {
+  const input = seedInputOf(seed, args, origin);
+  return yield* liveCommerceDays(seedCommerceDataset(input), input, at ?? untilOf(input), pace);
+}
+
+/** commerceDatasetBuild, at once. */
+export const buildCommerceDataset = (...args: Parameters<typeof commerceDatasetBuild>): CommerceDataset =>
+  runAtOnce(commerceDatasetBuild(...args));

@@ -7,9 +7,9 @@ import { registerInvoicingClientRoutes } from './invoicing.client-routes.js';
 import { invoicingExamples } from './invoicing.examples.js';
 import { invoicingFixtures } from './invoicing.fixtures.js';
 import * as h from './invoicing.handlers.js';
+import { invoicingDatasetBuild } from './invoicing.living.js';
 import type { InvoicingDataset } from './invoicing.records.js';
 import { invoicingSamples } from './invoicing.samples.js';
-import { buildInvoicingDataset } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
@@ -50,7 +50,7 @@ export const invoicingModule: VerticalModule<InvoicingDataset, ConnectionDataset
   key: 'invoicing',
   api: 'Invoicing',
   collection: 'invoicing_datasets',
-  build: buildInvoicingDataset,
+  build: invoicingDatasetBuild,
   lives: true,
   register: registerInvoicing,
   fixtures: invoicingFixtures,

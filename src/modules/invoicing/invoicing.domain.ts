@@ -38,7 +38,7 @@ import type {
   ProductOut,
   UploadDocumentOut,
 } from './invoicing.schemas.js';
-import { buildInvoicingDataset, nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
+import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical's rules, as pure functions over one connection's dataset. Derived values (an
@@ -55,7 +55,7 @@ export function invoicingDatasetOf(
   connectionid: string,
   integrationid: number,
 ): InvoicingDataset {
-  return connectionDataset(store, 'invoicing_datasets', buildInvoicingDataset, {
+  return connectionDataset<InvoicingDataset>(store, 'invoicing_datasets', {
     consumerid,
     connectionid,
     integrationid,

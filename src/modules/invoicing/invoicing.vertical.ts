@@ -1,3 +1,4 @@
+import { connectionDatasetRef } from '../../platform/datasets.js';
 import type { Vertical } from '../../platform/operation.js';
 import { invoicingDatasetOf } from './invoicing.domain.js';
 import type { InvoicingDataset } from './invoicing.records.js';
@@ -5,6 +6,7 @@ import type { InvoicingDataset } from './invoicing.records.js';
 /** The Invoicing vertical as its operations see it: the connection's dataset, seeded on first use. */
 export const invoicing: Vertical<InvoicingDataset> = {
   api: 'Invoicing',
+  dataset: (_c, { connection }) => connectionDatasetRef('invoicing_datasets', connection),
   open: (c, { consumer, connection, integration }) =>
     invoicingDatasetOf(
       c.get('store'),

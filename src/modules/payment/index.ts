@@ -5,9 +5,9 @@ import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
 import { paymentFixtures } from './payment.fixtures.js';
 import * as h from './payment.handlers.js';
+import { paymentDatasetBuild } from './payment.living.js';
 import type { PaymentDataset } from './payment.records.js';
 import { paymentSamples } from './payment.samples.js';
-import { buildPaymentDataset } from './payment.seed.js';
 
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the
@@ -32,7 +32,7 @@ export const paymentModule: VerticalModule<PaymentDataset, ConnectionDatasetArgs
   key: 'payment',
   api: 'Payment',
   collection: 'payment_datasets',
-  build: buildPaymentDataset,
+  build: paymentDatasetBuild,
   register: registerPayment,
   fixtures: paymentFixtures,
   samples: paymentSamples,

@@ -11,7 +11,7 @@ import type {
   PaymentTransaction,
 } from './payment.records.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
-import { buildPaymentDataset, payoutStatusAt } from './payment.seed.js';
+import { payoutStatusAt } from './payment.seed.js';
 
 /**
  * The Payment vertical's rules over one connection's dataset (read-only). A balance's available amount
@@ -29,7 +29,7 @@ export function paymentDatasetOf(
   connectionid: string,
   integrationid: number,
 ): PaymentDataset {
-  return connectionDataset(store, 'payment_datasets', buildPaymentDataset, {
+  return connectionDataset<PaymentDataset>(store, 'payment_datasets', {
     consumerid,
     connectionid,
     integrationid,

@@ -1,4 +1,5 @@
 import { paginate } from '../../lib/pagination.js';
+import { connectionDatasetRef } from '../../platform/datasets.js';
 import { operation, type Vertical } from '../../platform/operation.js';
 import {
   listPayments,
@@ -14,9 +15,10 @@ import {
 import type { PaymentDataset } from './payment.records.js';
 import * as routes from './payment.routes.js';
 
-/** Payment operations work on the connection's dataset (seeded on first use). */
+/** Payment operations work on the connection's dataset (built in slices first when not in memory). */
 const payment: Vertical<PaymentDataset> = {
   api: 'Payment',
+  dataset: (_c, { connection }) => connectionDatasetRef('payment_datasets', connection),
   open: (c, { consumer, connection, integration }) =>
     paymentDatasetOf(c.get('store'), consumer.consumerid, connection.connectionid, integration.integrationid),
 };

@@ -1,7 +1,5 @@
 import { dayNumber, isoDay, LAST_DAY } from '../../lib/calendar.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { DatasetSeeder, drawnSpan, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -11,16 +9,11 @@ import {
   weekday,
 } from '../../platform/seeding/finance-fakes.js';
 import {
-  activityEnd,
   addMonths,
-  connectionIds,
   daysBetween,
-  type Faker,
-  fakerFor,
   historyStart,
   monthStart,
   monthsBetween,
-  reseed,
 } from '../../platform/seeding/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
 import type {
@@ -54,7 +47,7 @@ import type {
 /** The recent window starts on the 2nd of the month this many months before `until`'s. */
 export const PAYMENT_RECENT_MONTHS = 12;
 
-const ref = (id: string, model: string): SourceRefValue => ({ id, model });
+export const ref = (id: string, model: string): SourceRefValue => ({ id, model });
 
 /** The provider's fee of a card payment: 1.4% plus 0.25. */
 export const cardFee = (amount: number): number => round2(amount * 0.014 + 0.25);
@@ -348,7 +341,7 @@ class PaymentSeeder extends DatasetSeeder<PaymentDataset> {
 }
 
 /** The first Monday on or after `day`. */
-const nextMonday = (day: string): string => addDays(day, (8 - weekday(day)) % 7);
+export const nextMonday = (day: string): string => addDays(day, (8 - weekday(day)) % 7);
 
 /**
  * Pays out a balance every Monday from `first` (a Monday) to `last`: the net of the movements no
@@ -356,7 +349,7 @@ const nextMonday = (day: string): string => addDays(day, (8 - weekday(day)) % 7)
  * otherwise they wait for the next Monday. The unpaid movements are sorted by time once, and each
  * Monday takes those before its cutoff. `ids` gives a payout's ids, then its movement's.
  */
-function weeklyPayouts(
+export function weeklyPayouts(
   data: PaymentDataset,
   balance: PaymentBalance,
   first: string,
@@ -462,7 +455,7 @@ export function payOut(
 }
 
 /** A location of the provider, its balance, and whether it sells on the web. */
-interface PaymentSite {
+export interface PaymentSite {
   location: PaymentLocation;
   balance: PaymentBalance;
   online: boolean;
@@ -475,7 +468,7 @@ interface LaterRefund {
 }
 
 /** The history of a provider account, and what the days after it go on with. */
-interface PaymentHistory {
+export interface PaymentHistory {
   data: PaymentDataset;
   sites: readonly PaymentSite[];
   customers: ReadonlyMap<string, readonly string[]>;
@@ -483,7 +476,7 @@ interface PaymentHistory {
   later: readonly LaterRefund[];
 }
 
-function seedPaymentHistory(options: SeedInput): PaymentHistory {
+export function seedPaymentHistory(options: SeedInput): PaymentHistory {
   const s = new PaymentSeeder(options);
   const brand = s.faker.company.name();
   const city = s.faker.helpers.arrayElement(['Brussels', 'Ghent', 'Antwerp', 'Liège', 'Namur', 'Leuven']);
@@ -504,50 +497,17 @@ function seedPaymentHistory(options: SeedInput): PaymentHistory {
 /** The seeded provider account up to the day of its first use (`until`), without the days after it. */
 export const seedPayment = (options: SeedInput): PaymentDataset => seedPaymentHistory(options).data;
 
-/** Payments a usual day takes at each location: none, one, now and then two (as the history draws). */
-const PAYMENTS_PER_DAY = 0.5;
-/** The minute of the day the shop opens (09:00) and of its last sale (19:59); the web shop never closes. */
-const SHOP_OPENS = 9 * 60;
-const SHOP_CLOSES = 19 * 60 + 59;
-/** The minute the history's morning ends on the day of first use (09:00, see activityEnd). */
-const MORNING = 9 * 60;
-/** Refunds are made in office hours, from 09:00 to 18:59. */
-const REFUNDS_FROM = 9 * 60;
-const REFUNDS_TO = 18 * 60 + 59;
-
-/**
- * How busy a day is at a location against a usual weekday: the shop is closed on Sundays, both are
- * quieter at weekends, and December (the gifts) busies both.
- */
-function busyness(site: PaymentSite, day: string): number {
-  const weekend = weekday(day);
-  if (!site.online && weekend === 0) return 0;
-  return (weekend === 0 || weekend === 6 ? 0.7 : 1) * (day.slice(5, 7) === '12' ? 1.3 : 1);
-}
-
-/** A count drawn around `mean` (Poisson): around a half, mostly none or one, now and then two. */
-function countAround(faker: Faker, mean: number): number {
-  const drawn = faker.number.float();
-  let count = 0;
-  let chance = Math.exp(-mean);
-  let below = chance;
-  while (drawn >= below && count < 100) {
-    count += 1;
-    chance *= mean / count;
-    below += chance;
-  }
-  return count;
-}
-
 /** An instant `minute` minutes after midnight (UTC) of `day`. */
-const atMinuteOf = (day: string, minute: number): string => at(day, Math.floor(minute / 60), minute % 60);
+export const atMinuteOf = (day: string, minute: number): string =>
+  at(day, Math.floor(minute / 60), minute % 60);
 
 /**
  * The provider's own id of a record of the days after the history (its source_ref id): from the
  * record's id, in lower-case hex, where the history's ids are drawn and those of a fixture start
  * with an upper-case F.
  */
-const sourceOf = (prefix: string, id: string): string => `${prefix}_${id.replace(/-/g, '').slice(-14)}`;
+export const sourceOf = (prefix: string, id: string): string =>
+  `${prefix}_${id.replace(/-/g, '').slice(-14)}`;
 
 /** The hour a payout reaches the bank on the day of its arrival (noon, after the history's morning). */
 const PAYOUT_ARRIVES = 12;
@@ -564,178 +524,3 @@ export const payoutStatusAt = (
   now: string,
 ): PaymentPayout['status'] =>
   payout.status === 'in_transit' && payoutArrival(payout.payment_date) <= now ? 'paid' : payout.status;
-
-/**
- * The business of the days after the history: each day's payments are drawn from the seed, the
- * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
- * already there never change when the clock adds more. What a build shows is what happened up to
- * `now` (the clock's time to the minute), from the dataset's first use (after its morning, 09:00) on:
- * each record appears at its own instant, a whole minute.
- *
- * - Payments: about one every other day at each location (the shop closed on Sundays, both quieter
- *   at weekends, busier in December), times the world's pace; most completed, some failed or
- *   canceled, as the history's, each bringing its amount in less the card fee when completed. A
- *   payment and its movement appear at its instant, final.
- * - Refunds: a completed payment draws on its day whether it will be refunded (6% on the web, 3% at
- *   the shop) and when (one to ten days later, in office hours); the refund, and its movement, appear
- *   at that instant, completed. The refunds the history's last payments drew for these days come the
- *   same way.
- * - The subscription on the first of each month, at 03:00.
- * - Payouts every Monday, as the history's (see weeklyPayouts): the payout and its movement appear
- *   when it leaves (06:00, or 12:00 on a Monday of first use), in transit; it is paid from the
- *   instant it reaches the bank, noon on its day (the history's last ones too).
- */
-function livePaymentDays(
-  history: PaymentHistory,
-  input: SeedInput,
-  now: string,
-  pace: PaceOf = NORMAL_PACE,
-): PaymentDataset {
-  const { data } = history;
-  const until = untilOf(input);
-  const today = now.slice(0, 10);
-  // Near the calendar's end, the days stop where the seeded data does (see LATEST_UNTIL), so that a
-  // payout's arrival and a refund's day stay within it.
-  const days = drawnSpan(until, today);
-  if (days.last < days.first) return data;
-  const last = isoDay(days.last);
-  const id = connectionIds('payment-day', data.connectionid);
-  const faker = fakerFor('payment-day');
-  const siteOf = new Map(history.sites.map((site) => [site.location.id, site]));
-  /** The refunds the history's last payments drew for each day after it, in the order they were drawn. */
-  const due = new Map<string, PaymentPayment[]>();
-  for (const { payment, day } of history.later) due.set(day, [...(due.get(day) ?? []), payment]);
-  // The days are drawn whole, whatever `now`: the records it has not reached yet are noted here and
-  // taken out once everything is drawn.
-  const ahead = { payments: [] as string[], refunds: [] as string[], transactions: [] as string[] };
-  const move = (balance: PaymentBalance, movementId: string, fields: MovementFields) => {
-    data.transactions[movementId] = balanceMovement(
-      balance,
-      { id: movementId, sourceId: sourceOf('txn', movementId) },
-      fields,
-    );
-    if (fields.create_date > now) ahead.transactions.push(movementId);
-  };
-  const refund = (payment: PaymentPayment, day: string, full: boolean, share: number, minute: number) => {
-    const site = siteOf.get(payment.location_id) as PaymentSite;
-    const refundId = id('refund', payment.id);
-    const made: PaymentRefund = {
-      id: refundId,
-      source_ref: ref(sourceOf('re', refundId), 'refund'),
-      location_id: payment.location_id,
-      payment_id: payment.id,
-      status: 'completed',
-      description: refundDescription(payment, full),
-      amount: full ? payment.amount : round2(payment.amount * share),
-      currency: payment.currency,
-      refund_date: atMinuteOf(day, minute),
-    };
-    data.refunds[refundId] = made;
-    if (made.refund_date > now) ahead.refunds.push(refundId);
-    move(site.balance, id('movement', refundId), refundFields(payment, made));
-  };
-
-  for (let n = days.first; n <= days.last; n++) {
-    const day = isoDay(n);
-    reseed(faker, 'payment-day', input.seed, data.connectionid, day);
-    const opening = day === until ? MORNING + 1 : 0;
-    let index = 0;
-    for (const site of history.sites) {
-      const { location, balance, online } = site;
-      const count = countAround(faker, PAYMENTS_PER_DAY * busyness(site, day) * pace(day));
-      const minutes = Array.from({ length: count }, () =>
-        faker.number.int({
-          min: Math.max(opening, online ? 0 : SHOP_OPENS),
-          max: online ? 24 * 60 - 1 : SHOP_CLOSES,
-        }),
-      ).sort((a, b) => a - b);
-      const customers = history.customers.get(location.id) ?? [];
-      for (const minute of minutes) {
-        index += 1;
-        const paymentId = id('payment', day, index);
-        const amount = amountBetween(faker, online ? 15 : 4, online ? 420 : 160);
-        const status = faker.helpers.weightedArrayElement([
-          { weight: 90, value: 'completed' as const },
-          { weight: 6, value: 'failed' as const },
-          { weight: 4, value: 'canceled' as const },
-        ]);
-        const order = faker.number.int({ min: 10000, max: 99999 });
-        const customer = online || faker.datatype.boolean(0.3);
-        const payment: PaymentPayment = {
-          id: paymentId,
-          source_ref: ref(sourceOf('py', paymentId), 'payment'),
-          location_id: location.id,
-          status,
-          description: online ? `Web order #${order}` : `Sale ${location.name} #${order}`,
-          amount,
-          currency: balance.currency,
-          payment_date: atMinuteOf(day, minute),
-          partner_id: customer && customers.length > 0 ? faker.helpers.arrayElement(customers) : null,
-        };
-        data.payments[paymentId] = payment;
-        if (payment.payment_date > now) ahead.payments.push(paymentId);
-        if (status !== 'completed') continue;
-        move(balance, id('movement', paymentId), chargeFields(payment));
-        // Its fate, drawn today: a refund one to ten days later, made at its instant.
-        if (!faker.datatype.boolean(online ? 0.06 : 0.03)) continue;
-        const on = addDays(day, faker.number.int({ min: 1, max: 10 }));
-        const full = faker.datatype.boolean(0.6);
-        const share = faker.number.float({ min: 0.2, max: 0.8 });
-        const time = faker.number.int({ min: REFUNDS_FROM, max: REFUNDS_TO });
-        if (on <= last) refund(payment, on, full, share, time);
-      }
-    }
-    if (day > until && day.endsWith('-01')) {
-      for (const { balance } of history.sites) {
-        move(balance, id('subscription', day, balance.id), subscriptionFields(day));
-      }
-    }
-    // The refunds the history's last payments drew for this day, drawn with the day's own faker.
-    for (const payment of due.get(day) ?? []) {
-      const full = faker.datatype.boolean(0.6);
-      const share = faker.number.float({ min: 0.2, max: 0.8 });
-      const minute = faker.number.int({ min: Math.max(opening, REFUNDS_FROM), max: REFUNDS_TO });
-      refund(payment, day, full, share, minute);
-    }
-  }
-
-  for (const { balance } of history.sites) {
-    const made = weeklyPayouts(data, balance, nextMonday(until), last, today, (day, kind) => {
-      const own = id(kind, day, balance.id);
-      return { id: own, sourceId: sourceOf(kind === 'payout' ? 'po' : 'txn', own) };
-    });
-    for (const { payout, movement } of made) {
-      // On a Monday of first use, the payout leaves after the morning the history holds.
-      if (movement.create_date.slice(0, 10) === until) movement.create_date = at(until, 12);
-      // A payout that has not left yet (the clock's Monday, before it leaves) is not there, and the
-      // movements it pays out wait for it, unpaid.
-      if (movement.create_date <= now) continue;
-      delete data.payouts[payout.id];
-      delete data.transactions[movement.id];
-      for (const t of Object.values(data.transactions)) if (t.payout_id === payout.id) t.payout_id = null;
-    }
-  }
-  for (const paymentId of ahead.payments) delete data.payments[paymentId];
-  for (const refundId of ahead.refunds) delete data.refunds[refundId];
-  for (const movementId of ahead.transactions) delete data.transactions[movementId];
-  // A payout is paid from the instant it reaches the bank.
-  for (const payout of Object.values(data.payouts)) {
-    payout.status = payoutStatusAt(payout, now);
-  }
-  return data;
-}
-
-/**
- * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
- * the morning of first use, and the business of the days after it up to `at` (the clock's time to
- * the minute; by default the history's end).
- */
-export const buildPaymentDataset = (
-  seed: number,
-  args: ConnectionDatasetArgs,
-  at?: string,
-  pace: PaceOf = NORMAL_PACE,
-): PaymentDataset => {
-  const input = { seed, ...args };
-  return livePaymentDays(seedPaymentHistory(input), input, at ?? activityEnd(untilOf(input)), pace);
-};

@@ -8,7 +8,7 @@ import { pmsFixtures } from './pms.fixtures.js';
 import * as handlers from './pms.handlers.js';
 import type { PmsDataset } from './pms.records.js';
 import { pmsSamples } from './pms.samples.js';
-import { buildPmsDataset } from './pms.seed.js';
+import { pmsDatasetBuild } from './pms.seed.js';
 
 /**
  * The Property Management System vertical under /consumers/{consumer_id}/pms (read only). Every
@@ -38,7 +38,7 @@ export const pmsModule: VerticalModule<PmsDataset, ConnectionDatasetArgs> = {
   // Its stays are POS orders, its wire shapes the POS's (the reference shares them).
   builtOn: ['pos'],
   collection: 'pms_datasets',
-  build: buildPmsDataset,
+  build: pmsDatasetBuild,
   register: registerPms,
   fixtures: pmsFixtures,
   samples: pmsSamples,

@@ -22,7 +22,6 @@ import type {
   PMSOrderOut,
   PMSPaymentOut,
 } from './pms.schemas.js';
-import { buildPmsDataset } from './pms.seed.js';
 
 /**
  * Rules of the Property Management System vertical over a connection's dataset. A stay (order) is
@@ -36,7 +35,7 @@ export function pmsDatasetOf(
   connection: ConnectionRecord,
   how: DatasetUse = 'open',
 ): PmsDataset {
-  return connectionDataset(store, 'pms_datasets', buildPmsDataset, connection, how);
+  return connectionDataset<PmsDataset>(store, 'pms_datasets', connection, how);
 }
 
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);

@@ -1,4 +1,5 @@
 import { paginate } from '../../lib/pagination.js';
+import { connectionDatasetRef } from '../../platform/datasets.js';
 import { operation, type Vertical } from '../../platform/operation.js';
 import {
   accountingTransactions,
@@ -17,9 +18,10 @@ import {
 import type { PmsDataset } from './pms.records.js';
 import * as routes from './pms.routes.js';
 
-/** PMS operations work on the connection's dataset, built on first access. */
+/** PMS operations work on the connection's dataset (built in slices first when not in memory). */
 const pms: Vertical<PmsDataset> = {
   api: 'Property Management System',
+  dataset: (_c, { connection }) => connectionDatasetRef('pms_datasets', connection),
   open: (c, { connection }) => pmsDatasetOf(c.get('store'), connection),
 };
 

@@ -1,8 +1,15 @@
 import { weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../lib/slices.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import {
+  drawnDays,
+  historyFaker,
+  type SeedInput,
+  seedInputOf,
+  untilOf,
+} from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -56,7 +63,7 @@ const HISTORY_STAYS: [number, number] = [1, 2];
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
 
-export function seedPmsDataset(input: SeedInput): PmsDataset {
+export function* seedPmsDataset(input: SeedInput): Sliced<PmsDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
   // The connector's country: its hotels, rates, labels, guests and accounts.
@@ -192,6 +199,7 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
     String(customers[a]?.created_on).localeCompare(String(customers[b]?.created_on)),
   );
   for (const month of monthsBetween(firstDay, recentStart)) {
+    yield;
     hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const count = past.number.int({ min: HISTORY_STAYS[0], max: HISTORY_STAYS[1] });
@@ -206,6 +214,7 @@ export function seedPmsDataset(input: SeedInput): PmsDataset {
   const stays = new StayBuilder(faker, dataset, profile, lookups, end);
   // The last check-ins are the afternoon before `until` (the clock's day starts in the morning).
   for (const day of daysBetween(recentStart, addDays(until, -1))) {
+    yield;
     hotels.forEach((hotel, index) => {
       const location = locations[index] as VerticalLocation;
       const arrivals = faker.number.int({ min: 1, max: 2 });
@@ -461,12 +470,12 @@ function lookupsOf(dataset: PmsDataset, profile: PmsProfile): Lookups {
  * end are checked out the same way. Friday and Saturday arrivals are half as many again, summer's
  * more (see docs/living-world.md).
  */
-export function livePmsDays(
+export function* livePmsDays(
   dataset: PmsDataset,
   input: SeedInput,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PmsDataset {
+): Sliced<PmsDataset> {
   const until = untilOf(input);
   const today = at.slice(0, 10);
   if (today < until) return dataset;
@@ -476,6 +485,7 @@ export function livePmsDays(
   const customerIds = Object.keys(dataset.customers);
   const running: RunningStay[] = [];
   for (const day of drawnDays(until, today)) {
+    yield;
     reseed(faker, 'pms-day', input.seed, dataset.connectionid, day);
     if (day === until) {
       // The stays the history left running: how they will be paid is the first day's first draw.
@@ -507,7 +517,7 @@ export function livePmsDays(
     delete dataset.orders[order.id];
     return false;
   });
-  checkOutDays(dataset, arrived, at, profile);
+  yield* checkOutDays(dataset, arrived, at, profile);
   return dataset;
 }
 
@@ -516,19 +526,20 @@ export function livePmsDays(
  * numbered from 1 in the order of check-out (so a later check-out never changes an earlier number),
  * under a number the API never gives (the day in it).
  */
-function checkOutDays(
+function* checkOutDays(
   dataset: PmsDataset,
   running: readonly RunningStay[],
   now: string,
   profile: PmsProfile,
-): void {
+): Sliced<void> {
   const leaving = running
     .map((stay) => ({ ...stay, at: stay.order.reservation?.end_date as string }))
     .filter((stay) => stay.at <= now)
     .sort((a, b) => a.at.localeCompare(b.at) || a.order.id.localeCompare(b.order.id));
   let day = '';
   let rank = 0;
-  for (const { order, settlement, at } of leaving) {
+  for (const [index, { order, settlement, at }] of leaving.entries()) {
+    if (index % 64 === 0) yield;
     rank = at.startsWith(day) && day !== '' ? rank + 1 : 1;
     day = at.slice(0, 10);
     const number = `F${day.slice(0, 4)}-${day.slice(5, 7)}${day.slice(8, 10)}-${pad(rank, 3)}`;
@@ -549,11 +560,19 @@ function busyness(day: string): number {
 
 /**
  * Builds one connection's dataset from the seed (the vertical module's `build`): its history up to
- * its first use, and the days after it as they stand at `at`.
+ * the origin's day, and the days after it as they stand at `at`.
  */
-export const buildPmsDataset = (
+export function* pmsDatasetBuild(
   seed: number,
   args: ConnectionDatasetArgs,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PmsDataset => livePmsDays(seedPmsDataset({ seed, ...args }), { seed, ...args }, at, pace);
+  origin?: string,
+): Sliced<PmsDataset> {
+  const input = seedInputOf(seed, args, origin);
+  return yield* livePmsDays(yield* seedPmsDataset(input), input, at, pace);
+}
+
+/** pmsDatasetBuild, at once. */
+export const buildPmsDataset = (...args: Parameters<typeof pmsDatasetBuild>): PmsDataset =>
+  runAtOnce(pmsDatasetBuild(...args));

@@ -17,7 +17,6 @@ import type {
   POSOrderOut,
   ReportOut,
 } from './pos.schemas.js';
-import { buildPosDataset } from './pos.seed.js';
 
 // Open orders complete when the clock reaches their time (see pos.seed.ts).
 export { completeDueOrders } from './pos.seed.js';
@@ -35,7 +34,7 @@ export function posDatasetOf(
   connection: ConnectionRecord,
   how: DatasetUse = 'open',
 ): PosDataset {
-  return connectionDataset(store, 'pos_datasets', buildPosDataset, connection, how);
+  return connectionDataset<PosDataset>(store, 'pos_datasets', connection, how);
 }
 
 // ------------------------------------------------------------------------------------------------

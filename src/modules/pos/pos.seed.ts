@@ -2,11 +2,18 @@ import { LATEST_INSTANT, weekday } from '../../lib/calendar.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../lib/slices.js';
 import { loadCatalogue } from '../../platform/catalogue.js';
 import { COUNTRY_TRAITS, type Country, type CountryTraits, countryOf } from '../../platform/countries.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { localNames } from '../../platform/local-names.js';
-import { drawnDays, historyFaker, type SeedInput, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import {
+  drawnDays,
+  historyFaker,
+  type SeedInput,
+  seedInputOf,
+  untilOf,
+} from '../../platform/seeding/dataset-seeder.js';
 import type { Faker } from '../../platform/seeding/fakers.js';
 import {
   activityEnd,
@@ -503,7 +510,7 @@ function paymentsIn(flavour: Flavour, country: Country): Flavour['payments'] {
   return flavour.payments.map((method) => ({ ...method, ...(local[method.name] ?? {}) }));
 }
 
-export function seedPosDataset(input: SeedInput): PosDataset {
+export function* seedPosDataset(input: SeedInput): Sliced<PosDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pos', seed, consumerid, connectionid);
   // The connector's country: its places, its VAT rates (a French restaurant charges 10 % on site).
@@ -695,6 +702,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
   const past = historyFaker('pos', input);
   const history = new OrderBuilder(past, flavour, dataset, id, end);
   for (const month of monthsBetween(firstDay, recentStart)) {
+    yield;
     for (const location of locations) {
       const count = past.number.int({ min: HISTORY_ORDERS[0], max: HISTORY_ORDERS[1] });
       const instants = Array.from({ length: count }, () =>
@@ -709,6 +717,7 @@ export function seedPosDataset(input: SeedInput): PosDataset {
 
   const builder = new OrderBuilder(faker, flavour, dataset, id, end);
   for (const day of daysBetween(recentStart, until)) {
+    yield;
     for (const location of locations) {
       const count = faker.number.int({ min: flavour.ordersPerDay[0], max: flavour.ordersPerDay[1] });
       const lastDay = day === until;
@@ -1073,20 +1082,18 @@ export function completionPayment(
 
 /**
  * The business of the days after the history: each day's orders are drawn from the seed, the
- * connection and the day alone, whole, so a day reads the same whenever it is built, and the days
- * already there never change when the clock adds more. What a build shows is what happened up to
- * `at` (the clock's time to the minute): an order appears at its creation and is open until it
- * closes, paid, at its closing instant (both whole minutes), from the dataset's first use (after its
- * morning, which the history holds) on. Saturdays are busier, shops are closed on Sundays, December
- * busies shops and summer restaurants, and the world's pace scales every day (see
- * docs/living-world.md).
+ * connection and the day alone, whole, so a day reads the same whenever it is built. A build shows
+ * what happened up to `at` (the clock's minute): an order appears at its creation and is open until
+ * it closes, paid, at its closing instant (whole minutes), from the origin's morning on. Saturdays
+ * are busier, shops close on Sundays, December busies shops and summer restaurants, and the world's
+ * pace scales every day (see docs/living-world.md).
  */
-export function livePosDays(
+export function* livePosDays(
   dataset: PosDataset,
   input: SeedInput,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PosDataset {
+): Sliced<PosDataset> {
   const until = untilOf(input);
   const today = at.slice(0, 10);
   if (today < until) return dataset;
@@ -1097,6 +1104,7 @@ export function livePosDays(
   const morning = Date.parse(activityEnd(until)) - Date.parse(`${until}T00:00:00.000Z`);
   const drawn: string[] = [];
   for (const day of drawnDays(until, today)) {
+    yield;
     reseed(faker, 'pos-day', input.seed, dataset.connectionid, day);
     // Drawn closed, whenever they close (the calendar ends them): what `at` has not reached is shown below.
     const builder = new OrderBuilder(faker, flavour, dataset, id, LATEST_INSTANT.toISOString());
@@ -1137,36 +1145,6 @@ export function livePosDays(
   return dataset;
 }
 
-/**
- * The generated orders that closed after the history's end (those the living days drew, and those
- * the history left open; none a client declared), after `after` and by `through` (instants), by
- * closing time.
- */
-export function livingOrders(
-  dataset: PosDataset,
-  input: { until?: string },
-  after: string,
-  through: string,
-): PosOrder[] {
-  const since = activityEnd(untilOf(input));
-  const id = connectionIds('pos', dataset.connectionid);
-  return Object.values(dataset.orders)
-    .filter((order) => {
-      const closing = order.closing_date;
-      return (
-        closing !== null &&
-        closing > since &&
-        closing > after &&
-        closing <= through &&
-        order.id === id('order', Number(order.order_number))
-      );
-    })
-    .sort(
-      (a, b) =>
-        (a.closing_date as string).localeCompare(b.closing_date as string) || a.id.localeCompare(b.id),
-    );
-}
-
 /** How busy a day is against a usual weekday: the weekday, and the season of the trade. */
 function busyness(flavour: Flavour, day: string): number {
   const dayOfWeek = weekday(day);
@@ -1178,21 +1156,26 @@ function busyness(flavour: Flavour, day: string): number {
 }
 
 /**
- * Builds one connection's dataset from the seed (the vertical module's `build`), as it stands at
- * `at`: its history, the living days after it, and the orders the history left open closed, paid,
- * once `at` reached their time. Closing them is part of what is generated, not a write: a first read
- * long after the history writes nothing (the events of those orders go out with the living days').
+ * Builds one connection's dataset from the seed (the vertical module's `build`) as it stands at `at`:
+ * its history to the origin's day, the living days after it, the history's open orders closed once
+ * `at` reached their time (generated, never written), in pieces of a day (or a month) of history.
  */
-export function buildPosDataset(
+export function* posDatasetBuild(
   seed: number,
   args: ConnectionDatasetArgs,
   at: string,
   pace: PaceOf = NORMAL_PACE,
-): PosDataset {
-  const dataset = livePosDays(seedPosDataset({ seed, ...args }), { seed, ...args }, at, pace);
+  origin?: string,
+): Sliced<PosDataset> {
+  const input = seedInputOf(seed, args, origin);
+  const dataset = yield* livePosDays(yield* seedPosDataset(input), input, at, pace);
   completeDueOrders(dataset, new Date(at));
   return dataset;
 }
+
+/** posDatasetBuild, at once. */
+export const buildPosDataset = (...args: Parameters<typeof posDatasetBuild>): PosDataset =>
+  runAtOnce(posDatasetBuild(...args));
 
 /**
  * Closes the open orders whose time has come by `now` (paid in full as planned, tip on top); returns

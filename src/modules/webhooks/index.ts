@@ -51,6 +51,7 @@ export {
 export {
   createWebhook,
   MAX_WEBHOOKS_PER_ACCOUNT,
+  subscribersOf,
   toWebhookInstance,
   webhookTypes,
 } from './webhooks.domain.js';

@@ -45,13 +45,31 @@ export function drawnDays(until: string, today: string): string[] {
 }
 
 /**
- * The day a dataset is seeded up to (YYYY-MM-DD): its `until` (at most LATEST_UNTIL), or for the
- * arguments of a world file written before `until` existed, the day of the default manual clock.
+ * The day a dataset is seeded up to (YYYY-MM-DD): its `until` (at most LATEST_UNTIL), which a build
+ * sets to the day of the world's origin (see seedInputOf); LEGACY_UNTIL without one.
  */
 export const untilOf = (input: { until?: string | undefined }): string => {
   const until = input.until ?? LEGACY_UNTIL;
   return until > LATEST_UNTIL ? LATEST_UNTIL : until;
 };
+
+/** The origin of a world that has none: the default manual clock's start. */
+export const LEGACY_ORIGIN = `${LEGACY_UNTIL}T09:00:00.000Z`;
+
+/**
+ * What a build seeds a connection's dataset from: the seed, the connection and the day its history
+ * ends: its own `until` (a dataset of a world file written before worlds had an origin), else the
+ * day of the world's origin.
+ */
+export const seedInputOf = (
+  seed: number,
+  args: ConnectionDatasetArgs,
+  origin = LEGACY_ORIGIN,
+): SeedInput => ({
+  seed,
+  ...args,
+  until: args.until ?? origin.slice(0, 10),
+});
 
 /**
  * The faker of a dataset's older history: a sequence of its own, so that the recent records draw what

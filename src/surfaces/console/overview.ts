@@ -184,6 +184,7 @@ export async function reset(c: Context<AppEnv>): Promise<string> {
     config: c.get('config'),
     requests: c.get('requests'),
     faults: c.get('faults'),
+    clock: c.get('clock'),
   });
   return `notice=${encodeURIComponent('The seeded world is back')}`;
 }

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
 import * as B from '../../../src/modules/banking/banking.domain.js';
+import { buildBankingDataset } from '../../../src/modules/banking/banking.living.js';
 import type * as R from '../../../src/modules/banking/banking.records.js';
-import { buildBankingDataset } from '../../../src/modules/banking/banking.seed.js';
-import { Store } from '../../../src/store/store.js';
-import { refusal } from '../domain-helpers.js';
+import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**
  * The Banking rules of banking.domain.ts, called directly: balances derived from the transactions
@@ -86,7 +85,7 @@ const accountA = (data: R.BankingDataset) => data.accounts['acc-a'] as R.Banking
 
 describe('the dataset of a connection', () => {
   it('is built from the seed on first use, kept in the store, and the same object afterwards', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const before = Object.keys(store.world.banking_datasets).length;
     const first = B.bankingDatasetOf(store, 'consumer-a', 'connection-z', 90401);
     expect(Object.keys(store.world.banking_datasets)).toHaveLength(before + 1);

@@ -4,9 +4,8 @@ import * as C from '../../../src/modules/commerce/commerce.domain.js';
 import type * as R from '../../../src/modules/commerce/commerce.records.js';
 import type { OrderItemInInput } from '../../../src/modules/commerce/commerce.schemas.js';
 import { buildCommerceDataset } from '../../../src/modules/commerce/commerce.seed.js';
-import { Store } from '../../../src/store/store.js';
 import type { ConnectionRecord } from '../../../src/store/world.js';
-import { refusal } from '../domain-helpers.js';
+import { datasetStore, refusal } from '../domain-helpers.js';
 
 /** The eCommerce rules of commerce.domain.ts, called directly on a seeded dataset of each test's own. */
 
@@ -76,7 +75,7 @@ const create = (d: D, over: Partial<OrderItemInInput> = {}) =>
 
 describe('the dataset of a connection', () => {
   it('is built from the seed on first use, kept in the store, and the same object afterwards', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const connection = { ...ARGS, connectionid: 'connection-z' } as ConnectionRecord;
     const before = Object.keys(store.world.commerce_datasets).length;
     const first = C.commerceDatasetOf(store, connection);

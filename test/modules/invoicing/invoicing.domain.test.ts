@@ -5,16 +5,15 @@ import { instantOf } from '../../../src/lib/clock.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
 import * as domain from '../../../src/modules/invoicing/invoicing.domain.js';
+import { buildInvoicingDataset } from '../../../src/modules/invoicing/invoicing.living.js';
 import type {
   InvoicingDataset as Data,
   InvoicingInvoice,
   InvoicingPayment as Payment,
 } from '../../../src/modules/invoicing/invoicing.records.js';
 import type * as wire from '../../../src/modules/invoicing/invoicing.schemas.js';
-import { buildInvoicingDataset } from '../../../src/modules/invoicing/invoicing.seed.js';
-import { Store } from '../../../src/store/store.js';
 import { datasetKey } from '../../../src/store/world.js';
-import { deepFreeze, refusal, refusedUnchanged } from '../domain-helpers.js';
+import { datasetStore, deepFreeze, refusal, refusedUnchanged } from '../domain-helpers.js';
 
 /** The Invoicing vertical's rules called directly, each test on a copy of one seeded connection's dataset. */
 
@@ -97,7 +96,7 @@ const NO_METHOD = "payment_method_id 'nope' is not a payment method of the softw
 
 describe('the dataset of a connection', () => {
   it('is built from the world seed on first use, up to the store day, then kept', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const data = domain.invoicingDatasetOf(store, 'consumer-a', 'connection-a', 1000);
     expect(store.today()).toBe('2026-01-15');
     const expected = buildInvoicingDataset(7, { ...ARGS, until: '2026-01-15' });

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import * as P from '../../../src/modules/payment/payment.domain.js';
+import { buildPaymentDataset } from '../../../src/modules/payment/payment.living.js';
 import type * as R from '../../../src/modules/payment/payment.records.js';
 import type { TransactionsQueryInput } from '../../../src/modules/payment/payment.schemas.js';
-import {
-  balanceMovement,
-  buildPaymentDataset,
-  payoutNet,
-  payoutStatusAt,
-} from '../../../src/modules/payment/payment.seed.js';
-import { Store } from '../../../src/store/store.js';
-import { refusal } from '../domain-helpers.js';
+import { balanceMovement, payoutNet, payoutStatusAt } from '../../../src/modules/payment/payment.seed.js';
+import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**
  * The Payment rules of payment.domain.ts, called directly: a balance's available amount derived from
@@ -110,7 +105,7 @@ function dataset() {
 
 describe('the dataset of a connection', () => {
   it('is built from the seed on first use, kept in the store, and the same object afterwards', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const before = Object.keys(store.world.payment_datasets).length;
     const first = P.paymentDatasetOf(store, 'consumer-a', 'connection-z', 90501);
     expect(Object.keys(store.world.payment_datasets)).toHaveLength(before + 1);

@@ -5,8 +5,7 @@ import * as pms from '../../../src/modules/pms/pms.domain.js';
 import type { PmsCustomer, PmsDataset, PmsPayment } from '../../../src/modules/pms/pms.records.js';
 import { buildPmsDataset } from '../../../src/modules/pms/pms.seed.js';
 import { bookStay, nextStay, stayLine } from '../../../src/modules/pms/pms.stays.js';
-import { Store } from '../../../src/store/store.js';
-import { refusal } from '../domain-helpers.js';
+import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**
  * The Property Management System rules as functions (pms.domain.ts, pms.stays.ts) over the seeded
@@ -472,7 +471,7 @@ describe('customers and hotels', () => {
   });
 
   it('builds the dataset of a connection once, from the seed, up to the clock day', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const connections = Object.values(store.world.connections);
     const connection = find('pms', connections, (c) => c.integrationid === 9503 && c.status === 'active');
     const first = pms.pmsDatasetOf(store, connection);

@@ -7,8 +7,7 @@ import * as pos from '../../../src/modules/pos/pos.domain.js';
 import type { PosDataset, PosOrder, PosPayment } from '../../../src/modules/pos/pos.records.js';
 import { buildPosDataset, linePrice, orderLine, orderTotals } from '../../../src/modules/pos/pos.seed.js';
 import { Ticker } from '../../../src/platform/ticker.js';
-import { Store } from '../../../src/store/store.js';
-import { refusal } from '../domain-helpers.js';
+import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**
  * The Point of Sale rules as functions (pos.domain.ts, the settling of pos.context.ts) over the seeded
@@ -421,7 +420,7 @@ describe('open orders the clock completes', () => {
   });
 
   it('settles a dataset: completes the due orders and publishes pos.order.completed for each', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const world = store.world;
     const consumer = need('consumer', Object.values(world.consumers)[0]);
     const { accountid, envid, consumerid } = consumer;
@@ -462,7 +461,7 @@ describe('open orders the clock completes', () => {
   });
 
   it('builds the dataset of a connection once, from the seed, up to the clock day', () => {
-    const store = Store.memory(seedWorld(7));
+    const store = datasetStore(seedWorld(7));
     const connections = Object.values(store.world.connections);
     const connection = find('pos', connections, (c) => c.integrationid === 9012 && c.status === 'active');
     const first = pos.posDatasetOf(store, connection);

@@ -1,7 +1,8 @@
 import { addDays, dayNumber, isoDay, LAST_DAY } from '../../../lib/calendar.js';
 import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
 import type { Integration } from '../../../platform/catalogue.js';
-import { LEGACY_UNTIL } from '../../../platform/seeding/dataset-seeder.js';
+import { LEGACY_ORIGIN } from '../../../platform/seeding/dataset-seeder.js';
 import type { WorldStore } from '../../../store/store.js';
 import { liveLedgerDays } from '../accounting.living.js';
 import { countryOf } from '../accounting.profiles.js';
@@ -79,24 +80,26 @@ export function openBookYears(ledger: LedgerRecord, today: string): number {
   return missing.length;
 }
 
-/** The ledger of a folder, built from the seed on first access (see seed/datasets.ts). */
+/** The ledger of a folder: in memory, else built from the seed (see store.materialize). */
 export function ledgerOf(
   store: WorldStore,
   consumerid: string,
   integration: Integration,
   folder: LedgerFolder,
 ): LedgerRecord {
+  const { key, args } = ledgerRef(consumerid, integration, folder);
+  return store.materialize<LedgerRecord>(LEDGERS, key, args);
+}
+
+/** The ledger of a folder as the store knows it: its key, and what it is built from. */
+export function ledgerRef(consumerid: string, integration: Integration, folder: LedgerFolder) {
   const args: LedgerArgs = {
     consumerid,
     integrationid: integration.integrationid,
     unifiedPartners: integration.features.unified_partners,
     folder,
-    until: store.today(),
   };
-  const seed = store.world.meta.seed;
-  return store.materialize(LEDGERS, ledgerKey(consumerid, folder.id), args, (pinned) =>
-    buildLedger(seed, pinned, store.builtAt(), store.pace()),
-  );
+  return { collection: LEDGERS, key: ledgerKey(consumerid, folder.id), args };
 }
 
 /** The world collection of the accounting folders' ledgers. */
@@ -110,25 +113,31 @@ export interface LedgerArgs {
   /** The folder, whose address's country is the ledger's profile (see accounting.profiles.ts). */
   folder: LedgerFolder;
   /**
-   * The sandbox clock's day when the ledger was first used (YYYY-MM-DD): its history runs up to it.
-   * World files written before it existed replay with the default start's day.
+   * The day its history ends (YYYY-MM-DD) when it is not the day of the world's origin: a ledger of
+   * a world file written before worlds had an origin keeps the day it was first used.
    */
   until?: string;
 }
 
 /**
- * Builds one folder's ledger from the seed (the vertical module's `build`): its history up to the day
- * of its first use, then the business of the days after it as it stands at `at` (the clock's time to
- * the minute: each document, payment and matching from its own instant) at the world's pace, with the
- * book years up to `at`'s day open (see accounting.living.ts).
+ * Builds one folder's ledger from the seed (the vertical module's `build`): its history up to the
+ * morning of the origin's day, then the business of the days after it as it stands at `at` (the
+ * clock's time to the minute: each document, payment and matching from its own instant) at the
+ * world's pace, with the book years up to `at`'s day open (see accounting.living.ts).
  */
-export function buildLedger(
+export function* ledgerBuild(
   seed: number,
   args: LedgerArgs,
-  at: string = args.until ?? LEGACY_UNTIL,
+  at?: string,
   pace: PaceOf = NORMAL_PACE,
-): LedgerRecord {
-  const seeded = seededLedger({ seed, ...args });
-  openBookYears(seeded.seeder.ledger, at.slice(0, 10));
-  return liveLedgerDays(seeded, at, pace);
+  origin = LEGACY_ORIGIN,
+): Sliced<LedgerRecord> {
+  const until = args.until ?? origin.slice(0, 10);
+  const seeded = seededLedger({ seed, ...args, until });
+  openBookYears(seeded.seeder.ledger, (at ?? until).slice(0, 10));
+  return yield* liveLedgerDays(seeded, at ?? until, pace);
 }
+
+/** ledgerBuild, at once. */
+export const buildLedger = (...args: Parameters<typeof ledgerBuild>): LedgerRecord =>
+  runAtOnce(ledgerBuild(...args));

@@ -1,0 +1,94 @@
+import type { Exchange } from './checks.js';
+
+/**
+ * The exchanges as a HAR 1.2 log (the HTTP Archive format browsers and HTTP tools read), as the
+ * checks hold them: scrubbed by the one scrubber (credentials in headers, queries and bodies
+ * redacted), bodies cut at the proxy's body limit (the entry's comment says so).
+ */
+
+/** Entries kept at most: past it, the oldest go. */
+const MAX_ENTRIES = 10_000;
+
+const pairs = (headers: Record<string, string>) =>
+  Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+function queryOf(query: string): { name: string; value: string }[] {
+  if (query === '') return [];
+  return query.split('&').map((pair) => {
+    const at = pair.indexOf('=');
+    return at === -1 ? { name: pair, value: '' } : { name: pair.slice(0, at), value: pair.slice(at + 1) };
+  });
+}
+
+export class HarLog {
+  readonly #upstream: string;
+  readonly #version: string;
+  readonly #entries: object[] = [];
+
+  constructor(upstream: string, version: string) {
+    this.#upstream = upstream;
+    this.#version = version;
+  }
+
+  add(exchange: Exchange): void {
+    if (this.#entries.length >= MAX_ENTRIES) this.#entries.shift();
+    const cut = [
+      exchange.requestTruncated && 'request body cut',
+      exchange.responseTruncated && 'response body cut',
+    ].filter(Boolean);
+    this.#entries.push({
+      startedDateTime: new Date(exchange.startedAt).toISOString(),
+      time: Math.round(exchange.durationMs * 1000) / 1000,
+      request: {
+        method: exchange.method,
+        url: `${this.#upstream}${exchange.path}${exchange.query ? `?${exchange.query}` : ''}`,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: pairs(exchange.requestHeaders),
+        queryString: queryOf(exchange.query),
+        ...(exchange.requestBody !== ''
+          ? {
+              postData: {
+                mimeType: exchange.requestHeaders['content-type'] ?? '',
+                text: exchange.requestBody,
+              },
+            }
+          : {}),
+        headersSize: -1,
+        bodySize: Buffer.byteLength(exchange.requestBody),
+      },
+      response: {
+        status: exchange.status,
+        statusText: '',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: pairs(exchange.responseHeaders),
+        content: {
+          size: Buffer.byteLength(exchange.responseText),
+          mimeType: exchange.responseHeaders['content-type'] ?? '',
+          text: exchange.responseText,
+        },
+        redirectURL: exchange.responseHeaders.location ?? '',
+        headersSize: -1,
+        bodySize: Buffer.byteLength(exchange.responseText),
+      },
+      cache: {},
+      timings: { send: 0, wait: Math.round(exchange.durationMs * 1000) / 1000, receive: 0 },
+      comment: [
+        exchange.id,
+        ...cut,
+        ...(exchange.upstreamError ? [`upstream error: ${exchange.upstreamError}`] : []),
+      ].join('; '),
+    });
+  }
+
+  log(): object {
+    return {
+      log: {
+        version: '1.2',
+        creator: { name: 'unified-api-sandbox proxy', version: this.#version },
+        entries: [...this.#entries],
+      },
+    };
+  }
+}

@@ -1,4 +1,7 @@
-/** Programmatic use: createApp for in-process tests, startSandbox for a listening server. */
+/**
+ * Programmatic use: createApp for in-process tests, startSandbox for a listening server, startProxy
+ * for a recording proxy in front of the real service.
+ */
 export { type CreateAppOptions, createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
 export {
   type Fault,
@@ -52,3 +55,17 @@ export type { CorsOrigins } from './lib/cors.js';
 export { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';
 export { Store, StoreFileError } from './store/store.js';
+export {
+  DRIFT_KINDS,
+  type DriftFinding,
+  type DriftKind,
+  type DriftReport,
+  driftFailing,
+  driftToJUnit,
+  driftToMarkdown,
+  type OperationSummary,
+  ProxyError,
+  type ProxyOptions,
+  type RunningProxy,
+  startProxy,
+} from './proxy/index.js';

@@ -133,6 +133,8 @@ export class Checks {
       this.#unchecked += 1;
       return;
     }
+    // A body past the limit was forwarded, not held: what was kept of it is not checked.
+    if (captured.requestTruncated || captured.responseTruncated) this.#unchecked += 1;
     const exchange = this.#scrubbed(captured);
     this.#pending += 1;
     this.#queue = this.#queue

@@ -35,13 +35,13 @@ import { SHARED_FILE, UnsafeFileError, writeFileAtomic } from '../src/lib/file-w
 import { GUIDES_PATH, type GuideLink, guidePath } from '../src/lib/guides.js';
 import { keySecretsOf } from '../src/platform/credentials.js';
 import { Scrubber } from '../src/platform/scrub.js';
+import { ProxyError } from '../src/proxy/index.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
 import { guideFile } from '../src/surfaces/guides/index.js';
 import { DEFAULT_MAX_WORLDS, DEFAULT_MAX_WORLDS_BYTES } from '../src/worlds.js';
-import { ProxyError } from '../src/proxy/index.js';
 import { proxyCommand } from './proxy-command.js';
 import { packageVersion } from './version.js';
 

@@ -126,7 +126,12 @@ export async function proxyCommand(argv: string[]): Promise<void> {
 /** Stops forwarding, waits for the checks, writes the files; the exit code (1 when --fail-on matched). */
 async function stopProxy(
   proxy: RunningProxy,
-  files: { report?: string | undefined; record?: string | undefined; har?: string | undefined; failOn: string },
+  files: {
+    report?: string | undefined;
+    record?: string | undefined;
+    har?: string | undefined;
+    failOn: string;
+  },
 ): Promise<number> {
   await proxy.close();
   const report = await proxy.report();

@@ -53,8 +53,6 @@ export type {
 export { type Clock, manualClock, systemClock } from './lib/clock.js';
 export type { CorsOrigins } from './lib/cors.js';
 export { type SeedCredentials, seedCredentials } from './platform/credentials.js';
-export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';
-export { Store, StoreFileError } from './store/store.js';
 export {
   DRIFT_KINDS,
   type DriftFinding,
@@ -69,3 +67,5 @@ export {
   type RunningProxy,
   startProxy,
 } from './proxy/index.js';
+export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';
+export { Store, StoreFileError } from './store/store.js';

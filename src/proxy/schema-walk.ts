@@ -71,12 +71,35 @@ export class SchemaWalk {
     return out;
   }
 
-  #walk(value: unknown, raw: unknown, path: string, out: Deviation[], depth: number): void {
+  /** The property names of a schema and of the parts it is made of (`allOf`), to a bounded depth. */
+  #propertyNames(raw: unknown, into: Set<string>, depth: number): Set<string> {
+    const schema = this.#resolve(raw);
+    if (!schema || depth > 8) return into;
+    for (const name of Object.keys((schema.properties ?? {}) as Json)) into.add(name);
+    if (Array.isArray(schema.allOf))
+      for (const part of schema.allOf) this.#propertyNames(part, into, depth + 1);
+    return into;
+  }
+
+  /**
+   * `siblings`: the fields the other parts of an `allOf` describe, which are no extra field of this
+   * part.
+   */
+  #walk(
+    value: unknown,
+    raw: unknown,
+    path: string,
+    out: Deviation[],
+    depth: number,
+    siblings?: ReadonlySet<string>,
+  ): void {
     if (depth > MAX_DEPTH || out.length >= MAX_DEVIATIONS) return;
     const schema = this.#resolve(raw);
     if (!schema) return;
-    if (Array.isArray(schema.allOf))
-      for (const part of schema.allOf) this.#walk(value, part, path, out, depth + 1);
+    if (Array.isArray(schema.allOf)) {
+      const names = this.#propertyNames(schema, new Set(siblings ?? []), 0);
+      for (const part of schema.allOf) this.#walk(value, part, path, out, depth + 1, names);
+    }
     const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
     if (Array.isArray(branches) && branches.length > 0) {
       let best: Deviation[] | null = null;
@@ -90,7 +113,7 @@ export class SchemaWalk {
     }
     if (!this.#typeAndValue(value, schema, path, out)) return;
     if (value !== null && typeof value === 'object' && !Array.isArray(value))
-      this.#object(value as Json, schema, path, out, depth);
+      this.#object(value as Json, schema, path, out, depth, siblings);
     if (Array.isArray(value) && schema.items !== undefined)
       for (const item of value) this.#walk(item, schema.items, `${path}[]`, out, depth + 1);
   }
@@ -138,7 +161,14 @@ export class SchemaWalk {
     return true;
   }
 
-  #object(value: Json, schema: Json, path: string, out: Deviation[], depth: number): void {
+  #object(
+    value: Json,
+    schema: Json,
+    path: string,
+    out: Deviation[],
+    depth: number,
+    siblings?: ReadonlySet<string>,
+  ): void {
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     for (const name of (schema.required ?? []) as string[])
       if (!Object.hasOwn(value, name))
@@ -165,7 +195,7 @@ export class SchemaWalk {
         schema.additionalProperties === false ||
         (declaresProperties && schema.additionalProperties === undefined)
       ) {
-        if (!(schema.allOf || schema.anyOf || schema.oneOf))
+        if (!(schema.allOf || schema.anyOf || schema.oneOf) && !siblings?.has(name))
           out.push({ rule: 'extra', path: at, expected: 'no such field in the schema', seen: shown(field) });
       } else if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
         this.#walk(field, schema.additionalProperties, at, out, depth + 1);

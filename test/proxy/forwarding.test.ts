@@ -135,7 +135,10 @@ describe('the proxy forwards to its upstream as it is', () => {
     );
     expect(absolute).toMatch(/^HTTP\/1\.1 400/);
     expect(absolute).toContain('forwards only to its upstream');
-    const tunnel = await raw(proxy.port, 'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n');
+    const tunnel = await raw(
+      proxy.port,
+      'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n',
+    );
     expect(tunnel).toMatch(/^HTTP\/1\.1 405/);
     expect(upstream.seen).toEqual([]);
   });

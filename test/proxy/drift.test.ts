@@ -2,7 +2,8 @@ import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import { driftToJUnit, driftToMarkdown, type RunningProxy, startProxy } from '../../src/proxy/index.js';
-import { type Deviation, onJson, type ServiceDouble, serviceDouble } from './service-double.js';
+import { DEVIATIONS, EXPECTED_FINDINGS, sidesOf, UNKNOWN_CONSUMER } from './deviations.js';
+import { type ServiceDouble, serviceDouble } from './service-double.js';
 
 /**
  * The drift report of a service that departs from the sandbox in five chosen ways, driven by the
@@ -13,38 +14,6 @@ import { type Deviation, onJson, type ServiceDouble, serviceDouble } from './ser
 const SEED = 13;
 const ids = seedDirectory(SEED);
 const INVOICING = ids.verticalConsumers.INVOICING as string;
-const UNKNOWN_CONSUMER = '00000000-0000-4000-8000-00000000abcd';
-
-/** The service caps a page at 50 items where the sandbox (and the document) go to 100. */
-const pageCap: Deviation = {
-  request(seen) {
-    if (seen.path.endsWith('/invoicing/taxes') && Number(seen.query.get('size')) > 50)
-      seen.query.set('size', '50');
-  },
-  answer: () => null,
-};
-
-const DEVIATIONS: Deviation[] = [
-  // A required field null.
-  onJson('GET', /\/invoicing\/contacts$/, (body) => ({
-    ...body,
-    items: (body.items as Record<string, unknown>[]).map((item) => ({ ...item, source_ref: null })),
-  })),
-  // A status the document does not declare (a 2xx the SDK takes).
-  onJson('GET', /\/invoicing\/products$/, (_body, played) => ({ ...played, status: 203 })),
-  // An error message other than the sandbox's.
-  onJson('GET', /^\/consumers\/[^/]+$/, (body, played) =>
-    played.status === 404
-      ? { ...played, body: JSON.stringify({ ...body, message: 'Consumer not found' }) }
-      : body,
-  ),
-  // A field the document does not describe.
-  onJson('GET', /\/invoicing\/invoices$/, (body) => ({
-    ...body,
-    items: (body.items as Record<string, unknown>[]).map((item) => ({ ...item, internal_score: 3 })),
-  })),
-  pageCap,
-];
 
 let service: ServiceDouble;
 let proxy: RunningProxy;
@@ -76,75 +45,9 @@ describe('the drift report of a service with chosen deviations, through the offi
     await expect(client.Consumers.getConsumerById(UNKNOWN_CONSUMER)).rejects.toBeDefined();
 
     const report = await proxy.report();
-    const found = report.findings.map((f) => ({
-      kind: f.kind,
-      at: f.at,
-      path: f.path,
-      document: f.document,
-      service: f.service,
-      sandbox: f.sandbox,
-    }));
-    expect(found).toEqual(
-      expect.arrayContaining([
-        {
-          kind: 'schema_deviation',
-          at: '$.items[].source_ref',
-          path: '/consumers/{consumer_id}/invoicing/contacts',
-          document: 'object (required)',
-          service: 'null',
-          sandbox: null,
-        },
-        {
-          kind: 'undeclared_status',
-          at: 'status',
-          path: '/consumers/{consumer_id}/invoicing/products',
-          document: '200, 400, 401, 404, 422',
-          service: '203',
-          sandbox: null,
-        },
-        {
-          kind: 'sandbox_status',
-          at: 'status',
-          path: '/consumers/{consumer_id}/invoicing/products',
-          document: null,
-          service: '203',
-          sandbox: '200',
-        },
-        {
-          kind: 'sandbox_error',
-          at: 'message',
-          path: '/consumers/{consumer_id}',
-          document: null,
-          service: '"Consumer not found"',
-          sandbox: expect.stringMatching(/^"/),
-        },
-        {
-          kind: 'undocumented_field',
-          at: '$.items[].internal_score',
-          path: '/consumers/{consumer_id}/invoicing/invoices',
-          document: 'no such field in the schema',
-          service: '3',
-          sandbox: null,
-        },
-        {
-          kind: 'sandbox_shape',
-          at: '$.items[].internal_score',
-          path: '/consumers/{consumer_id}/invoicing/invoices',
-          document: null,
-          service: 'present (number)',
-          sandbox: 'absent',
-        },
-        {
-          kind: 'sandbox_pagination',
-          at: '$.size',
-          path: '/consumers/{consumer_id}/invoicing/taxes',
-          document: null,
-          service: '50',
-          sandbox: '100',
-        },
-      ]),
-    );
-    expect(found).toHaveLength(7);
+    const found = sidesOf(report);
+    expect(found).toEqual(expect.arrayContaining(EXPECTED_FINDINGS));
+    expect(found).toHaveLength(EXPECTED_FINDINGS.length);
     for (const finding of report.findings) {
       expect(finding.count).toBeGreaterThan(0);
       expect(finding.exchanges.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { seedDirectory } from '../../src/control/seeded-world.js';
 import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
 import { DEVIATIONS, EXPECTED_FINDINGS, sidesOf, UNKNOWN_CONSUMER } from '../proxy/deviations.js';
 import { type ServiceDouble, serviceDouble } from '../proxy/service-double.js';
-import { PYTHON3, PYTHON_PACKAGE } from './pytest.js';
+import { PYTHON_PACKAGE, PYTHON3 } from './pytest.js';
 
 /**
  * The drift report of the service double with its five deviations (test/proxy/deviations.ts), this

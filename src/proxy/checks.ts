@@ -44,8 +44,9 @@ export interface CheckedLine {
   replayed: boolean;
 }
 
-/** Checks waiting at most; past it an exchange is forwarded but not checked (and counted). */
+/** Checks waiting at most, and the bytes of body they hold; past either an exchange is forwarded but not checked (and counted). */
 const MAX_PENDING = 10_000;
+const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 const SANDBOX_KINDS: Record<Difference['kind'], DriftKind> = {
   status: 'sandbox_status',
@@ -105,6 +106,7 @@ export class Checks {
   #document: DocumentCheck | null = null;
   #queue: Promise<void> = Promise.resolve();
   #pending = 0;
+  #pendingBytes = 0;
   #exchanges = 0;
   #unchecked = 0;
 
@@ -129,7 +131,8 @@ export class Checks {
   /** Takes an exchange the forwarding ended: scrubbed now, checked in turn. */
   add(captured: CapturedExchange): void {
     this.#exchanges += 1;
-    if (this.#pending >= MAX_PENDING) {
+    const bytes = captured.requestBody.length + captured.responseBody.length;
+    if (this.#pending >= MAX_PENDING || this.#pendingBytes + bytes > MAX_PENDING_BYTES) {
       this.#unchecked += 1;
       return;
     }
@@ -137,6 +140,7 @@ export class Checks {
     if (captured.requestTruncated || captured.responseTruncated) this.#unchecked += 1;
     const exchange = this.#scrubbed(captured);
     this.#pending += 1;
+    this.#pendingBytes += bytes;
     this.#queue = this.#queue
       .then(() => this.#check(exchange))
       .catch(() => {
@@ -144,6 +148,7 @@ export class Checks {
       })
       .finally(() => {
         this.#pending -= 1;
+        this.#pendingBytes -= bytes;
       });
   }
 

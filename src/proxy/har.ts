@@ -6,8 +6,9 @@ import type { Exchange } from './checks.js';
  * redacted), bodies cut at the proxy's body limit (the entry's comment says so).
  */
 
-/** Entries kept at most: past it, the oldest go. */
+/** Entries kept at most, and the bytes of their bodies: past either, the oldest go. */
 const MAX_ENTRIES = 10_000;
+export const MAX_HAR_BYTES = 256 * 1024 * 1024;
 
 const pairs = (headers: Record<string, string>) =>
   Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -23,7 +24,8 @@ function queryOf(query: string): { name: string; value: string }[] {
 export class HarLog {
   readonly #upstream: string;
   readonly #version: string;
-  readonly #entries: object[] = [];
+  readonly #entries: { entry: object; bytes: number }[] = [];
+  #bytes = 0;
 
   constructor(upstream: string, version: string) {
     this.#upstream = upstream;
@@ -31,12 +33,18 @@ export class HarLog {
   }
 
   add(exchange: Exchange): void {
-    if (this.#entries.length >= MAX_ENTRIES) this.#entries.shift();
+    const bytes = exchange.requestBody.length + exchange.responseText.length;
+    while (
+      this.#entries.length > 0 &&
+      (this.#entries.length >= MAX_ENTRIES || this.#bytes + bytes > MAX_HAR_BYTES)
+    )
+      this.#bytes -= (this.#entries.shift() as { bytes: number }).bytes;
+    this.#bytes += bytes;
     const cut = [
       exchange.requestTruncated && 'request body cut',
       exchange.responseTruncated && 'response body cut',
     ].filter(Boolean);
-    this.#entries.push({
+    const entry = {
       startedDateTime: new Date(exchange.startedAt).toISOString(),
       time: Math.round(exchange.durationMs * 1000) / 1000,
       request: {
@@ -79,7 +87,8 @@ export class HarLog {
         ...cut,
         ...(exchange.upstreamError ? [`upstream error: ${exchange.upstreamError}`] : []),
       ].join('; '),
-    });
+    };
+    this.#entries.push({ entry, bytes });
   }
 
   log(): object {
@@ -87,7 +96,7 @@ export class HarLog {
       log: {
         version: '1.2',
         creator: { name: 'unified-api-sandbox proxy', version: this.#version },
-        entries: [...this.#entries],
+        entries: this.#entries.map((kept) => kept.entry),
       },
     };
   }

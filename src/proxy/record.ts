@@ -59,6 +59,9 @@ export class WorldRecorder {
 
   #consumer(id: string): RecordedConsumer {
     let consumer = this.#consumers.get(id);
+    // Past the bound, what is read of further consumers lands on a record that is not kept.
+    if (!consumer && this.#consumers.size >= MAX_RECORDS)
+      return { id, fields: {}, connections: new Map(), records: new Map() };
     if (!consumer) {
       const listed = this.#listed.get(id) ?? {};
       const fields = Object.fromEntries(

@@ -41,6 +41,8 @@ export interface ReplayAnswer {
 }
 
 const MAX_IDS = 100_000;
+/** Where the world's webhook deliveries go: loopback's discard port, which no one listens on. */
+const NOWHERE = 'http://127.0.0.1:9/';
 const MAX_ALIGN_DEPTH = 8;
 const ID_KEY = /(^id$|_id$|id$)/i;
 
@@ -109,21 +111,26 @@ export class ReplayWorld {
       .join('&');
   }
 
-  /** A JSON body with every string the map knows replaced by its counterpart. */
-  #body(text: string): string {
-    if (text === '' || this.#map.size === 0) return text;
+  /**
+   * A JSON body with every string the map knows replaced by its counterpart, and a webhook's url
+   * replaced by one that reaches nothing (the discard port of loopback): the world's deliveries of
+   * the events the replay makes must never reach the client's receiver.
+   */
+  #body(text: string, path: string): string {
+    const webhook = /(^|\/)webhooks(\/|$)/.test(path);
+    if (text === '' || (this.#map.size === 0 && !webhook)) return text;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       return text;
     }
-    const swap = (node: unknown, depth: number): unknown => {
+    const swap = (node: unknown, depth: number, key = ''): unknown => {
       if (depth > 32) return node;
-      if (typeof node === 'string') return this.#mapped(node) ?? node;
+      if (typeof node === 'string') return webhook && key === 'url' ? NOWHERE : (this.#mapped(node) ?? node);
       if (Array.isArray(node)) return node.map((item) => swap(item, depth + 1));
       if (node && typeof node === 'object')
-        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, swap(v, depth + 1)]));
+        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, swap(v, depth + 1, k)]));
       return node;
     };
     return JSON.stringify(swap(value, 0));
@@ -154,7 +161,7 @@ export class ReplayWorld {
     if (isTokenPath(request.path) && request.method === 'POST' && granted && request.serviceStatus < 300) {
       body = JSON.stringify({ accountId: this.#ids.accountId, ...this.#ids.sandbox });
     } else {
-      body = this.#body(body);
+      body = this.#body(body, request.path);
       if (granted && headers.authorization !== undefined)
         headers.authorization = `Bearer ${await this.#worldToken()}`;
     }

@@ -3,11 +3,13 @@ import { SHARED_FILE, writeFileAtomic } from '../src/lib/file-writer.js';
 import {
   type DriftReport,
   driftFailing,
+  driftFileText,
   driftToJUnit,
   driftToMarkdown,
   exchangeLine,
   ProxyError,
   type RunningProxy,
+  readDriftFile,
   startProxy,
 } from '../src/proxy/index.js';
 import { packageVersion } from './version.js';
@@ -32,7 +34,11 @@ Options:
   --report FILE     write the drift report to FILE when stopped: JSON for .json, JUnit for .xml,
                     else Markdown
   --fail-on LIST    exit 1 when a finding of these kinds, or of this severity and above
-                    (error, warning, info, any), is in the report
+                    (error, warning, info, any), is in the report (a known one never fails)
+  --drift FILE      the known differences (a drift file, YAML or JSON): the findings its entries
+                    name are marked known in the report
+  --drift-out FILE  write every finding as an entry of a drift file when stopped (keep those you
+                    accept, and give the file back with --drift)
   --record FILE     write the world the client read as a fixture document (YAML for .yaml or
                     .yml, else JSON) that 'serve --fixtures FILE' loads
   --keep-values     with --record, keep personal values (names, e-mails, phones, addresses, IBANs,
@@ -48,6 +54,8 @@ const OPTIONS = {
   report: { type: 'string' },
   'fail-on': { type: 'string' },
   record: { type: 'string' },
+  drift: { type: 'string' },
+  'drift-out': { type: 'string' },
   'keep-values': { type: 'boolean' },
   har: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -85,7 +93,16 @@ export async function proxyCommand(argv: string[]): Promise<void> {
   // A fail-on list is read before anything starts: a typo is said now, not after the run.
   driftFailing({ findings: [] } as unknown as DriftReport, failOn);
   const quiet = values.quiet === true;
+  let known: ReturnType<typeof readDriftFile> = [];
+  if (values.drift) {
+    try {
+      known = readDriftFile(values.drift);
+    } catch (error) {
+      throw new ProxyError((error as Error).message);
+    }
+  }
   const proxy = await startProxy({
+    known,
     upstream: values.upstream,
     port: whole('port', values.port, 4011),
     seed: whole('seed', values.seed, 1),
@@ -130,6 +147,7 @@ async function stopProxy(
     report?: string | undefined;
     record?: string | undefined;
     har?: string | undefined;
+    'drift-out'?: string | undefined;
     failOn: string;
   },
 ): Promise<number> {
@@ -138,6 +156,8 @@ async function stopProxy(
   if (files.report) await write(files.report, reportText(report, files.report, files.failOn));
   if (files.record) await write(files.record, await proxy.worldText(files.record));
   if (files.har) await write(files.har, `${JSON.stringify(await proxy.har(), null, 2)}\n`);
+  const driftOut = files['drift-out'];
+  if (driftOut) await write(driftOut, driftFileText(report, driftOut));
   const failed = files.failOn ? driftFailing(report, files.failOn) : [];
   console.error(
     `unified-api-sandbox proxy: ${report.exchanges} exchanges, ${report.findings.length} findings${failed.length ? `, ${failed.length} fail the run` : ''}`,

@@ -55,16 +55,20 @@ export type { CorsOrigins } from './lib/cors.js';
 export { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 export {
   DRIFT_KINDS,
+  type DriftEntry,
+  DriftFileError,
   type DriftFinding,
   type DriftKind,
   type DriftReport,
   driftFailing,
+  driftFileText,
   driftToJUnit,
   driftToMarkdown,
   type OperationSummary,
   ProxyError,
   type ProxyOptions,
   type RunningProxy,
+  readDriftFile,
   startProxy,
 } from './proxy/index.js';
 export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';

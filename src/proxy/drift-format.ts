@@ -25,7 +25,8 @@ export function driftFailing(report: DriftReport, failOn: string): DriftFinding[
       );
   }
   return report.findings.filter(
-    (finding) => kinds.has(finding.kind) || SEVERITIES.indexOf(finding.severity) <= lowest,
+    (finding) =>
+      !finding.known && (kinds.has(finding.kind) || SEVERITIES.indexOf(finding.severity) <= lowest),
   );
 }
 
@@ -65,7 +66,7 @@ export function driftToMarkdown(report: DriftReport): string {
     );
     for (const f of found)
       lines.push(
-        `| ${f.severity} | ${f.kind} | ${cell(`${f.method} ${f.path}`)} | ${cell(f.at)} | ${cell(group === 'document' ? f.document : f.service)} | ${cell(group === 'document' ? f.service : f.sandbox)} | ${f.count} | ${f.exchanges.join(', ')} |`,
+        `| ${f.severity}${f.known ? ' (known)' : ''} | ${f.kind} | ${cell(`${f.method} ${f.path}`)} | ${cell(f.at)} | ${cell(group === 'document' ? f.document : f.service)} | ${cell(group === 'document' ? f.service : f.sandbox)} | ${f.count} | ${f.exchanges.join(', ')} |`,
       );
     lines.push('');
   }

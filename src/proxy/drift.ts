@@ -94,6 +94,8 @@ export interface DriftFinding {
   count: number;
   /** The exchanges it was seen in (the first 20), as the console and the HAR number them. */
   exchanges: string[];
+  /** Whether an entry of the drift file names it: known and accepted, it fails no run. */
+  known: boolean;
 }
 
 export interface OperationSummary {
@@ -157,6 +159,7 @@ export class DriftFindings {
         sandbox: place.sandbox ?? null,
         count: 0,
         exchanges: [],
+        known: false,
       };
       this.#found.set(key, finding);
     }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CheckedLine, Checks, type Exchange } from './checks.js';
 import type { DriftReport } from './drift.js';
+import { type DriftEntry, withKnown } from './drift-file.js';
 import { installForwarding } from './forward.js';
 import { HarLog } from './har.js';
 import { WorldRecorder } from './record.js';
@@ -22,6 +23,12 @@ export {
   type DriftReport,
   type OperationSummary,
 } from './drift.js';
+export {
+  type DriftEntry,
+  DriftFileError,
+  driftFileText,
+  readDriftFile,
+} from './drift-file.js';
 export { driftFailing, driftToJUnit, driftToMarkdown } from './drift-format.js';
 export { exchangeLine } from './live.js';
 
@@ -44,6 +51,8 @@ export interface ProxyOptions {
   record?: { keepValues?: boolean };
   /** Keep the exchanges, scrubbed, as a HAR log (`har()`). */
   har?: boolean;
+  /** The known differences (a drift file's entries): the findings they name are marked known. */
+  known?: readonly DriftEntry[];
   /** The version the HAR's creator names. */
   version?: string;
 }
@@ -128,7 +137,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    report: () => checks.report(),
+    report: async () => withKnown(await checks.report(), options.known ?? []),
     world: async () => (await settledRecorder()).document(),
     worldText: async (path) => (await settledRecorder()).text(path),
     har: async () => {

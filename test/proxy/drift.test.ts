@@ -1,7 +1,19 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../../src/control/seeded-world.js';
-import { driftToJUnit, driftToMarkdown, type RunningProxy, startProxy } from '../../src/proxy/index.js';
+import {
+  DriftFileError,
+  driftFailing,
+  driftFileText,
+  driftToJUnit,
+  driftToMarkdown,
+  type RunningProxy,
+  readDriftFile,
+  startProxy,
+} from '../../src/proxy/index.js';
 import { DEVIATIONS, EXPECTED_FINDINGS, sidesOf, UNKNOWN_CONSUMER } from './deviations.js';
 import { type ServiceDouble, serviceDouble } from './service-double.js';
 
@@ -17,8 +29,10 @@ const INVOICING = ids.verticalConsumers.INVOICING as string;
 
 let service: ServiceDouble;
 let proxy: RunningProxy;
+let folder: string;
 
 beforeEach(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'proxy-drift-'));
   service = await serviceDouble(SEED, DEVIATIONS);
   proxy = await startProxy({ upstream: service.origin, seed: SEED });
 });
@@ -26,6 +40,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await proxy.close();
   await service.close();
+  rmSync(folder, { recursive: true, force: true });
 });
 
 describe('the drift report of a service with chosen deviations, through the official Node SDK', () => {
@@ -70,6 +85,57 @@ describe('the drift report of a service with chosen deviations, through the offi
     const junit = driftToJUnit(report);
     expect(junit).toContain('<failure type="schema_deviation"');
     expect(junit).not.toContain('<failure type="undocumented_field"');
+  });
+
+  it('turns findings into a drift file; given back, what it names is known and fails no run', async () => {
+    const client = new API({
+      baseUrl: proxy.url,
+      accountId: ids.accountId,
+      clientId: ids.sandbox.clientId,
+      clientSecret: ids.sandbox.clientSecret,
+    });
+    await (await client.Consumers.getConsumerById(INVOICING)).invoicing.getTaxes();
+    const first = await proxy.report();
+    expect(first.findings.map((finding) => finding.kind)).toEqual(['sandbox_pagination']);
+    expect(driftFailing(first, 'error')).toHaveLength(1);
+    const file = join(folder, 'drift.yaml');
+    writeFileSync(file, driftFileText(first, file));
+    const known = readDriftFile(file);
+    expect(known).toEqual([
+      expect.objectContaining({
+        kind: 'sandbox_pagination',
+        method: 'GET',
+        path: '/consumers/{consumer_id}/invoicing/taxes',
+        at: '$.size',
+        service: '50',
+      }),
+    ]);
+    const second = await startProxy({ upstream: service.origin, seed: SEED, known });
+    try {
+      const again = new API({
+        baseUrl: second.url,
+        accountId: ids.accountId,
+        clientId: ids.sandbox.clientId,
+        clientSecret: ids.sandbox.clientSecret,
+      });
+      await (await again.Consumers.getConsumerById(INVOICING)).invoicing.getTaxes();
+      const report = await second.report();
+      expect(report.findings.map((finding) => [finding.kind, finding.known])).toEqual([
+        ['sandbox_pagination', true],
+      ]);
+      expect(driftFailing(report, 'error')).toEqual([]);
+      expect(driftToMarkdown(report)).toContain('| error (known) | sandbox_pagination |');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a drift file it cannot read whole, naming the entry', () => {
+    const file = join(folder, 'bad.yaml');
+    writeFileSync(file, 'known:\n  - kind: sandbox_colour\n    method: GET\n    path: /x\n    at: $\n');
+    expect(() => readDriftFile(file)).toThrow(DriftFileError);
+    expect(() => readDriftFile(file)).toThrow(/bad\.yaml, known\.0\.kind: /);
+    expect(() => readDriftFile(join(folder, 'missing.yaml'))).toThrow(/cannot read/);
   });
 
   it('holds no credential in what it reports or records', async () => {

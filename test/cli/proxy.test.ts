@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,9 +102,14 @@ describe('unified-api-sandbox proxy', () => {
     }
   });
 
-  it('refuses an upstream that is not an http url, before listening', async () => {
+  it('refuses an upstream that is not an http url, or a drift file it cannot read, before listening', async () => {
     await expect(serveWith([...CLI, 'proxy', '--upstream', 'ftp://example.com'])).rejects.toThrow(
       /exited with 2: unified-api-sandbox: --upstream takes an http or https url/,
     );
+    const drift = join(folder, 'drift.yaml');
+    writeFileSync(drift, 'known:\n  - kind: sandbox_status\n');
+    await expect(
+      serveWith([...CLI, 'proxy', '--upstream', upstream.origin, '--port', '0', '--drift', drift]),
+    ).rejects.toThrow(/exited with 2: unified-api-sandbox: .*drift\.yaml, known\.0\.method: /);
   });
 });

@@ -266,7 +266,12 @@ export class Checks {
     const res = await this.#world.app.request('/__sandbox/report?format=json');
     if (res.status !== 200) return [];
     const report = (await res.json()) as { findings?: ClientFinding[] };
-    return report.findings ?? [];
+    // The world answers in process, at no origin: its links are the guides' paths, which any running
+    // sandbox serves (/guides/readiness#kind).
+    return (report.findings ?? []).map((finding) => ({
+      ...finding,
+      docs: finding.docs.replace(/^https?:\/\/[^/]+/, ''),
+    }));
   }
 
   async report(): Promise<DriftReport> {

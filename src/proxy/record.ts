@@ -172,7 +172,12 @@ export class WorldRecorder {
   document(): Json {
     const keep = this.#options.keepValues === true;
     const consumers = [...this.#consumers.values()]
-      .filter((consumer) => consumer.connections.size > 0 || Object.keys(consumer.fields).length > 0)
+      .filter(
+        (consumer) =>
+          consumer.connections.size > 0 ||
+          consumer.records.size > 0 ||
+          Object.keys(consumer.fields).length > 0,
+      )
       .map((consumer) => {
         const fields = keep ? consumer.fields : this.#fake.record(consumer.fields);
         const areas = new Set([...consumer.connections.keys(), ...consumer.records.keys()]);

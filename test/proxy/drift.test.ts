@@ -77,6 +77,10 @@ describe('the drift report of a service with chosen deviations, through the offi
     expect(token).toMatchObject({ conforming: token?.calls, replayed: token?.calls, agreeing: token?.calls });
     // What the readiness report says of the client, from the world the traffic was replayed at.
     expect(report.client_findings.map((finding) => finding.kind)).toContain('token_not_reused');
+    // Linked to the guide's path, which any running sandbox serves.
+    expect(report.client_findings.every((finding) => finding.docs.startsWith('/guides/readiness#'))).toBe(
+      true,
+    );
     // The same report as a person and as CI read it.
     const markdown = driftToMarkdown(report);
     expect(markdown).toContain(

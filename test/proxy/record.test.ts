@@ -156,3 +156,29 @@ describe('the fake values of a recorded world', () => {
     expect(record.addresses[0]).toEqual({ street: one.of('street', 'rue Voltaire'), city: 'Bordeaux' });
   });
 });
+
+describe('a world recorded from reads of records alone', () => {
+  it('holds the consumer of the records, though the client never read the consumer itself', async () => {
+    proxy = await startProxy({ upstream: upstream.origin, seed: SEED, record: {} });
+    const credentials = { accountId: ids.accountId, ...ids.sandbox };
+    const token = (await (
+      await fetch(`${proxy.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(credentials),
+      })
+    ).json()) as { access_token: string };
+    const res = await fetch(`${proxy.url}/consumers/${INVOICING}/invoicing/contacts?size=3`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    const read = (await res.json()) as { items: Item[] };
+    const document = (await proxy.world()) as Item;
+    expect(document.consumers).toHaveLength(1);
+    expect(document.consumers[0].id).toBe(INVOICING);
+    const contacts = document.consumers[0].connections[0].invoicing.contacts as Item[];
+    expect(contacts.map((contact) => contact.id)).toEqual(read.items.map((contact) => contact.id));
+    // A world the sandbox loads.
+    offline = await startSandbox({ seed: OFFLINE_SEED, port: 0, fixtures: document });
+    expect(offline.fixtures.loaded?.consumers[0]?.consumerid).toBe(INVOICING);
+  });
+});

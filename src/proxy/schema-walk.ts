@@ -175,7 +175,7 @@ export class SchemaWalk {
         out.push({
           rule: 'required',
           path: `${path}.${name}`,
-          expected: 'present (required)',
+          expected: 'present',
           seen: 'absent',
         });
     const declaresProperties = schema.properties !== undefined;

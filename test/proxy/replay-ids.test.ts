@@ -38,14 +38,14 @@ describe('the replay at a world of other ids', () => {
     });
     const invoicing = (await client.Consumers.getConsumerById(ids.verticalConsumers.INVOICING as string))
       .invoicing;
-    const contacts = await invoicing.getContacts();
-    await invoicing.getContactById(contacts[0].id);
-    const invoices = await invoicing.getInvoices({});
-    await invoicing.getInvoiceById(invoices[0].id);
+    const [contact] = await invoicing.getContacts();
+    await invoicing.getContactById(contact?.id as string);
+    const [invoice] = await invoicing.getInvoices({});
+    await invoicing.getInvoiceById(invoice?.id as string);
     const accounting = (await client.Consumers.getConsumerById(ids.verticalConsumers.ACCOUNTING as string))
       .accounting;
-    const clients = await accounting.getClients();
-    await accounting.getClient(clients[0].id);
+    const [client0] = await accounting.getClients();
+    await accounting.getClient(client0?.id as string);
     expect(seedDirectory(WORLD_SEED).verticalConsumers.INVOICING).not.toBe(ids.verticalConsumers.INVOICING);
 
     const report = await proxy.report();

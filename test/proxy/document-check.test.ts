@@ -67,8 +67,8 @@ const GOOD = {
   owner: { name: 'Ann' },
   tags: ['a'],
 };
-const HEADERS = { 'x-account-id': 'a' };
-const ANSWER_HEADERS = { 'x-rate-limit': '10' };
+const HEADERS: Record<string, string> = { 'x-account-id': 'a' };
+const ANSWER_HEADERS: Record<string, string> = { 'x-rate-limit': '10' };
 
 const findingsOf = (
   body: unknown,

@@ -138,7 +138,14 @@ export class Checks {
     }
     // A body past the limit was forwarded, not held: what was kept of it is not checked.
     if (captured.requestTruncated || captured.responseTruncated) this.#unchecked += 1;
-    const exchange = this.#scrubbed(captured);
+    let exchange: Exchange;
+    try {
+      exchange = this.#scrubbed(captured);
+    } catch {
+      // Whatever a body holds, the forwarding goes on: the exchange is counted as not checked.
+      this.#unchecked += 1;
+      return;
+    }
     this.#pending += 1;
     this.#pendingBytes += bytes;
     this.#queue = this.#queue

@@ -35,12 +35,14 @@ import { SHARED_FILE, UnsafeFileError, writeFileAtomic } from '../src/lib/file-w
 import { GUIDES_PATH, type GuideLink, guidePath } from '../src/lib/guides.js';
 import { keySecretsOf } from '../src/platform/credentials.js';
 import { Scrubber } from '../src/platform/scrub.js';
+import { ProxyError } from '../src/proxy/index.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
 import { COMPACT_AFTER_BYTES } from '../src/store/file-adapter.js';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_WORLD_BYTES, StoreFileError } from '../src/store/store.js';
 import type { World, WorldSize } from '../src/store/world.js';
 import { guideFile } from '../src/surfaces/guides/index.js';
 import { DEFAULT_MAX_WORLDS, DEFAULT_MAX_WORLDS_BYTES } from '../src/worlds.js';
+import { proxyCommand } from './proxy-command.js';
 import { packageVersion } from './version.js';
 
 /** The command line: the only place that reads argv and the environment. */
@@ -51,6 +53,8 @@ Usage:
   unified-api-sandbox [serve] [options]   serve the seeded sandbox (the default command)
   unified-api-sandbox env [options]       print the sandbox's credentials and ids as dotenv lines
   unified-api-sandbox report [options]    the readiness report of a running sandbox's client
+  unified-api-sandbox proxy --upstream U  a recording proxy in front of the real service: drift
+                                          report, recorded world, HAR (/guides/proxy)
   unified-api-sandbox help                this text
   unified-api-sandbox --version           the version (also -v)
 
@@ -519,6 +523,8 @@ async function reportCommand(args: Args) {
 }
 
 async function main(argv: string[]) {
+  // The proxy's options are its own (proxy-command.ts).
+  if (argv[0] === 'proxy') return proxyCommand(argv.slice(1));
   const args = parse(argv);
   if (args.version) return console.log(packageVersion());
   switch (args.command) {
@@ -541,6 +547,7 @@ export function runCli(argv: string[]): void {
     const known =
       error instanceof UsageError ||
       error instanceof StartError ||
+      error instanceof ProxyError ||
       error instanceof StoreFileError ||
       error instanceof UnsafeFileError ||
       error instanceof FileLineError;

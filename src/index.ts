@@ -1,4 +1,7 @@
-/** Programmatic use: createApp for in-process tests, startSandbox for a listening server. */
+/**
+ * Programmatic use: createApp for in-process tests, startSandbox for a listening server, startProxy
+ * for a recording proxy in front of the real service.
+ */
 export { type CreateAppOptions, createApp, DEFAULT_SEED, type SandboxApp } from './app.js';
 export {
   type Fault,
@@ -50,5 +53,23 @@ export type {
 export { type Clock, manualClock, systemClock } from './lib/clock.js';
 export type { CorsOrigins } from './lib/cors.js';
 export { type SeedCredentials, seedCredentials } from './platform/credentials.js';
+export {
+  DRIFT_KINDS,
+  type DriftEntry,
+  DriftFileError,
+  type DriftFinding,
+  type DriftKind,
+  type DriftReport,
+  driftFailing,
+  driftFileText,
+  driftToJUnit,
+  driftToMarkdown,
+  type OperationSummary,
+  ProxyError,
+  type ProxyOptions,
+  type RunningProxy,
+  readDriftFile,
+  startProxy,
+} from './proxy/index.js';
 export { type RunningSandbox, StartError, type StartOptions, startSandbox } from './server.js';
 export { Store, StoreFileError } from './store/store.js';

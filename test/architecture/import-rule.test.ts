@@ -11,6 +11,10 @@ import { VERTICALS } from '../../src/verticals.js';
  * its index.ts.
  *
  *   lib <- store <- platform <- modules <- control <- surfaces <- app <- server <- index, bin
+ *
+ * The recording proxy (src/proxy/) stands beside the server: it uses lib, store, platform, control
+ * (the readiness report, the scrubber, the file writer) and app (the sandbox world it replays
+ * traffic at), and only bin/ and src/index.ts use it.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -23,6 +27,7 @@ const LAYERS = [
   'control',
   'surfaces',
   'app',
+  'proxy',
   'server',
   'entry',
   'bin',
@@ -41,6 +46,7 @@ function layerOf(file: string): string | null {
   if (path === 'src/server.ts') return 'server';
   if (path === 'src/app.ts' || path === 'src/worlds.ts') return 'app';
   if (path === 'src/verticals.ts') return 'modules';
+  if (path.startsWith('src/proxy/')) return 'proxy';
   const top = path.split('/')[1];
   return path.startsWith('src/') && LAYERS.includes(top ?? '') ? (top as string) : null;
 }
@@ -144,6 +150,23 @@ describe('the import rule', () => {
       const index = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
       expect(Object.values(index)).toContain(loadedModule(module));
     }
+  });
+
+  it('the proxy is used by bin/ and src/index.ts alone, and uses neither the server nor the surfaces', () => {
+    const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'bin'))];
+    const wrong: string[] = [];
+    for (const file of files) {
+      const fromLayer = layerOf(file);
+      for (const target of importsOf(file)) {
+        const toLayer = layerOf(target);
+        const arrow = `${relative(ROOT, file)} -> ${relative(ROOT, target)}`;
+        if (toLayer === 'proxy' && fromLayer !== 'proxy' && fromLayer !== 'entry' && fromLayer !== 'bin')
+          wrong.push(arrow);
+        if (fromLayer === 'proxy' && (toLayer === 'surfaces' || toLayer === 'server')) wrong.push(arrow);
+      }
+    }
+    expect(files.some((file) => layerOf(file) === 'proxy')).toBe(true);
+    expect(wrong).toEqual([]);
   });
 
   it('a file of lib imports nothing of src', () => {

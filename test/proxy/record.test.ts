@@ -1,0 +1,184 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API } from '@chift/chift-nodejs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createApp } from '../../src/app.js';
+import { seedDirectory } from '../../src/control/seeded-world.js';
+import { FakeValues } from '../../src/proxy/fake-values.js';
+import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/server.js';
+import { type Listening, listenOn } from '../helpers.js';
+
+/**
+ * A world recorded through the proxy: what the client read, kept as a fixture document; loaded by a
+ * sandbox with --fixtures, it answers the client's reads with the same records (same ids, personal
+ * values replaced by generated ones of the same shape, the same each time a value recurs).
+ */
+
+const SEED = 13;
+const OFFLINE_SEED = 99;
+const ids = seedDirectory(SEED);
+const INVOICING = ids.verticalConsumers.INVOICING as string;
+const ACCOUNTING = ids.verticalConsumers.ACCOUNTING as string;
+
+// biome-ignore lint/suspicious/noExplicitAny: records are read field by field
+type Item = any;
+
+let upstream: Listening;
+let proxy: RunningProxy | undefined;
+let offline: RunningSandbox | undefined;
+let folder: string;
+
+beforeEach(async () => {
+  upstream = await listenOn(createApp({ seed: SEED, connectionLife: 'off' }));
+  folder = mkdtempSync(join(tmpdir(), 'proxy-record-'));
+});
+
+afterEach(async () => {
+  await proxy?.close();
+  await offline?.close();
+  await upstream.close();
+  proxy = undefined;
+  offline = undefined;
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function clientOf(url: string, seed: number) {
+  const credentials = seedDirectory(seed);
+  return new API({
+    baseUrl: url,
+    accountId: credentials.accountId,
+    clientId: credentials.sandbox.clientId,
+    clientSecret: credentials.sandbox.clientSecret,
+  });
+}
+
+/** What the client reads: an invoicing consumer's contacts, an accounting consumer's clients and suppliers. */
+async function reads(client: InstanceType<typeof API>) {
+  const invoicing = (await client.Consumers.getConsumerById(INVOICING)).invoicing;
+  const accounting = (await client.Consumers.getConsumerById(ACCOUNTING)).accounting;
+  const contacts: Item[] = await invoicing.getContacts();
+  const clients: Item[] = await accounting.getClients();
+  const suppliers: Item[] = await accounting.getSuppliers();
+  return { contacts, clients, suppliers, contact: await invoicing.getContactById(contacts[0].id) };
+}
+
+const byId = (items: Item[]) => new Map(items.map((item) => [item.id as string, item]));
+
+describe('a world recorded through the proxy', () => {
+  it('loaded with --fixtures, answers the same reads with the same records, personal values replaced', async () => {
+    proxy = await startProxy({ upstream: upstream.origin, seed: SEED, record: {}, har: true });
+    const seen = await reads(clientOf(proxy.url, SEED));
+    const file = join(folder, 'world.yaml');
+    writeFileSync(file, await proxy.worldText(file));
+    const document = parse(readFileSync(file, 'utf8'));
+    expect(document.replace).toBe(true);
+    expect(document.consumers.map((consumer: Item) => consumer.id).sort()).toEqual(
+      [ACCOUNTING, INVOICING].sort(),
+    );
+
+    offline = await startSandbox({ seed: OFFLINE_SEED, port: 0, fixtures: file });
+    const again = await reads(clientOf(offline.url, OFFLINE_SEED));
+    const offlineContacts = byId(again.contacts);
+    for (const contact of seen.contacts) {
+      const replayed = offlineContacts.get(contact.id);
+      expect(replayed, `contact ${contact.id}`).toBeDefined();
+      // What is not personal is as the service answered it.
+      for (const field of ['is_customer', 'is_supplier', 'is_company', 'currency', 'language'])
+        expect(replayed[field]).toEqual(contact[field]);
+      expect(replayed.addresses?.[0]?.city).toBe(contact.addresses?.[0]?.city);
+      // What is personal is another value of the same shape.
+      if (contact.email) {
+        expect(replayed.email).not.toBe(contact.email);
+        expect(replayed.email).toMatch(/^[^@\s]+@[^@\s]+\.example$/);
+      }
+      if (contact.phone) {
+        expect(replayed.phone).not.toBe(contact.phone);
+        expect(replayed.phone.replace(/\d/g, '0')).toBe(contact.phone.replace(/\d/g, '0'));
+      }
+      if (contact.vat) expect(replayed.vat.slice(0, 2)).toBe(contact.vat.slice(0, 2));
+    }
+    expect(
+      await (
+        await clientOf(offline.url, OFFLINE_SEED).Consumers.getConsumerById(INVOICING)
+      ).invoicing.getContactById(seen.contact.id),
+    ).toEqual(offlineContacts.get(seen.contact.id));
+    const offlineClients = byId(again.clients);
+    for (const client of seen.clients)
+      expect(offlineClients.get(client.id)?.account_number).toBe(client.account_number);
+    expect(byId(again.suppliers).size).toBeGreaterThanOrEqual(seen.suppliers.length);
+  });
+
+  it('keeps the values with keepValues, and the HAR holds the exchanges without a credential', async () => {
+    proxy = await startProxy({
+      upstream: upstream.origin,
+      seed: SEED,
+      record: { keepValues: true },
+      har: true,
+    });
+    const seen = await reads(clientOf(proxy.url, SEED));
+    const document = (await proxy.world()) as Item;
+    const invoicing = document.consumers.find((consumer: Item) => consumer.id === INVOICING);
+    const recorded = byId(invoicing.connections[0].invoicing.contacts);
+    expect(recorded.get(seen.contacts[0].id).email).toBe(seen.contacts[0].email ?? undefined);
+    const har = (await proxy.har()) as Item;
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries.length).toBeGreaterThan(5);
+    const text = JSON.stringify(har);
+    expect(text).not.toContain(ids.sandbox.clientSecret);
+    const token = har.log.entries.find((entry: Item) => entry.request.url.endsWith('/token'));
+    expect(token.response.content.text).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+    const read = har.log.entries.find((entry: Item) => entry.request.url.includes('/invoicing/contacts'));
+    expect(read.request.headers.find((h: Item) => h.name === 'authorization').value).toMatch(
+      /^Bearer unsigned\./,
+    );
+  });
+});
+
+describe('the fake values of a recorded world', () => {
+  it('replace a value by the same fake wherever it recurs, and by the same one in another recording', () => {
+    const one = new FakeValues();
+    const other = new FakeValues();
+    expect(one.of('company_name', 'Schmidt SAS')).toBe(one.of('company_name', 'Schmidt SAS'));
+    expect(one.of('company_name', 'Schmidt SAS')).toBe(other.of('company_name', 'Schmidt SAS'));
+    expect(one.of('company_name', 'Schmidt SAS')).toMatch(/ SAS$/);
+    expect(one.of('company_name', 'Schmidt SAS')).not.toBe('Schmidt SAS');
+    expect(one.of('iban', 'BE81959413800045')).toMatch(/^BE\d{14}$/);
+    expect(one.of('phone', '+33 6 48 98 59 48')).toMatch(/^\+33 \d \d\d \d\d \d\d \d\d$/);
+    expect(one.of('currency', 'EUR')).toBe('EUR');
+    const record = one.record({
+      name: 'Schmidt SAS',
+      addresses: [{ street: 'rue Voltaire', city: 'Bordeaux' }],
+    });
+    expect(record.name).toBe(one.of('company_name', 'Schmidt SAS'));
+    expect(record.addresses[0]).toEqual({ street: one.of('street', 'rue Voltaire'), city: 'Bordeaux' });
+  });
+});
+
+describe('a world recorded from reads of records alone', () => {
+  it('holds the consumer of the records, though the client never read the consumer itself', async () => {
+    proxy = await startProxy({ upstream: upstream.origin, seed: SEED, record: {} });
+    const credentials = { accountId: ids.accountId, ...ids.sandbox };
+    const token = (await (
+      await fetch(`${proxy.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(credentials),
+      })
+    ).json()) as { access_token: string };
+    const res = await fetch(`${proxy.url}/consumers/${INVOICING}/invoicing/contacts?size=3`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    const read = (await res.json()) as { items: Item[] };
+    const document = (await proxy.world()) as Item;
+    expect(document.consumers).toHaveLength(1);
+    expect(document.consumers[0].id).toBe(INVOICING);
+    const contacts = document.consumers[0].connections[0].invoicing.contacts as Item[];
+    expect(contacts.map((contact) => contact.id)).toEqual(read.items.map((contact) => contact.id));
+    // A world the sandbox loads.
+    offline = await startSandbox({ seed: OFFLINE_SEED, port: 0, fixtures: document });
+    expect(offline.fixtures.loaded?.consumers[0]?.consumerid).toBe(INVOICING);
+  });
+});

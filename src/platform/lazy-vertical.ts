@@ -2,7 +2,7 @@ import { debuglog } from 'node:util';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppCaches, AppEnv, Services } from './context.js';
 import type { TickTask } from './ticker.js';
-import type { AnyVerticalModule, VerticalModule } from './vertical-module.js';
+import type { AnyVerticalModule, VerticalDescriptor, VerticalModule } from './vertical-module.js';
 import { type MountOptions, mountVertical, routesOf, type VerticalRoutes } from './vertical-mount.js';
 
 /**
@@ -19,11 +19,8 @@ import { type MountOptions, mountVertical, routesOf, type VerticalRoutes } from 
  * never reaches a vertical never builds its schemas: what that buys is in docs/benchmarks.md
  * (fresh process, the verticals loaded at import or on first use).
  */
-export interface VerticalManifest extends VerticalRoutes {
-  key: string;
-  api: VerticalModule['api'];
+export interface VerticalManifest extends VerticalDescriptor, VerticalRoutes {
   builtOn?: readonly string[];
-  collection: string;
   lives: boolean;
   /** The app caches it keeps, by name. */
   caches: readonly string[];
@@ -39,6 +36,9 @@ function factsOf(module: AnyVerticalModule): Facts {
   return {
     key: module.key,
     api: module.api,
+    code: module.code,
+    envName: module.envName,
+    showcase: module.showcase,
     ...(module.builtOn ? { builtOn: module.builtOn } : {}),
     collection: module.collection,
     lives: module.lives === true,
@@ -109,6 +109,9 @@ export function lazyVertical<D extends object, A>(
   const vertical: VerticalModule<D, A> = {
     key: facts.key,
     api: facts.api,
+    code: facts.code,
+    envName: facts.envName,
+    showcase: facts.showcase,
     ...(facts.builtOn ? { builtOn: facts.builtOn } : {}),
     collection: facts.collection,
     lives: facts.lives,

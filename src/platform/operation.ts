@@ -49,12 +49,17 @@ export function operation<R extends OperationRoute, D>(
     }
     return handle(c, { ...scope, data });
   };
-  return Object.assign(handler as RouteHandler<R, AppEnv>, { route });
+  return Object.assign(handler as RouteHandler<R, AppEnv>, { route, covers: coveredAs.operationId });
 }
 
-/** A vertical operation's handler, carrying its route: what registering it needs. */
+/**
+ * A vertical operation's handler, carrying its route (what registering it needs) and the operation
+ * whose coverage it checks, which the catalogue lists under the vertical's One API
+ * (fixtures/operations-by-api.json).
+ */
 export type Operation<R extends OperationRoute = OperationRoute> = RouteHandler<R, AppEnv> & {
   readonly route: R;
+  readonly covers: string;
 };
 
 /**

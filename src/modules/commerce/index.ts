@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
 import { announcedThrough, eventListened, oldestAnnounced } from '../../platform/announcements.js';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -91,7 +92,9 @@ export function commerceBusinessTask(services: Services): TickTask {
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */
 export const commerceModule: VerticalModule<CommerceDataset, ConnectionDatasetArgs> = {
   key: 'commerce',
-  api: 'eCommerce',
+  ...oneApi('eCommerce'),
+  envName: 'ECOMMERCE',
+  showcase: 90301,
   collection: COMMERCE_DATASETS,
   build: buildCommerceDataset,
   register: registerCommerce,

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { own } from '../../lib/own.js';
 import { announcedThrough, oldestAnnounced } from '../../platform/announcements.js';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -123,7 +124,9 @@ function nextDue(dataset: PosDataset): string | null {
 /** The Point of Sale vertical, as the app composes it (src/verticals.ts). */
 export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   key: 'pos',
-  api: 'Point of Sale',
+  ...oneApi('Point of Sale'),
+  envName: 'POS',
+  showcase: 9012,
   collection: 'pos_datasets',
   build: buildPosDataset,
   register: registerPos,

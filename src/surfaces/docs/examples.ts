@@ -202,16 +202,13 @@ class DocsExampleWorld implements ExampleWorld {
     return need(readingsOf(this.services, api).scope, `the ${api} examples`)(this);
   }
 
-  get accounting(): ExampleScope {
-    return this.#examplesScope('Accounting');
-  }
-
-  get pos(): ExampleScope {
-    return this.#examplesScope('Point of Sale');
-  }
-
-  get commerce(): ExampleScope {
-    return this.#examplesScope('eCommerce');
+  /** The scope the examples of the app's vertical of `key` (its descriptor's) work in. */
+  vertical(key: string): ExampleScope {
+    const vertical = need(
+      this.services.verticals.find((v) => v.key === key),
+      `the ${key} vertical`,
+    );
+    return this.#examplesScope(vertical.api);
   }
 
   /**
@@ -288,7 +285,7 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
         accountId: w.prefill.accountId,
         clientId: w.prefill.clientId,
         clientSecret: w.prefill.clientSecret,
-        consumerId: w.accounting.consumerid,
+        consumerId: w.vertical('accounting').consumerid,
         scopes: ['accounting.read', 'consumers.read'],
       },
     }),
@@ -320,7 +317,7 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
   connections_update_connection: {
     path: '/consumers/{consumer_id}/connections/{connectionid}',
     build: (w) => {
-      const { connection, integration } = w.accounting;
+      const { connection, integration } = w.vertical('accounting');
       return {
         body: { name: `${integration.name}: main company`, redirect: false },
         params: { connectionid: connection.connectionid },
@@ -504,14 +501,14 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
     path: '/consumers/{consumer_id}/connections/{connection_id}/enable_datalayer',
     build: (w) => ({
       body: { from_date: `${Number(w.today.slice(0, 4)) - 1}-01-01`, full_history: false },
-      params: { connection_id: w.accounting.connection.connectionid },
+      params: { connection_id: w.vertical('accounting').connection.connectionid },
     }),
   },
   datalayer_refresh: {
     path: '/consumers/{consumer_id}/connections/{connection_id}/refresh_datalayer',
     build: (w) => ({
       body: { force_from_date: `${w.today.slice(0, 7)}-01` },
-      params: { connection_id: w.accounting.connection.connectionid },
+      params: { connection_id: w.vertical('accounting').connection.connectionid },
     }),
   },
   datastores_create_consumer_datastoredata: {
@@ -542,7 +539,9 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
         timeDimensions: [
           { dimension: 'pos_orders.closing_date', granularity: 'month', dateRange: 'last 3 months' },
         ],
-        filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: [w.pos.consumerid] }],
+        filters: [
+          { member: 'pos_orders.consumer_id', operator: 'equals', values: [w.vertical('pos').consumerid] },
+        ],
       },
     }),
   },
@@ -556,7 +555,13 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
             timeDimensions: [
               { dimension: 'pos_orders.closing_date', granularity: 'month', dateRange: 'last 3 months' },
             ],
-            filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: [w.pos.consumerid] }],
+            filters: [
+              {
+                member: 'pos_orders.consumer_id',
+                operator: 'equals',
+                values: [w.vertical('pos').consumerid],
+              },
+            ],
           },
           {
             measures: ['commerce_orders.count'],
@@ -564,7 +569,11 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
               { dimension: 'commerce_orders.created_on', granularity: 'month', dateRange: 'last 3 months' },
             ],
             filters: [
-              { member: 'commerce_orders.consumer_id', operator: 'equals', values: [w.commerce.consumerid] },
+              {
+                member: 'commerce_orders.consumer_id',
+                operator: 'equals',
+                values: [w.vertical('commerce').consumerid],
+              },
             ],
           },
         ],
@@ -685,7 +694,7 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
         match: {
           method: 'GET',
           path: '/consumers/{consumer_id}/accounting/invoices',
-          consumer_id: w.accounting.consumerid,
+          consumer_id: w.vertical('accounting').consumerid,
         },
         effect: { status: 503, headers: { 'Retry-After': '5' } },
         times: 1,
@@ -702,7 +711,7 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
             ref: 'bakery',
             connections: [
               {
-                integration: w.accounting.integration.integrationid,
+                integration: w.vertical('accounting').integration.integrationid,
                 accounting: {
                   clients: [
                     {

@@ -17,11 +17,9 @@ import { timelineTask } from './control/timeline-task.js';
 import { registerWorldControl } from './control/worlds.js';
 import { type Clock, manualClock, originOf } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
-import { ValidationFailure } from './lib/errors.js';
 import { seededIds } from './lib/ids.js';
 import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { DeferredTrieRouter } from './lib/router.js';
-import { pydanticIssue } from './lib/validation-errors.js';
 import { registerAuth } from './modules/auth/index.js';
 import { registerConnections } from './modules/connections/index.js';
 import { registerConsumers } from './modules/consumers/index.js';
@@ -33,14 +31,14 @@ import { registerIssues } from './modules/issues/index.js';
 import { registerLocalAgents } from './modules/local-agents/index.js';
 import { automationTask, registerSyncs } from './modules/syncs/index.js';
 import { registerWebhooks, webhookDeliveryTask } from './modules/webhooks/index.js';
-import { bodyGuard, isJsonRequest } from './platform/body-guard.js';
+import { bodyGuard } from './platform/body-guard.js';
 import { loadCatalogue } from './platform/catalogue.js';
 import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
 import { jwtSecret, keySecretsOf } from './platform/credentials.js';
 import { handleError } from './platform/handle-error.js';
-import { appCachesOf } from './platform/lazy-vertical.js';
+import { appCachesOf, mountVerticals } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
-import { requestSchemaOf, validationFailure } from './platform/openapi.js';
+import { validationHook } from './platform/openapi.js';
 import { hostOfUrl, requestPolicy, surfaceOf } from './platform/request-policy.js';
 import { Scrubber } from './platform/scrub.js';
 import { SandboxSelf } from './platform/self.js';
@@ -278,18 +276,9 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   // The declared world, in one write through the same domain functions as the API.
   if (options.fixtures !== undefined) loadFixturesNow(store, services, options.fixtures);
 
-  const app = new OpenAPIHono<AppEnv>({
+  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({
     router: new DeferredTrieRouter(),
-    defaultHook: (result, c) => {
-      // A required JSON body sent without one (no body, or not JSON) reaches the hook as {}.
-      if (result.target === 'json' && !isJsonRequest(c.req.header('content-type'))) {
-        throw new ValidationFailure([pydanticIssue(['body'], 'missing', null)]);
-      }
-      if (!result.success) {
-        const schema = requestSchemaOf(app, c.req.method, c.req.routePath, result.target);
-        throw validationFailure(result, schema);
-      }
-    },
+    defaultHook: validationHook(() => app),
   });
 
   // The request policy before anything else (the Host, the sandbox's own deliveries, CORS and the
@@ -385,7 +374,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   registerSyncs(app);
   registerDatalayer(app);
   registerIssues(app);
-  for (const module of verticals) module.register(app);
+  mountVerticals(app, verticals, { hook: validationHook, onError: handleError });
   registerDatalab(app);
   registerLocalAgents(app);
   registerSandboxControl(app);

@@ -38,15 +38,19 @@ export const ALL_MCP_SCOPES = ['*'];
 /** The world's clock starts from here: seeded records are dated before it. */
 const SEED_EPOCH = Date.parse('2026-01-01T00:00:00.000Z');
 
-export const VERTICAL_SHOWCASE: { envName: string; api: ApiName; integrationid: number }[] = [
-  { envName: 'ACCOUNTING', api: 'Accounting', integrationid: 1000 },
-  { envName: 'POS', api: 'Point of Sale', integrationid: 9012 },
-  { envName: 'ECOMMERCE', api: 'eCommerce', integrationid: 90301 },
-  { envName: 'INVOICING', api: 'Invoicing', integrationid: 7010 },
-  { envName: 'BANKING', api: 'Banking', integrationid: 10000 },
-  { envName: 'PAYMENT', api: 'Payment', integrationid: 7106 },
-  { envName: 'PMS', api: 'Property Management System', integrationid: 9503 },
-];
+/**
+ * The showcase consumer of each vertical of src/verticals.ts, as its descriptor names it, in the
+ * order of their One API codes (the order they are seeded in: the first three have production
+ * twins, the first two twins in the other account).
+ */
+export const VERTICAL_SHOWCASE: readonly {
+  key: string;
+  envName: string;
+  api: ApiName;
+  integrationid: number;
+}[] = [...VERTICALS]
+  .sort((a, b) => a.code - b.code)
+  .map(({ key, envName, api, showcase }) => ({ key, envName, api, integrationid: showcase }));
 
 /** The custom connector of the seeded custom consumer: the catalogue's only Custom integration. */
 export const CUSTOM_SHOWCASE_INTEGRATION = 90901;

@@ -2,19 +2,39 @@ import { readFileSync } from 'node:fs';
 import { packageFile } from '../lib/package-files.js';
 import { tilePng } from '../lib/png.js';
 
-/** The integration catalogue of fixtures/integrations.json, with its images drawn once. */
-export const API_NAMES = [
-  'Point of Sale',
-  'eCommerce',
-  'Accounting',
-  'Invoicing',
-  'Communication',
-  'Banking',
-  'Custom',
-  'Payment',
-  'Property Management System',
+/**
+ * The One APIs of the service, each with its integer code (a sync connection's `one_api`), in the
+ * order the service's enum lists them. A wire table, like an error message: the verticals name
+ * their One API from it (their descriptor, src/verticals.ts), and it holds the One APIs that are no
+ * vertical of the sandbox (Communication, Custom).
+ */
+export const ONE_APIS = [
+  { name: 'Point of Sale', code: 2 },
+  { name: 'eCommerce', code: 3 },
+  { name: 'Accounting', code: 1 },
+  { name: 'Invoicing', code: 4 },
+  { name: 'Communication', code: 8 },
+  { name: 'Banking', code: 5 },
+  { name: 'Custom', code: 9 },
+  { name: 'Payment', code: 6 },
+  { name: 'Property Management System', code: 7 },
 ] as const;
-export type ApiName = (typeof API_NAMES)[number];
+
+/** The names of the One APIs, in the service's order (the enum of the wire). */
+export const API_NAMES = ONE_APIS.map((api) => api.name) as unknown as readonly [
+  (typeof ONE_APIS)[number]['name'],
+  ...(typeof ONE_APIS)[number]['name'][],
+];
+export type ApiName = (typeof ONE_APIS)[number]['name'];
+
+/** A One API's name and code, as a vertical's descriptor holds them. */
+export function oneApi<N extends ApiName>(name: N): { api: N; code: number } {
+  const found = ONE_APIS.find((api) => api.name === name);
+  if (!found) throw new Error(`No One API named ${name}`);
+  return { api: name, code: found.code };
+}
+
+/** The integration catalogue of fixtures/integrations.json, with its images drawn once. */
 
 export const COVERAGE_STATUSES = ['SUPPORTED', 'NOT_IMPLEMENTED', 'NOT_SUPPORTED', 'UNDER_ANALYSIS'] as const;
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];

@@ -2,10 +2,12 @@ import { type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { errors, ValidationFailure } from '../lib/errors.js';
 import { locationOf, toValidationIssues } from '../lib/validation.js';
+import { pydanticIssue } from '../lib/validation-errors.js';
 import { isAdmin } from './access.js';
+import { isJsonRequest } from './body-guard.js';
 import type { AppEnv } from './context.js';
-import { completeRoutes } from './lazy-vertical.js';
 import { withClientRequestId } from './transactions.js';
+import { routeDefinitions } from './vertical-mount.js';
 
 /** Wire shapes and route pieces shared by every resource group. */
 
@@ -162,8 +164,7 @@ export function policyOf(route: { security?: unknown }): AccessPolicy | undefine
  */
 export function accessPolicies(app: Pick<OpenAPIHono<AppEnv>, 'openAPIRegistry'>): Map<string, AccessPolicy> {
   const out = new Map<string, AccessPolicy>();
-  completeRoutes(app);
-  for (const definition of app.openAPIRegistry.definitions) {
+  for (const definition of routeDefinitions(app)) {
     if (definition.type !== 'route') continue;
     const policy = policyOf(definition.route);
     if (policy) out.set(`${definition.route.method.toUpperCase()} ${definition.route.path}`, policy);
@@ -285,6 +286,25 @@ export function requestSchemaOf(
     return schema as z.ZodType | undefined;
   }
   return undefined;
+}
+
+/**
+ * The validation hook of an app (or of a vertical's sub-app): a required JSON body sent without one
+ * (no body, or not JSON) reaches it as {}; a failure is reported with each field's type read off the
+ * schema the route of `registryOf()` declares.
+ */
+export function validationHook(
+  registryOf: () => Pick<OpenAPIHono<AppEnv>, 'openAPIRegistry'>,
+): OpenAPIHono<AppEnv>['defaultHook'] {
+  return (result, c) => {
+    if (result.target === 'json' && !isJsonRequest(c.req.header('content-type'))) {
+      throw new ValidationFailure([pydanticIssue(['body'], 'missing', null)]);
+    }
+    if (!result.success) {
+      const schema = requestSchemaOf(registryOf(), c.req.method, c.req.routePath, result.target);
+      throw validationFailure(result, schema);
+    }
+  };
 }
 
 /** The validation body of a failed result, each field's type read off `schema` (the one it was validated with). */

@@ -65,12 +65,17 @@ export function operation<R extends OperationRoute, D>(
       ? (building.then(giveTurn).then(() => opened() as unknown as Response) as unknown as Response)
       : opened();
   };
-  return Object.assign(handler as RouteHandler<R, AppEnv>, { route });
+  return Object.assign(handler as RouteHandler<R, AppEnv>, { route, covers: coveredAs.operationId });
 }
 
-/** A vertical operation's handler, carrying its route: what registering it needs. */
+/**
+ * A vertical operation's handler, carrying its route (what registering it needs) and the operation
+ * whose coverage it checks, which the catalogue lists under the vertical's One API
+ * (fixtures/operations-by-api.json).
+ */
 export type Operation<R extends OperationRoute = OperationRoute> = RouteHandler<R, AppEnv> & {
   readonly route: R;
+  readonly covers: string;
 };
 
 /**

@@ -35,6 +35,29 @@ export type ChoiceLister = (
 ) => PostConnectionChoice[] | null;
 
 /**
+ * What a vertical is, written once in its index.ts: every list of the verticals (the showcase
+ * consumers of the seeded world, the `env` names, the path segments /docs prefills, the docs'
+ * examples, the catalogue's operations) is read off these fields of the modules of src/verticals.ts.
+ */
+export interface VerticalDescriptor {
+  /**
+   * Its path segment (`/consumers/{consumer_id}/<key>/...`), its fixture block name, and what its
+   * examples' and caches' keys start with.
+   */
+  key: string;
+  /** The One API of its integrations, by name. */
+  api: ApiName;
+  /** That One API's code (a sync connection's `one_api`): `oneApi(name)` of platform/catalogue.ts gives both. */
+  code: number;
+  /** The name of its showcase consumer in `env` (SANDBOX_CONSUMER_ID_<envName>) and in seedDirectory. */
+  envName: string;
+  /** The integration of its showcase consumer's active connection in the seeded world. */
+  showcase: number;
+  /** The world collection its data is opened from, one entry per connection (or per folder). */
+  collection: string;
+}
+
+/**
  * A vertical (Accounting, Invoicing, Banking, Payment, Point of Sale, eCommerce, Property Management
  * System) as the app composes it: everything the layers around it need, declared once in the
  * vertical's index.ts. `src/verticals.ts` lists the modules; `createApp` builds the world's
@@ -42,19 +65,13 @@ export type ChoiceLister = (
  * the fixtures schema, the Datalab cubes, the console's samples, the docs' examples and the link
  * pages' choices from that list, so nothing below the app names a vertical.
  */
-export interface VerticalModule<D extends object = object, A = never> {
-  /** The vertical's path segment (`/consumers/{consumer_id}/<key>/...`) and fixture block name. */
-  key: string;
-  /** The One API of its integrations. */
-  api: ApiName;
+export interface VerticalModule<D extends object = object, A = never> extends VerticalDescriptor {
   /**
    * The verticals whose wire shapes and records this one is built on (the PMS on the POS's orders),
    * by key: the only verticals it may import (through their index.ts), which the app's list must
    * hold too.
    */
   builtOn?: readonly string[];
-  /** The world collection that keeps its data, one entry per connection (or per folder). */
-  collection: string;
   /**
    * Builds one entry of the collection from the seed: a pure function of its arguments, the world's
    * origin (ISO: the instant its clock started, where its history ends) and, for a vertical that

@@ -106,6 +106,48 @@ function arrowsAgainstTheRule(): Arrow[] {
   return wrong.filter((arrow) => !EXCEPTIONS.some((e) => e.from === arrow.from && e.to === arrow.to));
 }
 
+/**
+ * Underscored members the code may read: fields a dependency documents under that name. Each with
+ * where it is documented.
+ */
+const DOCUMENTED_UNDERSCORED = new Map([
+  ['_meta', "the MCP protocol's metadata of a message (modelcontextprotocol.io, specification, _meta)"],
+]);
+
+/**
+ * What only a dependency's own code may touch: its private list of OpenAPI definitions, its
+ * underscored members, and the pieces of hono's router and compose (the matched route's index, the
+ * app's error handler field, compose's own error): a minor release may change any of them silently.
+ */
+const INTERNALS: { pattern: RegExp; what: string }[] = [
+  { pattern: /\b_definitions\b/, what: "the OpenAPI registry's private _definitions" },
+  { pattern: /\.routeIndex\b/, what: "hono's routeIndex (a copied compose)" },
+  { pattern: /next\(\) called multiple times/, what: "hono's compose, copied" },
+  { pattern: /\bas unknown as \{\s*errorHandler\b/, what: "hono's errorHandler field" },
+];
+
+/** The code, without its comments (which may name what it must not do). */
+const codeOf = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+function frameworkInternals(): { file: string; what: string }[] {
+  const files = ['src', 'bin', 'scripts'].flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts'))
+      .map((name) => join(ROOT, folder, name)),
+  );
+  const found: { file: string; what: string }[] = [];
+  for (const path of files) {
+    const file = relative(ROOT, path);
+    const code = codeOf(readFileSync(path, 'utf8'));
+    for (const { pattern, what } of INTERNALS) if (pattern.test(code)) found.push({ file, what });
+    for (const [, member] of code.matchAll(/\.(_[A-Za-z]\w*)/g)) {
+      if (!DOCUMENTED_UNDERSCORED.has(member as string))
+        found.push({ file, what: `a private member .${member}` });
+    }
+  }
+  return found;
+}
+
 describe('the import rule', () => {
   it('every import goes down the layers, and into a module only through its index.ts', () => {
     const wrong = arrowsAgainstTheRule().map((a) => `${a.from} -> ${a.to} (${a.why})`);
@@ -166,6 +208,11 @@ describe('the import rule', () => {
       }
     }
     expect(files.some((file) => layerOf(file) === 'proxy')).toBe(true);
+    expect(wrong).toEqual([]);
+  });
+
+  it('reads no private field of a dependency and copies none of its internals', () => {
+    const wrong = frameworkInternals().map((f) => `${f.file}: ${f.what}`);
     expect(wrong).toEqual([]);
   });
 

@@ -32,6 +32,7 @@
  * ./ledger.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
@@ -164,7 +165,9 @@ declare module '../../platform/context.js' {
 /** The Accounting vertical, as the app composes it (src/verticals.ts). */
 export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
   key: 'accounting',
-  api: 'Accounting',
+  ...oneApi('Accounting'),
+  envName: 'ACCOUNTING',
+  showcase: 1000,
   collection: LEDGERS,
   build: ledgerBuild,
   lives: true,

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -32,7 +33,9 @@ export function registerBanking(app: OpenAPIHono<AppEnv>): void {
 /** The Banking vertical, as the app composes it (src/verticals.ts). */
 export const bankingModule: VerticalModule<BankingDataset, ConnectionDatasetArgs> = {
   key: 'banking',
-  api: 'Banking',
+  ...oneApi('Banking'),
+  envName: 'BANKING',
+  showcase: 10000,
   collection: 'banking_datasets',
   build: bankingDatasetBuild,
   register: registerBanking,

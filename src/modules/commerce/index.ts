@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -46,7 +47,9 @@ export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
 /** The eCommerce vertical, as the app composes it (src/verticals.ts). */
 export const commerceModule: VerticalModule<CommerceDataset, ConnectionDatasetArgs> = {
   key: 'commerce',
-  api: 'eCommerce',
+  ...oneApi('eCommerce'),
+  envName: 'ECOMMERCE',
+  showcase: 90301,
   collection: COMMERCE_DATASETS,
   build: commerceDatasetBuild,
   register: registerCommerce,

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -48,7 +49,9 @@ export function registerInvoicing(app: OpenAPIHono<AppEnv>): void {
 /** The Invoicing vertical, as the app composes it (src/verticals.ts). */
 export const invoicingModule: VerticalModule<InvoicingDataset, ConnectionDatasetArgs> = {
   key: 'invoicing',
-  api: 'Invoicing',
+  ...oneApi('Invoicing'),
+  envName: 'INVOICING',
+  showcase: 7010,
   collection: 'invoicing_datasets',
   build: invoicingDatasetBuild,
   lives: true,

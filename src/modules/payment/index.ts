@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -30,7 +31,9 @@ export function registerPayment(app: OpenAPIHono<AppEnv>): void {
 /** The Payment vertical, as the app composes it (src/verticals.ts). */
 export const paymentModule: VerticalModule<PaymentDataset, ConnectionDatasetArgs> = {
   key: 'payment',
-  api: 'Payment',
+  ...oneApi('Payment'),
+  envName: 'PAYMENT',
+  showcase: 7106,
   collection: 'payment_datasets',
   build: paymentDatasetBuild,
   register: registerPayment,

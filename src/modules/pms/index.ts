@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -34,7 +35,9 @@ export function registerPms(app: OpenAPIHono<AppEnv>): void {
 /** The Property Management System vertical, as the app composes it (src/verticals.ts). */
 export const pmsModule: VerticalModule<PmsDataset, ConnectionDatasetArgs> = {
   key: 'pms',
-  api: 'Property Management System',
+  ...oneApi('Property Management System'),
+  envName: 'PMS',
+  showcase: 9503,
   // Its stays are POS orders, its wire shapes the POS's (the reference shares them).
   builtOn: ['pos'],
   collection: 'pms_datasets',

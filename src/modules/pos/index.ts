@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
@@ -47,7 +48,9 @@ export { MAX_ANNOUNCED_DAYS } from '../../platform/announcements.js';
 /** The Point of Sale vertical, as the app composes it (src/verticals.ts). */
 export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   key: 'pos',
-  api: 'Point of Sale',
+  ...oneApi('Point of Sale'),
+  envName: 'POS',
+  showcase: 9012,
   collection: 'pos_datasets',
   build: posDatasetBuild,
   register: registerPos,

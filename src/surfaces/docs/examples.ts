@@ -1,27 +1,22 @@
-import { sandboxEnv } from '../../control/env.js';
 import { own } from '../../lib/own.js';
 import { connectionCredentials, mandatoryPostConnections } from '../../modules/connections/index.js';
-import { connectorSlug } from '../../modules/custom/index.js';
 import { webhookTypes } from '../../modules/webhooks/index.js';
-import type { ApiName, Integration } from '../../platform/catalogue.js';
+import type { Integration } from '../../platform/catalogue.js';
 import type { Services } from '../../platform/context.js';
 import {
   type Built,
   customPatch,
   customPost,
-  type ExampleScope,
   type ExampleSpec,
   type ExampleWorld,
   MissingRecord,
   need,
   readingsOf,
 } from '../../platform/examples.js';
-import { activeConnectionOf } from '../../platform/transactions.js';
 import type { AnyVerticalModule } from '../../platform/vertical-module.js';
 import { connectionsOfConsumer } from '../../store/indexes.js';
-import type { World } from '../../store/world.js';
 import { VERTICALS } from '../../verticals.js';
-import { docsPrefill } from './prefill.js';
+import { DocsExampleWorld } from './example-world.js';
 
 /**
  * A request body for every operation of the served documents that takes JSON, which the sandbox
@@ -141,127 +136,7 @@ export function withRequestExamples(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The world as the examples read it.
-
-/**
- * The world as the examples read it (the ExampleWorld of platform/examples.ts), with what only the
- * platform's examples read: the /docs prefill (the seeded key), the custom connector, the sync.
- */
-class DocsExampleWorld implements ExampleWorld {
-  readonly services: Services;
-  readonly origin: string;
-  readonly world: World;
-  readonly today: string;
-  readonly prefill: ReturnType<typeof docsPrefill>;
-  readonly #memo = new Map<string, unknown>();
-
-  constructor(services: Services, origin: string) {
-    this.services = services;
-    this.origin = origin;
-    this.world = services.store.world;
-    this.today = services.store.today();
-    this.prefill = docsPrefill(this.world, origin, services.catalogue);
-  }
-
-  once<T>(key: string, make: () => T): T {
-    if (!this.#memo.has(key)) this.#memo.set(key, make());
-    return this.#memo.get(key) as T;
-  }
-
-  /** The consumer /docs prefills for a path: that of the segment after /consumers/{consumer_id}. */
-  consumerFor(path: string): string | undefined {
-    const at = path.indexOf('{consumer_id}');
-    const segment = path.slice(at + '{consumer_id}'.length).split('/')[1] ?? '';
-    const ids = this.prefill.consumer_ids as Record<string, string | undefined>;
-    return (Object.hasOwn(ids, segment) ? ids[segment] : undefined) ?? ids[''];
-  }
-
-  /** The prefilled consumer of a segment with its active connection of the One API. */
-  scope(segment: string, api: ApiName): ExampleScope {
-    return this.scopeOf(
-      need(this.consumerFor(`/consumers/{consumer_id}/${segment}`), `a ${api} consumer`),
-      api,
-    );
-  }
-
-  /** A consumer's active connection of a One API, as its operations pick it (the newest). */
-  scopeOf(consumerid: string, api: ApiName): ExampleScope {
-    const connection = need(
-      activeConnectionOf(this.world, consumerid, api, (id) => this.services.catalogue.get(id)?.api),
-      `an active ${api} connection`,
-    );
-    const integration = need(this.services.catalogue.get(connection.integrationid), 'its integration');
-    return { consumerid, connection, integration };
-  }
-
-  /**
-   * The scope the examples of the vertical of a One API work in, its data read as they read it (the
-   * platform's examples that name a vertical's consumer or connection read it so, in their order).
-   */
-  #examplesScope(api: ApiName): ExampleScope {
-    return need(readingsOf(this.services, api).scope, `the ${api} examples`)(this);
-  }
-
-  get accounting(): ExampleScope {
-    return this.#examplesScope('Accounting');
-  }
-
-  get pos(): ExampleScope {
-    return this.#examplesScope('Point of Sale');
-  }
-
-  get commerce(): ExampleScope {
-    return this.#examplesScope('eCommerce');
-  }
-
-  /**
-   * The consumer of a custom connector, its active Custom connection, and the connector as a path
-   * names it. /docs prefills no consumer for custom paths yet: then the one `env` prints.
-   */
-  get custom(): ExampleScope & { connector: string } {
-    return this.once('custom', () => {
-      const ids = this.prefill.consumer_ids as Record<string, string | undefined>;
-      const env = new Map(sandboxEnv(this.world, this.origin, this.services.catalogue));
-      const consumerid = need(ids.custom ?? env.get('SANDBOX_CONSUMER_ID_CUSTOM'), 'a custom consumer');
-      const connection = need(
-        activeConnectionOf(this.world, consumerid, 'Custom', (id) => this.services.catalogue.get(id)?.api),
-        'an active Custom connection',
-      );
-      const integration = need(this.services.catalogue.get(connection.integrationid), 'its integration');
-      return { consumerid, connection, integration, connector: connectorSlug(integration.name) };
-    });
-  }
-
-  /** The seeded sandbox key's account and environment (what the prefilled key reaches). */
-  get environment(): { accountid: string; envid: string } {
-    const key = Object.values(this.world.keys).find((k) => k.clientid === this.prefill.clientId);
-    return need(key && { accountid: key.accountid, envid: key.envid }, 'the sandbox key');
-  }
-
-  /** The sync /docs works with: the one the sync consumer is set up for, with its flows. */
-  get sync() {
-    return this.once('sync', () => {
-      const consumerid = need(this.prefill.consumer_ids.syncs, 'the sync consumer');
-      const setUp = Object.values(this.world.consumer_syncs).filter((s) => s.consumerid === consumerid);
-      const sync = need(
-        setUp.map((s) => own(this.world.syncs, s.syncid)).find((s) => s !== undefined),
-        'a sync',
-      );
-      const flows = Object.values(this.world.flows).filter((f) => f.syncid === sync.syncid);
-      const enabled = (flowid: string) => own(this.world.flow_consumers, `${consumerid}:${flowid}`)?.enabled;
-      // The flow an event starts and the consumer has enabled: what events, enabling and runs use.
-      const flow = need(
-        flows.find((f) => enabled(f.flowid) && f.triggers.some((t) => t.type === 'event')) ??
-          flows.find((f) => enabled(f.flowid)),
-        'an enabled flow',
-      );
-      return { consumerid, sync, flow, flows };
-    });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The examples, by operationId, with the path each one is served at.
+// The examples, by operationId (read through the DocsExampleWorld of example-world.ts), with the path each one is served at.
 
 /** An example of the platform's, which may read what only the docs' world knows (the prefill...). */
 interface DocsExampleSpec {
@@ -288,7 +163,7 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
         accountId: w.prefill.accountId,
         clientId: w.prefill.clientId,
         clientSecret: w.prefill.clientSecret,
-        consumerId: w.accounting.consumerid,
+        consumerId: w.vertical('accounting').consumerid,
         scopes: ['accounting.read', 'consumers.read'],
       },
     }),
@@ -320,7 +195,7 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
   connections_update_connection: {
     path: '/consumers/{consumer_id}/connections/{connectionid}',
     build: (w) => {
-      const { connection, integration } = w.accounting;
+      const { connection, integration } = w.vertical('accounting');
       return {
         body: { name: `${integration.name}: main company`, redirect: false },
         params: { connectionid: connection.connectionid },
@@ -504,14 +379,14 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
     path: '/consumers/{consumer_id}/connections/{connection_id}/enable_datalayer',
     build: (w) => ({
       body: { from_date: `${Number(w.today.slice(0, 4)) - 1}-01-01`, full_history: false },
-      params: { connection_id: w.accounting.connection.connectionid },
+      params: { connection_id: w.vertical('accounting').connection.connectionid },
     }),
   },
   datalayer_refresh: {
     path: '/consumers/{consumer_id}/connections/{connection_id}/refresh_datalayer',
     build: (w) => ({
       body: { force_from_date: `${w.today.slice(0, 7)}-01` },
-      params: { connection_id: w.accounting.connection.connectionid },
+      params: { connection_id: w.vertical('accounting').connection.connectionid },
     }),
   },
   datastores_create_consumer_datastoredata: {
@@ -542,7 +417,7 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
         timeDimensions: [
           { dimension: 'pos_orders.closing_date', granularity: 'month', dateRange: 'last 3 months' },
         ],
-        filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: [w.pos.consumerid] }],
+        filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: [w.consumerOf('pos')] }],
       },
     }),
   },
@@ -556,7 +431,9 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
             timeDimensions: [
               { dimension: 'pos_orders.closing_date', granularity: 'month', dateRange: 'last 3 months' },
             ],
-            filters: [{ member: 'pos_orders.consumer_id', operator: 'equals', values: [w.pos.consumerid] }],
+            filters: [
+              { member: 'pos_orders.consumer_id', operator: 'equals', values: [w.consumerOf('pos')] },
+            ],
           },
           {
             measures: ['commerce_orders.count'],
@@ -564,7 +441,11 @@ const PLATFORM_EXAMPLES: Record<string, DocsExampleSpec> = {
               { dimension: 'commerce_orders.created_on', granularity: 'month', dateRange: 'last 3 months' },
             ],
             filters: [
-              { member: 'commerce_orders.consumer_id', operator: 'equals', values: [w.commerce.consumerid] },
+              {
+                member: 'commerce_orders.consumer_id',
+                operator: 'equals',
+                values: [w.consumerOf('commerce')],
+              },
             ],
           },
         ],
@@ -685,7 +566,7 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
         match: {
           method: 'GET',
           path: '/consumers/{consumer_id}/accounting/invoices',
-          consumer_id: w.accounting.consumerid,
+          consumer_id: w.vertical('accounting').consumerid,
         },
         effect: { status: 503, headers: { 'Retry-After': '5' } },
         times: 1,
@@ -702,7 +583,7 @@ const SANDBOX_EXAMPLES: Record<string, DocsExampleSpec> = {
             ref: 'bakery',
             connections: [
               {
-                integration: w.accounting.integration.integrationid,
+                integration: w.vertical('accounting').integration.integrationid,
                 accounting: {
                   clients: [
                     {

@@ -6,8 +6,8 @@ import type { Context } from 'hono';
 import { errors } from '../../lib/errors.js';
 import { GUIDES_PATH } from '../../lib/guides.js';
 import type { AppEnv, Services } from '../../platform/context.js';
-import { completeRoutes } from '../../platform/lazy-vertical.js';
 import { publicOrigin } from '../../platform/urls.js';
+import { definitionSummaries, documentApp } from '../../platform/vertical-mount.js';
 import { builtFiles, SWAGGER_UI_ASSETS, swaggerUiFolder } from './built.js';
 import { requestBodyExamples, withRequestExamples } from './examples.js';
 import { docsPrefill } from './prefill.js';
@@ -231,8 +231,7 @@ const DOCUMENT_CONFIG: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0
  * what the build writes as the prebuilt document.
  */
 export function generateDocument(app: OpenAPIHono<AppEnv>): string {
-  completeRoutes(app);
-  return JSON.stringify(app.getOpenAPI31Document(DOCUMENT_CONFIG));
+  return JSON.stringify(documentApp(app).getOpenAPI31Document(DOCUMENT_CONFIG));
 }
 
 export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): void {
@@ -337,13 +336,13 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, services?: Services): voi
  * one was built by other code.
  */
 export function routesFingerprint(app: OpenAPIHono<AppEnv>): string {
-  const definitions = app.openAPIRegistry.definitions;
+  const definitions = definitionSummaries(app);
   const hash = createHash('sha256').update(String(definitions.length));
   for (const definition of definitions) {
-    if (definition.type === 'route') {
+    if ('route' in definition) {
       const { method, path, operationId } = definition.route;
       hash.update(`\n${method} ${path} ${operationId ?? ''}`);
-    } else if (definition.type === 'component') {
+    } else if ('componentType' in definition) {
       hash.update(`\n${definition.componentType} ${definition.name}`);
     } else {
       hash.update(`\n${definition.type}`);

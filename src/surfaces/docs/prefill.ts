@@ -1,16 +1,14 @@
 import { sandboxEnv } from '../../control/env.js';
+import { VERTICAL_SHOWCASE } from '../../control/seeded-world.js';
 import type { Catalogue } from '../../platform/catalogue.js';
 import type { World } from '../../store/world.js';
 
-/** Path segment after /consumers/{consumer_id} of each vertical, by its env name (seed/env.ts). */
-const VERTICAL_SEGMENTS: Record<string, string> = {
-  ACCOUNTING: 'accounting',
-  POS: 'pos',
-  ECOMMERCE: 'commerce',
-  INVOICING: 'invoicing',
-  BANKING: 'banking',
-  PAYMENT: 'payment',
-  PMS: 'pms',
+/**
+ * Path segment after /consumers/{consumer_id} of each vertical (its descriptor's key), by its env
+ * name (control/env.ts), in the order of the showcase consumers, and the custom connectors' segment.
+ */
+const VERTICAL_SEGMENTS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(VERTICAL_SHOWCASE.map((showcase) => [showcase.envName, showcase.key])),
   CUSTOM: 'custom',
 };
 

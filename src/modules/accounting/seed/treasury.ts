@@ -5,7 +5,10 @@ import { round2 } from '../ledger/money.js';
 import { applyChange, buildJournalEntry, mintDocumentNumber } from '../ledger/posting.js';
 import { buildBankStatement, buildFinancialEntry, type FinancialLineDraft } from '../ledger/treasury.js';
 
-/** What a seeded ledger books through its bank, cash and miscellaneous journals besides invoices and staff. */
+/**
+ * What a seeded ledger books through its bank, cash and miscellaneous journals, besides its invoices
+ * and its staff.
+ */
 
 /** A financial entry of the bank or cash journal. */
 export function bookFinancial(

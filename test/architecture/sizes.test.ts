@@ -44,7 +44,6 @@ const STILL_OVER: Record<string, number> = {
   'src/modules/accounting/accounting.client-routes.ts › registerAccountingClientRoutes': 136,
   'src/modules/accounting/accounting.fixtures.ts › accountingFixtures': 254,
   'src/modules/commerce/commerce.fixtures.ts › commerceProduct': 131,
-  'src/modules/invoicing/invoicing.schemas.ts': 629,
   'src/modules/syncs/automation.seed.ts › seedAutomation': 229,
   'src/server.ts › startSandbox': 146,
   'src/surfaces/console/index.ts › registerConsole': 147,

@@ -41,8 +41,6 @@ const STILL_OVER: Record<string, number> = {
   'src/modules/pms/pms.seed.ts › seedPmsDataset': 158,
   'src/modules/pos/pos.seed.ts › seedPosDataset': 225,
   // Being split now.
-  'src/modules/accounting/accounting.client-routes.ts › registerAccountingClientRoutes': 136,
-  'src/modules/accounting/accounting.fixtures.ts › accountingFixtures': 254,
   'src/modules/commerce/commerce.fixtures.ts › commerceProduct': 131,
   'src/modules/syncs/automation.seed.ts › seedAutomation': 229,
   'src/server.ts › startSandbox': 146,

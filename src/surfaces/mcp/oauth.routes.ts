@@ -204,6 +204,25 @@ async function issueTokens(services: Services, state: OAuthState, grant: Grant) 
   };
 }
 
+/**
+ * Who registers: an account, when the request carries one of its tokens (RFC 7591's initial access
+ * token: an API or MCP token of the service), else the address it comes from.
+ */
+async function registrantOf(c: Context<AppEnv>, services: Services): Promise<Registrant> {
+  const header = c.req.header('authorization');
+  if (header === undefined) return { address: remoteAddress(c) };
+  try {
+    const pending = services.tokens.authenticate(header);
+    const principal = pending instanceof Promise ? await pending : pending;
+    return { accountId: principal.accountid };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new OAuthError('invalid_token', error.detail || error.message);
+    }
+    throw error;
+  }
+}
+
 export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, state: OAuthState): void {
   const origin = (c: Context<AppEnv>) => publicOrigin(services.config, c.req.url);
   const limit = bodyLimit({
@@ -213,29 +232,10 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
 
   registerOAuthMetadata(app, origin);
 
-  /**
-   * Who registers: an account, when the request carries one of its tokens (RFC 7591's initial access
-   * token: an API or MCP token of the service), else the address it comes from.
-   */
-  const registrant = async (c: Context<AppEnv>): Promise<Registrant> => {
-    const header = c.req.header('authorization');
-    if (header === undefined) return { address: remoteAddress(c) };
-    try {
-      const pending = services.tokens.authenticate(header);
-      const principal = pending instanceof Promise ? await pending : pending;
-      return { accountId: principal.accountid };
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        throw new OAuthError('invalid_token', error.detail || error.message);
-      }
-      throw error;
-    }
-  };
-
   // RFC 7591.
   app.post('/oauth/register', limit, async (c) => {
     try {
-      const by = await registrant(c);
+      const by = await registrantOf(c, services);
       let metadata: unknown;
       try {
         metadata = JSON.parse(await c.req.raw.text());

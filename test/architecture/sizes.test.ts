@@ -17,9 +17,10 @@ const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 120;
 
 /**
- * What is still over the rule, each with its length today. A length here may only shrink: the test
- * fails when one of these grows, and when one is no longer over (then its line goes), so the list
- * only gets shorter. Nothing is added to it.
+ * What is still over the rule, each with its length today: the request journal, the store, the app,
+ * the docs' examples, and the seeds and domains of some verticals, which are being reshaped apart. A
+ * length here may only shrink: the test fails when one of these grows, and when one is no longer over
+ * (then its line goes), so the list only gets shorter. Nothing is added to it.
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
@@ -40,7 +41,6 @@ const STILL_OVER: Record<string, number> = {
   'src/modules/payment/payment.seed.ts › livePaymentDays': 139,
   'src/modules/pms/pms.seed.ts › seedPmsDataset': 158,
   'src/modules/pos/pos.seed.ts › seedPosDataset': 225,
-  // Being split now.
 };
 
 const FUNCTION_KINDS = new Set<SyntaxKind>([

@@ -188,10 +188,16 @@ async function spanCheckedIn(store: Store, db: string, clock: Clock): Promise<vo
   }
 }
 
-/** Opens the world (a file or memory), builds the app and listens. */
-export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
-  const host = options.host ?? '127.0.0.1';
-  const adminToken = options.adminToken ?? null;
+/**
+ * Refuses a start beyond loopback without an admin token for the control endpoints, or with the
+ * default seed; answers whether the server is exposed, and the refusal of the default seed.
+ */
+function exposureOf(
+  host: string,
+  adminToken: string | null,
+  seed: number | undefined,
+  db: string | null | undefined,
+): { exposed: boolean; defaultSeedRefused: () => StartError } {
   if (!isLoopback(host) && !adminToken) {
     throw new StartError(
       `Listening on ${host} (beyond loopback) needs --admin-token for the control endpoints`,
@@ -204,12 +210,20 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     new StartError(
       `Listening on ${host} (beyond loopback) needs a seed of your own (--seed N, not the default ${DEFAULT_SEED}): anyone who knows the seed can derive the seeded API keys`,
     );
-  if (exposed && (options.seed ?? DEFAULT_SEED) === DEFAULT_SEED && !(options.db && existsSync(options.db))) {
+  if (exposed && (seed ?? DEFAULT_SEED) === DEFAULT_SEED && !(db && existsSync(db))) {
     throw defaultSeedRefused();
   }
-  // A clock outside the calendar is refused before a world file is opened (and locked).
-  const clock = options.clock === undefined ? undefined : pickClock(options.clock);
-  const size = options.size ?? 'default';
+  return { exposed, defaultSeedRefused };
+}
+
+/** The world of a start: its world file (opened, or created with the seed), else one in memory. */
+async function openStore(
+  options: StartOptions,
+  size: NonNullable<StartOptions['size']>,
+  exposed: boolean,
+  defaultSeedRefused: () => StartError,
+  clock: Clock | undefined,
+): Promise<{ store: Store; seed: number; fresh: boolean }> {
   let seed = options.seed ?? DEFAULT_SEED;
   let store: Store;
   const limits = {
@@ -244,6 +258,18 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
       ...limits,
     });
   }
+  return { store, seed, fresh };
+}
+
+/** Opens the world (a file or memory), builds the app and listens. */
+export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const adminToken = options.adminToken ?? null;
+  const { exposed, defaultSeedRefused } = exposureOf(host, adminToken, options.seed, options.db);
+  // A clock outside the calendar is refused before a world file is opened (and locked).
+  const clock = options.clock === undefined ? undefined : pickClock(options.clock);
+  const size = options.size ?? 'default';
+  const { store, seed, fresh } = await openStore(options, size, exposed, defaultSeedRefused, clock);
   const app = createApp({
     seed,
     store,

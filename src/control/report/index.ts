@@ -4,7 +4,9 @@
  *
  * - kinds.ts: every kind of finding, its severity and advice, once;
  * - operations.ts: the published operations, matched to requests, and unknown body fields;
- * - analyse.ts: the report, a pure function of what it is handed;
+ * - analyse.ts: the report, a pure function of what it is handed, made of readings: tokens.ts (the
+ *   client's tokens), traffic.ts (errors and reactions, paging, writes), coverage.ts (routes,
+ *   coverage, webhooks), over the calls of calls.ts;
  * - format.ts: Markdown, JUnit, and which findings fail a run;
  * - schemas.ts and routes.ts: GET /__sandbox/report.
  */

@@ -202,7 +202,8 @@ function batchBodyHook(result: ValidationResult): undefined {
   throw validationFailure({ ...result, error: parsed.error }, shape);
 }
 
-export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
+/** GET of one ledger account and of one journal, which the official clients call by id. */
+function registerLookupRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     getLedgerAccount,
     operation(
@@ -238,6 +239,10 @@ export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
       referenceRoutes.getJournals,
     ),
   );
+}
+
+export function registerAccountingClientRoutes(app: OpenAPIHono<AppEnv>): void {
+  registerLookupRoutes(app);
 
   app.openapi(
     addDocumentAttachment,

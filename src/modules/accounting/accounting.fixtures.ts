@@ -138,8 +138,11 @@ function openLedger(scope: kit.FixtureScope, folderId: string | undefined): Ledg
 
 type AccountingBlock = z.output<typeof AccountingFixture>;
 
-/** The Accounting block of a connection in the fixture document. */
-export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope, block) => {
+/**
+ * What the steps of an Accounting block work with: its ledger, its refs, and the lookups of what its
+ * records name.
+ */
+function openAccounting(scope: kit.FixtureScope, block: AccountingBlock) {
   const { context, integration } = scope;
   const ledger = openLedger(scope, block.folder_id);
   const { newRecord, writeAs } = kit.makerOf(scope, ledger);
@@ -237,7 +240,42 @@ export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope
       const create = (ctx: kit.PinnedWrite) => createPartner(ledger, integration, role, body, undefined, ctx);
       return context.at(path, raw, () => create(writeAs('accounting-partner', id)).id);
     };
+  return {
+    context,
+    integration,
+    ledger,
+    newRecord,
+    writeAs,
+    partners,
+    journals,
+    book,
+    journalOf,
+    vatOf,
+    analytics,
+    analyticOf,
+    distributionsOf,
+    invoices,
+    entries,
+    methodOf,
+    employeeOf,
+    counterpartOf,
+    partner,
+  };
+}
 
+type Accounting = ReturnType<typeof openAccounting>;
+
+/**
+ * The steps of the reference data: accounts, journals, bank accounts, analytic accounts, clients and
+ * suppliers.
+ */
+function referenceSteps(
+  a: Accounting,
+): Pick<
+  kit.Steps<AccountingBlock>,
+  'accounts' | 'journals' | 'bank_accounts' | 'analytic_accounts' | 'clients' | 'suppliers'
+> {
+  const { context, integration, ledger, newRecord, writeAs, journals, book, analytics, partner } = a;
   return {
     accounts: [
       'accounting_create_ledger_account',
@@ -287,6 +325,19 @@ export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope
     ],
     clients: ['accounting_create_client', partner('client')],
     suppliers: ['accounting_create_supplier', partner('supplier')],
+  };
+}
+
+/** The steps of the documents: invoices, journal entries, payments, expenses, bank statements, matchings. */
+function documentSteps(
+  a: Accounting,
+): Pick<
+  kit.Steps<AccountingBlock>,
+  'invoices' | 'journal_entries' | 'invoice_payments' | 'expenses' | 'bank_statements' | 'matchings'
+> {
+  const { context, ledger, newRecord, partners, book, journalOf, vatOf, analyticOf, distributionsOf } = a;
+  const { invoices, entries, methodOf, employeeOf, counterpartOf } = a;
+  return {
     invoices: [
       'accounting_create_invoice',
       (record, path) => {
@@ -392,4 +443,10 @@ export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope
       },
     ],
   };
+}
+
+/** The Accounting block of a connection in the fixture document. */
+export const accountingFixtures = kit.verticalFixtures(AccountingFixture, (scope, block) => {
+  const accounting = openAccounting(scope, block);
+  return { ...referenceSteps(accounting), ...documentSteps(accounting) };
 });

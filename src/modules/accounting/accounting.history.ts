@@ -9,6 +9,8 @@ import type {
   LedgerPaymentTerm,
 } from './accounting.records.js';
 import type { LedgerSeeder, SeedStream } from './accounting.seed.js';
+import { bookExpense, bookReimbursement, bookSalaries } from './seed/payroll.js';
+import { bookBankStatement, bookDepreciation, bookPettyCash, bookYearEnd } from './seed/treasury.js';
 
 /**
  * The calendar of a seeded ledger and its older history.
@@ -200,7 +202,7 @@ export function planHistory(
       const staff = recent ? employees : employees.slice(0, 1);
       let pay: ((date: string) => void) | undefined;
       at(`${month}-25`, 3, () => {
-        pay = s.salaries(month, staff);
+        pay = bookSalaries(s, month, staff);
       });
       at(`${month}-28`, 3, () => pay?.(`${month}-28`));
     }
@@ -221,23 +223,23 @@ export function planHistory(
     // week later, in its second; depreciation in its third; and the year's estimated taxes in December.
     if (number % 3 === 1) {
       const date = dayOf(calendar, faker, month, 27);
-      at(date, 4, () => s.pettyCash(date, number % 6 === 1));
+      at(date, 4, () => bookPettyCash(s, date, number % 6 === 1));
     } else if (number % 3 === 2) {
-      at(`${month}-27`, 4, () => s.bankStatement(`${month}-27`, number % 6 === 5));
+      at(`${month}-27`, 4, () => bookBankStatement(s, `${month}-27`, number % 6 === 5));
       const employee = recent ? employees[(number >> 1) % employees.length] : employees[0];
       if (employee) {
         const date = dayOf(calendar, faker, month, 18, 3);
         let owed = 0;
         at(date, 4, () => {
-          owed = s.expense(date, employee);
+          owed = bookExpense(s, date, employee);
         });
         const reimbursed = addDays(date, 7);
-        at(reimbursed, 4, () => owed > 0 && s.reimburse(reimbursed, employee, owed));
+        at(reimbursed, 4, () => owed > 0 && bookReimbursement(s, reimbursed, employee, owed));
       }
     } else {
-      at(`${month}-28`, 4, () => s.depreciation(`${month}-28`));
+      at(`${month}-28`, 4, () => bookDepreciation(s, `${month}-28`));
     }
-    if (number === 12) at(`${month}-31`, 4, () => s.yearEnd(`${month}-31`));
+    if (number === 12) at(`${month}-31`, 4, () => bookYearEnd(s, `${month}-31`));
   }
   return { invoices };
 }

@@ -32,6 +32,7 @@ import {
   type LedgerChange,
   type PostingContext,
 } from './ledger/posting.js';
+import { salaryAccrual, salaryPaymentDraft } from './seed/payroll.js';
 
 /**
  * The business of an accounting folder after its history (see docs/living-world.md): each business
@@ -412,13 +413,13 @@ class LivingLedger {
     const od = this.seeder.journal('misc');
     const bank = this.seeder.journal('bank');
     this.plan(day, SALARY_ACCRUAL, (now) => {
-      const accrual = (number: string) => this.seeder.salaryAccrual(od, number, month, staff, nets);
+      const accrual = (number: string) => salaryAccrual(this.seeder, od, number, month, staff, nets);
       this.entry(accrual, od, day, this.context(now, day, 'salaries'));
     });
     const paidOn = `${month}-28`;
     this.plan(paidOn, SALARY_PAYMENT, (now) => {
       const payment = (number: string) =>
-        this.seeder.salaryPaymentDraft(bank, number, month, paidOn, staff, nets);
+        salaryPaymentDraft(this.seeder, bank, number, month, paidOn, staff, nets);
       this.entry(payment, bank, paidOn, this.context(now, day, 'salary-payment'));
     });
   }
@@ -443,7 +444,7 @@ class LivingLedger {
     const paidOn = `${month}-28`;
     this.plan(paidOn, SALARY_PAYMENT, (now) => {
       const payment = (number: string) =>
-        this.seeder.salaryPaymentDraft(bank, number, month, paidOn, staff, nets);
+        salaryPaymentDraft(this.seeder, bank, number, month, paidOn, staff, nets);
       this.entry(payment, bank, paidOn, this.context(now, paidOn, 'history-salary-payment'));
     });
   }

@@ -27,9 +27,9 @@
  *
  * What every operation starts from (the consumer, its accounting connection, the integration's
  * coverage, then the folders or the request's folder and its ledger) is in accounting.context.ts;
- * the stored ledger is declared in accounting.records.ts and seeded by accounting.seed.ts, its business
- * after the history goes on with the clock in accounting.living.ts; the ledger model's rules are in
- * ./ledger.
+ * the stored ledger is declared in accounting.records.ts and seeded by accounting.seed.ts (its record
+ * kinds in ./seed, the country profiles in ./countries), its business after the history goes on with
+ * the clock in accounting.living.ts; the ledger model's rules are in ./ledger.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { oneApi } from '../../platform/catalogue.js';

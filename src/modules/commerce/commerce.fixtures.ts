@@ -103,6 +103,36 @@ const INTERNATIONAL_PHONE = /^\+[1-9]\d{6,14}$/;
 /** What the block's records are made in: the shop's dataset, and the refs of its products and variants. */
 type Shop = kit.Maker<CommerceDataset> & { readonly products: RefTable; readonly variants: RefTable };
 
+/**
+ * The stock of a variant by location: a number is the first location's, an object names locations by
+ * id, name or city; the others hold none.
+ */
+function stockOf(
+  shop: Shop,
+  given: number | Readonly<Record<string, number>> | null | undefined,
+  at: PathPart[],
+): Record<string, number> {
+  const { data } = shop;
+  const stock: Record<string, number> = Object.fromEntries(data.locations.map((l) => [l.id, 0]));
+  if (typeof given === 'number') {
+    const first = data.locations[0];
+    if (first) stock[first.id] = given;
+  } else if (given) {
+    for (const [where, units] of Object.entries(given)) {
+      const key = where.toLowerCase();
+      const location = data.locations.find(
+        (l) => l.id === where || l.name.toLowerCase() === key || l.address.city?.toLowerCase() === key,
+      );
+      if (!location) {
+        const names = data.locations.map((l) => `${l.name} (${l.address.city})`).join(', ');
+        shop.unknown([...at, 'stock', where], `'${where}' is not a location of the shop: ${names}`);
+      }
+      stock[location.id] = units;
+    }
+  }
+  return stock;
+}
+
 function commerceProduct(
   shop: Shop,
   record: z.output<typeof CommerceProductFixture>,
@@ -162,24 +192,7 @@ function commerceProduct(
     const name =
       (spec as { name?: string }).name ??
       (attributes.length ? `${record.name} - ${attributes.map(([, v]) => v).join(' / ')}` : record.name);
-    const stock: Record<string, number> = Object.fromEntries(data.locations.map((l) => [l.id, 0]));
-    const given = spec.stock;
-    if (typeof given === 'number') {
-      const first = data.locations[0];
-      if (first) stock[first.id] = given;
-    } else if (given) {
-      for (const [where, units] of Object.entries(given)) {
-        const key = where.toLowerCase();
-        const location = data.locations.find(
-          (l) => l.id === where || l.name.toLowerCase() === key || l.address.city?.toLowerCase() === key,
-        );
-        if (!location) {
-          const names = data.locations.map((l) => `${l.name} (${l.address.city})`).join(', ');
-          shop.unknown([...at, 'stock', where], `'${where}' is not a location of the shop: ${names}`);
-        }
-        stock[location.id] = units;
-      }
-    }
+    const stock = stockOf(shop, spec.stock, at);
     return {
       id: variantId,
       source_ref: { id: `F${productId.slice(0, 8)}-${index + 1}`, model: 'product_variant' },

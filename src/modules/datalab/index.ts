@@ -7,7 +7,8 @@ import * as routes from './datalab.routes.js';
 /**
  * The Datalab: account-level analytics over the sandbox's own data (consumers, connections, POS and
  * eCommerce orders, PMS invoices), queried Cube-style. The cubes are listed in datalab.cubes.ts (a
- * vertical's own cube is in its folder, <vertical>.cube.ts), the query engine in datalab.domain.ts.
+ * vertical's own cube is in its folder, <vertical>.cube.ts), the query engine in datalab.query.ts
+ * and datalab.join.ts (see datalab.domain.ts).
  */
 export function registerDatalab(app: OpenAPIHono<AppEnv>): void {
   app.openapi(routes.getCubeSchemas, handlers.getCubeSchemas);

@@ -257,11 +257,24 @@ const fail = (error_code: string, level: IssueLevelName, message: string | null 
 export function seedAutomation(world: World, seed: number, directory: Directory): void {
   const ids = automationDirectory(seed);
   const s = new AutomationSeeder(world, seed);
-  const { accountId, sandboxEnvId, otherAccount } = directory;
+  const { accountId, otherAccount } = directory;
 
   world.datalayer_settings[accountId] = { accountid: accountId, apis: [...SEEDED_DATALAYER_APIS] };
   world.datalayer_settings[otherAccount.accountId] = { accountid: otherAccount.accountId, apis: [] };
 
+  seedMainSync(world, s, ids, directory);
+  seedPosSync(world, s, ids, directory);
+  seedOtherAccountSync(world, ids, directory);
+}
+
+/** The main sync (invoices of the invoicing software posted to the accounting software) and its runs. */
+function seedMainSync(
+  world: World,
+  s: AutomationSeeder,
+  ids: ReturnType<typeof automationDirectory>,
+  directory: Directory,
+): void {
+  const { accountId, sandboxEnvId } = directory;
   // The main sync: invoices of the invoicing software posted to the accounting software.
   const main: SyncRecord = {
     syncid: directory.syncId,
@@ -348,7 +361,19 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
   );
   // The accounting showcase consumer opened the link but has no invoicing connection yet (inactive).
   s.setUp(directory.verticalConsumers.ACCOUNTING as string, main, '2026-01-08T14:00:00.000Z', null);
+  seedPastRuns(s, ids, consumerid, main, invoices, payments);
+  seedDatalayerSync(world, s, directory);
+}
 
+/** The past runs of the main sync's flows, and the issues they opened and closed. */
+function seedPastRuns(
+  s: AutomationSeeder,
+  ids: ReturnType<typeof automationDirectory>,
+  consumerid: string,
+  main: SyncRecord,
+  invoices: FlowRecord,
+  payments: FlowRecord,
+): void {
   // Past runs of the invoices flow: a success, an authentication failure closed by the next success,
   // then a mapping missing twice (still open).
   const event = (at: string, failure: ExecutionRecord['failure']) =>
@@ -374,7 +399,12 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
   const rateLimited = nightly('2026-01-14T02:00:00.000Z', fail('ERROR_RATE_LIMITED', 'warning'));
   const recovered = nightly('2026-01-15T02:00:00.000Z', null);
   s.issue(ids.closedWarningIssueId, [rateLimited], recovered);
+}
 
+/** The datalayer of the sync consumer's accounting connection, refreshed every night. */
+function seedDatalayerSync(world: World, s: AutomationSeeder, directory: Directory): void {
+  const { accountId, sandboxEnvId } = directory;
+  const consumerid = directory.syncConsumerId;
   // The datalayer of the sync consumer's accounting connection, refreshed every night.
   const accounting = connectionsOfConsumer(world, consumerid).find((c) => c.integrationid === 1000);
   if (accounting) {
@@ -404,7 +434,16 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
       last_refresh_at: refreshed.end,
     };
   }
+}
 
+/** A second sync: daily sales of the point of sale, for the POS showcase consumer. */
+function seedPosSync(
+  world: World,
+  s: AutomationSeeder,
+  ids: ReturnType<typeof automationDirectory>,
+  directory: Directory,
+): void {
+  const { accountId, sandboxEnvId } = directory;
   // A second sync: daily sales of the point of sale, for the POS showcase consumer.
   const pos: SyncRecord = {
     syncid: ids.posSyncId,
@@ -458,7 +497,15 @@ export function seedAutomation(world: World, seed: number, directory: Directory)
     [refused('2026-01-14T05:00:00.000Z'), refused('2026-01-15T05:00:00.000Z')],
     null,
   );
+}
 
+/** The other vendor account's sync of its own (isolation). */
+function seedOtherAccountSync(
+  world: World,
+  ids: ReturnType<typeof automationDirectory>,
+  directory: Directory,
+): void {
+  const { otherAccount } = directory;
   // The other vendor account has a sync of its own (isolation).
   const other: SyncRecord = {
     syncid: ids.otherAccountSyncId,

@@ -31,36 +31,8 @@ export { sessionValue } from './console-auth.js';
 export { type McpSessionSource, mcpSessionsSection } from './mcp-sessions.js';
 export type { ConsoleOptions, ConsoleSection } from './sections.js';
 
-/**
- * The sandbox console at /console: server-rendered pages of what the sandbox holds (consumers,
- * connections, webhooks and their deliveries, the request journal, the automation) and forms for the
- * control changes (clock, reset, redeliver). Every page reads through the API's own domain functions,
- * and every change is a POST handled by the control endpoints' domain functions, inside the app's
- * write boundary, then a 303 back to the page. Plain routes: not in the OpenAPI document. Console
- * requests are not recorded in the request journal (requests.ts, isRecordedPath).
- */
-export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOptions = {}): void {
-  const sections = options.sections ?? [];
-  const extraNav: NavEntry[] = sections.map(({ path, title }) => ({ path, title }));
-
-  const render = async (
-    c: Context<AppEnv>,
-    current: string,
-    title: string,
-    body: Html | Promise<Html>,
-    status: 200 | 404 = 200,
-  ) => {
-    const { notice, error } = flash(c);
-    const loggedIn = c.get('config').adminToken !== null;
-    return c.html(page({ title, current, extraNav, notice, error, loggedIn }, await body), status);
-  };
-  /** After a change: back to the page it came from, with what happened in the query string. */
-  const back = (c: Context<AppEnv>, to: string, message: string) =>
-    c.redirect(`${to}${to.includes('?') ? '&' : '?'}${message}`, 303);
-
-  app.use('/console', consoleGuard);
-  app.use('/console/*', consoleGuard);
-
+/** The console's assets (its style, script and the integrations' logos), and its sign-in and sign-out. */
+function registerAssetsAndSignIn(app: OpenAPIHono<AppEnv>): void {
   app.get('/console/assets/console.css', (c) =>
     c.body(CONSOLE_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }),
   );
@@ -112,6 +84,39 @@ export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOption
     deleteCookie(c, CONSOLE_COOKIE, { path: '/console' });
     return c.redirect('/console/login', 303);
   });
+}
+
+/**
+ * The sandbox console at /console: server-rendered pages of what the sandbox holds (consumers,
+ * connections, webhooks and their deliveries, the request journal, the automation) and forms for the
+ * control changes (clock, reset, redeliver). Every page reads through the API's own domain functions,
+ * and every change is a POST handled by the control endpoints' domain functions, inside the app's
+ * write boundary, then a 303 back to the page. Plain routes: not in the OpenAPI document. Console
+ * requests are not recorded in the request journal (requests.ts, isRecordedPath).
+ */
+export function registerConsole(app: OpenAPIHono<AppEnv>, options: ConsoleOptions = {}): void {
+  const sections = options.sections ?? [];
+  const extraNav: NavEntry[] = sections.map(({ path, title }) => ({ path, title }));
+
+  const render = async (
+    c: Context<AppEnv>,
+    current: string,
+    title: string,
+    body: Html | Promise<Html>,
+    status: 200 | 404 = 200,
+  ) => {
+    const { notice, error } = flash(c);
+    const loggedIn = c.get('config').adminToken !== null;
+    return c.html(page({ title, current, extraNav, notice, error, loggedIn }, await body), status);
+  };
+  /** After a change: back to the page it came from, with what happened in the query string. */
+  const back = (c: Context<AppEnv>, to: string, message: string) =>
+    c.redirect(`${to}${to.includes('?') ? '&' : '?'}${message}`, 303);
+
+  app.use('/console', consoleGuard);
+  app.use('/console/*', consoleGuard);
+
+  registerAssetsAndSignIn(app);
 
   app.get('/console', (c) => render(c, '/console', 'Overview', overviewBody(c)));
   app.get('/console/env', (c) =>

@@ -3,6 +3,7 @@ import { html } from 'hono/html';
 import { formatDotenv, sandboxEnv } from '../../control/env.js';
 import { type ClockMove, moveClock, resetSandbox } from '../../control/sandbox.domain.js';
 import { ClockChange } from '../../control/sandbox.schemas.js';
+import type { Clock } from '../../lib/clock.js';
 import { ApiError, ValidationFailure } from '../../lib/errors.js';
 import type { AppEnv } from '../../platform/context.js';
 import { credentialsOf } from '../../platform/credentials.js';
@@ -66,35 +67,7 @@ export function overviewBody(c: Context<AppEnv>): Html {
     </table>
   </section>
 
-  <section aria-labelledby="clock">
-    <h2 id="clock">Sandbox clock</h2>
-    <p>It is <time datetime="${now}" class="big">${now}</time> (${clock.mode} clock: ${
-      clock.mode === 'manual' ? 'it stands still until moved' : "the machine's time plus the moves"
-    }). Token expiry, scheduled runs and webhook retries follow it.</p>
-    <div class="row">
-      <form method="post" action="/console/clock" class="inline">
-        <input type="hidden" name="advance_seconds" value="3600">
-        <button type="submit">+1 hour</button>
-      </form>
-      <form method="post" action="/console/clock" class="inline">
-        <input type="hidden" name="advance_seconds" value="86400">
-        <button type="submit">+1 day</button>
-      </form>
-      <form method="post" action="/console/clock" class="inline">
-        <input type="hidden" name="advance_seconds" value="604800">
-        <button type="submit">+1 week</button>
-      </form>
-      <form method="post" action="/console/clock" class="inline">
-        <input type="hidden" name="system" value="1">
-        <button type="submit">Back to system time</button>
-      </form>
-    </div>
-    <form method="post" action="/console/clock" class="row">
-      <label for="clock-now">Set the clock to (ISO date-time with offset)</label>
-      <input id="clock-now" name="now" type="text" value="${now}" size="28" spellcheck="false">
-      <button type="submit">Set</button>
-    </form>
-  </section>
+  ${clockSection(clock, now)}
 
   <section aria-labelledby="reset">
     <h2 id="reset">Reset</h2>
@@ -187,4 +160,37 @@ export async function reset(c: Context<AppEnv>): Promise<string> {
     clock: c.get('clock'),
   });
   return `notice=${encodeURIComponent('The seeded world is back')}`;
+}
+
+/** The sandbox clock: what it says, and the forms that move it. */
+function clockSection(clock: Clock, now: string): Html {
+  return html`<section aria-labelledby="clock">
+    <h2 id="clock">Sandbox clock</h2>
+    <p>It is <time datetime="${now}" class="big">${now}</time> (${clock.mode} clock: ${
+      clock.mode === 'manual' ? 'it stands still until moved' : "the machine's time plus the moves"
+    }). Token expiry, scheduled runs and webhook retries follow it.</p>
+    <div class="row">
+      <form method="post" action="/console/clock" class="inline">
+        <input type="hidden" name="advance_seconds" value="3600">
+        <button type="submit">+1 hour</button>
+      </form>
+      <form method="post" action="/console/clock" class="inline">
+        <input type="hidden" name="advance_seconds" value="86400">
+        <button type="submit">+1 day</button>
+      </form>
+      <form method="post" action="/console/clock" class="inline">
+        <input type="hidden" name="advance_seconds" value="604800">
+        <button type="submit">+1 week</button>
+      </form>
+      <form method="post" action="/console/clock" class="inline">
+        <input type="hidden" name="system" value="1">
+        <button type="submit">Back to system time</button>
+      </form>
+    </div>
+    <form method="post" action="/console/clock" class="row">
+      <label for="clock-now">Set the clock to (ISO date-time with offset)</label>
+      <input id="clock-now" name="now" type="text" value="${now}" size="28" spellcheck="false">
+      <button type="submit">Set</button>
+    </form>
+  </section>`;
 }

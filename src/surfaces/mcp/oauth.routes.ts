@@ -204,6 +204,25 @@ async function issueTokens(services: Services, state: OAuthState, grant: Grant) 
   };
 }
 
+/**
+ * Who registers: an account, when the request carries one of its tokens (RFC 7591's initial access
+ * token: an API or MCP token of the service), else the address it comes from.
+ */
+async function registrantOf(c: Context<AppEnv>, services: Services): Promise<Registrant> {
+  const header = c.req.header('authorization');
+  if (header === undefined) return { address: remoteAddress(c) };
+  try {
+    const pending = services.tokens.authenticate(header);
+    const principal = pending instanceof Promise ? await pending : pending;
+    return { accountId: principal.accountid };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new OAuthError('invalid_token', error.detail || error.message);
+    }
+    throw error;
+  }
+}
+
 export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, state: OAuthState): void {
   const origin = (c: Context<AppEnv>) => publicOrigin(services.config, c.req.url);
   const limit = bodyLimit({
@@ -211,60 +230,12 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
     onError: (c) => c.json(errors.payloadTooLarge(OAUTH_BODY_LIMIT).toBody(), 413),
   });
 
-  // RFC 9728: the resource's metadata, at the root and suffixed with the resource's path.
-  const resourceMetadata = (c: Context<AppEnv>) =>
-    c.json({
-      resource: mcpResource(origin(c)),
-      authorization_servers: [origin(c)],
-      scopes_supported: allKnownScopes(),
-      bearer_methods_supported: ['header'],
-      resource_name: 'unified-api-sandbox MCP server',
-      resource_documentation: `${origin(c)}/docs`,
-    });
-  app.get(PROTECTED_RESOURCE_METADATA, resourceMetadata);
-  app.get(`${PROTECTED_RESOURCE_METADATA}${MCP_PATH}`, resourceMetadata);
-
-  // RFC 8414.
-  app.get(AUTHORIZATION_SERVER_METADATA, (c) =>
-    c.json({
-      issuer: origin(c),
-      authorization_endpoint: `${origin(c)}/oauth/authorize`,
-      token_endpoint: `${origin(c)}/oauth/token`,
-      registration_endpoint: `${origin(c)}/oauth/register`,
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: allKnownScopes(),
-      authorization_response_iss_parameter_supported: true,
-      service_documentation: `${origin(c)}/docs`,
-    }),
-  );
-
-  /**
-   * Who registers: an account, when the request carries one of its tokens (RFC 7591's initial access
-   * token: an API or MCP token of the service), else the address it comes from.
-   */
-  const registrant = async (c: Context<AppEnv>): Promise<Registrant> => {
-    const header = c.req.header('authorization');
-    if (header === undefined) return { address: remoteAddress(c) };
-    try {
-      const pending = services.tokens.authenticate(header);
-      const principal = pending instanceof Promise ? await pending : pending;
-      return { accountId: principal.accountid };
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        throw new OAuthError('invalid_token', error.detail || error.message);
-      }
-      throw error;
-    }
-  };
+  registerOAuthMetadata(app, origin);
 
   // RFC 7591.
   app.post('/oauth/register', limit, async (c) => {
     try {
-      const by = await registrant(c);
+      const by = await registrantOf(c, services);
       let metadata: unknown;
       try {
         metadata = JSON.parse(await c.req.raw.text());
@@ -341,58 +312,7 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
         error: null,
       });
     }
-    // Step 2: the consumer and the scopes.
-    let pending: PendingAuthorization;
-    try {
-      pending = state.signIn(fields.pending);
-    } catch (error) {
-      if (error instanceof OAuthError) return c.html(errorPage(error.message), 400, noStore);
-      throw error;
-    }
-    const { request } = pending;
-    const ticked = new Set(form.getAll('scope'));
-    const consumer = fields.consumer_id ?? null;
-    const search = (fields.search ?? '').slice(0, 200);
-    const goto = Number(fields.goto);
-    if (fields.action === 'deny') {
-      state.endSignIn(pending);
-      const account = services.store.world.keys[pending.keyClientId]?.accountid;
-      // Told to the client only when the user's account registered it; else the user reads it here.
-      if (account === undefined || !state.redirectsErrorsFor(request.client_id, account)) {
-        return c.html(errorPage(oauthMessages.denied), 200, noStore);
-      }
-      return redirectBack(c, request.redirect_uri, request.state, {
-        error: 'access_denied',
-        error_description: oauthMessages.denied,
-      });
-    }
-    if (fields.action !== 'approve') {
-      const page = Number.isInteger(goto) && goto > 0 ? goto : 1;
-      return renderConsent(c, services, state, pending, { search, page, consumer, ticked, error: null });
-    }
-    const again = (error: string) =>
-      renderConsent(c, services, state, pending, { search, page: 1, consumer, ticked, error });
-    if (!consumer) return again(oauthMessages.noConsumer);
-    if (ticked.size === 0) return again(oauthMessages.noScope);
-    let key: ApiKeyRecord;
-    try {
-      key = keyOfSignIn(services, pending.keyClientId);
-    } catch (error) {
-      if (error instanceof OAuthError) return c.html(errorPage(error.message), 400, noStore);
-      throw error;
-    }
-    const allowed = new Set(grantableScopes(services.store.world, key));
-    const refused = [...ticked].find((scope) => !allowed.has(scope));
-    if (refused) return again(oauthMessages.scopeNotAllowed(refused));
-    let consumerid: string;
-    try {
-      consumerid = checkMcpConsumer(services.store.world, key, consumer).consumerid;
-    } catch (error) {
-      if (error instanceof ApiError) return again(error.message);
-      throw error;
-    }
-    const code = state.issueCode(pending, consumerid, [...ticked], key.accountid);
-    return redirectBack(c, request.redirect_uri, request.state, { code });
+    return answerConsent(c, services, state, form, fields);
   });
 
   app.post('/oauth/token', limit, async (c) => {
@@ -407,4 +327,100 @@ export function registerOAuth(app: OpenAPIHono<AppEnv>, services: Services, stat
       return oauthFailure(c, error);
     }
   });
+}
+
+/** The metadata of the protected resource (RFC 9728) and of the authorization server (RFC 8414). */
+function registerOAuthMetadata(app: OpenAPIHono<AppEnv>, origin: (c: Context<AppEnv>) => string): void {
+  // RFC 9728: the resource's metadata, at the root and suffixed with the resource's path.
+  const resourceMetadata = (c: Context<AppEnv>) =>
+    c.json({
+      resource: mcpResource(origin(c)),
+      authorization_servers: [origin(c)],
+      scopes_supported: allKnownScopes(),
+      bearer_methods_supported: ['header'],
+      resource_name: 'unified-api-sandbox MCP server',
+      resource_documentation: `${origin(c)}/docs`,
+    });
+  app.get(PROTECTED_RESOURCE_METADATA, resourceMetadata);
+  app.get(`${PROTECTED_RESOURCE_METADATA}${MCP_PATH}`, resourceMetadata);
+
+  // RFC 8414.
+  app.get(AUTHORIZATION_SERVER_METADATA, (c) =>
+    c.json({
+      issuer: origin(c),
+      authorization_endpoint: `${origin(c)}/oauth/authorize`,
+      token_endpoint: `${origin(c)}/oauth/token`,
+      registration_endpoint: `${origin(c)}/oauth/register`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: allKnownScopes(),
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: `${origin(c)}/docs`,
+    }),
+  );
+}
+
+/** Step 2 of POST /oauth/authorize: the consumer and the scopes of a signed-in user, or a denial. */
+function answerConsent(
+  c: Context<AppEnv>,
+  services: Services,
+  state: OAuthState,
+  form: URLSearchParams,
+  fields: Record<string, string | undefined>,
+): Response | Promise<Response> {
+  // Step 2: the consumer and the scopes.
+  let pending: PendingAuthorization;
+  try {
+    pending = state.signIn(fields.pending);
+  } catch (error) {
+    if (error instanceof OAuthError) return c.html(errorPage(error.message), 400, noStore);
+    throw error;
+  }
+  const { request } = pending;
+  const ticked = new Set(form.getAll('scope'));
+  const consumer = fields.consumer_id ?? null;
+  const search = (fields.search ?? '').slice(0, 200);
+  const goto = Number(fields.goto);
+  if (fields.action === 'deny') {
+    state.endSignIn(pending);
+    const account = services.store.world.keys[pending.keyClientId]?.accountid;
+    // Told to the client only when the user's account registered it; else the user reads it here.
+    if (account === undefined || !state.redirectsErrorsFor(request.client_id, account)) {
+      return c.html(errorPage(oauthMessages.denied), 200, noStore);
+    }
+    return redirectBack(c, request.redirect_uri, request.state, {
+      error: 'access_denied',
+      error_description: oauthMessages.denied,
+    });
+  }
+  if (fields.action !== 'approve') {
+    const page = Number.isInteger(goto) && goto > 0 ? goto : 1;
+    return renderConsent(c, services, state, pending, { search, page, consumer, ticked, error: null });
+  }
+  const again = (error: string) =>
+    renderConsent(c, services, state, pending, { search, page: 1, consumer, ticked, error });
+  if (!consumer) return again(oauthMessages.noConsumer);
+  if (ticked.size === 0) return again(oauthMessages.noScope);
+  let key: ApiKeyRecord;
+  try {
+    key = keyOfSignIn(services, pending.keyClientId);
+  } catch (error) {
+    if (error instanceof OAuthError) return c.html(errorPage(error.message), 400, noStore);
+    throw error;
+  }
+  const allowed = new Set(grantableScopes(services.store.world, key));
+  const refused = [...ticked].find((scope) => !allowed.has(scope));
+  if (refused) return again(oauthMessages.scopeNotAllowed(refused));
+  let consumerid: string;
+  try {
+    consumerid = checkMcpConsumer(services.store.world, key, consumer).consumerid;
+  } catch (error) {
+    if (error instanceof ApiError) return again(error.message);
+    throw error;
+  }
+  const code = state.issueCode(pending, consumerid, [...ticked], key.accountid);
+  return redirectBack(c, request.redirect_uri, request.state, { code });
 }

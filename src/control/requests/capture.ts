@@ -168,7 +168,11 @@ function noteControlCall(services: Services, c: Context<AppEnv>, path: string): 
   });
 }
 
-type JsonResponder = (object: unknown, arg?: unknown, headers?: Record<string, string>) => Response;
+/** The text of a JSON answer, read from a copy of it (the answer itself is left to its caller). */
+async function jsonText(response: Response): Promise<string | null> {
+  if (!/^application\/(.+\+)?json/i.test(response.headers.get('content-type') ?? '') || !response.body) return null;
+  return response.clone().text();
+}
 
 /**
  * The middleware in front of every route, before the write boundary: the fault injection (see
@@ -191,25 +195,17 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     const keeps = requests.keeps;
     let responseText: string | null = null;
     // Served over a socket, the answer's text is read from the answer once made (see answerText).
-    // In process (app.request), where answers are the platform's Response, the JSON text is caught
-    // as it is made: a property set on the Context per request makes every request of a server
-    // slower (some 30 % of an authenticated read, in garbage collection), so not over a socket.
+    // In process (app.request), where answers are the platform's Response, a JSON answer's text is
+    // read from a copy of it once made (a vertical answers from a sub-app of its own, so the text
+    // cannot be caught as the app's handlers make it).
     const served = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
-    if (keeps && !served) {
-      const context = c as unknown as { json: JsonResponder; body: (...args: unknown[]) => Response };
-      context.json = (object, arg, headers) => {
-        const text = JSON.stringify(object);
-        responseText = text;
-        return context.body(text, arg, { 'Content-Type': 'application/json', ...headers });
-      };
-    }
     const consumerId = consumerOfPath(path);
     const fault = faults.armed ? faults.match(c, path, consumerId) : null;
     let answered = true;
     if (fault) answered = await faults.apply(fault, c, next, services.config.bodyLimit);
     else await next();
     if (!requests.active) return;
-    if (keeps && served && answered) responseText = answerText(c.res);
+    if (keeps && answered) responseText = served ? answerText(c.res) : await jsonText(c.res);
     // Recording must never turn an answer into an error: a failure here is logged and skipped.
     try {
       const recording = recordRequest(services, c, {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * name they cite must exist, so that a page cannot go on describing a module that moved or left.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const PAGES = ['docs/architecture.md'];
+const PAGES = ['docs/architecture.md', 'docs/contributing.md'];
 /** Where the repository's code lives: a bare file name cited by a page is looked for there. */
 const CODE = ['src', 'bin', 'scripts', 'test', 'bench'];
 /** Folders of the repository a cited path may start with (dist/ is built, not kept). */

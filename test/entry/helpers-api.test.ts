@@ -159,11 +159,12 @@ describe('the helpers of startSandbox()', () => {
     await expect(sandbox.clock.advance(Number.NaN)).rejects.toBeInstanceOf(RangeError);
     await expect(sandbox.clock.set('tomorrow')).rejects.toBeInstanceOf(RangeError);
     await expect(sandbox.clock.set(new Date(Number.NaN))).rejects.toBeInstanceOf(RangeError);
-    await sandbox.clock.set('9999-12-30T23:00:00Z');
-    const refused = sandbox.clock.advance(7200);
+    // Past the span of living days after the world's origin: refused, the clock where it was.
+    const before = sandbox.clock.now().toISOString();
+    const refused = sandbox.clock.set('9999-12-30T23:00:00Z');
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ status: 422 });
-    expect(sandbox.clock.now().toISOString()).toBe('9999-12-30T23:00:00.000Z');
+    expect(sandbox.clock.now().toISOString()).toBe(before);
   });
 
   it('work with an admin token configured, which the control endpoints then need', async () => {

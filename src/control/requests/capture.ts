@@ -170,7 +170,8 @@ function noteControlCall(services: Services, c: Context<AppEnv>, path: string): 
 
 /** The text of a JSON answer, read from a copy of it (the answer itself is left to its caller). */
 async function jsonText(response: Response): Promise<string | null> {
-  if (!/^application\/(.+\+)?json/i.test(response.headers.get('content-type') ?? '') || !response.body) return null;
+  if (!/^application\/(.+\+)?json/i.test(response.headers.get('content-type') ?? '') || !response.body)
+    return null;
   return response.clone().text();
 }
 

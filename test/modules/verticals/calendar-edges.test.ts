@@ -21,6 +21,7 @@ import {
 const FIRST = EARLIEST_INSTANT.getTime();
 const LAST = LATEST_INSTANT.getTime();
 const HOUR_MS = 3_600_000;
+const YEAR_MS = 365 * DAY_MS;
 
 /** Instants drawn uniformly in the calendar by a small seeded generator (the same ones every run). */
 function drawnInstants(seed: number, count: number): number[] {
@@ -147,7 +148,9 @@ beforeAll(async () => {
 
 describe.each(VERTICALS)('%s at the edges of the calendar', (segment, env) => {
   it.each(INSTANTS)('every list answers soon with the clock at %s', async (now) => {
-    const s = sandbox();
+    // A world begins a year before the instant (or at the calendar's first) and its clock moves
+    // there: its history ends near the edge, and its living days run up to it.
+    const s = sandbox({ clock: new Date(Math.max(FIRST, Date.parse(now) - YEAR_MS)) });
     const moved = await call(s.app, 'POST', '/__sandbox/clock', { body: { now } });
     expect(moved.status, moved.text).toBe(200);
     const v: Bound = {

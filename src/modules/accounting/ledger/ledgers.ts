@@ -47,10 +47,14 @@ export function foldersOf(
   return folders;
 }
 
-/** The book year that starts on `start` and lasts a year (to the eve of the same day a year later). */
+/**
+ * The book year that starts on `start` and lasts a year (to the eve of the same day a year later); one
+ * that would end past the calendar's last year ends on the last day of year 9999.
+ */
 function bookYearFrom(start: string): LedgerBookYear {
-  const sameDayNextYear = `${String(Number(start.slice(0, 4)) + 1).padStart(4, '0')}${start.slice(4)}`;
-  return { name: start.slice(0, 4), start, end: addDays(sameDayNextYear, -1), closed: false };
+  const next = Number(start.slice(0, 4)) + 1;
+  const end = next > 9999 ? '9999-12-31' : addDays(`${String(next).padStart(4, '0')}${start.slice(4)}`, -1);
+  return { name: start.slice(0, 4), start, end, closed: false };
 }
 
 /**

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../../src/control/seeded-world.js';
@@ -10,6 +8,7 @@ import {
   ServicePage_Payment_,
 } from '../../../src/modules/accounting/invoices.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
+import { tempDir } from '../../temp-dir.js';
 import {
   type AccountingSandbox,
   accountingSandbox,
@@ -945,7 +944,7 @@ describe('accounting invoices: book years follow the sandbox clock', () => {
   });
 
   it('opens the book years of the clock in a ledger reopened from the world file, storing none', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'bookyears-')), 'world.json');
+    const file = join(tempDir('bookyears-'), 'world.json');
     const first = sandbox({ store: await openWorldFile(file, () => seedWorld(SEED)) });
     const one = forConsumer(first, await sandboxToken(first), a.consumerId);
     const before = await bookyears(one);

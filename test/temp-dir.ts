@@ -12,3 +12,15 @@ export function tempDir(prefix: string): string {
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+/**
+ * Closes what writes into such a folder (a store opened on a world file) once the test has
+ * finished, before the folder is removed: a store left open would go on writing there (a compaction
+ * in the background) after its folder is gone.
+ */
+export function closedAfterTest<T extends { close(): Promise<unknown> }>(resource: T): T {
+  onTestFinished(async () => {
+    await resource.close();
+  });
+  return resource;
+}

@@ -8,7 +8,7 @@ import {
   ServicePage_Payment_,
 } from '../../../src/modules/accounting/invoices.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
-import { tempDir } from '../../temp-dir.js';
+import { closedAfterTest, tempDir } from '../../temp-dir.js';
 import {
   type AccountingSandbox,
   accountingSandbox,
@@ -945,7 +945,7 @@ describe('accounting invoices: book years follow the sandbox clock', () => {
 
   it('opens the book years of the clock in a ledger reopened from the world file, storing none', async () => {
     const file = join(tempDir('bookyears-'), 'world.json');
-    const first = sandbox({ store: await openWorldFile(file, () => seedWorld(SEED)) });
+    const first = sandbox({ store: closedAfterTest(await openWorldFile(file, () => seedWorld(SEED))) });
     const one = forConsumer(first, await sandboxToken(first), a.consumerId);
     const before = await bookyears(one);
     first.app.services.clock.set(new Date('2027-03-01T09:00:00Z'));
@@ -953,7 +953,7 @@ describe('accounting invoices: book years follow the sandbox clock', () => {
     expect(await bookyears(later)).toEqual([...before, ['2027', false]]);
     // Reopened with the default clock (January 2026): the ledger follows the clock, whose year 2027
     // has not come yet (the years are opened as the ledger is built, not stored by the read).
-    const second = sandbox({ store: await openWorldFile(file, () => seedWorld(SEED)) });
+    const second = sandbox({ store: closedAfterTest(await openWorldFile(file, () => seedWorld(SEED))) });
     const two = forConsumer(second, await sandboxToken(second), a.consumerId);
     expect(await bookyears(two)).toEqual(before);
   });

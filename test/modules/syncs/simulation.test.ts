@@ -25,7 +25,7 @@ import {
   type TestSandbox,
   tokenFor,
 } from '../../helpers.js';
-import { tempDir } from '../../temp-dir.js';
+import { closedAfterTest, tempDir } from '../../temp-dir.js';
 
 /** The simulation: cron, the execution lifecycle on the clock, scripted failures, issues, restarts. */
 
@@ -371,7 +371,7 @@ describe('durability and determinism', () => {
     const file = join(tempDir('sandbox-automation-'), 'world.json');
     const start = new Date('2026-01-15T09:00:00.000Z');
     const open = async () => {
-      const store = await openWorldFile(file, () => seedWorld(SEED));
+      const store = closedAfterTest(await openWorldFile(file, () => seedWorld(SEED)));
       return createApp({ seed: SEED, store, clock: manualClock(start) });
     };
     const first = await open();

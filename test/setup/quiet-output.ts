@@ -6,12 +6,6 @@
  */
 const FRAME = /^ {4}at \S/m;
 
-/**
- * A trace printed on purpose, tolerated while its test exists: the test of a lazy vertical whose
- * manifest lists other routes than its module registers answers a 500, which logs the error.
- */
-const TOLERATED = ['lazy-vertical.test.ts > verticals loaded on first use > refuses a manifest'];
-
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of a terminal are removed
 const COLOURS = /\u001b\[[0-9;]*m/g;
 
@@ -28,7 +22,7 @@ export default function noStackTrace(): () => void {
         '',
       );
       const frame = FRAME.exec(text);
-      if (frame && !TOLERATED.some((test) => text.includes(test))) {
+      if (frame) {
         const lines = text.slice(0, frame.index).trimEnd().split('\n');
         const frameLine = text.slice(frame.index).split('\n')[0]?.trim();
         found.push(`${lines.slice(-2).join(' / ').trim()} ${frameLine}`);

@@ -39,9 +39,7 @@ function missing(names: string[]): string[] {
   return names.filter((name) => {
     if (name.includes('/')) return !existsSync(join(ROOT, name.replace(/#.*$/, '')));
     return (
-      !basenames.has(name) &&
-      !existsSync(join(ROOT, 'docs', name)) &&
-      !existsSync(join(ROOT, 'fixtures', name))
+      !basenames.has(name) && !['', 'docs', 'fixtures'].some((folder) => existsSync(join(ROOT, folder, name)))
     );
   });
 }

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
@@ -28,6 +26,7 @@ import {
   type Reference,
   referenceOf,
 } from '../modules/accounting/helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 /**
  * Requests the service accepts and the sandbox once refused. The sandbox must never be stricter than
@@ -258,7 +257,7 @@ describe('custom routes: every custom path is a collection of the connection', (
   });
 
   it('paths and ids named after Object.prototype members are data, and survive a reload', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'custom-')), 'world.json');
+    const file = join(tempDir('custom-'), 'world.json');
     const firstStore = await openWorldFile(file, () => seedWorld(SEED));
     const first = await client({ store: firstStore });
     const base = `/consumers/${first.s.ids.customConsumerId}/custom/sandbox-custom`;

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -7,8 +6,8 @@ import { createApp, type SandboxApp } from '../../src/app.js';
 import { FixtureError, loadFixtures } from '../../src/control/fixtures.control.js';
 import { seedCredentials } from '../../src/platform/credentials.js';
 import { StartError, startSandbox } from '../../src/server.js';
-import { runCli, serveCli, stop } from '../cli/helpers.js';
 import { call, SEED, tokenFor } from '../helpers.js';
+import { tempDir } from '../temp-dir.js';
 import { invoice, token } from './fixture-helpers.js';
 
 const ACCOUNTING_EXAMPLE = 'examples/fixtures/accounting-world.yaml';
@@ -498,7 +497,7 @@ describe('loading a fixture', () => {
   });
 
   it('with a world file, the fixtures go into the file it is created with, once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+    const dir = tempDir('fixtures-');
     const db = join(dir, 'world.json');
     const doc = {
       replace: true,
@@ -524,39 +523,6 @@ describe('loading a fixture', () => {
     } finally {
       await second.close();
     }
-  });
-
-  it('the command line takes --fixtures, and refuses a bad one with exit code 2 and the path', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
-    const { child, url } = await serveCli([
-      '--port',
-      '0',
-      '--seed',
-      String(SEED),
-      '--fixtures',
-      ACCOUNTING_EXAMPLE,
-    ]);
-    try {
-      const creds = seedCredentials(SEED);
-      const minted = await fetch(`${url}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ accountId: creds.accountId, ...creds.sandbox }),
-      });
-      const { access_token } = (await minted.json()) as { access_token: string };
-      const consumers = await fetch(`${url}/consumers`, {
-        headers: { authorization: `Bearer ${access_token}` },
-      });
-      expect(((await consumers.json()) as { name: string }[]).map((c) => c.name)).toEqual(['Acme Bakery']);
-    } finally {
-      await stop(child);
-    }
-    const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, 'consumers:\n  - name: Fine\n  - email: nobody@example.com\n');
-    const out = runCli(['serve', '--port', '0', '--fixtures', bad]);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toContain(bad);
-    expect(out.stderr).toContain('consumers[1].name');
   });
 });
 
@@ -741,7 +707,7 @@ describe('refusals name the file, the JSON path and the rule', () => {
   });
 
   it('a schema violation (a consumer without a name), in a file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+    const dir = tempDir('fixtures-');
     const file = join(dir, 'world.json');
     writeFileSync(file, JSON.stringify({ consumers: [{ name: 'Fine' }, { email: 'x@example.com' }] }));
     const error = refusal(() => createApp({ seed: SEED, fixtures: file }));

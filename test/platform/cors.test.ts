@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { CORS_MAX_AGE, type CorsOrigins } from '../../src/lib/cors.js';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
-import { runCli, serveCli, stop } from '../cli/helpers.js';
 import { sandboxToken, sandbox as testSandbox } from '../helpers.js';
 
 /** Cross-origin access: preflights, the origins let in, and who decides the default. */
@@ -167,25 +166,5 @@ describe('CORS of a listening sandbox', () => {
     const allowed = await fetch(`http://127.0.0.1:${running.port}/token`, preflight(PAGE));
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(PAGE);
-  });
-});
-
-describe('--cors', () => {
-  it('restricts the origins of the served sandbox', async () => {
-    const served = await serveCli(['--port', '0', '--seed', '7', '--cors', PAGE]);
-    try {
-      const listed = await fetch(`${served.url}/token`, preflight(PAGE));
-      expect(listed.headers.get('access-control-allow-origin')).toBe(PAGE);
-      const other = await fetch(`${served.url}/token`, preflight(OTHER));
-      expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    } finally {
-      await stop(served.child);
-    }
-  });
-
-  it('refuses what is not an origin, with the usage exit code', () => {
-    const out = runCli(['serve', '--port', '0', '--cors', 'localhost:3000']);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toContain('--cors');
   });
 });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type SandboxApp } from '../../src/app.js';
@@ -8,6 +7,7 @@ import { errors } from '../../src/lib/errors.js';
 import { automationDirectory } from '../../src/modules/syncs/automation.seed.js';
 import { startSandbox } from '../../src/server.js';
 import { call, tokenFor } from '../helpers.js';
+import { tempDir } from '../temp-dir.js';
 
 /**
  * Isolation between accounts, environments, keys and consumers, driven by the served /openapi.json:
@@ -238,7 +238,7 @@ describe('secrets', () => {
   });
 
   it('the world file holds no key secret, only hashes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sandbox-secrets-'));
+    const dir = tempDir('sandbox-secrets-');
     const sandbox = await startSandbox({ seed: SEED, port: 0, db: join(dir, 'world.json') });
     await sandbox.close();
     const text = readFileSync(join(dir, 'world.json'), 'utf8');

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../../src/app.js';
@@ -8,6 +7,7 @@ import { messages } from '../../src/lib/errors.js';
 import { INVOICE_STATE } from '../../src/modules/datastores/datastores.seed.js';
 import { MAX_FIELD_CHARS, RecordTooLargeError, type Store } from '../../src/store/store.js';
 import { call, SEED, tokenFor } from '../helpers.js';
+import { tempDir } from '../temp-dir.js';
 import { snapshotOf, withDatasets } from './world-file.js';
 
 /**
@@ -69,7 +69,7 @@ afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
 });
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'sandbox-derived-')), 'world.json');
+const tempFile = () => join(tempDir('sandbox-derived-'), 'world.json');
 
 async function fileApp(file: string, cacheBytes?: number): Promise<{ app: SandboxApp; store: Store }> {
   const store = await openWorldFile(

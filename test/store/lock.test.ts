@@ -16,8 +16,9 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreFileError, WorldFile } from '../../src/store/file-adapter.js';
 import { ROOT } from '../cli/helpers.js';
+import { tempDir } from '../temp-dir.js';
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'sandbox-lock-')), 'world.json');
+const tempFile = () => join(tempDir('sandbox-lock-'), 'world.json');
 const meta = { meta: { seed: 1 } };
 type Meta = typeof meta;
 

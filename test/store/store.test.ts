@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../src/control/seeded-world.js';
 import type { buildInvoicingDataset } from '../../src/modules/invoicing/invoicing.living.js';
 import { Store, StoreFileError, UnstorableChangeError } from '../../src/store/store.js';
 import type { ConsumerRecord } from '../../src/store/world.js';
+import { tempDir } from '../temp-dir.js';
 import { snapshotOf } from './world-file.js';
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'sandbox-store-')), 'world.json');
+const tempFile = () => join(tempDir('sandbox-store-'), 'world.json');
 const open: Store[] = [];
 async function openFile(file: string, options: Parameters<typeof openWorldFile>[2] = {}) {
   const store = await openWorldFile(file, () => seedWorld(5), options);

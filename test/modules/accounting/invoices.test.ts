@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../../src/control/seeded-world.js';
@@ -10,6 +8,7 @@ import {
   ServicePage_Payment_,
 } from '../../../src/modules/accounting/invoices.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
+import { closedAfterTest, tempDir } from '../../temp-dir.js';
 import {
   type AccountingSandbox,
   accountingSandbox,
@@ -945,8 +944,8 @@ describe('accounting invoices: book years follow the sandbox clock', () => {
   });
 
   it('opens the book years of the clock in a ledger reopened from the world file, storing none', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'bookyears-')), 'world.json');
-    const first = sandbox({ store: await openWorldFile(file, () => seedWorld(SEED)) });
+    const file = join(tempDir('bookyears-'), 'world.json');
+    const first = sandbox({ store: closedAfterTest(await openWorldFile(file, () => seedWorld(SEED))) });
     const one = forConsumer(first, await sandboxToken(first), a.consumerId);
     const before = await bookyears(one);
     first.app.services.clock.set(new Date('2027-03-01T09:00:00Z'));
@@ -954,7 +953,7 @@ describe('accounting invoices: book years follow the sandbox clock', () => {
     expect(await bookyears(later)).toEqual([...before, ['2027', false]]);
     // Reopened with the default clock (January 2026): the ledger follows the clock, whose year 2027
     // has not come yet (the years are opened as the ledger is built, not stored by the read).
-    const second = sandbox({ store: await openWorldFile(file, () => seedWorld(SEED)) });
+    const second = sandbox({ store: closedAfterTest(await openWorldFile(file, () => seedWorld(SEED))) });
     const two = forConsumer(second, await sandboxToken(second), a.consumerId);
     expect(await bookyears(two)).toEqual(before);
   });

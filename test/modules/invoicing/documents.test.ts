@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../../src/control/seeded-world.js';
@@ -7,6 +5,7 @@ import { serviceError } from '../../../src/lib/errors.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
 import { UploadDocumentItemOut } from '../../../src/modules/invoicing/invoicing.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
+import { closedAfterTest, tempDir } from '../../temp-dir.js';
 import { forVertical, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';
 import { keysOf } from './helpers.js';
 
@@ -87,14 +86,14 @@ describe('invoicing: storage', () => {
   });
 
   it('keeps writes in a world file: the dataset comes back with them after a restart', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'invoicing-')), 'world.json');
-    const store = await openWorldFile(file, () => seedWorld(SEED));
+    const file = join(tempDir('invoicing-'), 'world.json');
+    const store = closedAfterTest(await openWorldFile(file, () => seedWorld(SEED)));
     const first = sandbox({ store });
     const token = await sandboxToken(first);
     const a = forVertical(first, token, first.ids.verticalConsumers.INVOICING as string, 'invoicing');
     const created = await a.post('/contacts', { company_name: 'Durable BV' });
     expect(created.status).toBe(200);
-    const reopened = await openWorldFile(file, () => seedWorld(SEED));
+    const reopened = closedAfterTest(await openWorldFile(file, () => seedWorld(SEED)));
     const second = sandbox({ store: reopened });
     const b = forVertical(second, await sandboxToken(second), a.consumerId, 'invoicing');
     expect((await b.get(`/contacts/${created.body.id}`)).body).toEqual(created.body);

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SandboxApp } from '../../../src/app.js';
@@ -27,6 +25,7 @@ import {
   type TestSandbox,
   tokenFor,
 } from '../../helpers.js';
+import { closedAfterTest, tempDir } from '../../temp-dir.js';
 
 /** The simulation: cron, the execution lifecycle on the clock, scripted failures, issues, restarts. */
 
@@ -369,10 +368,10 @@ describe('scripted failures and issues', () => {
 
 describe('durability and determinism', () => {
   it('a world reopened from its file settles a pending execution once, after the restart', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'sandbox-automation-')), 'world.json');
+    const file = join(tempDir('sandbox-automation-'), 'world.json');
     const start = new Date('2026-01-15T09:00:00.000Z');
     const open = async () => {
-      const store = await openWorldFile(file, () => seedWorld(SEED));
+      const store = closedAfterTest(await openWorldFile(file, () => seedWorld(SEED)));
       return createApp({ seed: SEED, store, clock: manualClock(start) });
     };
     const first = await open();

@@ -24,14 +24,13 @@ const MAX_FUNCTION_LINES = 120;
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
-  'src/modules/commerce/commerce.seed.ts': 1036,
+  'src/modules/commerce/commerce.seed.ts': 788,
   'src/modules/invoicing/invoicing.domain.ts': 848,
   'src/modules/invoicing/invoicing.seed.ts': 951,
   'src/modules/pos/pos.seed.ts': 1211,
   'src/store/store.ts': 987,
   'src/surfaces/docs/examples.ts': 701,
   // Functions.
-  'src/modules/commerce/commerce.seed.ts › seedCommerceDataset': 207,
   'src/modules/pms/pms.seed.ts › seedPmsDataset': 160,
   'src/modules/pos/pos.seed.ts › seedPosDataset': 227,
 };

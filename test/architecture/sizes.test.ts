@@ -24,7 +24,6 @@ const MAX_FUNCTION_LINES = 120;
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
-  'src/modules/invoicing/invoicing.seed.ts': 951,
   'src/store/store.ts': 987,
   // Functions.
 };

@@ -23,7 +23,7 @@ const MAX_FUNCTION_LINES = 120;
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
-  'src/store/store.ts': 987,
+  'src/store/store.ts': 937,
   // Functions.
 };
 

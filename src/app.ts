@@ -190,14 +190,21 @@ export const DEFAULT_SEED = 1;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export function createApp(options: CreateAppOptions = {}): SandboxApp {
-  const seed = options.seed ?? DEFAULT_SEED;
-  const verticals = options.verticals ?? VERTICALS;
+/** Each vertical the list holds has the verticals it is built on in the list too. */
+function checkVerticals(verticals: readonly AnyVerticalModule[]): void {
   for (const module of verticals) {
     const missing = (module.builtOn ?? []).filter((key) => !verticals.some((other) => other.key === key));
     if (missing.length)
       throw new Error(`The ${module.key} vertical is built on ${missing.join(', ')}: add it to the list too`);
   }
+}
+
+/** The store of the app (the one given, or a new in-memory world of the seed) and its clock, set up. */
+function openWorld(
+  options: CreateAppOptions,
+  seed: number,
+  verticals: readonly AnyVerticalModule[],
+): { store: Store; clock: Clock } {
   const store =
     options.store ??
     Store.memory(seedWorld(seed, options.size ?? 'default', verticals, options.keysSalt), {
@@ -223,12 +230,18 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   // The custom routes bound their records themselves (count and bytes per path and connection), and
   // keep their size.
   store.boundedElsewhere<CustomRecordsRecord>('custom_records', (record) => record.bytes);
-  const config: SandboxConfig = {
-    seed,
-    publicUrl: options.publicUrl ?? null,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    adminToken: options.adminToken ?? null,
-  };
+  return { store, clock };
+}
+
+/** The services every request and task of the app reaches through its context. */
+function makeServices(
+  world: { store: Store; clock: Clock },
+  config: SandboxConfig,
+  options: CreateAppOptions,
+  verticals: readonly AnyVerticalModule[],
+): Services {
+  const { store, clock } = world;
+  const seed = config.seed;
   const sequence = {
     get value() {
       return store.world.meta.sequence;
@@ -241,7 +254,7 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   const derive = (purpose: string) => createHmac('sha256', appSecret).update(purpose).digest('base64url');
   const secret = jwtSecret(config.adminToken ? `${seed}:${config.adminToken}` : seed);
   const faults = new FaultBook({ seed, clock, holdLimitMs: options.faultHoldLimitMs, quota: store.quota });
-  const services: Services = {
+  return {
     store,
     clock,
     // Link ids are keyed with a secret of this process alone (see seededIds): never stored, never
@@ -272,15 +285,16 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
       options.self ??
       new SandboxSelf({ publicUrl: config.publicUrl, allowedHosts: options.allowedHosts ?? [] }),
   };
+}
 
-  // The declared world, in one write through the same domain functions as the API.
-  if (options.fixtures !== undefined) loadFixturesNow(store, services, options.fixtures);
-
-  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({
-    router: new DeferredTrieRouter(),
-    defaultHook: validationHook(() => app),
-  });
-
+/** What every request goes through before its route: the request policy, the traffic, the write boundary. */
+function installPipeline(
+  app: OpenAPIHono<AppEnv>,
+  store: Store,
+  services: Services,
+  options: CreateAppOptions,
+): void {
+  const { config } = services;
   // The request policy before anything else (the Host, the sandbox's own deliveries, CORS and the
   // origins each surface takes: see platform/request-policy.ts); a preflight is answered there.
   const publicHost = hostOfUrl(config.publicUrl);
@@ -342,9 +356,12 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   store.onCommit((collections) => {
     if (collections.has('webhook_deliveries')) void services.ticker.run();
   });
+}
 
-  // Every background task of the app, in the order each run of the ticker performs them; registering
-  // routes starts nothing.
+/** Every background task of the app, registered with its ticker; registering starts nothing. */
+function registerBackground(services: Services, options: CreateAppOptions): void {
+  const { verticals } = services;
+  // In the order each run of the ticker performs them.
   const background: [name: string, task: TickTask, writes?: TaskWrites][] = [
     // What the timeline declared happens first, so the runs and events of the same instant see it;
     // it makes its own writes, in slices.
@@ -364,7 +381,11 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
     ['living-datasets', livingDatasetsTask(services)],
   ];
   for (const [name, task, writes] of background) services.ticker.register(name, task, writes);
+}
 
+/** The routes of every surface, then the answers of a path none serves and of an error. */
+function registerRoutes(app: OpenAPIHono<AppEnv>, services: Services): void {
+  const { verticals } = services;
   registerAuth(app);
   registerConsumers(app);
   registerConnections(app);
@@ -388,25 +409,54 @@ export function createApp(options: CreateAppOptions = {}): SandboxApp {
   // A path served with other methods answers 405 with Allow; any other, 404.
   app.notFound(notFoundOrNotAllowed(app));
   app.onError(handleError);
+}
 
+/** The worlds created over HTTP the app hosts, built as it was (unless it may host none). */
+function hostWorlds(sandboxApp: SandboxApp, options: CreateAppOptions, seed: number): void {
+  const { config, verticals } = sandboxApp.services;
+  if (!((options.maxWorlds ?? DEFAULT_MAX_WORLDS) > 0)) return;
+  new WorldHub(sandboxApp, {
+    build: createApp,
+    defaultSeed: seed,
+    ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
+    ...(options.maxWorldsBytes !== undefined ? { maxBytes: options.maxWorldsBytes } : {}),
+    app: {
+      publicUrl: config.publicUrl,
+      bodyLimit: config.bodyLimit,
+      ...(options.cors !== undefined ? { cors: options.cors } : {}),
+      ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+      ...(options.faultHoldLimitMs !== undefined ? { faultHoldLimitMs: options.faultHoldLimitMs } : {}),
+      ...(config.adminToken ? { hostSecrets: [config.adminToken] } : {}),
+      verticals,
+    },
+  });
+}
+
+export function createApp(options: CreateAppOptions = {}): SandboxApp {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const verticals = options.verticals ?? VERTICALS;
+  checkVerticals(verticals);
+  const world = openWorld(options, seed, verticals);
+  const config: SandboxConfig = {
+    seed,
+    publicUrl: options.publicUrl ?? null,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    adminToken: options.adminToken ?? null,
+  };
+  const services = makeServices(world, config, options, verticals);
+
+  // The declared world, in one write through the same domain functions as the API.
+  if (options.fixtures !== undefined) loadFixturesNow(world.store, services, options.fixtures);
+
+  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({
+    router: new DeferredTrieRouter(),
+    defaultHook: validationHook(() => app),
+  });
+  installPipeline(app, world.store, services, options);
+  registerBackground(services, options);
+  registerRoutes(app, services);
   const sandboxApp = Object.assign(app, { services });
-  if ((options.maxWorlds ?? DEFAULT_MAX_WORLDS) > 0) {
-    new WorldHub(sandboxApp, {
-      build: createApp,
-      defaultSeed: seed,
-      ...(options.maxWorlds !== undefined ? { maxWorlds: options.maxWorlds } : {}),
-      ...(options.maxWorldsBytes !== undefined ? { maxBytes: options.maxWorldsBytes } : {}),
-      app: {
-        publicUrl: config.publicUrl,
-        bodyLimit: config.bodyLimit,
-        ...(options.cors !== undefined ? { cors: options.cors } : {}),
-        ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
-        ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
-        ...(options.faultHoldLimitMs !== undefined ? { faultHoldLimitMs: options.faultHoldLimitMs } : {}),
-        ...(config.adminToken ? { hostSecrets: [config.adminToken] } : {}),
-        verticals,
-      },
-    });
-  }
+  hostWorlds(sandboxApp, options, seed);
   return sandboxApp;
 }

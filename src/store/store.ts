@@ -35,8 +35,10 @@ import {
   overlayDelta,
 } from './generated.js';
 import { type SharedDatasets, sharedDatasets } from './shared-datasets.js';
+import { DEFAULT_CACHE_BYTES, type StoreOptions } from './store-options.js';
 import { type PathOp, UnitOfWork } from './unit-of-work.js';
-import { emptyWorld, type World } from './world.js';
+import type { World } from './world.js';
+import { assertWorld } from './world-check.js';
 import {
   type CommitListener,
   type RootStore,
@@ -56,34 +58,7 @@ export {
   WorldQuota,
 } from './bounds.js';
 export type { CommitListener, Materializers, Registry, WorldStore, Write };
-export { StoreFileError };
-
-/** Bytes (as JSON) of generated datasets a store keeps in memory by default. */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-/** How a store keeps generated data and bounds what clients write. */
-export interface StoreOptions {
-  /** Builders of the generated collections (the verticals'), by collection. */
-  materializers?: Materializers;
-  /** Bytes (as JSON) of generated datasets kept in memory; past it the least recently used go. */
-  cacheBytes?: number;
-  /** Bytes clients may write into the world; a write past it is refused (WorldFullError). */
-  maxWorldBytes?: number;
-  /**
-   * The generated collections whose datasets depend on the clock's day (their business goes on as
-   * days pass): when the day changes, those in memory are dropped, and built again when next used.
-   */
-  living?: readonly string[];
-  /**
-   * Where datasets built from the seed are shared with the process's other stores (see
-   * shared-datasets.ts): the process's by default; null builds every dataset for this store alone.
-   */
-  shared?: SharedDatasets | null;
-  /**
-   * For a world file written before worlds had an origin: gives it one (its datasets keep their
-   * arguments) from what it holds; true when it did. The file is then written again, upgraded.
-   */
-  upgrade?: (world: World, registry: Registry) => boolean;
-}
+export { DEFAULT_CACHE_BYTES, StoreFileError, type StoreOptions };
 
 /** The origin of a world that has none: the default manual clock's start. */
 const DEFAULT_ORIGIN = DEFAULT_MANUAL_START.toISOString();
@@ -959,29 +934,4 @@ interface OverlayChanges {
   key: string;
   ops: OverlayOp[];
   gone: boolean;
-}
-
-/**
- * A world file is accepted when it has the sandbox's meta block and every collection it holds is an
- * object. Collections added by a newer version start empty in an older file.
- */
-function assertWorld(value: unknown, file: string, collections: readonly string[]): asserts value is World {
-  const record = value as Record<string, unknown> | null;
-  const meta = record?.meta as World['meta'] | undefined;
-  const ok =
-    record !== null &&
-    typeof record === 'object' &&
-    !Array.isArray(record) &&
-    meta?.schema === 1 &&
-    typeof meta.seed === 'number' &&
-    typeof meta.sequence === 'number' &&
-    Object.entries(record).every(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v));
-  if (!ok) throw new StoreFileError(`${file} does not hold a sandbox world; it was left untouched`);
-  const empty = emptyWorld(meta.seed, meta.size ?? 'default', collections) as unknown as Record<
-    string,
-    unknown
-  >;
-  for (const [key, initial] of Object.entries(empty)) {
-    if (!(key in record)) record[key] = initial;
-  }
 }

@@ -17,26 +17,14 @@ const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 120;
 
 /**
- * What is still over the rule, each with its length today: the request journal, the store, the app,
- * the docs' examples, and the seeds and domains of some verticals, which are being reshaped apart. A
+ * What is still over the rule, each with its length today: the store, which is being reshaped apart. A
  * length here may only shrink: the test fails when one of these grows, and when one is no longer over
  * (then its line goes), so the list only gets shorter. Nothing is added to it.
  */
 const STILL_OVER: Record<string, number> = {
   // Files.
-  'src/modules/commerce/commerce.seed.ts': 1036,
-  'src/modules/invoicing/invoicing.domain.ts': 848,
-  'src/modules/invoicing/invoicing.seed.ts': 951,
-  'src/modules/pos/pos.seed.ts': 1211,
-  'src/store/store.ts': 987,
-  'src/surfaces/docs/examples.ts': 701,
+  'src/store/store.ts': 937,
   // Functions.
-  'src/app.ts › createApp': 220,
-  'src/modules/banking/banking.seed.ts › activity': 132,
-  'src/modules/commerce/commerce.domain.ts › toOrderItem': 122,
-  'src/modules/commerce/commerce.seed.ts › seedCommerceDataset': 207,
-  'src/modules/pms/pms.seed.ts › seedPmsDataset': 160,
-  'src/modules/pos/pos.seed.ts › seedPosDataset': 227,
 };
 
 const FUNCTION_KINDS = new Set<SyntaxKind>([

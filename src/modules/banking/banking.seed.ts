@@ -176,6 +176,80 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
     return { customers, suppliers, employees };
   }
 
+  /** A month of the current account's activity in the recent window, from its first day. */
+  recentMonth(
+    current: BankingAccount,
+    first: string,
+    { customers, suppliers, employees }: ReturnType<BankingSeeder['parties']>,
+  ) {
+    const f = this.faker;
+    const mm = first.slice(5, 7);
+    const yyyy = first.slice(0, 4);
+    const last = monthEnd(first);
+    // Customers paying invoices.
+    for (let i = 0; i < f.number.int({ min: 4, max: 7 }); i++) {
+      const customer = f.helpers.arrayElement(customers);
+      const day = workingDayFrom(dayBetween(f, first, addDays(last, -3)));
+      this.transaction(current, day, amountBetween(f, 350, 7500), {
+        operation_type: 'incoming_transfer',
+        description: `Transfer from ${customer.name}`,
+        additional_information: 'SEPA credit transfer',
+        counterpart_name: customer.name,
+        counterpart_reference: customer.iban,
+        remittance_information: structuredCommunication(f),
+      });
+    }
+    // Paying suppliers.
+    for (let i = 0; i < f.number.int({ min: 2, max: 4 }); i++) {
+      const supplier = f.helpers.arrayElement(suppliers);
+      const day = workingDayFrom(dayBetween(f, first, addDays(last, -3)));
+      this.transaction(current, day, -amountBetween(f, 200, 4200), {
+        operation_type: 'outgoing_transfer',
+        description: `Transfer to ${supplier.name}`,
+        additional_information: 'SEPA credit transfer',
+        counterpart_name: supplier.name,
+        counterpart_reference: supplier.iban,
+        remittance_information: `Invoice ${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(5)}`,
+      });
+    }
+    // Salaries at the end of the month.
+    const payday = workingDayFrom(addDays(last, -2));
+    for (const employee of employees) {
+      this.transaction(current, payday, -amountBetween(f, 2300, 3400), {
+        operation_type: 'outgoing_transfer',
+        description: `Salary ${employee.name}`,
+        additional_information: 'SEPA credit transfer',
+        counterpart_name: employee.name,
+        counterpart_reference: employee.iban,
+        remittance_information: `Salary ${mm}/${yyyy}`,
+      });
+    }
+    // Direct debits.
+    for (const [creditor, min, max] of DIRECT_DEBITS) {
+      const day = workingDayFrom(
+        `${yyyy}-${mm}-${String(f.number.int({ min: 5, max: 15 })).padStart(2, '0')}`,
+      );
+      this.transaction(current, day, -amountBetween(f, min, max), {
+        operation_type: 'direct_debit',
+        description: `Direct debit ${creditor}`,
+        additional_information: `SEPA direct debit, mandate ${f.string.alphanumeric({ length: 10, casing: 'upper' })}`,
+        counterpart_name: creditor,
+        counterpart_reference: creditorIban(creditor),
+        remittance_information: `${creditor} ${mm}/${yyyy}`,
+      });
+    }
+    // Card spending, some with their receipt attached.
+    for (let i = 0; i < f.number.int({ min: 3, max: 6 }); i++) {
+      this.card(current, workingDayFrom(dayBetween(f, first, last)), 'completed');
+    }
+    // Bank fees.
+    this.transaction(current, workingDayFrom(last), -amountBetween(f, 8, 15), {
+      operation_type: 'fee',
+      description: 'Account management fees',
+      additional_information: 'Monthly package',
+    });
+  }
+
   activity(
     current: BankingAccount,
     savings: BankingAccount,
@@ -184,73 +258,7 @@ class BankingSeeder extends DatasetSeeder<BankingDataset> {
   ) {
     const f = this.faker;
     const months = Array.from({ length: BANKING_RECENT_MONTHS }, (_, i) => addMonths(this.first, i));
-    for (const first of months) {
-      const mm = first.slice(5, 7);
-      const yyyy = first.slice(0, 4);
-      const last = monthEnd(first);
-      // Customers paying invoices.
-      for (let i = 0; i < f.number.int({ min: 4, max: 7 }); i++) {
-        const customer = f.helpers.arrayElement(customers);
-        const day = workingDayFrom(dayBetween(f, first, addDays(last, -3)));
-        this.transaction(current, day, amountBetween(f, 350, 7500), {
-          operation_type: 'incoming_transfer',
-          description: `Transfer from ${customer.name}`,
-          additional_information: 'SEPA credit transfer',
-          counterpart_name: customer.name,
-          counterpart_reference: customer.iban,
-          remittance_information: structuredCommunication(f),
-        });
-      }
-      // Paying suppliers.
-      for (let i = 0; i < f.number.int({ min: 2, max: 4 }); i++) {
-        const supplier = f.helpers.arrayElement(suppliers);
-        const day = workingDayFrom(dayBetween(f, first, addDays(last, -3)));
-        this.transaction(current, day, -amountBetween(f, 200, 4200), {
-          operation_type: 'outgoing_transfer',
-          description: `Transfer to ${supplier.name}`,
-          additional_information: 'SEPA credit transfer',
-          counterpart_name: supplier.name,
-          counterpart_reference: supplier.iban,
-          remittance_information: `Invoice ${f.string.alpha({ length: 2, casing: 'upper' })}-${f.string.numeric(5)}`,
-        });
-      }
-      // Salaries at the end of the month.
-      const payday = workingDayFrom(addDays(last, -2));
-      for (const employee of employees) {
-        this.transaction(current, payday, -amountBetween(f, 2300, 3400), {
-          operation_type: 'outgoing_transfer',
-          description: `Salary ${employee.name}`,
-          additional_information: 'SEPA credit transfer',
-          counterpart_name: employee.name,
-          counterpart_reference: employee.iban,
-          remittance_information: `Salary ${mm}/${yyyy}`,
-        });
-      }
-      // Direct debits.
-      for (const [creditor, min, max] of DIRECT_DEBITS) {
-        const day = workingDayFrom(
-          `${yyyy}-${mm}-${String(f.number.int({ min: 5, max: 15 })).padStart(2, '0')}`,
-        );
-        this.transaction(current, day, -amountBetween(f, min, max), {
-          operation_type: 'direct_debit',
-          description: `Direct debit ${creditor}`,
-          additional_information: `SEPA direct debit, mandate ${f.string.alphanumeric({ length: 10, casing: 'upper' })}`,
-          counterpart_name: creditor,
-          counterpart_reference: creditorIban(creditor),
-          remittance_information: `${creditor} ${mm}/${yyyy}`,
-        });
-      }
-      // Card spending, some with their receipt attached.
-      for (let i = 0; i < f.number.int({ min: 3, max: 6 }); i++) {
-        this.card(current, workingDayFrom(dayBetween(f, first, last)), 'completed');
-      }
-      // Bank fees.
-      this.transaction(current, workingDayFrom(last), -amountBetween(f, 8, 15), {
-        operation_type: 'fee',
-        description: 'Account management fees',
-        additional_information: 'Monthly package',
-      });
-    }
+    for (const first of months) this.recentMonth(current, first, { customers, suppliers, employees });
     const move = amountBetween(f, 8000, 15000);
     const moveDay = monthEnd(addMonths(this.until, -7));
     this.transaction(current, moveDay, -move, {

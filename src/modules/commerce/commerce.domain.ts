@@ -206,6 +206,50 @@ export interface OrderView {
   include_customer_details?: boolean;
 }
 
+/** The customer of an order: who they are, and their details only when asked for. */
+function orderCustomer(
+  customer: CommerceCustomer,
+  withDetails: boolean,
+): NonNullable<OrderItemOutValue['customer']> {
+  return withDetails
+    ? {
+        id: customer.id,
+        first_name: customer.first_name,
+        last_name: customer.last_name,
+        phone: customer.phone,
+        internal_notes: customer.internal_notes,
+        email: customer.email,
+      }
+    : {
+        id: customer.id,
+        first_name: null,
+        last_name: null,
+        phone: null,
+        internal_notes: null,
+        email: null,
+      };
+}
+
+/** Where an order is fulfilled from: the address of its location. */
+function orderFulfillment(location: CommerceDataset['locations'][number]): OrderItemOutValue['fulfillment'] {
+  return {
+    fulfillment_type: 'FBM',
+    shipping_from_address: {
+      address_type: 'main',
+      name: location.name,
+      number: location.address.number,
+      box: location.address.box,
+      phone: location.address.phone,
+      mobile: null,
+      email: location.address.email,
+      street: location.address.street,
+      city: location.address.city,
+      postal_code: location.address.postal_code,
+      country: location.address.country,
+    },
+  };
+}
+
 export function toOrderItem(
   dataset: CommerceDataset,
   order: CommerceOrder,
@@ -252,25 +296,7 @@ export function toOrderItem(
     id: order.id,
     source_ref: order.source_ref,
     order_number: order.order_number,
-    customer: customer
-      ? withCustomer
-        ? {
-            id: customer.id,
-            first_name: customer.first_name,
-            last_name: customer.last_name,
-            phone: customer.phone,
-            internal_notes: customer.internal_notes,
-            email: customer.email,
-          }
-        : {
-            id: customer.id,
-            first_name: null,
-            last_name: null,
-            phone: null,
-            internal_notes: null,
-            email: null,
-          }
-      : null,
+    customer: customer ? orderCustomer(customer, withCustomer) : null,
     billing_address: order.billing_address,
     shipping_address: order.shipping_address,
     created_on: order.created_on,
@@ -279,24 +305,7 @@ export function toOrderItem(
     delivery_date: order.delivery_date,
     cancelled_on: order.cancelled_on,
     status: order.status,
-    fulfillment: location
-      ? {
-          fulfillment_type: 'FBM',
-          shipping_from_address: {
-            address_type: 'main',
-            name: location.name,
-            number: location.address.number,
-            box: location.address.box,
-            phone: location.address.phone,
-            mobile: null,
-            email: location.address.email,
-            street: location.address.street,
-            city: location.address.city,
-            postal_code: location.address.postal_code,
-            country: location.address.country,
-          },
-        }
-      : null,
+    fulfillment: location ? orderFulfillment(location) : null,
     discount_amount: order.discount_amount,
     untaxed_amount_without_fees: untaxedLines,
     tax_amount_without_fees: taxLines,

@@ -3,7 +3,6 @@ import { uuidFrom } from '../../lib/ids.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import { runAtOnce, type Sliced } from '../../lib/slices.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { type LocalNames, localNames } from '../../platform/local-names.js';
 import {
   drawnDays,
   historyFaker,
@@ -25,15 +24,12 @@ import {
   monthStart,
   monthsBetween,
   nativeRefs,
-  pad,
   pick,
   plusMinutes,
   reseed,
-  round2,
-  sum2,
-  taxOf,
 } from '../../platform/seeding/vertical-data.js';
 import type { SourceRefValue } from '../../store/world.js';
+import { GBP_PER_EUR, seedCatalogue } from './commerce.catalogue.js';
 import {
   emailIn,
   numberIn,
@@ -43,23 +39,27 @@ import {
   shopPhone,
   streetIn,
 } from './commerce.countries.js';
-import { COMMERCE_NAMES } from './commerce.names.js';
+import {
+  drawBasis,
+  FREE_SHIPPING_FROM,
+  lineAmounts,
+  type OrderBasis,
+  type OrderState,
+  orderRecord,
+  REFUND_REASONS,
+  refundAll,
+  refundOne,
+  SHIPPING_FEE,
+  seedOrder,
+  shippingFee,
+  shopNames,
+  transactionOf,
+} from './commerce.orders.js';
 import type {
   CommerceAddress,
-  CommerceCategory,
   CommerceCustomer,
   CommerceDataset,
-  CommerceFee,
-  CommerceLocation,
   CommerceOrder,
-  CommerceOrderLine,
-  CommerceOrderStatusValue,
-  CommercePaymentMethod,
-  CommerceProduct,
-  CommerceRefund,
-  CommerceTaxRate,
-  CommerceTransaction,
-  CommerceVariant,
 } from './commerce.records.js';
 
 /**
@@ -79,183 +79,8 @@ export const COMMERCE_RECENT_MONTHS = 11;
 const RECENT_ORDERS = 160;
 /** Orders a month in the older history. */
 const HISTORY_ORDERS: [number, number] = [2, 3];
-/** Units of GBP for one EUR, for the shop's second price list. */
-export const GBP_PER_EUR = 0.86;
-/** Shipping fee (taxes included) and the order amount from which shipping is free. */
-export const SHIPPING_FEE = 4.95;
-export const FREE_SHIPPING_FROM = 60;
 
-const CATEGORIES: { key: string; name: string; parent?: string }[] = [
-  { key: 'home', name: 'Home decor' },
-  { key: 'kitchen', name: 'Kitchen' },
-  { key: 'books', name: 'Books' },
-  { key: 'candles', name: 'Candles', parent: 'home' },
-  { key: 'textiles', name: 'Cushions and throws', parent: 'home' },
-  { key: 'tableware', name: 'Tableware', parent: 'kitchen' },
-  { key: 'coffee', name: 'Tea and coffee', parent: 'kitchen' },
-];
-
-interface ProductSpec {
-  name: string;
-  category: string;
-  price: number;
-  /** The shop's standard or reduced rate (21 or 6 % in Belgium, 19 or 7 % in Germany). */
-  tax: 'standard' | 'reduced';
-  attribute?: { name: string; values: string[] };
-  status?: 'published' | 'archived' | 'unpublished';
-  weight: number;
-}
-
-const PRODUCTS: ProductSpec[] = [
-  {
-    name: 'Scented candle',
-    category: 'candles',
-    price: 16.5,
-    tax: 'standard',
-    attribute: { name: 'Scent', values: ['Fig', 'Cedar', 'Vanilla'] },
-    weight: 0.4,
-  },
-  { name: 'Beeswax taper candles (set of 4)', category: 'candles', price: 12, tax: 'standard', weight: 0.3 },
-  {
-    name: 'Linen cushion cover',
-    category: 'textiles',
-    price: 29,
-    tax: 'standard',
-    attribute: { name: 'Color', values: ['Sand', 'Sage', 'Terracotta', 'Charcoal'] },
-    weight: 0.3,
-  },
-  {
-    name: 'Wool throw',
-    category: 'textiles',
-    price: 89,
-    tax: 'standard',
-    attribute: { name: 'Color', values: ['Oat', 'Forest'] },
-    weight: 1.2,
-  },
-  {
-    name: 'Stoneware mug',
-    category: 'tableware',
-    price: 14,
-    tax: 'standard',
-    attribute: { name: 'Color', values: ['White', 'Blue', 'Speckled'] },
-    weight: 0.35,
-  },
-  {
-    name: 'Dinner plate',
-    category: 'tableware',
-    price: 19.5,
-    tax: 'standard',
-    attribute: { name: 'Size', values: ['24 cm', '27 cm'] },
-    weight: 0.6,
-  },
-  { name: 'Glass carafe', category: 'tableware', price: 32, tax: 'standard', weight: 0.8 },
-  { name: 'Pour-over coffee set', category: 'coffee', price: 45, tax: 'standard', weight: 1.1 },
-  {
-    name: 'Loose-leaf tea',
-    category: 'coffee',
-    price: 9.9,
-    tax: 'reduced',
-    attribute: { name: 'Blend', values: ['Earl Grey', 'Sencha', 'Rooibos'] },
-    weight: 0.1,
-  },
-  {
-    name: 'Single-origin coffee beans 250 g',
-    category: 'coffee',
-    price: 11.5,
-    tax: 'reduced',
-    attribute: { name: 'Grind', values: ['Whole bean', 'Filter', 'Espresso'] },
-    weight: 0.25,
-  },
-  { name: 'Cookbook: slow Sundays', category: 'books', price: 28, tax: 'reduced', weight: 0.9 },
-  { name: 'Guide to Flemish design', category: 'books', price: 35, tax: 'reduced', weight: 1 },
-  {
-    name: 'Rattan tray',
-    category: 'home',
-    price: 39,
-    tax: 'standard',
-    attribute: { name: 'Size', values: ['S', 'M', 'L'] },
-    weight: 0.7,
-  },
-  {
-    name: 'Ceramic vase',
-    category: 'home',
-    price: 42,
-    tax: 'standard',
-    attribute: { name: 'Color', values: ['Ivory', 'Black'] },
-    weight: 1.3,
-  },
-  { name: 'Olive wood board', category: 'kitchen', price: 36, tax: 'standard', weight: 0.9 },
-  {
-    name: 'Enamel tea kettle',
-    category: 'kitchen',
-    price: 54,
-    tax: 'standard',
-    status: 'archived',
-    weight: 1.2,
-  },
-  {
-    name: 'Advent candle 2026',
-    category: 'candles',
-    price: 18,
-    tax: 'standard',
-    status: 'unpublished',
-    weight: 0.5,
-  },
-];
-
-/** The blurbs of a category's products, in the shop's country. */
-const blurbsOf = (shop: ShopProfile, names: LocalNames): Record<string, string[]> => {
-  const blurbs: Record<string, string[]> = {
-    candles: ['Hand-poured in small batches with natural wax.', 'Burns clean for hours.'],
-    textiles: ['Woven from natural fibres.', 'Soft, sturdy and machine washable.'],
-    tableware: ['Dishwasher and microwave safe.', 'Glazed by hand, each piece is unique.'],
-    coffee: ['Sourced from small producers.', names.format('Roasted in {} every week.', shop.roastedIn)],
-    books: ['Hardcover, illustrated.', 'A favourite of our customers.'],
-    home: [names.format('Designed in {}.', shop.designedIn), 'Made from natural materials.'],
-    kitchen: ['Built to last a lifetime.', 'Oiled by hand before shipping.'],
-  };
-  return Object.fromEntries(Object.entries(blurbs).map(([key, texts]) => [key, texts.map((t) => names(t))]));
-};
-
-/** What a shop names, in its country's language. */
-export const shopNames = (shop: ShopProfile): LocalNames => localNames(COMMERCE_NAMES, shop.country);
-
-/** The reasons a customer gives for sending an order back. */
-const REFUND_REASONS = ['Damaged in transit', 'Changed my mind', 'Wrong size'];
-
-/** A line's amounts from its quantity, unit price (before taxes), discount and tax rate. */
-export function lineAmounts(quantity: number, unitPrice: number, discount: number, rate: number) {
-  const untaxed = round2(quantity * unitPrice - discount);
-  const tax = taxOf(untaxed, rate);
-  return { untaxed_amount: untaxed, tax_amount: tax, total: round2(untaxed + tax) };
-}
-
-/** The shipping fee of an order of `goods` (taxes included): free from FREE_SHIPPING_FROM. */
-export function shippingFee(
-  goods: number,
-  currency: string,
-  tax: CommerceTaxRate,
-  id: string,
-  created: string,
-): CommerceFee | null {
-  const threshold = currency === 'GBP' ? round2(FREE_SHIPPING_FROM * GBP_PER_EUR) : FREE_SHIPPING_FROM;
-  if (goods >= threshold) return null;
-  const gross = currency === 'GBP' ? round2(SHIPPING_FEE * GBP_PER_EUR) : SHIPPING_FEE;
-  const untaxed = round2(gross / (1 + tax.rate / 100));
-  return {
-    id,
-    source_ref: { id: id.slice(0, 8), model: 'shipping_line' },
-    created_on: created,
-    type: 'shipping',
-    removed: false,
-    tax_rate: tax.rate,
-    tax_id: tax.id,
-    discounts: [],
-    untaxed_amount: untaxed,
-    tax_amount: round2(gross - untaxed),
-    total: gross,
-  };
-}
+export { FREE_SHIPPING_FROM, GBP_PER_EUR, lineAmounts, SHIPPING_FEE, shippingFee, shopNames };
 
 /**
  * A customer of the shop, drawn from `faker`: a name, a country (mostly the shop's own), an e-mail,
@@ -324,130 +149,16 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
   const ref = nativeRefs(faker, 1000, 8000, 9);
   const brand = faker.company.name().split(/[ ,]/)[0] ?? 'Maison';
 
-  const locations: CommerceLocation[] = [
-    { name: `${brand} warehouse`, ...shop.warehouse },
-    { name: `${brand} store ${shop.store.city}`, ...shop.store },
-  ].map((spec, index) => ({
-    id: id('location', index),
-    name: spec.name,
-    source_ref: ref('location'),
-    address: {
-      address_type: 'main',
-      company_name: brand,
-      first_name: null,
-      last_name: null,
-      street: streetIn(shop, faker.location.street()),
-      number: numberIn(shop, faker.location.buildingNumber()),
-      box: null,
-      city: spec.city,
-      postal_code: spec.postal_code,
-      country: shop.country,
-      phone: shopPhone(faker, shop),
-      email: `logistics@${brand.toLowerCase().replace(/[^a-z]/g, '') || 'shop'}.example`,
-      vat: null,
-    },
-  }));
-
-  const taxes: CommerceTaxRate[] = shop.taxes.map((t) => ({
-    id: id('tax', t.key),
-    source_ref: ref('tax_rate'),
-    label: t.label,
-    rate: t.rate,
-    country: t.country,
-  }));
-  // A product's tax: the shop's own standard or reduced rate, the first two of its list.
-  const taxOfKind = { standard: taxes[0] as CommerceTaxRate, reduced: taxes[1] as CommerceTaxRate };
-
-  const categories: CommerceCategory[] = CATEGORIES.map((c) => ({
-    id: id('category', c.key),
-    source_ref: ref('collection'),
-    name: names(c.name),
-    parent_id: c.parent ? id('category', c.parent) : null,
-  }));
-
-  const paymentMethods: CommercePaymentMethod[] = shop.paymentMethods.map((m, index) => ({
-    id: id('payment-method', index),
-    source_ref: ref('payment_gateway'),
-    name: names(m.name),
-    active: m.active,
-  }));
-
-  const products: Record<string, CommerceProduct> = {};
-  const variantIndex: Record<string, string> = {};
-  const blurbs = blurbsOf(shop, names);
-  PRODUCTS.forEach((spec, index) => {
-    const productId = id('product', index);
-    const name = names(spec.name);
-    // In the catalogue since before the first order; last changed in the year before `until`.
-    const created = faker.date
-      .between({ from: `${addMonths(firstDay, -10)}T00:00:00Z`, to: `${addDays(firstDay, -15)}T00:00:00Z` })
-      .toISOString();
-    const updated = faker.date
-      .between({ from: `${addDays(recentStart, -12)}T00:00:00Z`, to: `${addDays(until, -5)}T00:00:00Z` })
-      .toISOString();
-    const sku = `${brand.slice(0, 3).toUpperCase()}-${pad(index + 1, 3)}`;
-    const values = spec.attribute?.values ?? [null];
-    const category = CATEGORIES.find((c) => c.key === spec.category);
-    const tax = taxOfKind[spec.tax];
-    const status = spec.status ?? 'published';
-    const image = (n: number) => `https://cdn.shop.example/${sku.toLowerCase()}/${n}.jpg`;
-    const variants: CommerceVariant[] = values.map((value, v) => {
-      const variantId = id('variant', index, v);
-      variantIndex[variantId] = productId;
-      const price = round2(spec.price + (v % 2 === 1 && spec.attribute?.name === 'Size' ? 4 : 0));
-      return {
-        id: variantId,
-        source_ref: ref('product_variant'),
-        parent_id: productId,
-        name: value ? `${name} - ${names(value)}` : name,
-        description: null,
-        description_html: null,
-        created_on: created,
-        sku: value ? `${sku}-${pad(v + 1, 2)}` : sku,
-        taxable: true,
-        barcode: `${shop.barcodePrefix}${faker.string.numeric(11)}`,
-        prices: [
-          { currency: 'EUR', price },
-          { currency: 'GBP', price: round2(price * GBP_PER_EUR) },
-        ],
-        unit_cost: { amount: round2(price * faker.number.float({ min: 0.35, max: 0.55 })), currency: 'EUR' },
-        unit_of_measure: 'unit',
-        weight: spec.weight,
-        weight_unit: 'kg',
-        status,
-        variant_attributes:
-          value && spec.attribute ? [{ name: names(spec.attribute.name), value: names(value) }] : [],
-        variant_images: value ? [{ id: id('image', index, v), main_image: false, url: image(v + 2) }] : [],
-        stock: Object.fromEntries(
-          locations.map((l, li) => [
-            l.id,
-            status === 'archived' ? 0 : faker.number.int({ min: li === 0 ? 0 : 0, max: li === 0 ? 60 : 15 }),
-          ]),
-        ),
-      };
-    });
-    products[productId] = {
-      id: productId,
-      source_ref: ref('product'),
-      name,
-      description: `${name}. ${pick(faker, blurbs[spec.category] ?? blurbs.home ?? [''])}`,
-      description_html: null,
-      categories: [
-        id('category', spec.category),
-        ...(category?.parent ? [id('category', category.parent)] : []),
-      ],
-      created_on: created,
-      last_updated_on: updated,
-      variants,
-      status,
-      sku,
-      common_attributes: [{ name: names('Brand'), values: [brand] }],
-      variant_attributes_options: spec.attribute
-        ? [{ name: names(spec.attribute.name), values: spec.attribute.values.map((v) => names(v)) }]
-        : [],
-      common_images: [{ id: id('image', index, 'main'), main_image: true, url: image(1) }],
-      tax_id: tax.id,
-    };
+  const { locations, taxes, categories, paymentMethods, products, variantIndex } = seedCatalogue({
+    faker,
+    shop,
+    names,
+    id,
+    ref,
+    brand,
+    until,
+    recentStart,
+    firstDay,
   });
 
   const customers: Record<string, CommerceCustomer> = {};
@@ -516,278 +227,6 @@ export function seedCommerceDataset(input: SeedInput): CommerceDataset {
     seedOrder(faker, shop, dataset, sellable, customer, new Date(instant).toISOString(), end);
   }
   return dataset;
-}
-
-/** What every order draws, in the history and in the days after it: its lines, fee, total and payment. */
-interface OrderBasis {
-  id: string;
-  number: number;
-  /** The order's id in the shop software (its source_ref). */
-  ref: string;
-  created: string;
-  customer: CommerceCustomer;
-  currency: string;
-  lines: CommerceOrderLine[];
-  fees: CommerceFee[];
-  total: number;
-  method: CommercePaymentMethod;
-  /** When its payment went through (or failed). */
-  paidOn: string;
-  /** What the shop names, in its country's language. */
-  names: LocalNames;
-}
-
-/**
- * Draws an order's lines (one to four, of published products, in the customer's currency, some
- * discounted), its shipping fee, its payment method and when it was paid.
- */
-function drawBasis(
-  faker: Faker,
-  shop: ShopProfile,
-  dataset: CommerceDataset,
-  sellable: readonly CommerceProduct[],
-  order: { id: string; number: number; ref: string; created: string; customer: CommerceCustomer },
-): OrderBasis {
-  const { id: orderId, number, created, customer } = order;
-  const names = shopNames(shop);
-  const currency = customer.currency === 'GBP' ? 'GBP' : 'EUR';
-  const lines: CommerceOrderLine[] = [];
-  const count = faker.number.int({ min: 1, max: 4 });
-  for (let i = 0; i < count; i++) {
-    const product = pick(faker, sellable);
-    const variant = pick(faker, product.variants);
-    const tax = dataset.tax_rates.find((t) => t.id === product.tax_id);
-    const unitPrice = variant.prices.find((p) => p.currency === currency)?.price ?? 0;
-    const quantity = faker.helpers.weightedArrayElement([
-      { weight: 75, value: 1 },
-      { weight: 20, value: 2 },
-      { weight: 5, value: 3 },
-    ]);
-    const discount = faker.datatype.boolean(0.1) ? round2(quantity * unitPrice * 0.15) : 0;
-    const amounts = lineAmounts(quantity, unitPrice, discount, tax?.rate ?? 0);
-    lines.push({
-      id: uuidFrom('commerce-line', orderId, i),
-      source_ref: { id: `${number}${pad(i + 1, 2)}`, model: 'order_line' },
-      created_on: created,
-      variant_id: variant.id,
-      quantity,
-      current_quantity: quantity,
-      unit_price: unitPrice,
-      description: variant.name,
-      tax_id: tax?.id ?? null,
-      tax_rate: tax?.rate ?? 0,
-      ...amounts,
-      discounts: discount
-        ? [{ name: 'WELCOME15', description: names('15% off the first order'), amount: discount }]
-        : [],
-      gift_card: false,
-      is_gift: faker.datatype.boolean(0.05),
-    });
-  }
-  const shippingTax = dataset.tax_rates[0] as CommerceTaxRate;
-  const goods = sum2(lines.map((l) => l.total));
-  const fee = shippingFee(goods, currency, shippingTax, uuidFrom('commerce-fee', orderId), created);
-  const fees = fee ? [fee] : [];
-  const total = round2(goods + sum2(fees.map((f) => f.total)));
-  const method = faker.helpers.weightedArrayElement(
-    dataset.payment_methods
-      .filter((m) => m.active)
-      .map((m) => ({
-        value: m,
-        weight: shop.paymentMethods.find((p) => names(p.name) === m.name)?.weight ?? 1,
-      })),
-  );
-  const paidOn = plusMinutes(created, faker.number.int({ min: 0, max: 3 }));
-  return { ...order, currency, lines, fees, total, method, paidOn, names };
-}
-
-/** A payment of an order (its sale, or a refund's), with the order's payment method. */
-const transactionOf = (
-  basis: OrderBasis,
-  suffix: string,
-  amount: number,
-  status: CommerceTransaction['status'],
-  on: string,
-): CommerceTransaction => ({
-  id: uuidFrom('commerce-transaction', basis.id, suffix),
-  created_on: on,
-  payment_method_id: basis.method.id,
-  payment_method_name: basis.method.name,
-  amount,
-  status,
-});
-
-/** The refund of a whole order (its lines and its shipping) on `on`: no line is left. */
-function refundAll(basis: OrderBasis, on: string, reason: string): CommerceRefund {
-  const refund: CommerceRefund = {
-    id: uuidFrom('commerce-refund', basis.id, 0),
-    source_ref: { id: `R${basis.number}`, model: 'refund' },
-    created_on: on,
-    total: basis.total,
-    reason,
-    order_lines: basis.lines.map((line) => ({
-      id: line.id,
-      variant_id: line.variant_id,
-      quantity: line.quantity,
-      untaxed_amount: line.untaxed_amount,
-      tax_amount: line.tax_amount,
-      total: line.total,
-    })),
-    other: 0,
-    shipping_refunds: basis.fees.map((f) => ({
-      id: f.id,
-      source_ref: f.source_ref,
-      untaxed_amount: f.untaxed_amount,
-      tax_amount: f.tax_amount,
-      total: f.total,
-    })),
-    other_fees: [],
-    transactions: [transactionOf(basis, 'refund', basis.total, 'success', on)],
-  };
-  for (const line of basis.lines) line.current_quantity = 0;
-  return refund;
-}
-
-/** A partial refund on `on`: one unit of the first line came back. */
-function refundOne(basis: OrderBasis, on: string): CommerceRefund {
-  const line = basis.lines[0] as CommerceOrderLine;
-  const unit = lineAmounts(
-    1,
-    line.unit_price,
-    round2(line.discounts.reduce((t, d) => t + d.amount, 0) / line.quantity),
-    line.tax_rate,
-  );
-  line.current_quantity = line.quantity - 1;
-  return {
-    id: uuidFrom('commerce-refund', basis.id, 0),
-    source_ref: { id: `R${basis.number}`, model: 'refund' },
-    created_on: on,
-    total: unit.total,
-    reason: basis.names('Returned item'),
-    order_lines: [{ id: line.id, variant_id: line.variant_id, quantity: 1, ...unit }],
-    other: 0,
-    shipping_refunds: [],
-    other_fees: [],
-    transactions: [transactionOf(basis, 'refund', unit.total, 'success', on)],
-  };
-}
-
-/** Where an order stands: its status and the instants, payments and refunds that go with it. */
-type OrderState = Pick<
-  CommerceOrder,
-  | 'status'
-  | 'last_updated_on'
-  | 'confirmed_on'
-  | 'delivery_date'
-  | 'cancelled_on'
-  | 'fulfilled_from'
-  | 'payment_method_id'
-  | 'transactions'
-  | 'refunds'
->;
-
-/** The order of a basis in a state, with the customer's addresses; draws its note and tags. */
-function orderRecord(faker: Faker, basis: OrderBasis, state: OrderState): CommerceOrder {
-  const { customer, lines } = basis;
-  const shippingAddress =
-    customer.addresses.find((a) => a.address_type === 'delivery') ?? customer.addresses[0] ?? null;
-  const billing = customer.addresses.find((a) => a.address_type === 'main') ?? null;
-  return {
-    id: basis.id,
-    source_ref: { id: basis.ref, model: 'order' },
-    order_number: `#${basis.number}`,
-    customer_id: customer.id,
-    billing_address: billing ? { ...billing, address_type: 'invoice' } : null,
-    shipping_address: shippingAddress ? { ...shippingAddress, address_type: 'delivery' } : null,
-    created_on: basis.created,
-    last_updated_on: state.last_updated_on,
-    confirmed_on: state.confirmed_on,
-    delivery_date: state.delivery_date,
-    cancelled_on: state.cancelled_on,
-    status: state.status,
-    fulfilled_from: state.fulfilled_from,
-    discount_amount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.amount))),
-    currency: basis.currency,
-    note: faker.datatype.boolean(0.1) ? basis.names('Please leave the parcel with the neighbours') : null,
-    tags: faker.datatype.boolean(0.2) ? [pick(faker, ['gift', 'vip', 'wholesale'])] : [],
-    lines,
-    other_fees: basis.fees,
-    payment_method_id: state.payment_method_id,
-    transactions: state.transactions,
-    refunds: state.refunds,
-  };
-}
-
-function seedOrder(
-  faker: Faker,
-  shop: ShopProfile,
-  dataset: CommerceDataset,
-  sellable: readonly CommerceProduct[],
-  customer: CommerceCustomer,
-  created: string,
-  /** The instant the seeded activity stops: nothing happens after it. */
-  end: string,
-): void {
-  dataset.counters.order = (dataset.counters.order ?? 1000) + 1;
-  const number = dataset.counters.order;
-  const orderId = uuidFrom('commerce', dataset.connectionid, 'order', number);
-  const ageDays = (Date.parse(end) - Date.parse(created)) / 86_400_000;
-  const status: CommerceOrderStatusValue =
-    ageDays < 2
-      ? faker.helpers.weightedArrayElement([
-          { weight: 60, value: 'confirmed' },
-          { weight: 25, value: 'draft' },
-          { weight: 15, value: 'cancelled_unpaid' },
-        ])
-      : faker.helpers.weightedArrayElement([
-          { weight: 80, value: 'shipped' },
-          { weight: 7, value: 'refunded' },
-          { weight: 6, value: 'cancelled' },
-          { weight: 4, value: 'cancelled_unpaid' },
-          { weight: 3, value: 'confirmed' },
-        ]);
-  const basis = drawBasis(faker, shop, dataset, sellable, {
-    id: orderId,
-    number,
-    ref: String(5_000_000 + number),
-    created,
-    customer,
-  });
-  const { total, paidOn } = basis;
-  const transactions: CommerceTransaction[] =
-    status === 'draft'
-      ? []
-      : [transactionOf(basis, 'sale', total, status === 'cancelled_unpaid' ? 'failed' : 'success', paidOn)];
-  const refunds: CommerceRefund[] = [];
-  // Orders older than two days ship within 40 hours, so before the sandbox starts.
-  const shippedOn = plusMinutes(created, faker.number.int({ min: 12 * 60, max: 40 * 60 }));
-  const capped = (instant: string) => (instant < end ? instant : end);
-  if (status === 'refunded' || status === 'cancelled') {
-    const on = capped(plusMinutes(created, faker.number.int({ min: 60, max: 10 * 24 * 60 })));
-    const reason = basis.names(
-      status === 'cancelled' ? 'Order cancelled by the customer' : pick(faker, REFUND_REASONS),
-    );
-    refunds.push(refundAll(basis, on, reason));
-  } else if (status === 'shipped' && faker.datatype.boolean(0.08)) {
-    const on = capped(plusMinutes(shippedOn, faker.number.int({ min: 2 * 24 * 60, max: 14 * 24 * 60 })));
-    refunds.push(refundOne(basis, on));
-  }
-  const cancelled = status === 'cancelled' || status === 'cancelled_unpaid';
-  const shipped = status === 'shipped' || status === 'refunded';
-  const lastUpdate = [created, ...refunds.map((r) => r.created_on ?? created), shipped ? shippedOn : created]
-    .sort()
-    .at(-1) as string;
-  dataset.orders[orderId] = orderRecord(faker, basis, {
-    status,
-    last_updated_on: lastUpdate,
-    confirmed_on: status === 'draft' || status === 'cancelled_unpaid' ? null : paidOn,
-    delivery_date: shipped ? shippedOn : null,
-    cancelled_on: cancelled ? (refunds[0]?.created_on ?? plusMinutes(created, 45)) : null,
-    fulfilled_from: shipped ? (dataset.locations[0]?.id ?? null) : null,
-    payment_method_id: status === 'draft' ? null : basis.method.id,
-    transactions,
-    refunds,
-  });
 }
 
 /** Orders a usual weekday draws on average: each day's count is a Poisson draw around its rhythm. */

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { instantOf } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
-import { isUuid } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
-import { tinyPdf } from '../../lib/pdf.js';
 import { connectionDataset } from '../../platform/datasets.js';
 import type { WriteContext } from '../../platform/request-context.js';
 import { round2 } from '../../platform/seeding/finance-fakes.js';
@@ -12,30 +9,21 @@ import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
 import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
 import type {
-  InvoicingBankAccount,
-  InvoicingBankTransaction,
   InvoicingContact,
   InvoicingDataset,
   InvoicingDocument,
   InvoicingInvoice,
   InvoicingInvoiceLine,
-  InvoicingInvoiceTypeValue,
-  InvoicingOpportunity,
   InvoicingPayment,
-  InvoicingPaymentMethod,
   InvoicingProduct,
   InvoicingTax,
 } from './invoicing.records.js';
 import type {
   ContactInInput,
-  ContactOut,
   InvoiceInInput,
-  InvoiceOut,
-  InvoiceOutSingle,
   PaymentInInput,
   PaymentUpdateInput,
   ProductInInput,
-  ProductOut,
   UploadDocumentOut,
 } from './invoicing.schemas.js';
 import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
@@ -47,6 +35,12 @@ import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
  */
 
 export type { WriteContext } from '../../platform/request-context.js';
+
+import { cents } from './invoicing.derived.js';
+
+export * from './invoicing.derived.js';
+export * from './invoicing.reads.js';
+export * from './invoicing.views.js';
 
 /** The dataset of a connection, built from the seed the first time the connection is used. */
 export function invoicingDatasetOf(
@@ -64,345 +58,10 @@ export function invoicingDatasetOf(
 
 const fail = verticalFailure;
 
-const cents = (amount: number) => Math.round(amount * 100);
-
 /** Units of EUR for one unit of a currency, as the seeded software knows them. */
 const EXCHANGE_RATES: Record<string, number> = { EUR: 1, USD: 0.92, GBP: 1.17, CHF: 1.06 };
 
 /** Reads a date-time filter: an instant without an offset is UTC. */
-
-// ---- derived values -------------------------------------------------------------------------------
-
-const settles = (payment: InvoicingPayment) =>
-  payment.status === 'completed' || payment.status === 'partially_completed';
-
-/**
- * The payments of each invoice, gathered in one pass: what a list of invoices reads for every
- * invoice's open amount, status and last payment (instead of going through all the payments for each).
- */
-export type PaymentsByInvoice = ReadonlyMap<string, readonly InvoicingPayment[]>;
-
-export function paymentsByInvoice(data: InvoicingDataset): PaymentsByInvoice {
-  const index = new Map<string, InvoicingPayment[]>();
-  for (const payment of Object.values(data.payments)) {
-    const list = index.get(payment.invoice_id);
-    if (list) list.push(payment);
-    else index.set(payment.invoice_id, [payment]);
-  }
-  return index;
-}
-
-export function paymentsOf(
-  data: InvoicingDataset,
-  invoiceId: string,
-  index?: PaymentsByInvoice,
-): readonly InvoicingPayment[] {
-  if (index) return index.get(invoiceId) ?? [];
-  return Object.values(data.payments).filter((p) => p.invoice_id === invoiceId);
-}
-
-/** Amount left to pay: the total less the settled payments (0 for a cancelled invoice). */
-export function outstandingOf(
-  data: InvoicingDataset,
-  invoice: InvoicingInvoice,
-  index?: PaymentsByInvoice,
-): number {
-  if (invoice.status === 'cancelled') return 0;
-  const paid = paymentsOf(data, invoice.id, index)
-    .filter(settles)
-    .reduce((sum, p) => sum + cents(p.amount), 0);
-  return (cents(invoice.total) - paid) / 100;
-}
-
-/** The status on the wire: a posted invoice with nothing left to pay is paid. */
-export function statusOf(
-  data: InvoicingDataset,
-  invoice: InvoicingInvoice,
-  index?: PaymentsByInvoice,
-): InvoiceOut['status'] {
-  return invoice.status === 'posted' && outstandingOf(data, invoice, index) <= 0 ? 'paid' : invoice.status;
-}
-
-function lastPaymentDate(
-  data: InvoicingDataset,
-  invoice: InvoicingInvoice,
-  index?: PaymentsByInvoice,
-): string | null {
-  const dates = paymentsOf(data, invoice.id, index)
-    .filter(settles)
-    .map((p) => p.payment_date.slice(0, 10))
-    .sort();
-  return dates.at(-1) ?? null;
-}
-
-/** Units a posted document moves in or out of stock: bought in, sold out, credit notes the reverse. */
-const STOCK_DIRECTION: Record<InvoicingInvoiceTypeValue, number> = {
-  supplier_invoice: 1,
-  supplier_refund: -1,
-  customer_invoice: -1,
-  customer_refund: 1,
-};
-
-/** A product's stock: its initial stock moved by the lines of the posted (or paid) invoices. */
-export function stockOf(data: InvoicingDataset, product: InvoicingProduct): number | null {
-  if (product.initial_stock === null) return null;
-  let stock = product.initial_stock;
-  for (const invoice of Object.values(data.invoices)) {
-    if (invoice.status !== 'posted') continue;
-    for (const line of invoice.lines) {
-      if (line.product_id === product.id) stock += STOCK_DIRECTION[invoice.invoice_type] * line.quantity;
-    }
-  }
-  return round2(stock);
-}
-
-/** A bank account's balance: its opening balance and the done statement lines. */
-export function balanceOf(data: InvoicingDataset, account: InvoicingBankAccount): number {
-  const moved = Object.values(data.bank_transactions)
-    .filter((t) => t.bank_account_id === account.id && t.status === 'done')
-    .reduce((sum, t) => sum + cents(t.amount), 0);
-  return (cents(account.opening_balance) + moved) / 100;
-}
-
-// ---- wire shapes ----------------------------------------------------------------------------------
-
-export function toContactItem(contact: InvoicingContact): ContactOut {
-  const { created_on: _created, ...wire } = contact;
-  return cloneRecord(wire);
-}
-
-export function toProductItem(data: InvoicingDataset, product: InvoicingProduct): ProductOut {
-  const { initial_stock: _stock, created_on: _created, ...wire } = product;
-  return { ...cloneRecord(wire), available_quantity: stockOf(data, product) };
-}
-
-export const toTaxItem = (tax: InvoicingTax) => cloneRecord(tax);
-
-export interface InvoiceView {
-  /** Fill the lines (otherwise an empty list). */
-  lines: boolean;
-  /** Fill the analytic distribution of the lines (otherwise an empty list). */
-  analytic: boolean;
-}
-
-const lineOut = (line: InvoicingInvoiceLine, analytic: boolean) => ({
-  ...cloneRecord(line),
-  analytic_distribution: analytic ? cloneRecord(line.analytic_distribution) : [],
-});
-
-/** An invoice on the wire; `index`: the payments of a list's invoices, gathered once for it. */
-export function toInvoiceItem(
-  data: InvoicingDataset,
-  invoice: InvoicingInvoice,
-  view: InvoiceView,
-  index?: PaymentsByInvoice,
-): InvoiceOut {
-  return {
-    id: invoice.id,
-    source_ref: { ...invoice.source_ref },
-    currency: invoice.currency,
-    invoice_type: invoice.invoice_type,
-    status: statusOf(data, invoice, index),
-    invoice_date: invoice.invoice_date,
-    tax_amount: invoice.tax_amount,
-    untaxed_amount: invoice.untaxed_amount,
-    total: invoice.total,
-    lines: view.lines ? invoice.lines.map((line) => lineOut(line, view.analytic)) : [],
-    partner_id: invoice.partner_id,
-    invoice_number: invoice.invoice_number,
-    due_date: invoice.due_date,
-    reference: invoice.reference,
-    payment_communication: invoice.payment_communication,
-    customer_memo: invoice.customer_memo,
-    journal_ref: invoice.journal_ref ? { ...invoice.journal_ref } : null,
-    italian_specificities: invoice.italian_specificities
-      ? (cloneRecord(invoice.italian_specificities) as InvoiceOut['italian_specificities'])
-      : null,
-    last_updated_on: invoice.last_updated_on,
-    outstanding_amount: outstandingOf(data, invoice, index),
-    last_payment_date: lastPaymentDate(data, invoice, index),
-    accounting_date: invoice.accounting_date,
-    payment_method_id: invoice.payment_method_id,
-    currency_exchange_rate: invoice.currency_exchange_rate,
-  };
-}
-
-export function toInvoiceSingle(
-  data: InvoicingDataset,
-  invoice: InvoicingInvoice,
-  options: { pdf: boolean; analytic: boolean },
-): InvoiceOutSingle {
-  return {
-    ...toInvoiceItem(data, invoice, { lines: true, analytic: options.analytic }),
-    pdf: options.pdf ? invoicePdf(data, invoice) : null,
-  };
-}
-
-/** The invoice as a one-page PDF (base64), drawn from its number, partner and total. */
-export function invoicePdf(data: InvoicingDataset, invoice: InvoicingInvoice): string {
-  const partner = invoice.partner_id ? own(data.contacts, invoice.partner_id) : undefined;
-  const name = partner ? displayName(partner) : 'no partner';
-  return tinyPdf(
-    `${invoice.invoice_number} - ${invoice.invoice_date} - ${name} - ${invoice.total.toFixed(2)} ${invoice.currency}`,
-  );
-}
-
-export const displayName = (contact: InvoicingContact): string =>
-  contact.company_name ?? ([contact.first_name, contact.last_name].filter(Boolean).join(' ') || contact.id);
-
-export function toPaymentItem(data: InvoicingDataset, payment: InvoicingPayment) {
-  const invoice = own(data.invoices, payment.invoice_id);
-  const method = payment.payment_method_id ? own(data.payment_methods, payment.payment_method_id) : undefined;
-  return {
-    id: payment.id,
-    source_ref: { ...payment.source_ref },
-    status: payment.status,
-    description: payment.description,
-    amount: payment.amount,
-    currency: payment.currency,
-    payment_date: payment.payment_date,
-    partner_id: invoice?.partner_id ?? null,
-    payment_method_id: payment.payment_method_id,
-    payment_method_name: method?.name ?? null,
-    invoice_id: payment.invoice_id,
-    invoice_number: invoice?.invoice_number ?? null,
-    date: payment.payment_date,
-  };
-}
-
-export const toPaymentMethodItem = (method: InvoicingPaymentMethod) => cloneRecord(method);
-
-export function toBankAccountItem(data: InvoicingDataset, account: InvoicingBankAccount) {
-  const { opening_balance: _opening, ...wire } = account;
-  return { ...cloneRecord(wire), balance: balanceOf(data, account) };
-}
-
-export const toBankTransactionItem = (transaction: InvoicingBankTransaction) => cloneRecord(transaction);
-
-export const toOpportunityItem = (opportunity: InvoicingOpportunity) => cloneRecord(opportunity);
-
-// ---- reads ----------------------------------------------------------------------------------------
-
-export type ContactTypeFilter = 'prospect' | 'customer' | 'supplier' | 'all';
-
-/** Contacts of a role, in the software's order (oldest first). */
-export function listContacts(data: InvoicingDataset, type: ContactTypeFilter = 'all'): InvoicingContact[] {
-  const all = Object.values(data.contacts);
-  if (type === 'all') return all;
-  const flag = { prospect: 'is_prospect', customer: 'is_customer', supplier: 'is_supplier' } as const;
-  return all.filter((c) => c[flag[type]]);
-}
-
-export function requireContact(data: InvoicingDataset, id: string): InvoicingContact {
-  const contact = own(data.contacts, id);
-  if (!contact) throw serviceError('invoicingContactNotFound', `No contact has the id '${id}'`);
-  return contact;
-}
-
-export function requireProduct(data: InvoicingDataset, id: string): InvoicingProduct {
-  const product = own(data.products, id);
-  if (!product) throw serviceError('invoicingProductNotFound', `No product has the id '${id}'`);
-  return product;
-}
-
-export function requireTax(data: InvoicingDataset, id: string): InvoicingTax {
-  const tax = own(data.taxes, id);
-  if (!tax) throw serviceError('invoicingTaxNotFound', `No tax has the id '${id}'`);
-  return tax;
-}
-
-/** An invoice by id: a malformed id is refused (400) before a missing one (404). */
-export function requireInvoice(data: InvoicingDataset, id: string): InvoicingInvoice {
-  if (!isUuid(id)) throw serviceError('invoicingInvoiceIdFormat', `'${id}' is not an invoice id (a uuid)`);
-  const invoice = own(data.invoices, id.toLowerCase());
-  if (!invoice) throw serviceError('invoicingInvoiceNotFound', `No invoice has the id '${id}'`);
-  return invoice;
-}
-
-export function requireOpportunity(data: InvoicingDataset, id: string): InvoicingOpportunity {
-  const opportunity = own(data.opportunities, id);
-  if (!opportunity) throw serviceError('invoicingOpportunityNotFound', `No opportunity has the id '${id}'`);
-  return opportunity;
-}
-
-export interface InvoiceFilters {
-  date_from?: string | undefined;
-  date_to?: string | undefined;
-  invoice_type?: InvoicingInvoiceTypeValue | 'all' | undefined;
-  payment_status?: 'all' | 'paid' | 'unpaid' | undefined;
-  updated_after?: string | undefined;
-}
-
-const newestInvoiceFirst = (a: InvoicingInvoice, b: InvoicingInvoice) =>
-  b.invoice_date.localeCompare(a.invoice_date) ||
-  b.invoice_number.localeCompare(a.invoice_number) ||
-  a.id.localeCompare(b.id);
-
-/** Invoices matching every filter given, newest first. */
-export function listInvoices(
-  data: InvoicingDataset,
-  filters: InvoiceFilters,
-  index: PaymentsByInvoice = paymentsByInvoice(data),
-): InvoicingInvoice[] {
-  const after = filters.updated_after ? instantOf(filters.updated_after) : null;
-  return Object.values(data.invoices)
-    .filter((invoice) => {
-      if (filters.date_from && invoice.invoice_date < filters.date_from) return false;
-      if (filters.date_to && invoice.invoice_date > filters.date_to) return false;
-      if (
-        filters.invoice_type &&
-        filters.invoice_type !== 'all' &&
-        invoice.invoice_type !== filters.invoice_type
-      )
-        return false;
-      if (after !== null && Date.parse(invoice.last_updated_on) <= after) return false;
-      const status = statusOf(data, invoice, index);
-      if (filters.payment_status === 'paid' && status !== 'paid') return false;
-      if (filters.payment_status === 'unpaid' && status !== 'draft' && status !== 'posted') return false;
-      return true;
-    })
-    .sort(newestInvoiceFirst);
-}
-
-/** Payments made between two days (both included), newest first. */
-export function listPayments(
-  data: InvoicingDataset,
-  filters: { date_from?: string | undefined; date_to?: string | undefined },
-): InvoicingPayment[] {
-  return Object.values(data.payments)
-    .filter((p) => {
-      const day = p.payment_date.slice(0, 10);
-      return (!filters.date_from || day >= filters.date_from) && (!filters.date_to || day <= filters.date_to);
-    })
-    .sort((a, b) => b.payment_date.localeCompare(a.payment_date) || a.id.localeCompare(b.id));
-}
-
-/** Statement lines of one bank account, newest first (an unknown account has none). */
-export function listBankTransactions(
-  data: InvoicingDataset,
-  filters: {
-    bank_account_id: string;
-    date_from?: string | undefined;
-    date_to?: string | undefined;
-    status?: 'draft' | 'done' | undefined;
-  },
-): InvoicingBankTransaction[] {
-  return Object.values(data.bank_transactions)
-    .filter(
-      (t) =>
-        t.bank_account_id === filters.bank_account_id &&
-        (!filters.status || t.status === filters.status) &&
-        (!filters.date_from || t.date >= filters.date_from) &&
-        (!filters.date_to || t.date <= filters.date_to),
-    )
-    .sort((a, b) => b.date.localeCompare(a.date) || a.id.localeCompare(b.id));
-}
-
-export function listOpportunities(data: InvoicingDataset): InvoicingOpportunity[] {
-  return Object.values(data.opportunities).sort(
-    (a, b) => (b.created_date ?? '').localeCompare(a.created_date ?? '') || a.id.localeCompare(b.id),
-  );
-}
 
 // ---- writes ---------------------------------------------------------------------------------------
 

@@ -63,6 +63,77 @@ const HISTORY_STAYS: [number, number] = [1, 2];
 const CHECK_IN_MINUTE = 15 * 60;
 const CHECK_OUT_MINUTE = 10 * 60 + 30;
 
+/** The payment methods of a connection's hotels. */
+function paymentMethodsOf(
+  profile: PmsProfile,
+  id: ReturnType<typeof connectionIds>,
+  ref: ReturnType<typeof nativeRefs>,
+  locations: VerticalLocation[],
+): PmsPaymentMethod[] {
+  const allLocations = locations.map((l) => l.id);
+  return profile.methods.map((m, index) => ({
+    id: id('payment-method', index),
+    source_ref: ref('payment_type'),
+    name: m.name,
+    extra: m.extra,
+    ledger_account_code: m.account,
+    // Cash is only taken at the first hotel.
+    location_ids: m.firstHotelOnly ? [allLocations[0] as string] : allLocations,
+  }));
+}
+
+/** The guests of a connection (every seventh a company), drawn in this order from its faker. */
+function drawGuests(
+  faker: Faker,
+  profile: PmsProfile,
+  id: ReturnType<typeof connectionIds>,
+  ref: ReturnType<typeof nativeRefs>,
+  { firstDay, until }: { firstDay: string; until: string },
+) {
+  const { words } = profile;
+  const customers: Record<string, PmsCustomer> = {};
+  const customerIds: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const company = i % 7 === 3;
+    const first = faker.person.firstName();
+    const last = faker.person.lastName();
+    const country = faker.helpers.weightedArrayElement([...profile.guestCountries]);
+    const customer: PmsCustomer = {
+      id: id('customer', i),
+      source_ref: ref('guest'),
+      first_name: company ? null : first,
+      last_name: company ? null : last,
+      company_name: company ? faker.company.name() : null,
+      phone: faker.datatype.boolean(0.75) ? profile.guestPhone(faker, country) : null,
+      email: faker.datatype.boolean(0.9) ? profile.guestEmail(faker, first, last) : null,
+      account_number: `${profile.guestAccounts}${pad(i + 1, 3)}`,
+      // Guests since half a year before the history, the last ones two months before the recent window.
+      created_on: faker.date
+        .between({
+          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
+          to: `${monthEnd(addMonths(until, -PMS_RECENT_MONTHS - 3))}T00:00:00Z`,
+        })
+        .toISOString(),
+      addresses: [
+        {
+          address_type: company ? 'invoice' : 'home',
+          name: company ? words.office : words.home,
+          street: faker.location.street(),
+          number: faker.location.buildingNumber(),
+          box: null,
+          // city and postal_code, drawn in this order.
+          ...profile.guestPlace(faker, country),
+          country,
+        },
+      ],
+      is_company: company,
+    };
+    customers[customer.id] = customer;
+    customerIds.push(customer.id);
+  }
+  return { customers, customerIds };
+}
+
 export function* seedPmsDataset(input: SeedInput): Sliced<PmsDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
   const faker = fakerFor('pms', seed, consumerid, connectionid);
@@ -123,57 +194,8 @@ export function* seedPmsDataset(input: SeedInput): Sliced<PmsDataset> {
     posting_account_code: cat.posting,
   }));
 
-  const allLocations = locations.map((l) => l.id);
-  const methods: PmsPaymentMethod[] = profile.methods.map((m, index) => ({
-    id: id('payment-method', index),
-    source_ref: ref('payment_type'),
-    name: m.name,
-    extra: m.extra,
-    ledger_account_code: m.account,
-    // Cash is only taken at the first hotel.
-    location_ids: m.firstHotelOnly ? [allLocations[0] as string] : allLocations,
-  }));
-
-  const customers: Record<string, PmsCustomer> = {};
-  const customerIds: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    const company = i % 7 === 3;
-    const first = faker.person.firstName();
-    const last = faker.person.lastName();
-    const country = faker.helpers.weightedArrayElement([...profile.guestCountries]);
-    const customer: PmsCustomer = {
-      id: id('customer', i),
-      source_ref: ref('guest'),
-      first_name: company ? null : first,
-      last_name: company ? null : last,
-      company_name: company ? faker.company.name() : null,
-      phone: faker.datatype.boolean(0.75) ? profile.guestPhone(faker, country) : null,
-      email: faker.datatype.boolean(0.9) ? profile.guestEmail(faker, first, last) : null,
-      account_number: `${profile.guestAccounts}${pad(i + 1, 3)}`,
-      // Guests since half a year before the history, the last ones two months before the recent window.
-      created_on: faker.date
-        .between({
-          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
-          to: `${monthEnd(addMonths(until, -PMS_RECENT_MONTHS - 3))}T00:00:00Z`,
-        })
-        .toISOString(),
-      addresses: [
-        {
-          address_type: company ? 'invoice' : 'home',
-          name: company ? words.office : words.home,
-          street: faker.location.street(),
-          number: faker.location.buildingNumber(),
-          box: null,
-          // city and postal_code, drawn in this order.
-          ...profile.guestPlace(faker, country),
-          country,
-        },
-      ],
-      is_company: company,
-    };
-    customers[customer.id] = customer;
-    customerIds.push(customer.id);
-  }
+  const methods = paymentMethodsOf(profile, id, ref, locations);
+  const { customers, customerIds } = drawGuests(faker, profile, id, ref, { firstDay, until });
 
   const dataset: PmsDataset = {
     consumerid,

@@ -4,7 +4,7 @@ import { own } from '../../lib/own.js';
 import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
 import { runAtOnce, type Sliced } from '../../lib/slices.js';
 import { loadCatalogue } from '../../platform/catalogue.js';
-import { COUNTRY_TRAITS, type Country, type CountryTraits, countryOf } from '../../platform/countries.js';
+import { COUNTRY_TRAITS, countryOf } from '../../platform/countries.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { localNames } from '../../platform/local-names.js';
 import {
@@ -23,40 +23,40 @@ import {
   connectionIds,
   dayIn,
   daysBetween,
-  emailOf,
   fakerFor,
   historyStart,
-  monthEnd,
   monthsBetween,
   pad,
-  phoneOf,
   pick,
   plusMinutes,
   reseed,
   round2,
   sum2,
   taxOf,
-  taxTotals,
 } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { VerticalLocation } from '../../store/world.js';
+import { drawCustomers, seedCatalogue } from './pos.catalogue.js';
+import { type Flavour, localPaymentName, RESTAURANT, SHOP, TIME_ZONES } from './pos.flavours.js';
+import {
+  completionPayment,
+  lineGross,
+  linePrice,
+  modifierLine,
+  orderLine,
+  orderTotals,
+} from './pos.lines.js';
 import { DELIVERY_FEE_NAMES, POS_NAMES } from './pos.names.js';
 import type {
-  PosAccountingCategory,
-  PosCustomer,
   PosDataset,
   PosDiscount,
   PosModeValue,
-  PosModifierGroup,
   PosModifierLine,
   PosOrder,
   PosOrderLine,
   PosPayment,
   PosPaymentMethod,
   PosProduct,
-  PosProductCategory,
   PosSourceValue,
-  PosTaxRate,
 } from './pos.records.js';
 
 /**
@@ -77,438 +77,7 @@ const HISTORY_ORDERS: [number, number] = [2, 3];
 const OPENING = 7 * 60;
 const CLOSING = 20 * 60 + 30;
 
-interface CatalogueEntry {
-  name: string;
-  category: string;
-  price: number;
-  tax: string;
-  /** Second price when taken away (restaurant food), at the takeaway rate. */
-  takeaway?: string;
-  accounting: string;
-  modifiers?: string[];
-  line?: 'product' | 'service';
-}
-
-interface Flavour {
-  taxes: { key: string; label: string; rate: number; code: string }[];
-  categories: { key: string; name: string; description: string; parent?: string }[];
-  accounting: { key: string; name: string; code: string; account: string }[];
-  modifiers: { key: string; name: string; options: [string, number][] }[];
-  products: CatalogueEntry[];
-  payments: { name: string; extra: string | null; weight: number; tips: boolean }[];
-  locationNames: [string, string];
-  modes: { value: PosModeValue; weight: number }[];
-  ordersPerDay: [number, number];
-  devices: string[];
-}
-
-const RESTAURANT: Flavour = {
-  taxes: [
-    { key: 'v21', label: 'VAT 21%', rate: 21, code: 'VAT21' },
-    { key: 'v12', label: 'VAT 12%', rate: 12, code: 'VAT12' },
-    { key: 'v6', label: 'VAT 6%', rate: 6, code: 'VAT6' },
-    { key: 'v0', label: 'VAT 0%', rate: 0, code: 'VAT0' },
-  ],
-  categories: [
-    { key: 'food', name: 'Food', description: 'Everything from the kitchen' },
-    { key: 'drinks', name: 'Drinks', description: 'Everything from the bar' },
-    { key: 'starters', name: 'Starters', description: 'To begin with', parent: 'food' },
-    { key: 'mains', name: 'Main courses', description: 'Meat, fish and vegetarian dishes', parent: 'food' },
-    { key: 'pizzas', name: 'Pizzas', description: 'Wood-fired pizzas', parent: 'food' },
-    { key: 'desserts', name: 'Desserts', description: 'Homemade desserts', parent: 'food' },
-    { key: 'softs', name: 'Soft drinks', description: 'Sodas, juices and water', parent: 'drinks' },
-    { key: 'beers', name: 'Beers', description: 'Belgian beers on tap and in bottles', parent: 'drinks' },
-    { key: 'wines', name: 'Wines', description: 'By the glass or the bottle', parent: 'drinks' },
-    { key: 'hot', name: 'Hot drinks', description: 'Coffee and tea', parent: 'drinks' },
-  ],
-  accounting: [
-    { key: 'food', name: 'Food', code: 'FOOD', account: '700100' },
-    { key: 'beverages', name: 'Beverages', code: 'BEV', account: '700200' },
-    { key: 'alcohol', name: 'Alcoholic beverages', code: 'ALC', account: '700300' },
-    { key: 'services', name: 'Services', code: 'SRV', account: '700900' },
-  ],
-  modifiers: [
-    {
-      key: 'cooking',
-      name: 'Cooking',
-      options: [
-        ['Rare', 0],
-        ['Medium', 0],
-        ['Well done', 0],
-      ],
-    },
-    {
-      key: 'extras',
-      name: 'Extras',
-      options: [
-        ['Extra cheese', 1.5],
-        ['Bacon', 2],
-        ['Avocado', 2.5],
-      ],
-    },
-    {
-      key: 'sauces',
-      name: 'Sauces',
-      options: [
-        ['Ketchup', 0],
-        ['Mayonnaise', 0.5],
-        ['Béarnaise', 1.8],
-      ],
-    },
-  ],
-  products: [
-    { name: 'Tomato soup', category: 'starters', price: 6.5, tax: 'v12', takeaway: 'v6', accounting: 'food' },
-    {
-      name: 'Shrimp croquettes',
-      category: 'starters',
-      price: 13.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-    },
-    {
-      name: 'Caesar salad',
-      category: 'starters',
-      price: 11,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['extras'],
-    },
-    {
-      name: 'Steak frites',
-      category: 'mains',
-      price: 24.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['cooking', 'sauces'],
-    },
-    { name: 'Vol-au-vent', category: 'mains', price: 19.5, tax: 'v12', takeaway: 'v6', accounting: 'food' },
-    {
-      name: 'Mussels and fries',
-      category: 'mains',
-      price: 26,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['sauces'],
-    },
-    {
-      name: 'Cheeseburger',
-      category: 'mains',
-      price: 17.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['cooking', 'extras', 'sauces'],
-    },
-    {
-      name: 'Vegetable lasagna',
-      category: 'mains',
-      price: 16,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-    },
-    {
-      name: 'Pizza margherita',
-      category: 'pizzas',
-      price: 12.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['extras'],
-    },
-    {
-      name: 'Pizza quattro formaggi',
-      category: 'pizzas',
-      price: 15,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['extras'],
-    },
-    {
-      name: 'Pizza diavola',
-      category: 'pizzas',
-      price: 14.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-      modifiers: ['extras'],
-    },
-    {
-      name: 'Chocolate mousse',
-      category: 'desserts',
-      price: 7.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-    },
-    {
-      name: 'Dame blanche',
-      category: 'desserts',
-      price: 8.5,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-    },
-    {
-      name: 'Belgian waffle',
-      category: 'desserts',
-      price: 6,
-      tax: 'v12',
-      takeaway: 'v6',
-      accounting: 'food',
-    },
-    { name: 'Sparkling water', category: 'softs', price: 3.2, tax: 'v21', accounting: 'beverages' },
-    { name: 'Cola', category: 'softs', price: 3.4, tax: 'v21', accounting: 'beverages' },
-    { name: 'Fresh orange juice', category: 'softs', price: 4.8, tax: 'v21', accounting: 'beverages' },
-    { name: 'Pils 25cl', category: 'beers', price: 3.3, tax: 'v21', accounting: 'alcohol' },
-    { name: 'Abbey beer 33cl', category: 'beers', price: 5.2, tax: 'v21', accounting: 'alcohol' },
-    { name: 'House red wine (glass)', category: 'wines', price: 6.5, tax: 'v21', accounting: 'alcohol' },
-    { name: 'House white wine (glass)', category: 'wines', price: 6.5, tax: 'v21', accounting: 'alcohol' },
-    { name: 'Espresso', category: 'hot', price: 2.8, tax: 'v21', accounting: 'beverages' },
-    { name: 'Cappuccino', category: 'hot', price: 3.9, tax: 'v21', accounting: 'beverages' },
-    { name: 'Tea', category: 'hot', price: 3.2, tax: 'v21', accounting: 'beverages' },
-    {
-      name: 'Delivery fee',
-      category: 'food',
-      price: 2.48,
-      tax: 'v21',
-      accounting: 'services',
-      line: 'service',
-    },
-  ],
-  payments: [
-    { name: 'Cash', extra: 'Espèces', weight: 20, tips: false },
-    { name: 'Bancontact', extra: 'Carte de débit', weight: 35, tips: true },
-    { name: 'Visa / Mastercard', extra: 'Carte de crédit', weight: 25, tips: true },
-    { name: 'Meal vouchers', extra: 'Titres-repas', weight: 10, tips: false },
-    { name: 'Payconiq', extra: null, weight: 10, tips: false },
-  ],
-  locationNames: ['Centre', 'Gare'],
-  modes: [
-    { value: 'EAT_IN', weight: 60 },
-    { value: 'TAKEAWAY', weight: 25 },
-    { value: 'DELIVERY', weight: 15 },
-  ],
-  ordersPerDay: [2, 5],
-  devices: ['till-1', 'till-2', 'kiosk-1'],
-};
-
-const SHOP: Flavour = {
-  taxes: [
-    { key: 'v21', label: 'VAT 21%', rate: 21, code: 'VAT21' },
-    { key: 'v6', label: 'VAT 6%', rate: 6, code: 'VAT6' },
-    { key: 'v0', label: 'VAT 0%', rate: 0, code: 'VAT0' },
-  ],
-  categories: [
-    { key: 'clothing', name: 'Clothing', description: 'Clothes for everyone' },
-    { key: 'accessories', name: 'Accessories', description: 'Bags, belts and jewellery' },
-    { key: 'books', name: 'Books', description: 'Books and magazines' },
-    { key: 'tops', name: 'Tops', description: 'T-shirts, shirts and sweaters', parent: 'clothing' },
-    { key: 'trousers', name: 'Trousers', description: 'Jeans and chinos', parent: 'clothing' },
-    { key: 'bags', name: 'Bags', description: 'Totes and backpacks', parent: 'accessories' },
-    { key: 'jewellery', name: 'Jewellery', description: 'Rings and necklaces', parent: 'accessories' },
-  ],
-  accounting: [
-    { key: 'goods', name: 'Goods', code: 'GDS', account: '700000' },
-    { key: 'books', name: 'Books', code: 'BKS', account: '700600' },
-    { key: 'services', name: 'Services', code: 'SRV', account: '700900' },
-  ],
-  modifiers: [
-    {
-      key: 'wrap',
-      name: 'Gift wrapping',
-      options: [
-        ['Standard wrapping', 0],
-        ['Premium wrapping', 3.5],
-      ],
-    },
-    { key: 'engraving', name: 'Engraving', options: [['Engraving (up to 20 characters)', 12]] },
-  ],
-  products: [
-    {
-      name: 'Organic cotton T-shirt',
-      category: 'tops',
-      price: 24.79,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap'],
-    },
-    {
-      name: 'Linen shirt',
-      category: 'tops',
-      price: 49.59,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap'],
-    },
-    {
-      name: 'Merino sweater',
-      category: 'tops',
-      price: 74.38,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap'],
-    },
-    { name: 'Slim jeans', category: 'trousers', price: 66.12, tax: 'v21', accounting: 'goods' },
-    { name: 'Chino trousers', category: 'trousers', price: 57.85, tax: 'v21', accounting: 'goods' },
-    {
-      name: 'Canvas tote bag',
-      category: 'bags',
-      price: 20.66,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap'],
-    },
-    {
-      name: 'Leather backpack',
-      category: 'bags',
-      price: 123.97,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap', 'engraving'],
-    },
-    {
-      name: 'Silver ring',
-      category: 'jewellery',
-      price: 41.32,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap', 'engraving'],
-    },
-    {
-      name: 'Gold-plated necklace',
-      category: 'jewellery',
-      price: 57.85,
-      tax: 'v21',
-      accounting: 'goods',
-      modifiers: ['wrap', 'engraving'],
-    },
-    { name: 'City guide: Brussels', category: 'books', price: 18.4, tax: 'v6', accounting: 'books' },
-    { name: 'Cookbook: Belgian classics', category: 'books', price: 27.36, tax: 'v6', accounting: 'books' },
-    {
-      name: 'Alteration service',
-      category: 'clothing',
-      price: 12.4,
-      tax: 'v21',
-      accounting: 'services',
-      line: 'service',
-    },
-  ],
-  payments: [
-    { name: 'Cash', extra: 'Espèces', weight: 15, tips: false },
-    { name: 'Bancontact', extra: 'Carte de débit', weight: 45, tips: false },
-    { name: 'Visa / Mastercard', extra: 'Carte de crédit', weight: 30, tips: false },
-    { name: 'Gift card', extra: 'Carte cadeau', weight: 10, tips: false },
-  ],
-  locationNames: ['Flagship store', 'Outlet'],
-  modes: [
-    { value: 'TAKEAWAY', weight: 85 },
-    { value: 'DELIVERY', weight: 15 },
-  ],
-  ordersPerDay: [2, 4],
-  devices: ['till-1', 'till-2'],
-};
-
-/** The time zone of a point of sale in each country. */
-const TIME_ZONES: Readonly<Record<Country, string>> = {
-  BE: 'Europe/Brussels',
-  FR: 'Europe/Paris',
-  NL: 'Europe/Amsterdam',
-  DE: 'Europe/Berlin',
-  ES: 'Europe/Madrid',
-};
-
-/** The word for VAT on a tax's label, in the country's language. */
-const VAT_WORDS: Readonly<Record<Country, string>> = {
-  BE: 'VAT',
-  FR: 'TVA',
-  NL: 'BTW',
-  DE: 'MwSt',
-  ES: 'IVA',
-};
-
-/**
- * The rate of each of a flavour's taxes in a country: the standard rate (v21), food served on the
- * premises (v12), food taken away and reduced goods (v6), none (v0).
- */
-function countryRate(traits: CountryTraits, key: string): number {
-  if (key === 'v12') return traits.foodRates.onSite;
-  if (key === 'v6') return traits.foodRates.takeAway;
-  if (key === 'v0') return 0;
-  return traits.vatRates[0] as number;
-}
-
-/** A flavour's taxes as a point of sale of `country` charges them (Belgium: as drawn). */
-function taxesIn(flavour: Flavour, country: Country): Flavour['taxes'] {
-  if (country === 'BE') return flavour.taxes;
-  const traits = COUNTRY_TRAITS[country];
-  return flavour.taxes.map((tax) => {
-    const rate = countryRate(traits, tax.key);
-    return {
-      ...tax,
-      label: `${VAT_WORDS[country]} ${rate}%`,
-      rate,
-      code: `VAT${String(rate).replace('.', '_')}`,
-    };
-  });
-}
-
-/**
- * The payment methods a till of a country takes in place of the Belgian ones (a debit card, an app,
- * meal vouchers), and the names it gives cash and gift cards; credit cards are the same everywhere.
- * Only names change: a method keeps its place, weight and tips, so the draws are the same in every
- * country.
- */
-const LOCAL_PAYMENTS: Readonly<
-  Record<Country, Readonly<Record<string, { name: string; extra: string | null }>>>
-> = {
-  BE: {},
-  FR: {
-    Cash: { name: 'Espèces', extra: null },
-    'Gift card': { name: 'Carte cadeau', extra: null },
-    Bancontact: { name: 'CB', extra: 'Carte bancaire' },
-    'Meal vouchers': { name: 'Titres-restaurant', extra: 'Ticket Restaurant' },
-    Payconiq: { name: 'Lydia', extra: null },
-  },
-  NL: {
-    Cash: { name: 'Contant', extra: null },
-    'Gift card': { name: 'Cadeaukaart', extra: null },
-    Bancontact: { name: 'PIN', extra: 'Pinpas' },
-    'Meal vouchers': { name: 'Cadeaubon', extra: null },
-    Payconiq: { name: 'iDEAL QR', extra: null },
-  },
-  DE: {
-    Cash: { name: 'Bar', extra: null },
-    'Gift card': { name: 'Geschenkkarte', extra: null },
-    Bancontact: { name: 'girocard', extra: 'EC-Karte' },
-    'Meal vouchers': { name: 'Essensgutscheine', extra: null },
-    Payconiq: { name: 'PayPal', extra: null },
-  },
-  ES: {
-    Cash: { name: 'Efectivo', extra: null },
-    'Gift card': { name: 'Tarjeta regalo', extra: null },
-    Bancontact: { name: 'Tarjeta de débito', extra: null },
-    'Meal vouchers': { name: 'Ticket Restaurant', extra: 'Cheque gourmet' },
-    Payconiq: { name: 'Bizum', extra: null },
-  },
-};
-
-/** The name a till of `country` gives a payment method a Belgian till names `drawn` (any case). */
-export function localPaymentName(country: Country, drawn: string): string | undefined {
-  const lowered = drawn.toLowerCase();
-  return Object.entries(LOCAL_PAYMENTS[country]).find(([name]) => name.toLowerCase() === lowered)?.[1].name;
-}
-
-/** A flavour's payment methods as a till of `country` names them (Belgium: as drawn). */
-function paymentsIn(flavour: Flavour, country: Country): Flavour['payments'] {
-  const local = LOCAL_PAYMENTS[country];
-  return flavour.payments.map((method) => ({ ...method, ...(local[method.name] ?? {}) }));
-}
+export { completionPayment, lineGross, linePrice, localPaymentName, modifierLine, orderLine, orderTotals };
 
 export function* seedPosDataset(input: SeedInput): Sliced<PosDataset> {
   const { seed, consumerid, connectionid, integrationid } = input;
@@ -550,130 +119,15 @@ export function* seedPosDataset(input: SeedInput): Sliced<PosDataset> {
   // The second location does not sell everything: a few products and one payment method are the first's only.
   const firstOnly = [allLocations[0] as string];
 
-  const countryTaxes = taxesIn(flavour, country);
-  const taxes: PosTaxRate[] = countryTaxes.map((t) => ({
-    id: id('tax', t.key),
-    label: t.label,
-    rate: t.rate,
-    tax_code: t.code,
-  }));
-  const taxByKey = new Map(countryTaxes.map((t, i) => [t.key, taxes[i] as PosTaxRate]));
-
-  const accounting: PosAccountingCategory[] = flavour.accounting.map((a) => ({
-    id: id('accounting-category', a.key),
-    name: names(a.name),
-    code: a.code,
-    ledger_account_code: a.account,
-    posting_account_code: a.account.replace(/^70/, '74'),
-    location_ids: allLocations,
-  }));
-  const accountingByKey = new Map(
-    flavour.accounting.map((a, i) => [a.key, accounting[i] as PosAccountingCategory]),
-  );
-
-  const categories: PosProductCategory[] = flavour.categories.map((cat) => ({
-    id: id('category', cat.key),
-    name: names(cat.name),
-    description: names(cat.description),
-    id_parent: cat.parent ? id('category', cat.parent) : null,
-    location_ids: allLocations,
-  }));
-
-  const modifiers: PosModifierGroup[] = flavour.modifiers.map((group) => ({
-    id: id('modifier-group', group.key),
-    name: names(group.name),
-    options: group.options.map(([name, price], index) => ({
-      id: id('modifier', group.key, index),
-      name: names(name),
-      price,
-    })),
-    location_ids: allLocations,
-  }));
-  const modifierByKey = new Map(flavour.modifiers.map((m, i) => [m.key, modifiers[i] as PosModifierGroup]));
-
-  const products: PosProduct[] = flavour.products.map((entry, index) => {
-    const tax = taxByKey.get(entry.tax) as PosTaxRate;
-    const takeaway = entry.takeaway ? (taxByKey.get(entry.takeaway) as PosTaxRate) : null;
-    const category = flavour.categories.find((c) => c.key === entry.category);
-    return {
-      id: id('product', index),
-      categories: [
-        id('category', entry.category),
-        ...(category?.parent ? [id('category', category.parent)] : []),
-      ],
-      name: names(entry.name),
-      description: faker.datatype.boolean(0.6)
-        ? `${names(entry.name)}, ${names.adjective(faker.commerce.productAdjective())}`
-        : null,
-      prices: [
-        { unit_price: entry.price, tax_rate: tax.rate },
-        ...(takeaway ? [{ unit_price: entry.price, tax_rate: takeaway.rate }] : []),
-      ],
-      modifier_groups_ids: (entry.modifiers ?? []).map((key) => modifierByKey.get(key)?.id as string),
-      accounting_category_ids: [accountingByKey.get(entry.accounting)?.id as string],
-      location_ids: index % 7 === 3 ? firstOnly : allLocations,
-      tax_id: tax.id,
-      line_type: entry.line ?? 'product',
-    };
+  const drawn = { faker, country, names, id };
+  const { taxes, accounting, categories, modifiers, products, paymentMethods } = seedCatalogue({
+    ...drawn,
+    flavour,
+    allLocations,
+    firstOnly,
   });
-
-  const paymentMethods: PosPaymentMethod[] = paymentsIn(flavour, country).map((method, index) => ({
-    id: id('payment-method', index),
-    name: method.name,
-    extra: method.extra,
-    location_ids: index === flavour.payments.length - 1 ? firstOnly : allLocations,
-  }));
-
-  const customers: Record<string, PosCustomer> = {};
-  const customerIds: string[] = [];
-  for (let i = 0; i < 30; i++) {
-    const first = faker.person.firstName();
-    const last = faker.person.lastName();
-    const place = pick(faker, CITIES);
-    const customer: PosCustomer = {
-      id: id('customer', i),
-      first_name: first,
-      last_name: last,
-      name: `${first} ${last}`,
-      phone: faker.datatype.boolean(0.8) ? phoneOf(faker, COUNTRY_TRAITS[country]) : null,
-      email: faker.datatype.boolean(0.85) ? emailOf(faker, first, last, COUNTRY_TRAITS[country]) : null,
-      // Customers since half a year before the history, the last ones a fortnight before the recent window.
-      created_on: faker.date
-        .between({
-          from: `${addMonths(firstDay, -6)}T00:00:00Z`,
-          to: `${monthEnd(addMonths(until, -POS_RECENT_MONTHS - 1))}T00:00:00Z`,
-        })
-        .toISOString(),
-      addresses: faker.datatype.boolean(0.6)
-        ? [
-            {
-              address_type: 'home',
-              name: names('Home'),
-              street: faker.location.street(),
-              number: faker.location.buildingNumber(),
-              box: faker.datatype.boolean(0.2) ? faker.string.alpha({ length: 1, casing: 'upper' }) : null,
-              city: place.city,
-              postal_code: place.postal_code,
-              country,
-            },
-          ]
-        : [],
-      loyalty: faker.number.int({ min: 0, max: 450 }),
-      birthdate: faker.datatype.boolean(0.4)
-        ? faker.date
-            .birthdate({
-              min: 18,
-              max: 80,
-              mode: 'age',
-              refDate: `${Number(until.slice(0, 4)) - 1}-01-01T00:00:00Z`,
-            })
-            .toISOString()
-            .slice(0, 10)
-        : null,
-    };
-    customers[customer.id] = customer;
-    customerIds.push(customer.id);
-  }
+  const lastJoined = addMonths(until, -POS_RECENT_MONTHS - 1);
+  const { customers, customerIds } = drawCustomers({ ...drawn, firstDay, lastJoined, until });
 
   const dataset: PosDataset = {
     consumerid,
@@ -969,115 +423,6 @@ function sourceOf(faker: Faker, mode: PosModeValue, restaurant: boolean): PosSou
   if (mode === 'TAKEAWAY')
     return pick(faker, restaurant ? (['POS', 'WEB', 'MOBILE'] as const) : (['POS', 'POS', 'KIOSK'] as const));
   return pick(faker, ['POS', 'POS', 'POS', 'KIOSK'] as const);
-}
-
-/** The price a product sells at in an order of `mode`, and the tax rate of its lines. */
-export function linePrice(
-  dataset: Pick<PosDataset, 'tax_rates'>,
-  product: PosProduct,
-  mode: PosModeValue,
-): { price: PosProduct['prices'][number]; tax: PosTaxRate | undefined } {
-  // Food taken away is taxed at the reduced rate (its second price).
-  const price = (mode !== 'EAT_IN' && product.prices[1]) ||
-    product.prices[0] || { unit_price: 0, tax_rate: 0 };
-  const tax = dataset.tax_rates.find((t) => t.rate === price.tax_rate) ?? dataset.tax_rates[0];
-  return { price, tax };
-}
-
-/** An option of a modifier group chosen on a line of `quantity`: one option per unit, at its price. */
-export function modifierLine(
-  group: PosModifierGroup,
-  option: PosModifierGroup['options'][number],
-  quantity: number,
-): PosModifierLine {
-  return {
-    modifier_id: option.id,
-    name: option.name ?? group.name ?? 'Option',
-    modifier_group_id: group.id,
-    quantity,
-    unit_price: option.price,
-    total: round2(option.price * quantity),
-  };
-}
-
-/** What a line comes to before its discounts and taxes: its units and the options chosen on it. */
-export const lineGross = (unitPrice: number, quantity: number, modifiers: readonly PosModifierLine[]) =>
-  round2(unitPrice * quantity + sum2(modifiers.map((m) => m.total)));
-
-/**
- * A line of an order: quantity × unit_price + modifiers − discounts before taxes, taxed at the
- * product's rate. Discounts take off at most what the line comes to (an offered line is free).
- */
-export function orderLine(
-  orderId: string,
-  index: number,
-  product: PosProduct,
-  line: {
-    unitPrice: number;
-    quantity: number;
-    tax: PosTaxRate | undefined;
-    modifiers: PosModifierLine[];
-    discounts: PosDiscount[];
-  },
-): PosOrderLine {
-  const { unitPrice, quantity, tax, modifiers, discounts } = line;
-  const gross = lineGross(unitPrice, quantity, modifiers);
-  const untaxed = round2(gross - sum2(discounts.map((d) => d.total)));
-  if (untaxed < 0) {
-    throw verticalFailure(
-      `The discounts (${sum2(discounts.map((d) => d.total))}) are more than the line's ${gross}`,
-    );
-  }
-  const taxAmount = taxOf(untaxed, tax?.rate ?? 0);
-  return {
-    id: `${orderId.slice(0, 8)}-${index + 1}`,
-    type: product.line_type,
-    menu_id: null,
-    quantity,
-    unit_price: unitPrice,
-    total: round2(untaxed + taxAmount),
-    tax_amount: taxAmount,
-    tax_rate: tax?.rate ?? 0,
-    tax_id: tax?.id ?? null,
-    description: product.name,
-    discounts,
-    product_id: product.id,
-    accounting_category_id: product.accounting_category_ids[0] ?? null,
-    modifiers,
-  };
-}
-
-/** An order's figures from its lines: the totals, the discounts, the delivery fee and the taxes by rate. */
-export function orderTotals(lines: readonly PosOrderLine[]) {
-  return {
-    total: sum2(lines.map((l) => l.total)),
-    tax_amount: sum2(lines.map((l) => l.tax_amount)),
-    total_discount: sum2(lines.flatMap((l) => l.discounts.map((d) => d.total))),
-    delivery_fee:
-      lines.find((l) => l.type === 'service' && DELIVERY_FEE_NAMES.has(l.description ?? ''))?.total ?? 0,
-    taxes: taxTotals(lines),
-  };
-}
-
-/** The payment of an open order when it completes: one payment of its total, and its tip. */
-export function completionPayment(
-  order: PosOrder,
-  method: PosPaymentMethod | undefined,
-  tip: number,
-  date: string,
-): PosPayment {
-  return {
-    id: uuidFrom('pos-payment', order.id, 0),
-    payment_method_id: method?.id ?? null,
-    payment_method_name: method?.name ?? null,
-    total: order.total,
-    tip,
-    status: 'Completed',
-    currency: order.currency,
-    date,
-    invoice_ref: order.invoice_id,
-    order_id: order.id,
-  };
 }
 
 /**

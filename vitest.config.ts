@@ -1,9 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Three projects:
+ * Four projects:
  * - `unit` (npm test): the modules through HTTP in process, the contract, the store, the surfaces;
  *   it needs nothing but Node.
+ * - `latency` (npm test, after `unit`): the reads of other worlds timed while heavy work runs.
  * - `system` (npm run test:system, run by .ci/run after npm test): what starts processes, browsers
  *   and routers, or lives through months of the clock: the built package, the command line, the
  *   pytest plugin's wheel, nginx in front of two sandboxes, the browser pages, crashes, memory after

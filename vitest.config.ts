@@ -27,7 +27,6 @@ const SYSTEM = [
   'test/store/crash.test.ts',
   'test/control/worlds-memory.test.ts',
   'test/control/recorded-secrets.test.ts',
-  'test/modules/datalab/large-world.test.ts',
   'test/living/**/*.test.ts',
   // Each vertical's business lived day by day over weeks and months of the clock.
   'test/modules/*/living.test.ts',
@@ -40,7 +39,7 @@ const RELEASE = ['test/release/**/*.test.ts'];
  * process of its own, with V8's own heap limit, after the unit project. In the unit project's shared
  * process, its heap capped, the collections of what earlier files left took the p99 past its bound.
  */
-const LATENCY = ['test/control/*-turns.test.ts'];
+const LATENCY = ['test/control/*-turns.test.ts', 'test/modules/datalab/large-world.test.ts'];
 
 const shared = { testTimeout: 20_000, hookTimeout: 30_000, pool: 'forks' } as const;
 /** Each unit run gets a temporary directory of its own, and fails on a stack trace it prints. */

@@ -58,7 +58,8 @@ export function temporaryPathOf(path: string): string {
 /** What is wrong with a file found at a name the sandbox writes, or null when it is its own. */
 function unsafeReason(stat: Stats): string | null {
   if (!stat.isFile()) return 'is not a regular file';
-  if (stat.nlink !== 1) return 'has another name (a hard link)';
+  if (stat.nlink === 0) return 'was removed while it was opened';
+  if (stat.nlink > 1) return 'has another name (a hard link)';
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) return 'belongs to another user';
   return null;
@@ -110,7 +111,13 @@ export function openOwnSync(path: string): number | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     refusedLink(path, error);
   }
-  const why = unsafeReason(fstatSync(fd));
+  const stat = fstatSync(fd);
+  // Removed by another process between the open and now (a stale lock broken): there is none.
+  if (stat.nlink === 0 && stat.isFile()) {
+    closeSync(fd);
+    return null;
+  }
+  const why = unsafeReason(stat);
   if (why !== null) {
     closeSync(fd);
     throw new UnsafeFileError(path, why);

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWorldFile, seedDirectory } from '../../src/control/seeded-world.js';
 import { messages } from '../../src/lib/errors.js';
 import { seedCredentials } from '../../src/platform/credentials.js';
 import { StartError, startSandbox } from '../../src/server.js';
+import { tempDir } from '../temp-dir.js';
 import { ROOT, runCli, serveCli, stop } from './helpers.js';
 
 /** The refusal of a --now outside the sandbox's calendar, as a pattern of the whole line. */
@@ -150,7 +150,7 @@ describe('CLI', () => {
   });
 
   it('--db keeps every acknowledged write across a SIGKILL, and refuses a corrupt file untouched', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+    const dir = tempDir('sandbox-cli-');
     const db = join(dir, 'world.json');
     const first = await serveCli(['--port', '0', '--seed', '3', '--db', db]);
     const creds = seedCredentials(3);
@@ -208,7 +208,7 @@ describe('beyond loopback', () => {
       StartError,
     );
 
-    const db = join(mkdtempSync(join(tmpdir(), 'sandbox-exposed-')), 'world.json');
+    const db = join(tempDir('sandbox-exposed-'), 'world.json');
     const local = await startSandbox({ port: 0, db });
     expect(local.seed).toBe(1);
     await local.close();

@@ -10,8 +10,12 @@ import { join } from 'node:path';
  */
 const PREFIX = 'unified-api-sandbox-tests-';
 
-/** What tools keep there on purpose, across processes: tsx's compile cache (`tsx-<uid>`). */
-const TOOL_CACHES = [/^tsx-\d+$/];
+/**
+ * What tools keep there on purpose, across processes: tsx's compile cache (`tsx-<uid>`), and Node's
+ * own compile cache (`node-compile-cache`, where Node 22 and later keep the code the package's entry
+ * compiled when no folder is named).
+ */
+const TOOL_CACHES = [/^tsx-\d+$/, /^node-compile-cache$/];
 
 export default function ownTemporaryDirectory(): () => void {
   const outer = process.env.TMPDIR;

@@ -1,4 +1,28 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+
+/** Spawns `node <command>` in `cwd` and gives it once it prints the url it listens on. */
+export function spawnListening(
+  command: string[],
+  cwd: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, command, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const exited = (code: number | null) => reject(new Error(`${command.join(' ')} exited with ${code}`));
+    child.once('exit', exited);
+    const listening = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /http:\/\/[\d.]+:\d+/.exec(out)?.[0];
+      if (!url) return;
+      child.off('exit', exited);
+      child.stdout?.off('data', listening);
+      child.stdout?.resume();
+      resolve({ child, url });
+    };
+    child.stdout?.on('data', listening);
+  });
+}
 
 /** User and system CPU seconds a process has used so far (Linux), or null where /proc does not tell. */
 export function cpuSeconds(pid: number | undefined): number | null {

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { seedDirectory } from '../src/control/seeded-world.js';
 import { seedCredentials } from '../src/platform/credentials.js';
-import { cpuSeconds } from './proc.js';
+import { cpuSeconds, spawnListening } from './proc.js';
 
 /**
  * npx tsx bench/read-ab.ts --a=<built tree> --b=<built tree> [--rounds=5] [--seconds=10]
@@ -59,22 +59,13 @@ function startServer(root: string, extra: string[]): Promise<Server> {
     String(SEED),
     ...extra,
   ];
-  const child = spawn(process.execPath, command, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((done, fail) => {
-    let out = '';
-    child.once('exit', (code) => fail(new Error(`${command.join(' ')} exited with ${code}`)));
-    child.stdout?.on('data', async (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /http:\/\/[\d.]+:\d+/.exec(out)?.[0];
-      if (!url || child.listenerCount('exit') === 0) return;
-      child.removeAllListeners('exit');
-      try {
-        done({ child, url, bearer: await token(url) });
-      } catch (error) {
-        child.kill('SIGKILL');
-        fail(error);
-      }
-    });
+  return spawnListening(command, root).then(async ({ child, url }) => {
+    try {
+      return { child, url, bearer: await token(url) };
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
   });
 }
 

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { seedDirectory } from '../src/control/seeded-world.js';
 import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
 import { seedCredentials } from '../src/platform/credentials.js';
-import { cpuSeconds } from './proc.js';
+import { cpuSeconds, spawnListening } from './proc.js';
 import { journalReads } from './reads.js';
 
 /**
@@ -63,42 +63,32 @@ function peakRssMiB(pid: number | undefined): number {
  * Starts a server and waits for it to be ready: its first 2xx answer of `ready` (a path; null: `/`),
  * or, when `ready` is a function, the first time it says so. `startMs` runs from the spawn to then.
  */
-function start(
+async function start(
   command: string[],
   ready: string | null | ((url: string) => Promise<boolean>),
 ): Promise<Server> {
   const began = performance.now();
-  const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
-    child.stdout?.on('data', async (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /http:\/\/[\d.]+:\d+/.exec(out)?.[0];
-      if (!url || child.listenerCount('exit') === 0) return;
-      child.removeAllListeners('exit');
-      // Cold start ends at the first 2xx answer.
-      for (;;) {
-        if (typeof ready === 'function') {
-          try {
-            if (await ready(url)) break;
-          } catch (error) {
-            child.kill('SIGKILL');
-            return reject(error);
-          }
-          continue;
-        }
-        try {
-          const res = await fetch(`${url}${ready ?? '/'}`);
-          await res.arrayBuffer();
-          if (res.ok) break;
-        } catch {
-          // not yet
-        }
+  const { child, url } = await spawnListening(command, ROOT);
+  // Cold start ends at the first 2xx answer.
+  for (;;) {
+    if (typeof ready === 'function') {
+      try {
+        if (await ready(url)) break;
+      } catch (error) {
+        child.kill('SIGKILL');
+        throw error;
       }
-      resolve({ child, url, startMs: Math.round(performance.now() - began) });
-    });
-  });
+      continue;
+    }
+    try {
+      const res = await fetch(`${url}${ready ?? '/'}`);
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not yet
+    }
+  }
+  return { child, url, startMs: Math.round(performance.now() - began) };
 }
 
 /** Stops a server: SIGKILL by default; SIGTERM lets it close its world file as a person's Ctrl-C would. */

@@ -34,6 +34,7 @@ import { type Clock, manualClock, originOf, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
 import { ApiError } from './lib/errors.js';
 import { guideUrlAt } from './lib/guides.js';
+import { NotingResponse } from './lib/noting-response.js';
 import type { Pace, PaceChange } from './lib/pace.js';
 import { type SeedCredentials, seedCredentials } from './platform/credentials.js';
 import { listeningOrigins } from './platform/self.js';
@@ -397,7 +398,9 @@ function listen(
   hostname: string,
 ): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }, () => resolve(server));
+    // The answers' texts are noted as they are written, for the request journal (lib/noting-response.ts).
+    const serverOptions = { ServerResponse: NotingResponse };
+    const server = serve({ fetch, port, hostname, serverOptions }, () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(new StartError(error.code === 'EADDRINUSE' ? `Port ${port} is already in use` : error.message));
     });

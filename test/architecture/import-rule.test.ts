@@ -123,6 +123,7 @@ const INTERNALS: { pattern: RegExp; what: string }[] = [
   { pattern: /\b_definitions\b/, what: "the OpenAPI registry's private _definitions" },
   { pattern: /\.routeIndex\b/, what: "hono's routeIndex (a copied compose)" },
   { pattern: /next\(\) called multiple times/, what: "hono's compose, copied" },
+  { pattern: /getOwnPropertySymbols/, what: "a dependency's symbols, looked up by their description" },
   { pattern: /\bas unknown as \{\s*errorHandler\b/, what: "hono's errorHandler field" },
 ];
 

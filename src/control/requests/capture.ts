@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { NotingResponse } from '../../lib/noting-response.js';
 import type { AppEnv, Services } from '../../platform/context.js';
 import { type Principal, unverifiedClaims } from '../../platform/tokens.js';
 import { activeConnectionOf, connectionPreference, oneApiOfArea } from '../../platform/transactions.js';
@@ -131,26 +132,6 @@ function connectionOfRequest(services: Services, c: Context<AppEnv>, path: strin
   return null;
 }
 
-/** The symbol @hono/node-server keeps an answer's parts under, once found on one of its answers. */
-let answerCacheKey: symbol | undefined;
-
-/**
- * The text of an answer @hono/node-server made from a string (JSON and text answers): its Response
- * keeps the status, body and headers it was made with under a symbol of its own, described "cache",
- * which it writes to the socket without a stream. Anything else (a stream, bytes, another Response
- * class) gives null: the journal then keeps no response body, never a wrong one.
- */
-function answerText(response: Response): string | null {
-  let key = answerCacheKey;
-  if (key === undefined || !(key in response)) {
-    key = Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
-    if (key === undefined) return null;
-    answerCacheKey = key;
-  }
-  const cached = (response as unknown as Record<symbol, unknown>)[key];
-  return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : null;
-}
-
 /**
  * A control endpoint called with an API token the sandbox issued: noted for the readiness report. The
  * token is only read (its subject), not checked: the control endpoints take the admin token or none.
@@ -194,32 +175,27 @@ function trafficMiddleware(services: Services): MiddlewareHandler<AppEnv> {
     const at = clock.now().getTime();
     const original = c.req.raw;
     const keeps = requests.keeps;
-    let responseText: string | null = null;
-    // Served over a socket, the answer's text is read from the answer once made (see answerText).
-    // In process (app.request), where answers are the platform's Response, a JSON answer's text is
-    // read from a copy of it once made (a vertical answers from a sub-app of its own, so the text
-    // cannot be caught as the app's handlers make it).
-    const served = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
     const consumerId = consumerOfPath(path);
     const fault = faults.armed ? faults.match(c, path, consumerId) : null;
     let answered = true;
     if (fault) answered = await faults.apply(fault, c, next, services.config.bodyLimit);
     else await next();
     if (!requests.active) return;
-    if (keeps && answered) responseText = served ? answerText(c.res) : await jsonText(c.res);
     // Recording must never turn an answer into an error: a failure here is logged and skipped.
     try {
-      const recording = recordRequest(services, c, {
-        started,
-        at,
-        original,
-        path,
-        consumerId,
-        answered,
-        fault,
-        responseText,
-      });
-      if (recording) await recording;
+      const capture = { started, at, original, path, consumerId, answered, fault };
+      const prepared = prepareRecord(services, c, capture);
+      const { record, secret } = prepared instanceof Promise ? await prepared : prepared;
+      if (!keeps || !answered) return finishRecord(services, record, null, secret);
+      // Served by the sandbox's own server, the answer's text is noted as the server writes it (the
+      // record is kept then, before the client has it); else (app.request, another server) a JSON
+      // answer's text is read from a copy of it.
+      const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+      if (outgoing instanceof NotingResponse) {
+        outgoing.onEnd = (text) => finishRecord(services, record, text, secret);
+        return;
+      }
+      finishRecord(services, record, await jsonText(c.res), secret);
     } catch (error) {
       console.error('[unified-api-sandbox] a request could not be recorded:', error);
     }
@@ -234,17 +210,27 @@ interface Capture {
   consumerId: string | null;
   answered: boolean;
   fault: { id: string } | null;
-  responseText: string | null;
+}
+
+interface Prepared {
+  record: JournalRecord;
+  /** An authentication route: its bodies are not even read (record() would drop them anyway). */
+  secret: boolean;
 }
 
 /**
- * Records a request once answered. Only what must wait is waited for (a body nobody read, the caller
- * of a token nobody checked); a read without a fault is recorded at once, without a promise.
+ * The record of a request once answered, but for the answer's body. Only what must wait is waited
+ * for (a body nobody read, the caller of a token nobody checked); a read without a fault is prepared
+ * at once, without a promise.
  */
-function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture): Promise<void> | undefined {
-  const { requests } = services;
-  const { started, at, original, path, consumerId, answered, fault, responseText } = capture;
+function prepareRecord(
+  services: Services,
+  c: Context<AppEnv>,
+  capture: Capture,
+): Prepared | Promise<Prepared> {
+  const { started, at, original, path, consumerId, answered, fault } = capture;
   const method = c.req.method;
+  const secret = isAuthenticationPath(path);
   const record: JournalRecord = {
     seq: 0,
     chars: 0,
@@ -264,23 +250,17 @@ function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture)
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     fault: fault?.id ?? null,
   };
-  if (!requests.keeps) {
-    requests.record(record);
-    return undefined;
-  }
+  if (!services.requests.keeps) return { record, secret };
   // What exists anyway; the journal packs it, and the wire shape is built when the journal is read.
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   record.url = original.url;
   record.headers = incoming ? incoming.rawHeaders : original.headers;
   record.principal = c.get('principal') ?? null;
-  // An authentication route's bodies are not even read: record() would drop them anyway.
-  const secret = isAuthenticationPath(path);
   const authorization = record.principal === null && fault ? original.headers.get('authorization') : null;
   const readsBody = !secret && !BODYLESS.has(method);
   if (!authorization && !readsBody) {
     if (consumerId !== null) record.connectionId = connectionOfRequest(services, c, path, consumerId);
-    finishRecord(services, record, responseText, secret);
-    return undefined;
+    return { record, secret };
   }
   return (async () => {
     if (authorization) record.principal = await principalOf(services, authorization);
@@ -290,7 +270,7 @@ function recordRequest(services: Services, c: Context<AppEnv>, capture: Capture)
       record.requestBody = request.text;
       record.requestTruncated = request.truncated;
     }
-    finishRecord(services, record, responseText, secret);
+    return { record, secret };
   })();
 }
 

@@ -239,19 +239,24 @@ export class DriftConsole {
   }
 
   #stream(req: IncomingMessage, res: ServerResponse): void {
-    if (this.#streams.size >= this.#options.maxStreams)
-      return plain(
+    if (this.#streams.size >= this.#options.maxStreams) {
+      plain(
         res,
         503,
         `The drift console serves ${this.#options.maxStreams} live streams at once, and that many are open: close a page of the console and reload this one.`,
         { 'retry-after': '5' },
       );
+      return;
+    }
     res.writeHead(200, {
       ...COMMON_HEADERS,
       'content-security-policy': NOTHING_CSP,
       'content-type': 'text/event-stream; charset=utf-8',
     });
-    if (req.method === 'HEAD') return void res.end();
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     this.#streams.add(res);
     res.once('close', () => this.#streams.delete(res));
     this.#send(res, `retry: 2000\n\n${event('recent', { rows: exchangeRows(this.#recent) })}`);

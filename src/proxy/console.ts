@@ -121,6 +121,11 @@ export class DriftConsole {
     return drift;
   }
 
+  /** The live streams open now. */
+  get streams(): number {
+    return this.#streams.size;
+  }
+
   /** Takes an exchange once checked: a row for the page, an event for every stream, the report soon. */
   checked(line: CheckedLine): void {
     if (this.#closed) return;
@@ -263,14 +268,19 @@ export class DriftConsole {
     this.#sendReport([res]).catch(() => undefined);
   }
 
-  /** Writes to one stream; one whose queue is past its bound is dropped, so the proxy never waits. */
+  /**
+   * Writes to one stream; one whose queue is already past its bound (it fell behind) is dropped
+   * instead, so the proxy never waits. The bound is checked before the write: a first event larger
+   * than it (the last exchanges, to a new stream) is sent, not taken for a stream falling behind.
+   */
   #send(stream: ServerResponse, text: string): void {
     if (stream.destroyed || stream.writableEnded) return;
-    stream.write(text);
     if (stream.writableLength > this.#options.maxQueuedBytes) {
       this.#streams.delete(stream);
       stream.destroy();
+      return;
     }
+    stream.write(text);
   }
 
   #broadcast(text: string): void {

@@ -19,6 +19,7 @@ a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .top .muted{color:#c9d1d9}
 .brand{font-weight:700}
 .top a{color:#fff}
+.top code{background:#2b3845;color:#fff}
 main{padding:1rem 1.25rem 3rem;max-width:1400px}
 h1{margin:.25rem 0 1rem;font-size:1.6rem}
 h2{margin:1.75rem 0 .5rem;font-size:1.25rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}

@@ -30,6 +30,8 @@ Ctrl-C (or SIGTERM) stops it and writes the files asked for.
 Options:
   --upstream URL    the service's base url (http or https)                        (required)
   --port N          port to listen on; 0 picks a free one                 (default 4011)
+  --console-port N  also serve a page of the drift as it happens, on 127.0.0.1 at this port
+                    (0 picks a free one; its url is printed at start)     (default: none)
   --seed N          seed of the sandbox world the traffic is replayed at  (default 1)
   --report FILE     write the drift report to FILE when stopped: JSON for .json, JUnit for .xml,
                     else Markdown
@@ -50,6 +52,7 @@ Options:
 const OPTIONS = {
   upstream: { type: 'string' },
   port: { type: 'string' },
+  'console-port': { type: 'string' },
   seed: { type: 'string' },
   report: { type: 'string' },
   'fail-on': { type: 'string' },
@@ -110,8 +113,11 @@ export async function proxyCommand(argv: string[]): Promise<void> {
     har: values.har !== undefined,
     version: packageVersion(),
     ...(quiet ? {} : { onChecked: (line) => console.log(exchangeLine(line)) }),
+    ...(values['console-port'] !== undefined
+      ? { console: { port: whole('console-port', values['console-port'], 0), failOn } }
+      : {}),
   });
-  if (quiet) console.log(proxy.url);
+  if (quiet) console.log([proxy.url, ...(proxy.consoleUrl ? [proxy.consoleUrl] : [])].join('\n'));
   else
     console.log(
       [
@@ -119,6 +125,7 @@ export async function proxyCommand(argv: string[]): Promise<void> {
         '',
         `  Proxy      ${proxy.url}   (point the client here)`,
         `  Upstream   ${values.upstream}`,
+        ...(proxy.consoleUrl ? [`  Console    ${proxy.consoleUrl}   (the drift, live, in a browser)`] : []),
         `  Replayed   at a sandbox world of seed ${whole('seed', values.seed, 1)}`,
         ...(values.report ? [`  Report     ${values.report}   (written when stopped)`] : []),
         ...(values.record ? [`  World      ${values.record}   (written when stopped)`] : []),

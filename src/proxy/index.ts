@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CheckedLine, Checks, type Exchange } from './checks.js';
+import { type ConsoleOptions, DriftConsole } from './console.js';
 import type { DriftReport } from './drift.js';
 import { type DriftEntry, withKnown } from './drift-file.js';
 import { installForwarding } from './forward.js';
@@ -16,6 +17,7 @@ import { WorldRecorder } from './record.js';
  */
 
 export type { CheckedLine, Exchange } from './checks.js';
+export type { ConsoleOptions } from './console.js';
 export {
   DRIFT_KINDS,
   type DriftFinding,
@@ -55,12 +57,16 @@ export interface ProxyOptions {
   known?: readonly DriftEntry[];
   /** The version the HAR's creator names. */
   version?: string;
+  /** A second listener on loopback with a page of the drift as it happens (console.ts); off unless given. */
+  console?: Pick<ConsoleOptions, 'port' | 'failOn'>;
 }
 
 export interface RunningProxy {
   /** The proxy's base url: point the client here. */
   url: string;
   port: number;
+  /** The drift console's url (with `console`), else null. */
+  consoleUrl: string | null;
   /** The drift report of the exchanges so far, once each is checked. */
   report(): Promise<DriftReport>;
   /** The recorded world as a fixture document (with `record`), once every exchange is checked. */
@@ -99,10 +105,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const base = upstream.href.replace(/\/$/, '');
   const har = options.har ? new HarLog(base, options.version ?? '') : null;
   let recorder: WorldRecorder | null = null;
+  let driftConsole: DriftConsole | null = null;
   const checks: Checks = new Checks({
     upstream: base,
     seed: options.seed,
-    onChecked: options.onChecked,
+    onChecked: (line) => {
+      driftConsole?.checked(line);
+      options.onChecked?.(line);
+    },
     onExchange: (exchange) => {
       recorder?.add(exchange);
       har?.add(exchange);
@@ -134,10 +144,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const closeForwarding = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const report = async () => withKnown(await checks.report(), options.known ?? []);
+  if (options.console) {
+    try {
+      driftConsole = await DriftConsole.start({ report, known: options.known ?? [] }, options.console);
+    } catch (error) {
+      await closeForwarding();
+      throw new ProxyError(`the drift console cannot listen: ${(error as Error).message}`);
+    }
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    report: async () => withKnown(await checks.report(), options.known ?? []),
+    consoleUrl: driftConsole?.url ?? null,
+    report,
     world: async () => (await settledRecorder()).document(),
     worldText: async (path) => (await settledRecorder()).text(path),
     har: async () => {
@@ -145,10 +170,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!har) throw new ProxyError('the proxy was started without har');
       return har.log();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([closeForwarding(), driftConsole?.close()]);
+    },
   };
 }

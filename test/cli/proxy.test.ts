@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { parse } from 'yaml';
 import { createApp } from '../../src/app.js';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import { type Listening, listenOn } from '../helpers.js';
-import { type ServingCli, serveWith } from './helpers.js';
+import { ROOT, type ServingCli, serveWith } from './helpers.js';
 
 /**
  * `unified-api-sandbox proxy`: a line per exchange while the client runs, and on SIGINT the report,
@@ -100,6 +101,33 @@ describe('unified-api-sandbox proxy', () => {
       expect(text).not.toContain(ids.sandbox.clientSecret);
       expect(text).not.toContain(token.access_token);
     }
+  });
+
+  it('serves the drift console with --console-port, prints its url, and closes it when stopped', async () => {
+    // serveWith resolves on the first url: the console's, printed with it, is read here instead.
+    const child = spawn(
+      process.execPath,
+      [...CLI, 'proxy', '--upstream', upstream.origin, '--port', '0', '--console-port', '0', '--quiet'],
+      { cwd: ROOT },
+    );
+    proxy = { child, url: '' };
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await expect.poll(() => out, { timeout: 15_000 }).toMatch(/^http:\/\/\S+\nhttp:\/\/\S+\n/);
+    const [proxyUrl, consoleUrl] = out.trim().split('\n') as [string, string];
+    expect(consoleUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(consoleUrl).not.toBe(proxyUrl);
+    const page = await fetch(`${consoleUrl}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Drift, live');
+    expect(((await (await fetch(`${consoleUrl}/report.json`)).json()) as { upstream: string }).upstream).toBe(
+      upstream.origin,
+    );
+    proxy.child.kill('SIGINT');
+    expect(await exited(proxy)).toBe(0);
+    await expect(fetch(`${consoleUrl}/`)).rejects.toThrow();
   });
 
   it('refuses an upstream that is not an http url, or a drift file it cannot read, before listening', async () => {

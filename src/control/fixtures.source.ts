@@ -1,20 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { yamlModule } from '../lib/yaml.js';
 import { FixtureError, parsePath } from '../platform/fixtures/errors.js';
 import { assertFixtureFileBudget } from './fixtures.budget.js';
-
-type Yaml = typeof import('yaml');
-
-/**
- * The YAML parser, loaded the first time a YAML file is read (or a refused file's line is looked
- * for): importing it costs some 30 to 100 ms, which a start without one need not pay (createApp is
- * synchronous, hence require).
- */
-let yaml: Yaml | undefined;
-const yamlModule = (): Yaml => {
-  yaml ??= createRequire(import.meta.url)('yaml') as Yaml;
-  return yaml;
-};
 
 /** A fixture document, or the path of a JSON or YAML file holding one. */
 export type FixtureSource = string | Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { stringify } from 'yaml';
 import { VERTICAL_SHOWCASE } from '../control/seeded-world.js';
+import { yamlModule } from '../lib/yaml.js';
 import { VERTICALS } from '../verticals.js';
 import type { Exchange } from './checks.js';
 import { FakeValues } from './fake-values.js';
@@ -217,7 +217,7 @@ export class WorldRecorder {
     const head =
       '# A world recorded by unified-api-sandbox proxy: load it with --fixtures (docs/fixtures.md).\n';
     return /\.ya?ml$/i.test(path)
-      ? `${head}${stringify(document)}`
+      ? `${head}${yamlModule().stringify(document)}`
       : `${JSON.stringify(document, null, 2)}\n`;
   }
 }

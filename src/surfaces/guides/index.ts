@@ -4,7 +4,6 @@ import { errors } from '../../lib/errors.js';
 import { GUIDES_PATH, guidePath } from '../../lib/guides.js';
 import { escapeHtml, htmlDocument } from '../../lib/html.js';
 import type { AppEnv } from '../../platform/context.js';
-import { renderGuide } from './render.js';
 import { findGuides, type GuideLibrary, servedPathOf } from './source.js';
 
 /**
@@ -49,8 +48,17 @@ function shell(title: string, body: string): string {
   return htmlDocument(`${title}: unified-api-sandbox`, STYLE, `${header}\n<main>\n${body}\n</main>`);
 }
 
+/**
+ * The renderer (marked and its rules), loaded with the first page rendered, by dynamic import: a
+ * process that serves no guide does not evaluate it at its start (docs/benchmarks.md, the fresh
+ * process).
+ */
+let renderer: Promise<typeof import('./render.js')> | undefined;
+
 /** The HTML of a guide of `library`, rendered with its links made the server's. */
-function rendered(library: GuideLibrary, markdown: string, from: string) {
+async function rendered(library: GuideLibrary, markdown: string, from: string) {
+  renderer ??= import('./render.js');
+  const { renderGuide } = await renderer;
   return renderGuide(markdown, from, (path) => servedPathOf(library, path));
 }
 
@@ -68,10 +76,10 @@ const titleOf = (markdown: string, name: string): string =>
   /^# (.+)$/m.exec(markdown)?.[1]?.replaceAll('`', '') ?? name;
 
 /** The index: the README's list of guides, then any guide it does not name. */
-function indexPage(library: GuideLibrary): string {
+async function indexPage(library: GuideLibrary): Promise<string> {
   const readme = library.guides.get('readme');
   const listed = readme
-    ? rendered(library, readmeGuides(readFileSync(readme.file, 'utf8')), readme.path).html
+    ? (await rendered(library, readmeGuides(readFileSync(readme.file, 'utf8')), readme.path)).html
     : '';
   const others = [...library.guides.values()]
     .filter((guide) => {
@@ -92,10 +100,10 @@ function indexPage(library: GuideLibrary): string {
 }
 
 /** The page of the guide `name`, or undefined when the package holds no such guide. */
-function guidePage(library: GuideLibrary, name: string): string | undefined {
+async function guidePage(library: GuideLibrary, name: string): Promise<string | undefined> {
   const guide = library.guides.get(name);
   if (!guide) return undefined;
-  const { title, html } = rendered(library, readFileSync(guide.file, 'utf8'), guide.path);
+  const { title, html } = await rendered(library, readFileSync(guide.file, 'utf8'), guide.path);
   return shell(title ?? guide.name, html);
 }
 
@@ -103,19 +111,19 @@ function guidePage(library: GuideLibrary, name: string): string | undefined {
 export const guideFile = (name: string): string | undefined => guides().guides.get(name)?.file;
 
 export function registerGuides(app: OpenAPIHono<AppEnv>): void {
-  app.get(GUIDES_PATH, (c) => {
+  app.get(GUIDES_PATH, async (c) => {
     let page = pages.get('');
     if (page === undefined) {
-      page = indexPage(guides());
+      page = await indexPage(guides());
       pages.set('', page);
     }
     return c.html(page);
   });
-  app.get(`${GUIDES_PATH}/:name`, (c) => {
+  app.get(`${GUIDES_PATH}/:name`, async (c) => {
     const name = c.req.param('name');
     let page = pages.get(name);
     if (page === undefined) {
-      page = guidePage(guides(), name);
+      page = await guidePage(guides(), name);
       if (page === undefined) return c.json(errors.notFound().toBody(), 404);
       pages.set(name, page);
     }

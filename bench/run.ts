@@ -8,12 +8,13 @@ import { seedDirectory } from '../src/control/seeded-world.js';
 import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
 import { seedCredentials } from '../src/platform/credentials.js';
 import { cpuSeconds, spawnListening } from './proc.js';
+import { worldsFromPython } from './python-worlds.js';
 import { journalReads } from './reads.js';
 
 /**
  * npm run bench [-- --quick] [--no-write] [--no-build]
  * npm run bench:quick            (the same as `--quick --no-write`: every scenario for a second)
- * npm run bench -- --only=<group>  (printed, never written: large-file, datalab, fresh, durable, read)
+ * npm run bench -- --only=<group>  (printed, never written: large-file, datalab, fresh, pytest, durable, read)
  *
  * Starts, one at a time on loopback, a bare node:http server (the machine's ceiling), a bare Hono app
  * (the framework's) and the built sandbox, drives each scenario with autocannon (50 connections),
@@ -173,6 +174,7 @@ const ALONE: Record<string, (rows: Row[]) => Promise<void> | void> = {
   'large-file': (rows) => largeWorldOnFile(rows),
   datalab: (rows) => datalabOverLargeWorld(rows),
   fresh: (rows) => freshWorlds(rows),
+  pytest: (rows) => worldsFromPython(rows, ROOT),
   read: (rows) => journalReads(rows, { start, stop, drive, token, sandboxCommand, peakRssMiB, cpuNote }),
   durable: (rows) =>
     durableLargeWorld(
@@ -251,6 +253,7 @@ async function main() {
   freshWorlds(rows);
   // 1c. Worlds over HTTP, as a suite in another language creates one per test.
   worldsOverHttp(rows);
+  await worldsFromPython(rows, ROOT);
   readinessReport(rows);
 
   // 2. The sandbox, default world, in memory.

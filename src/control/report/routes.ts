@@ -50,6 +50,13 @@ let bodies: PublishedBodies | undefined;
 export const publishedBodies = (): PublishedBodies =>
   (bodies ??= readFixture<PublishedBodies>('published-bodies.json'));
 
+/** The published request bodies, with the enum values a drift file has the sandbox follow. */
+function followedBodies(services: Services): PublishedBodies {
+  const published = publishedBodies();
+  const drift = services.drift;
+  return drift ? { ...published, schemas: drift.withEnumValues(published.schemas) } : published;
+}
+
 /** The operation index of the last document read (one per app and set of routes). */
 let indexed: { texts: { service: string; sandbox: string }; index: OperationIndex } | undefined;
 
@@ -58,7 +65,7 @@ function indexOf(services: Services): OperationIndex {
   if (indexed?.texts.service !== texts.service || indexed.texts.sandbox !== texts.sandbox) {
     indexed = {
       texts,
-      index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox), publishedBodies()),
+      index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox), followedBodies(services)),
     };
   }
   return indexed.index;

@@ -338,6 +338,7 @@ function installPipeline(
     c.set('secrets', services.secrets);
     c.set('self', services.self);
     c.set('verticals', services.verticals);
+    if (services.drift) c.set('drift', services.drift);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
       // A read waits for the end of a write of its world that runs in slices (sliced-write.ts).

@@ -94,8 +94,6 @@ export class DriftFollowing {
   readonly entries: readonly DriftEntry[];
   readonly #rules: Rule[] = [];
   readonly #left: DriftEntry[] = [];
-  /** The named enums of the served document a followed entry added values to. */
-  readonly #enums = new Map<string, Set<string | number | boolean>>();
 
   constructor(entries: readonly DriftEntry[]) {
     this.entries = entries;
@@ -228,35 +226,8 @@ export class DriftFollowing {
   }
 
   #addEnumValue(walk: SchemaPlaces, slot: Slot, value: string | number | boolean): void {
-    for (const { schema, name } of walk.expanded(slot.owner[slot.key], 0)) {
-      if (!Array.isArray(schema.enum) || schema.enum.includes(value)) continue;
-      schema.enum.push(value);
-      if (name !== null) {
-        const values = this.#enums.get(name) ?? new Set();
-        values.add(value);
-        this.#enums.set(name, values);
-      }
-    }
-  }
-
-  /**
-   * Schemas by name (the published document's, which the readiness report reads request bodies
-   * with) with the values followed entries added to the served document's enums of those names:
-   * a body the service takes is not one the sandbox alone accepts. Call after `document`.
-   */
-  withEnumValues(schemas: Record<string, Json>): Record<string, Json> {
-    if (this.#enums.size === 0) return schemas;
-    const out = { ...schemas };
-    for (const [name, values] of this.#enums) {
-      const schema = Object.hasOwn(out, name) ? out[name] : undefined;
-      const listed = schema?.enum;
-      if (schema && Array.isArray(listed))
-        out[name] = {
-          ...schema,
-          enum: [...listed, ...[...values].filter((value) => !listed.includes(value))],
-        };
-    }
-    return out;
+    for (const { schema } of walk.expanded(slot.owner[slot.key], 0))
+      if (Array.isArray(schema.enum) && !schema.enum.includes(value)) schema.enum.push(value);
   }
 }
 

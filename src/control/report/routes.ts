@@ -50,13 +50,6 @@ let bodies: PublishedBodies | undefined;
 export const publishedBodies = (): PublishedBodies =>
   (bodies ??= readFixture<PublishedBodies>('published-bodies.json'));
 
-/** The published request bodies, with the enum values a drift file has the sandbox follow. */
-function followedBodies(services: Services): PublishedBodies {
-  const published = publishedBodies();
-  const drift = services.drift;
-  return drift ? { ...published, schemas: drift.withEnumValues(published.schemas) } : published;
-}
-
 /** The operation index of the last document read (one per app and set of routes). */
 let indexed: { texts: { service: string; sandbox: string }; index: OperationIndex } | undefined;
 
@@ -65,7 +58,7 @@ function indexOf(services: Services): OperationIndex {
   if (indexed?.texts.service !== texts.service || indexed.texts.sandbox !== texts.sandbox) {
     indexed = {
       texts,
-      index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox), followedBodies(services)),
+      index: operationIndex(JSON.parse(texts.service), JSON.parse(texts.sandbox), publishedBodies()),
     };
   }
   return indexed.index;

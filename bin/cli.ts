@@ -294,7 +294,7 @@ function driftOption(file: string): { entries: DriftEntry[]; line: string } {
   const following = new DriftFollowing(entries);
   return {
     entries,
-    line: `Drift file ${file}: the sandbox follows ${following.followed} of its ${entries.length} entries; ${following.leftToProxy.length} are read by the proxy only`,
+    line: `Drift file ${file}: the sandbox follows ${following.followed} of its ${entries.length} entries; the proxy alone reads the other ${following.leftToProxy.length}`,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DriftEntry, DriftFileError, readDriftFile, refusalField } from '../../src/lib/drift-file.js';
 import { changeOf, DriftFollowing } from '../../src/platform/drift.js';
-import { call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
+import { type CallResult, call, sandbox, sandboxToken, type TestSandbox } from '../helpers.js';
 
 /**
  * A sandbox served with a drift file (`createApp({ drift })`): each entry kind it follows changes
@@ -31,7 +31,7 @@ async function both(entries: DriftEntry[], path: string) {
   const [a, b] = await Promise.all(
     [plain, following].map(async (s) => call(s.app, 'GET', path, { token: await sandboxToken(s) })),
   );
-  return { plain: a as Awaited<ReturnType<typeof call>>, following: b as Awaited<ReturnType<typeof call>> };
+  return { plain: a as CallResult, following: b as CallResult };
 }
 
 async function documentOf(s: TestSandbox): Promise<Json> {

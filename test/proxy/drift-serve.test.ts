@@ -239,3 +239,18 @@ describe('a drift file serve cannot follow', () => {
     }
   });
 });
+
+describe('what the control surfaces say of a drift file', () => {
+  it('the console overview counts the followed entries and those left to the proxy; without one, nothing', async () => {
+    const drift = [
+      entry({ kind: 'sandbox_pagination', path: TAXES, at: '$.size', service: '5' }),
+      entry({ kind: 'sandbox_order', path: INVOICES, at: '$.items by date', service: 'descending' }),
+    ];
+    const following = await call(sandbox({ drift }).app, 'GET', '/console');
+    expect(following.status).toBe(200);
+    expect(following.text).toContain(
+      'the sandbox follows production in 1 of its entries; 1 are read by the proxy only',
+    );
+    expect((await call(sandbox().app, 'GET', '/console')).text).not.toContain('Drift file');
+  });
+});

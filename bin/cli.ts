@@ -29,11 +29,13 @@ import { keptClock } from '../src/control/sandbox.domain.js';
 import { openWorldFile, seedWorld } from '../src/control/seeded-world.js';
 import { EARLIEST_INSTANT, inCalendar, LATEST_INSTANT } from '../src/lib/calendar.js';
 import { type CorsPolicy, corsPolicy } from '../src/lib/cors.js';
+import { type DriftEntry, DriftFileError, readDriftFile } from '../src/lib/drift-file.js';
 import { messages } from '../src/lib/errors.js';
 import { FileLineError } from '../src/lib/file-lines.js';
 import { SHARED_FILE, UnsafeFileError, writeFileAtomic } from '../src/lib/file-writer.js';
 import { GUIDES_PATH, type GuideLink, guidePath } from '../src/lib/guides.js';
 import { keySecretsOf } from '../src/platform/credentials.js';
+import { DriftFollowing } from '../src/platform/drift.js';
 import { Scrubber } from '../src/platform/scrub.js';
 import { ProxyError } from '../src/proxy/index.js';
 import { envBaseUrl, isLoopback, type RunningSandbox, StartError, startSandbox } from '../src/server.js';
@@ -95,6 +97,10 @@ Options:
                       (any other Host is refused: DNS rebinding)    (env SANDBOX_ALLOWED_HOSTS)
   --fixtures FILE     add the world declared in a JSON or YAML file  (env SANDBOX_FIXTURES)
                       (/guides/fixtures); with --db, only when the file is created
+  --drift FILE        a drift file of the recording proxy (proxy --drift-out): where it
+                      says production answers otherwise (a refusal's message, a page
+                      size, an enum value, a null), the sandbox follows it; the other
+                      entries are the proxy's alone                  (env SANDBOX_DRIFT)
   --write-env FILE    once listening, write the lines 'env' prints, with the url it
                       listens on, to FILE (a temporary file renamed over it: FILE is
                       whole when it appears); with --port 0, the way to learn the port
@@ -178,6 +184,7 @@ const OPTIONS = {
   'max-worlds': { type: 'string' },
   'max-worlds-bytes': { type: 'string' },
   fixtures: { type: 'string' },
+  drift: { type: 'string' },
   // Not --env-file: node reads an --env-file of its own wherever it stands on the command line, even
   // after the script, and exits when the file does not exist yet.
   'write-env': { type: 'string' },
@@ -258,6 +265,7 @@ function parse(argv: string[]) {
     maxWorlds: integer('max-worlds', values['max-worlds'], DEFAULT_MAX_WORLDS),
     maxWorldsBytes: integer('max-worlds-bytes', values['max-worlds-bytes'], DEFAULT_MAX_WORLDS_BYTES),
     fixtures: values.fixtures ?? env.SANDBOX_FIXTURES ?? null,
+    drift: values.drift ?? env.SANDBOX_DRIFT ?? null,
     writeEnv: values['write-env'] ?? null,
     requestJournal: integer('request-journal', values['request-journal'], DEFAULT_REQUEST_JOURNAL_SIZE),
     connectionLife: connectionLife as 'seeded' | 'off',
@@ -273,6 +281,22 @@ function parse(argv: string[]) {
 }
 
 type Args = ReturnType<typeof parse>;
+
+/** --drift FILE: its entries, and the line serve prints of them; a file it cannot read is a usage error. */
+function driftOption(file: string): { entries: DriftEntry[]; line: string } {
+  let entries: DriftEntry[];
+  try {
+    entries = readDriftFile(file);
+  } catch (error) {
+    if (error instanceof DriftFileError) throw new UsageError(`--drift ${error.message}`);
+    throw error;
+  }
+  const following = new DriftFollowing(entries);
+  return {
+    entries,
+    line: `Drift file ${file}: the sandbox follows ${following.followed} of its ${entries.length} entries; the proxy alone reads the other ${following.leftToProxy.length}`,
+  };
+}
 
 /** The flags that make `env` print the lines of this server: its world and its url. */
 function envFlags(args: Args, sandbox: RunningSandbox): string[] {
@@ -339,6 +363,8 @@ function tuneHeap(): void {
 async function serveCommand(args: Args) {
   if (args.help) return console.log(SERVE_USAGE);
   tuneHeap();
+  // A bad drift file stops serve before it listens, with the reader's message.
+  const drift = args.drift ? driftOption(args.drift) : undefined;
   const sandbox = await startSandbox({
     seed: args.seed,
     port: args.port,
@@ -360,9 +386,11 @@ async function serveCommand(args: Args) {
     envFile: args.writeEnv,
     requestJournalSize: args.requestJournal,
     connectionLife: args.connectionLife,
+    ...(drift ? { drift: drift.entries } : {}),
     // --quiet prints the url alone, whatever else is asked.
     ...(args.log && !args.quiet ? { onRequest: (summary) => console.log(formatRequestLine(summary)) } : {}),
   });
+  if (drift && !args.quiet) console.log(drift.line);
   console.log(args.quiet ? sandbox.url : banner(sandbox, args));
   process.once('SIGINT', () => stopServing(sandbox, 'SIGINT'));
   process.once('SIGTERM', () => stopServing(sandbox, 'SIGTERM'));

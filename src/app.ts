@@ -17,6 +17,7 @@ import { timelineTask } from './control/timeline-task.js';
 import { registerWorldControl } from './control/worlds.js';
 import { type Clock, manualClock, originOf } from './lib/clock.js';
 import { type CorsOrigins, corsPolicy } from './lib/cors.js';
+import type { DriftEntry } from './lib/drift-file.js';
 import { seededIds } from './lib/ids.js';
 import { notFoundOrNotAllowed } from './lib/not-found.js';
 import { DeferredTrieRouter } from './lib/router.js';
@@ -35,6 +36,7 @@ import { bodyGuard } from './platform/body-guard.js';
 import { loadCatalogue } from './platform/catalogue.js';
 import type { AppEnv, SandboxConfig, Services } from './platform/context.js';
 import { jwtSecret, keySecretsOf } from './platform/credentials.js';
+import { DriftFollowing } from './platform/drift.js';
 import { handleError } from './platform/handle-error.js';
 import { appCachesOf, mountVerticals } from './platform/lazy-vertical.js';
 import { livingDatasetsTask } from './platform/living-datasets.js';
@@ -138,6 +140,11 @@ export interface CreateAppOptions {
    * default: one of the app's own.
    */
   self?: SandboxSelf;
+  /**
+   * The entries of a drift file (lib/drift-file.ts: `readDriftFile`) the sandbox follows where
+   * production differs from its document (platform/drift.ts); the others are left to the proxy.
+   */
+  drift?: readonly DriftEntry[];
 }
 
 /**
@@ -284,6 +291,7 @@ function makeServices(
     self:
       options.self ??
       new SandboxSelf({ publicUrl: config.publicUrl, allowedHosts: options.allowedHosts ?? [] }),
+    ...(options.drift?.length ? { drift: new DriftFollowing(options.drift) } : {}),
   };
 }
 
@@ -312,6 +320,9 @@ function installPipeline(
   // Faults and the request journal come first, before the write boundary (a faulted request never
   // reaches a route, so it writes nothing).
   installTraffic(app, services);
+  // Where a drift file says production answers otherwise (a message, a page size), after the journal:
+  // it records what the client sent and what it got.
+  if (services.drift?.changesAnswers) app.use('*', services.drift.middleware());
   // One middleware in front of every route (each step of hono's chain costs on every request): the
   // services, then the body checks of requests that carry one, then the write boundary.
   const guard = bodyGuard({ forms: /^\/(?:link|console)\//, raw: RAW_BODY_PATHS });
@@ -327,6 +338,7 @@ function installPipeline(
     c.set('secrets', services.secrets);
     c.set('self', services.self);
     c.set('verticals', services.verticals);
+    if (services.drift) c.set('drift', services.drift);
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
       // A read waits for the end of a write of its world that runs in slices (sliced-write.ts).
@@ -428,6 +440,7 @@ function hostWorlds(sandboxApp: SandboxApp, options: CreateAppOptions, seed: num
       ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
       ...(options.faultHoldLimitMs !== undefined ? { faultHoldLimitMs: options.faultHoldLimitMs } : {}),
       ...(config.adminToken ? { hostSecrets: [config.adminToken] } : {}),
+      ...(options.drift !== undefined ? { drift: options.drift } : {}),
       verticals,
     },
   });

@@ -32,6 +32,7 @@ import {
 import type { WorldDirectory } from './control/worlds.js';
 import { type Clock, manualClock, originOf, systemClock } from './lib/clock.js';
 import type { CorsOrigins } from './lib/cors.js';
+import type { DriftEntry } from './lib/drift-file.js';
 import { ApiError } from './lib/errors.js';
 import { guideUrlAt } from './lib/guides.js';
 import { NotingResponse } from './lib/noting-response.js';
@@ -77,6 +78,8 @@ export interface StartOptions {
   connectionLife?: ConnectionLifeMode;
   /** Called once per request the journal records (the CLI's --log prints a line for each). */
   onRequest?: (summary: RequestSummary) => void;
+  /** The entries of a drift file (`readDriftFile`): where production differs, the sandbox follows it. */
+  drift?: readonly DriftEntry[];
   /**
    * Origins a browser page may call the sandbox from: '*', a list or a string of origins separated
    * by commas, null for none. Default: every origin on a loopback host, none beyond it.
@@ -283,6 +286,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     ...(options.maxWorldsBytes !== undefined ? { maxWorldsBytes: options.maxWorldsBytes } : {}),
     ...(options.connectionLife !== undefined ? { connectionLife: options.connectionLife } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.drift?.length ? { drift: options.drift } : {}),
     cors: options.cors !== undefined ? options.cors : exposed ? null : '*',
     allowedHosts: allowedHostsFor(host, options.allowedHosts),
   });

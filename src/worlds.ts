@@ -62,6 +62,7 @@ export interface WorldHubOptions {
     | 'faultHoldLimitMs'
     | 'verticals'
     | 'hostSecrets'
+    | 'drift'
   >;
   /** Machine time in milliseconds (tests of expiry give their own). */
   now?: () => number;

@@ -2,6 +2,7 @@ import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { WorldStore } from '../store/store.js';
 import type { Catalogue } from './catalogue.js';
+import type { DriftFollowing } from './drift.js';
 import type { SandboxSelf } from './self.js';
 import type { Ticker } from './ticker.js';
 import type { Principal, TokenService } from './tokens.js';
@@ -59,6 +60,8 @@ export interface Services {
    * serving the app by other means, record yours (`self.answersOn('http://127.0.0.1:8080')`).
    */
   self: SandboxSelf;
+  /** The entries of a drift file the app follows (platform/drift.ts), when it was given one. */
+  drift?: DriftFollowing;
 }
 
 export type AppEnv = {

@@ -1,4 +1,5 @@
 import type { Finding as ClientFinding } from '../control/report/index.js';
+import type { DriftEntry } from '../lib/drift-file.js';
 import { REDACTED, Scrubber } from '../platform/scrub.js';
 import { type Difference, differences } from './compare.js';
 import { DocumentCheck } from './document-check.js';
@@ -93,6 +94,8 @@ export interface ChecksOptions {
   upstream: string;
   /** The seed of the sandbox world the traffic is replayed at (default 1). */
   seed?: number;
+  /** The drift file's entries the replay world follows (a sandbox served with `--drift`). */
+  follow?: readonly DriftEntry[];
   onChecked?: (line: CheckedLine) => void;
   /** Every exchange once checked, for the recorder and the HAR. */
   onExchange?: (exchange: Exchange) => void;
@@ -112,7 +115,7 @@ export class Checks {
 
   constructor(options: ChecksOptions) {
     this.#options = options;
-    this.#world = new ReplayWorld(options.seed ?? 1);
+    this.#world = new ReplayWorld(options.seed ?? 1, options.follow);
   }
 
   /** The check of the service's document (made once, from the one the sandbox serves). */

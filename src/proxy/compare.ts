@@ -1,3 +1,4 @@
+import { refusalField } from '../lib/drift-file.js';
 import { formatOf, shown, typeOf } from './schema-walk.js';
 
 /**
@@ -168,8 +169,13 @@ export function differences(service: Answer, sandbox: Answer): Difference[] {
     if (!isRefusal(service.status) || !isObject(a) || !isObject(b)) return [];
     const out: Difference[] = [];
     for (const field of ['message', 'error_code', 'status'])
-      if (shown(a[field]) !== shown(b[field]))
-        out.push({ kind: 'error', at: field, service: shown(a[field]), sandbox: shown(b[field]) });
+      if (refusalField(a[field]) !== refusalField(b[field]))
+        out.push({
+          kind: 'error',
+          at: field,
+          service: refusalField(a[field]),
+          sandbox: refusalField(b[field]),
+        });
     if (service.status === 422 && Array.isArray(a.detail) && Array.isArray(b.detail)) {
       const locs = (detail: unknown[]) =>
         detail

@@ -55,6 +55,11 @@ export interface ProxyOptions {
   har?: boolean;
   /** The known differences (a drift file's entries): the findings they name are marked known. */
   known?: readonly DriftEntry[];
+  /**
+   * Entries of a drift file the sandbox world the traffic is replayed at follows, as a sandbox served
+   * with `--drift` does: the differences it follows are no longer found.
+   */
+  follow?: readonly DriftEntry[];
   /** The version the HAR's creator names. */
   version?: string;
   /** A second listener on loopback with a page of the drift as it happens (console.ts); off unless given. */
@@ -109,6 +114,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const checks: Checks = new Checks({
     upstream: base,
     seed: options.seed,
+    ...(options.follow ? { follow: options.follow } : {}),
     onChecked: (line) => {
       driftConsole?.checked(line);
       options.onChecked?.(line);

@@ -1,5 +1,6 @@
 import { createApp, type SandboxApp } from '../app.js';
 import { seedDirectory, VERTICAL_SHOWCASE } from '../control/seeded-world.js';
+import type { DriftEntry } from '../lib/drift-file.js';
 import { VERTICALS } from '../verticals.js';
 
 /**
@@ -56,8 +57,9 @@ export class ReplayWorld {
   readonly #consumers = new Set<string>();
   #token: string | null = null;
 
-  constructor(seed: number) {
-    this.app = createApp({ seed, connectionLife: 'off' });
+  /** `drift`: the entries the world follows, as a sandbox served with that drift file does. */
+  constructor(seed: number, drift?: readonly DriftEntry[]) {
+    this.app = createApp({ seed, connectionLife: 'off', ...(drift ? { drift } : {}) });
     this.#ids = seedDirectory(seed);
   }
 

@@ -91,6 +91,8 @@ describe('CLI', () => {
     [['--host', '0.0.0.0', '--admin-token', 'admin'], /needs a seed of your own/],
     [['--host', '0.0.0.0', '--admin-token', 'admin', '--seed', '1'], /needs a seed of your own/],
     [['frobnicate'], /Unknown command 'frobnicate'/],
+    // A drift file serve cannot read stops it before it listens, with the reader's message.
+    [['--drift', 'no-such-drift.yaml'], /--drift cannot read no-such-drift\.yaml/],
   ])('refuses %j with a clear message and exit code 2', (args, message) => {
     const out = runCli(args);
     expect(out.code).toBe(2);

@@ -19,6 +19,7 @@ export function overviewBody(c: Context<AppEnv>): Html {
   const now = clock.now().toISOString();
   const creds = credentialsOf(world.meta);
   const origin = publicOrigin(c.get('config'), c.req.url);
+  const drift = c.get('drift');
   // The .env lines walk every connection (a quarter of a second on the large world): inline on the
   // default world, a link of their own on the large one.
   const dotenv = world.meta.size === 'default' ? dotenvLines(c) : null;
@@ -52,6 +53,7 @@ export function overviewBody(c: Context<AppEnv>): Html {
   <section aria-labelledby="world">
     <h2 id="world">World</h2>
     <p>Seed <code>${String(world.meta.seed)}</code>, ${world.meta.size} size. API at <code>${origin}</code>.</p>
+    ${drift ? html`<p>Drift file: the sandbox follows production in ${String(drift.followed)} of its entries; ${String(drift.leftToProxy.length)} are read by the proxy only (<a href="/guides/fidelity">fidelity</a>).</p>` : ''}
     <table>
       <caption>Accounts and environments</caption>
       <thead><tr><th scope="col">Environment</th><th scope="col">Account id</th><th scope="col">Environment id</th><th scope="col">Consumers</th></tr></thead>

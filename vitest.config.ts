@@ -63,10 +63,7 @@ export default defineConfig({
           execArgv: ['--max-old-space-size=512'],
         },
       },
-      // A p99 of ~150 reads is its second slowest: one collection pause of the machine's other work
-      // can take it past its bound, so a failing file runs again, twice at most (a slow path fails
-      // every time).
-      { test: { ...shared, ...checks, name: 'latency', include: LATENCY, maxWorkers: 1, retry: 2 } },
+      { test: { ...shared, ...checks, name: 'latency', include: LATENCY, maxWorkers: 1 } },
       { test: { ...shared, name: 'system', include: SYSTEM } },
       { test: { ...shared, name: 'release', include: RELEASE, testTimeout: 300_000, hookTimeout: 900_000 } },
     ],

@@ -143,23 +143,28 @@ export function* activeConnections(source: RowSource, api: ApiName): Generator<C
 }
 
 /**
- * Not a row: what `connectionRows` yields before it reads a connection's dataset (generated in one
- * piece when not in use), where a query may give the other requests their turn first.
+ * Not a row: what `connectionRows` yields before it reads a connection's dataset. `ready` settles
+ * once that dataset is built in slices and in memory (undefined when it is there already, or when
+ * the cube builds none), so that a query waits for it with the other requests going on, then reads
+ * it at once, rather than generating it in one piece in the middle of its loop.
  */
-export const BETWEEN_CONNECTIONS: Row = Object.freeze({});
+export class BetweenConnections {
+  constructor(readonly ready: Promise<void> | undefined) {}
+}
 
 /**
  * The rows of the active connections of a One API: what `rowsOf` reads off each connection, with
  * the consumer and connection it belongs to (the owner dimensions), one connection at a time, each
- * after BETWEEN_CONNECTIONS.
+ * after a BetweenConnections that `prepare` (the connection's dataset built in slices) makes ready.
  */
 export function* connectionRows(
   source: RowSource,
   api: ApiName,
   rowsOf: (connection: ConnectionRecord) => Iterable<object>,
+  prepare?: (connection: ConnectionRecord) => Promise<void> | undefined,
 ): Generator<Row> {
   for (const connection of activeConnections(source, api)) {
-    yield BETWEEN_CONNECTIONS;
+    yield new BetweenConnections(prepare?.(connection));
     for (const row of rowsOf(connection)) {
       yield { ...row, consumerid: connection.consumerid, connectionid: connection.connectionid };
     }

@@ -76,6 +76,19 @@ export function connectionDataset<D extends object>(
 }
 
 /**
+ * A connection's dataset built in slices before a read in passing (`peek`) reads it, for that read
+ * alone (store.preparePeek): undefined when the read finds it anyway.
+ */
+export function prepareConnectionDataset(
+  store: WorldStore,
+  collection: string,
+  connection: Pick<ConnectionRecord, 'consumerid' | 'connectionid' | 'integrationid'>,
+): Promise<void> | undefined {
+  const { key, args } = connectionDatasetRef(collection, connection);
+  return store.preparePeek(collection, key, args);
+}
+
+/**
  * The origin of a world file written before worlds had one (the store's `upgrade`): the earliest
  * day a dataset it kept was first used (at 09:00 UTC, where a first use's history ended), else the
  * manual clock it kept, else the default start. Every dataset it kept keeps the day its history

@@ -141,6 +141,11 @@ export class Store implements RootStore {
   /** The datasets shared with the process's other stores, if any. */
   readonly #shared: SharedDatasets | null;
   /** The world's changes of pace as a key of shared datasets, and the changes it was made of. */
+  /**
+   * The dataset last built in slices for a read in passing (preparePeek), by the key of its inputs,
+   * for the peek that follows it: one at a time, so a read over many connections holds one more.
+   */
+  #passing: { key: string; value: object } | undefined;
   #paceKeyOf: readonly PaceChange[] | undefined;
   #paceKey = '';
   /** The sandbox clock, once an app owns the store; until then its default start. */
@@ -668,6 +673,26 @@ export class Store implements RootStore {
     return this.#inFlight.share(idOf(collection, key), () => this.#buildInSlices(collection, key, args));
   }
 
+  /**
+   * Builds the dataset a `peek` of `collection[key]` would build at once, in slices, and holds it for
+   * that peek alone (kept nowhere else); undefined when the peek will find it anyway (in memory,
+   * shared, written whole). The key of its inputs names the clock's minute and the pace: a peek after
+   * they changed builds again, at once, as it always did.
+   */
+  preparePeek(collection: string, key: string, args: unknown): Promise<void> | undefined {
+    this.#generatedCollection(collection);
+    this.#followDay();
+    if (this.#records(collection)[key] !== undefined) return undefined;
+    const entry = this.#registry.get(collection)?.get(key);
+    const use = entry ? entry.args : args;
+    if (use === null) return undefined;
+    const inputs = this.#inputsOf(collection, use);
+    if (this.#shared?.get(inputs.key) || this.#passing?.key === inputs.key) return undefined;
+    return builtInSlices(this.#builderOf(collection)(use)).then((value) => {
+      this.#passing = { key: inputs.key, value };
+    });
+  }
+
   async #buildInSlices(collection: string, key: string, args: unknown): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const world = this.#world;
@@ -747,7 +772,8 @@ export class Store implements RootStore {
    */
   #generate(collection: string, args: unknown, share: boolean): object {
     const inputs = this.#inputsOf(collection, args);
-    const found = this.#shared?.get(inputs.key);
+    const found =
+      this.#shared?.get(inputs.key) ?? (this.#passing?.key === inputs.key ? this.#passing.value : null);
     if (found) return found;
     const value = builtAtOnce(this.#builderOf(collection)(args));
     if (share) this.#share(collection, inputs, value);

@@ -52,6 +52,11 @@ export interface WorldStore {
    */
   prepare(collection: string, key: string, args: unknown): Promise<void> | undefined;
   /**
+   * Builds in slices what a `peek` of `collection[key]` would build at once, for that peek alone;
+   * undefined when the peek finds it anyway. See Store.preparePeek.
+   */
+  preparePeek(collection: string, key: string, args: unknown): Promise<void> | undefined;
+  /**
    * Drops the generated datasets whose key starts with `prefix` (a consumer's, when it is deleted),
    * whether or not they are in memory. Inside a write, with that write.
    */
@@ -160,6 +165,10 @@ export class WriteScope implements WorldStore {
 
   prepare(collection: string, key: string, args: unknown): Promise<void> | undefined {
     return this.#root.prepare(collection, key, args);
+  }
+
+  preparePeek(collection: string, key: string, args: unknown): Promise<void> | undefined {
+    return this.#root.preparePeek(collection, key, args);
   }
 
   forgetGenerated(prefix: string): void {

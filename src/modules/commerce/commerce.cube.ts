@@ -9,7 +9,7 @@ import {
   sumOf,
   timeDimension,
 } from '../../platform/cube.js';
-import { commerceDatasetOf, toOrderItem } from './commerce.domain.js';
+import { commerceDatasetOf, prepareCommerceDataset, toOrderItem } from './commerce.domain.js';
 
 /**
  * The Datalab's cube of eCommerce orders: every order of the active eCommerce connections, as
@@ -52,8 +52,13 @@ export const commerceOrdersCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    connectionRows(source, 'eCommerce', function* (connection) {
-      const dataset = commerceDatasetOf(source.store, connection, 'peek');
-      for (const order of Object.values(dataset.orders)) yield { order: toOrderItem(dataset, order) };
-    }),
+    connectionRows(
+      source,
+      'eCommerce',
+      function* (connection) {
+        const dataset = commerceDatasetOf(source.store, connection, 'peek');
+        for (const order of Object.values(dataset.orders)) yield { order: toOrderItem(dataset, order) };
+      },
+      (connection) => prepareCommerceDataset(source.store, connection),
+    ),
 };

@@ -2,7 +2,7 @@ import { instantOf } from '../../lib/clock.js';
 import { isCountryCode } from '../../lib/country-codes.js';
 import { serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse, prepareConnectionDataset } from '../../platform/datasets.js';
 import { round2, sum2 } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
@@ -39,6 +39,14 @@ export function commerceDatasetOf(
   how: DatasetUse = 'open',
 ): CommerceDataset {
   return connectionDataset<CommerceDataset>(store, 'commerce_datasets', connection, how);
+}
+
+/** The eCommerce dataset of a connection built in slices before a read in passing reads it (a cube). */
+export function prepareCommerceDataset(
+  store: WorldStore,
+  connection: ConnectionRecord,
+): Promise<void> | undefined {
+  return prepareConnectionDataset(store, 'commerce_datasets', connection);
 }
 
 // ---- products and variants ------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type QueryBudget, SLICE_MS } from '../../lib/budgets.js';
 import { type ApiError, errors } from '../../lib/errors.js';
 import type { Row } from '../../platform/cube.js';
-import { BETWEEN_CONNECTIONS } from '../../platform/cube.js';
+import { BetweenConnections } from '../../platform/cube.js';
 
 /** The budget of a query as it is spent (see DATALAB_BUDGET), and its turns given to other requests. */
 
@@ -30,11 +30,11 @@ export class Meter {
   }
 
   /**
-   * Counts a row read off a cube; true when it is time to `pause`. Before a connection's dataset,
-   * generated in one piece (BETWEEN_CONNECTIONS, no row), it is time once half a slice is spent.
+   * Counts a row read off a cube; true when it is time to `pause`. Before a connection's dataset
+   * (BetweenConnections, no row), it is time once half a slice is spent.
    */
   read(row: Row): boolean {
-    if (row === BETWEEN_CONNECTIONS) return performance.now() - this.#turn >= SLICE_MS / 2;
+    if (row instanceof BetweenConnections) return performance.now() - this.#turn >= SLICE_MS / 2;
     this.#rows += 1;
     if (this.#rows > this.budget.rows) {
       const rows = amount(this.budget.rows);

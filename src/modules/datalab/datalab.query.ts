@@ -1,6 +1,6 @@
 import { DATALAB_BUDGET, type QueryBudget, SLICE_MS } from '../../lib/budgets.js';
 import type { CubeDef, DimensionDef, MeasureDef, Row, RowSource } from '../../platform/cube.js';
-import { BETWEEN_CONNECTIONS } from '../../platform/cube.js';
+import { BetweenConnections } from '../../platform/cube.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { ConsumerRecord } from '../../store/world.js';
 import {
@@ -278,7 +278,12 @@ export async function execute(
   const currencies = new Set<string>();
   for (const row of cube.rows(source)) {
     if (meter.read(row)) await meter.pause(SLICE_MS / 2);
-    if (row === BETWEEN_CONNECTIONS || !rowChosen(row)) continue;
+    if (row instanceof BetweenConnections) {
+      // The next connection's dataset, built in slices with the other requests going on.
+      if (row.ready) await row.ready;
+      continue;
+    }
+    if (!rowChosen(row)) continue;
     const currency = cube.currency?.(row);
     if (currency) currencies.add(currency);
     const key = keyOf(row);

@@ -10,7 +10,7 @@ import {
   sumOf,
   timeDimension,
 } from '../../platform/cube.js';
-import { pmsDatasetOf } from './pms.domain.js';
+import { pmsDatasetOf, preparePmsDataset } from './pms.domain.js';
 
 /**
  * The Datalab's cube of PMS invoices: the invoices (one per stay) of the active PMS connections. A
@@ -45,15 +45,20 @@ export const pmsInvoicesCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.invoice.currency,
   rows: (source) =>
-    connectionRows(source, 'Property Management System', function* (connection) {
-      const dataset = pmsDatasetOf(source.store, connection, 'peek');
-      const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
-      for (const invoice of Object.values(dataset.invoices)) {
-        yield {
-          invoice,
-          location: locations.get(invoice.location_id) ?? null,
-          guests: own(dataset.orders, invoice.order_id)?.guests ?? null,
-        };
-      }
-    }),
+    connectionRows(
+      source,
+      'Property Management System',
+      function* (connection) {
+        const dataset = pmsDatasetOf(source.store, connection, 'peek');
+        const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
+        for (const invoice of Object.values(dataset.invoices)) {
+          yield {
+            invoice,
+            location: locations.get(invoice.location_id) ?? null,
+            guests: own(dataset.orders, invoice.order_id)?.guests ?? null,
+          };
+        }
+      },
+      (connection) => preparePmsDataset(source.store, connection),
+    ),
 };

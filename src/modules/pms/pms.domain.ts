@@ -1,7 +1,7 @@
 import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
 import { serviceError } from '../../lib/errors.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse, prepareConnectionDataset } from '../../platform/datasets.js';
 import { mergeTaxTotals, round2, sum2 } from '../../platform/seeding/vertical-data.js';
 import type { WorldStore } from '../../store/store.js';
 import type { ConnectionRecord } from '../../store/world.js';
@@ -36,6 +36,14 @@ export function pmsDatasetOf(
   how: DatasetUse = 'open',
 ): PmsDataset {
   return connectionDataset<PmsDataset>(store, 'pms_datasets', connection, how);
+}
+
+/** The PMS dataset of a connection built in slices before a read in passing reads it (a cube). */
+export function preparePmsDataset(
+  store: WorldStore,
+  connection: ConnectionRecord,
+): Promise<void> | undefined {
+  return prepareConnectionDataset(store, 'pms_datasets', connection);
 }
 
 const dayOf = (instant: string | null) => (instant ? instant.slice(0, 10) : null);

@@ -10,7 +10,7 @@ import {
   sumOf,
   timeDimension,
 } from '../../platform/cube.js';
-import { completeDueOrders, posDatasetOf } from './pos.domain.js';
+import { completeDueOrders, posDatasetOf, preparePosDataset } from './pos.domain.js';
 import type { PosDataset, PosOrder } from './pos.records.js';
 
 /**
@@ -88,11 +88,16 @@ export const posOrdersCube: CubeDef = {
   relationships: [{ target: 'consumers', relationship: 'many_to_one' }],
   currency: (r) => r.order.currency,
   rows: (source) =>
-    connectionRows(source, 'Point of Sale', function* (connection) {
-      const dataset = posDatasetOf(source.store, connection, 'peek');
-      const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
-      for (const order of ordersAsOf(dataset, source.now)) {
-        yield { order, location: locations.get(order.location_id) ?? null };
-      }
-    }),
+    connectionRows(
+      source,
+      'Point of Sale',
+      function* (connection) {
+        const dataset = posDatasetOf(source.store, connection, 'peek');
+        const locations = new Map(dataset.locations.map((l) => [l.id, l.name]));
+        for (const order of ordersAsOf(dataset, source.now)) {
+          yield { order, location: locations.get(order.location_id) ?? null };
+        }
+      },
+      (connection) => preparePosDataset(source.store, connection),
+    ),
 };

@@ -4,7 +4,7 @@ import { type CustomerFilters, customerFilter } from '../../lib/customer-filters
 import { serviceError } from '../../lib/errors.js';
 import { uuidFrom } from '../../lib/ids.js';
 import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
+import { connectionDataset, type DatasetUse, prepareConnectionDataset } from '../../platform/datasets.js';
 import { mergeTaxTotals, round2, sum2, taxTotals } from '../../platform/seeding/vertical-data.js';
 import { verticalFailure } from '../../platform/vertical-connection.js';
 import type { WorldStore } from '../../store/store.js';
@@ -35,6 +35,14 @@ export function posDatasetOf(
   how: DatasetUse = 'open',
 ): PosDataset {
   return connectionDataset<PosDataset>(store, 'pos_datasets', connection, how);
+}
+
+/** The POS dataset of a connection built in slices before a read in passing reads it (a cube). */
+export function preparePosDataset(
+  store: WorldStore,
+  connection: ConnectionRecord,
+): Promise<void> | undefined {
+  return prepareConnectionDataset(store, 'pos_datasets', connection);
 }
 
 // ------------------------------------------------------------------------------------------------

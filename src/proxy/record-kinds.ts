@@ -157,7 +157,12 @@ export const RECORDED_KINDS: readonly RecordedKind[] = [
     path: 'banking/transactions',
     personal: true,
     shape: 'block',
-    adjust: (kept, _read, query) => ({ ...kept, account: query.get('account_id') ?? '' }),
+    // The block takes the day a transaction is valued, which the read gives as an instant.
+    adjust: (kept, _read, query) => ({
+      ...kept,
+      ...(typeof kept.value_date === 'string' ? { value_date: kept.value_date.slice(0, 10) } : {}),
+      account: query.get('account_id') ?? '',
+    }),
     settle: (record, holding) =>
       holding.has('accounts', String(record.account)) ? record : { leftOut: 'its account was not read' },
   },

@@ -106,7 +106,9 @@ describe('a connection declared seeded: false', () => {
     const bearer = await token(app);
     const bare = 'e1b7c0de-0000-4000-8000-000000000004';
     const seeded = 'e1b7c0de-0000-4000-8000-000000000006';
-    expect(await list(app, bearer, bare, 'invoicing/contacts')).toMatchObject([{ company_name: 'Only Contact' }]);
+    expect(await list(app, bearer, bare, 'invoicing/contacts')).toMatchObject([
+      { company_name: 'Only Contact' },
+    ]);
     expect(await list(app, bearer, bare, 'invoicing/invoices')).toEqual([]);
     expect(await list(app, bearer, bare, 'invoicing/products')).toEqual([]);
     expect((await list(app, bearer, bare, 'invoicing/taxes')).length).toBeGreaterThan(0);

@@ -83,6 +83,12 @@ function connectionFixture(verticals: readonly AnyVerticalModule[]) {
         .describe('active: with credentials (sandbox values when none are given); inactive: awaiting them'),
       credentials: z.record(z.string(), z.string()).optional().describe('Credentials by name'),
       post_connections: z.record(z.string(), z.string()).optional().describe('Post connection values by id'),
+      seeded: z
+        .boolean()
+        .default(true)
+        .describe(
+          "false: the connection's data holds the records of its blocks only, none generated from the seed (the software's reference data, its taxes, locations and catalogue, stays)",
+        ),
       ...blocks,
       custom: z
         .array(CustomCollectionFixture)

@@ -26,12 +26,24 @@ function kindOf(field: string): Kind | null {
   const name = field.toLowerCase();
   if (name === 'first_name' || name === 'firstname') return 'first';
   if (name === 'last_name' || name === 'lastname') return 'last';
-  if (name === 'company_name' || name === 'name' || name === 'holder_name' || name === 'contact_name')
+  if (
+    name === 'company_name' ||
+    name === 'name' ||
+    name === 'holder_name' ||
+    name === 'contact_name' ||
+    name === 'counterpart_name'
+  )
     return 'company';
   if (name.includes('email')) return 'email';
   if (name === 'phone' || name === 'mobile' || name.endsWith('_phone') || name === 'fax') return 'phone';
   if (name === 'street' || name === 'street_2' || name === 'address_line') return 'street';
-  if (name === 'iban' || name === 'reference' || name === 'bank_account' || name === 'account_number_iban')
+  if (
+    name === 'iban' ||
+    name === 'reference' ||
+    name === 'counterpart_reference' ||
+    name === 'bank_account' ||
+    name === 'account_number_iban'
+  )
     return 'iban';
   if (
     name === 'vat' ||

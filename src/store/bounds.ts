@@ -1,6 +1,6 @@
 /**
  * What bounds a world: the size of a record and of its fields, and the bytes clients may make it
- * hold (see WorldQuota). The store applies them at every write (store.ts).
+ * hold (see WorldQuota). The store applies them at every write (write-change.ts).
  */
 
 /** Bytes clients may write into a world by default (records, and their changes to generated data). */

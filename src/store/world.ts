@@ -465,11 +465,11 @@ export interface WorldMeta {
   sequence: number;
   /** The last journal line a file snapshot includes (see store/file-adapter.ts). */
   journal_seq?: number;
-  /** Bytes clients wrote into the world: records, and changes of generated datasets (see store.ts). */
+  /** Bytes clients wrote into the world: records, and changes of generated datasets (see write-change.ts). */
   client_bytes?: number;
   /** A world created over HTTP: what makes its API keys its own (see platform/credentials.ts). */
   keys_salt?: string;
-  /** The instant the world's clock started (ISO): its generated history ends on its day (store.ts). */
+  /** The instant the world's clock started (ISO): its generated history ends on its day (build-clock.ts). */
   origin?: string;
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
-import https from 'node:https';
+import type Https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Services } from '../../platform/context.js';
 import { SELF_CALL_HEADER } from '../../platform/request-policy.js';
@@ -124,17 +124,37 @@ function guardedLookup(isOwn: (address: string) => boolean): LookupFunction {
 }
 
 /**
+ * Node's https client, loaded with the first delivery to an https url (dynamic import): loading it
+ * and TLS costs a fresh process some 7 ms before its first answer (docs/benchmarks.md).
+ */
+let httpsClient: Promise<typeof Https> | undefined;
+function httpsModule(): Promise<typeof Https> {
+  httpsClient ??= import('node:https').then((loaded) => loaded.default);
+  return httpsClient;
+}
+
+/** The protocol of a url (`https:`), or null when it is not one. */
+function protocolOf(url: string): string | null {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * POSTs a body and resolves with the receiver's status, or NO_ANSWER_HTTPSTATUS and the reason.
  * Never rejects. A fresh connection per attempt (no keep-alive), redirects are not followed.
  * `isOwnAddress`, when given, refuses to connect to a host name that resolves to one of those.
  */
-export function postWebhook(
+export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
   isOwnAddress?: ((address: string) => boolean) | null,
 ): Promise<AttemptResult> {
+  const tls = protocolOf(url) === 'https:' ? await httpsModule() : null;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: AttemptResult) => {
@@ -149,7 +169,7 @@ export function postWebhook(
       finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: 'The url is not valid' });
       return;
     }
-    const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+    const client = target.protocol === 'https:' ? tls : target.protocol === 'http:' ? http : null;
     if (!client) {
       finish({ httpstatus: NO_ANSWER_HTTPSTATUS, error: `Unsupported protocol ${target.protocol}` });
       return;

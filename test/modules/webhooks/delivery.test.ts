@@ -953,4 +953,13 @@ describe('the sandbox itself is never called', () => {
     });
     expect((await http('GET', '/__sandbox/clock')).status).toBe(200);
   });
+
+  it('an https url is sent with TLS (the client loaded at the first one): a plain HTTP receiver gets no answer', async () => {
+    const url = `https://127.0.0.1:${running.port}/receiver`;
+    const body = '{}';
+    const result = await postWebhook(url, body, deliveryHeaders(body, null), 2000, null);
+    expect(result.httpstatus).toBe(NO_ANSWER_HTTPSTATUS);
+    expect(result.error).toEqual(expect.any(String));
+    expect(result.error).not.toMatch(/Unsupported protocol/);
+  });
 });

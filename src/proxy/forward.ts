@@ -5,7 +5,6 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 
 /**
@@ -143,12 +142,15 @@ export function upstreamPath(upstream: URL, target: string): string {
   return `${base}${target}`;
 }
 
-/** Installs the forwarding on a node:http server. */
-export function installForwarding(server: Server, options: ForwardOptions): void {
+/**
+ * Installs the forwarding on a node:http server. Node's https client is loaded for an https upstream
+ * alone (dynamic import): the package's import does not pay for TLS.
+ */
+export async function installForwarding(server: Server, options: ForwardOptions): Promise<void> {
   const { upstream } = options;
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = upstream.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   let sequence = 0;
 
   // CONNECT would open a tunnel to anywhere: refused, and the socket closed.

@@ -139,7 +139,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return recorder;
   };
   const server = createServer({ keepAliveTimeout: 5000 });
-  installForwarding(server, {
+  await installForwarding(server, {
     upstream,
     bodyLimit: options.bodyLimit,
     timeoutMs: options.timeoutMs,

@@ -39,6 +39,8 @@ Options:
                     (error, warning, info, any), is in the report (a known one never fails)
   --drift FILE      the known differences (a drift file, YAML or JSON): the findings its entries
                     name are marked known in the report
+  --follow FILE     the sandbox world the traffic is replayed at follows this drift file, as
+                    'serve --drift FILE' does: the differences it follows are no longer found
   --drift-out FILE  write every finding as an entry of a drift file when stopped (keep those you
                     accept, and give the file back with --drift)
   --record FILE     write the world the client read as a fixture document (YAML for .yaml or
@@ -58,6 +60,7 @@ const OPTIONS = {
   'fail-on': { type: 'string' },
   record: { type: 'string' },
   drift: { type: 'string' },
+  follow: { type: 'string' },
   'drift-out': { type: 'string' },
   'keep-values': { type: 'boolean' },
   har: { type: 'string' },
@@ -96,16 +99,19 @@ export async function proxyCommand(argv: string[]): Promise<void> {
   // A fail-on list is read before anything starts: a typo is said now, not after the run.
   driftFailing({ findings: [] } as unknown as DriftReport, failOn);
   const quiet = values.quiet === true;
-  let known: ReturnType<typeof readDriftFile> = [];
-  if (values.drift) {
+  const entriesOf = (file: string | undefined): ReturnType<typeof readDriftFile> => {
+    if (!file) return [];
     try {
-      known = readDriftFile(values.drift);
+      return readDriftFile(file);
     } catch (error) {
       throw new ProxyError((error as Error).message);
     }
-  }
+  };
+  const known = entriesOf(values.drift);
+  const follow = entriesOf(values.follow);
   const proxy = await startProxy({
     known,
+    ...(follow.length > 0 ? { follow } : {}),
     upstream: values.upstream,
     port: whole('port', values.port, 4011),
     seed: whole('seed', values.seed, 1),

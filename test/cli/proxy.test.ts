@@ -130,7 +130,7 @@ describe('unified-api-sandbox proxy', () => {
     await expect(fetch(`${consoleUrl}/`)).rejects.toThrow();
   });
 
-  it('refuses an upstream that is not an http url, or a drift file it cannot read, before listening', async () => {
+  it('refuses an upstream that is not an http url, or a drift file it cannot read (--drift, --follow), before listening', async () => {
     await expect(serveWith([...CLI, 'proxy', '--upstream', 'ftp://example.com'])).rejects.toThrow(
       /exited with 2: unified-api-sandbox: --upstream takes an http or https url/,
     );
@@ -138,6 +138,9 @@ describe('unified-api-sandbox proxy', () => {
     writeFileSync(drift, 'known:\n  - kind: sandbox_status\n');
     await expect(
       serveWith([...CLI, 'proxy', '--upstream', upstream.origin, '--port', '0', '--drift', drift]),
+    ).rejects.toThrow(/exited with 2: unified-api-sandbox: .*drift\.yaml, known\.0\.method: /);
+    await expect(
+      serveWith([...CLI, 'proxy', '--upstream', upstream.origin, '--port', '0', '--follow', drift]),
     ).rejects.toThrow(/exited with 2: unified-api-sandbox: .*drift\.yaml, known\.0\.method: /);
   });
 });

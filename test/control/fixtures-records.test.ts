@@ -8,7 +8,7 @@ import {
   OutstandingItem,
 } from '../../src/modules/accounting/entries.schemas.js';
 import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/invoicing.schemas.js';
-import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/payment.schemas.js';
+import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/api/payment.schemas.js';
 import { POSOrderItem } from '../../src/modules/pos/pos.schemas.js';
 import { SyncConsumerItem } from '../../src/modules/syncs/syncs.schemas.js';
 import { call, SEED } from '../helpers.js';

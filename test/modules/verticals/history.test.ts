@@ -4,7 +4,7 @@ import * as bankingRoutes from '../../../src/modules/banking/banking.routes.js';
 import * as commerceClientRoutes from '../../../src/modules/commerce/commerce.client-routes.js';
 import * as commerceRoutes from '../../../src/modules/commerce/commerce.routes.js';
 import * as invoicingRoutes from '../../../src/modules/invoicing/invoicing.routes.js';
-import * as paymentRoutes from '../../../src/modules/payment/payment.routes.js';
+import * as paymentRoutes from '../../../src/modules/payment/api/payment.routes.js';
 import * as pmsRoutes from '../../../src/modules/pms/pms.routes.js';
 import * as posRoutes from '../../../src/modules/pos/pos.routes.js';
 import { type CallResult, call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';

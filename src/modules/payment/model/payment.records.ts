@@ -1,13 +1,13 @@
 import type { z } from '@hono/zod-openapi';
-import type { PaymentPaymentStatus } from '../../platform/wire.js';
-import type { SourceRefValue } from '../../store/world.js';
-import type { PayoutStatus, PayoutType } from './payment.schemas.js';
+import type { PaymentPaymentStatus } from '../../../platform/wire.js';
+import type { SourceRefValue } from '../../../store/world.js';
+import type { PayoutStatus, PayoutType } from './payment.values.js';
 
 /**
  * The stored records of the Payment vertical: one dataset per (consumer, connection), built from
  * (seed, consumerid, connectionid) the first time the connection is used (payment.seed.ts) and then
- * changed by writes. Enumerations are the wire's, taken from the schemas the wire shapes use (a
- * payment's status is the Invoicing one, as in payment.schemas.ts).
+ * changed by writes. Enumerations are the wire's (payment.values.ts; a payment's status is the
+ * Invoicing one, as in api/payment.schemas.ts).
  */
 
 export type PaymentStatusValue = z.infer<typeof PaymentPaymentStatus>;
@@ -107,7 +107,7 @@ export interface PaymentDataset {
   payouts: Record<string, PaymentPayout>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** Payment datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
     payment_datasets: Record<string, PaymentDataset>;

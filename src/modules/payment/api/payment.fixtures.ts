@@ -1,17 +1,16 @@
 import { z } from '@hono/zod-openapi';
-import { uuidFrom } from '../../lib/ids.js';
-import type { PathPart } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { round2 } from '../../platform/seeding/vertical-data.js';
-import { PaymentPaymentStatus } from '../../platform/wire.js';
-import { paymentDatasetOf } from './payment.domain.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import type { PathPart } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { round2 } from '../../../platform/seeding/vertical-data.js';
+import { PaymentPaymentStatus } from '../../../platform/wire.js';
 import type {
   PaymentBalance,
   PaymentDataset,
   PaymentLocation,
   PaymentPayment,
   PaymentRefund,
-} from './payment.records.js';
+} from '../model/payment.records.js';
 import {
   balanceMovement,
   chargeFields,
@@ -21,7 +20,8 @@ import {
   payoutNet,
   refundDescription,
   refundFields,
-} from './payment.seed.js';
+} from '../world/payment.seed.js';
+import { paymentDatasetOf } from './payment.domain.js';
 
 /**
  * The Payment block of a connection in the fixture document (`connections[].payment`): payments of

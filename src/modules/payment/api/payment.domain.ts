@@ -1,17 +1,17 @@
-import { serviceError } from '../../lib/errors.js';
-import { own } from '../../lib/own.js';
-import { connectionDataset } from '../../platform/datasets.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import type { WorldStore } from '../../store/store.js';
-import { cloneRecord } from '../../store/unit-of-work.js';
+import { serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
+import { connectionDataset } from '../../../platform/datasets.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { WorldStore } from '../../../store/store.js';
+import { cloneRecord } from '../../../store/unit-of-work.js';
 import type {
   PaymentBalance,
   PaymentDataset,
   PaymentPayment,
   PaymentTransaction,
-} from './payment.records.js';
+} from '../model/payment.records.js';
+import { payoutStatusAt } from '../world/payment.seed.js';
 import type { TransactionsQueryInput } from './payment.schemas.js';
-import { payoutStatusAt } from './payment.seed.js';
 
 /**
  * The Payment vertical's rules over one connection's dataset (read-only). A balance's available amount

@@ -1,6 +1,7 @@
-import { paginate } from '../../lib/pagination.js';
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import { operation, type Vertical } from '../../platform/operation.js';
+import { paginate } from '../../../lib/pagination.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import { operation, type Vertical } from '../../../platform/operation.js';
+import type { PaymentDataset } from '../model/payment.records.js';
 import {
   listPayments,
   listPayouts,
@@ -12,7 +13,6 @@ import {
   toPaymentItem,
   toTransactionItem,
 } from './payment.domain.js';
-import type { PaymentDataset } from './payment.records.js';
 import * as routes from './payment.routes.js';
 
 /** Payment operations work on the connection's dataset (built in slices first when not in memory). */

@@ -1,5 +1,5 @@
-import { dayNumber, isoDay, LAST_DAY } from '../../lib/calendar.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import { dayNumber, isoDay, LAST_DAY } from '../../../lib/calendar.js';
+import { DatasetSeeder, type SeedInput } from '../../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -7,15 +7,15 @@ import {
   dayBetween,
   round2,
   weekday,
-} from '../../platform/seeding/finance-fakes.js';
+} from '../../../platform/seeding/finance-fakes.js';
 import {
   addMonths,
   daysBetween,
   historyStart,
   monthStart,
   monthsBetween,
-} from '../../platform/seeding/vertical-data.js';
-import type { SourceRefValue } from '../../store/world.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type { SourceRefValue } from '../../../store/world.js';
 import type {
   PaymentBalance,
   PaymentDataset,
@@ -25,7 +25,7 @@ import type {
   PaymentRefund,
   PaymentStatusValue,
   PaymentTransaction,
-} from './payment.records.js';
+} from '../model/payment.records.js';
 
 /**
  * The seeded payment provider account of one connection, built from (seed, consumerid, connectionid)

@@ -1,4 +1,4 @@
-import { type ConsoleSample, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { listPayments, paymentDatasetOf, toPaymentItem } from './payment.domain.js';
 import * as routes from './payment.routes.js';
 

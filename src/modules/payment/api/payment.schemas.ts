@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../../platform/openapi.js';
-import { PaymentPaymentStatus, Ref } from '../../platform/wire.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam } from '../../../platform/openapi.js';
+import { PaymentPaymentStatus, Ref } from '../../../platform/wire.js';
+import { PayoutStatus, PayoutType } from '../model/payment.values.js';
 
 /** Wire shapes of the Payment vertical (a payment service provider's account). */
 
@@ -88,12 +89,6 @@ export const RefundItemOut = z
   .openapi('RefundItemOut', { description: 'A refund of a payment' });
 
 export const ServicePage_RefundItemOut_ = servicePage(RefundItemOut, 'RefundItemOut');
-
-export const PayoutStatus = z
-  .enum(['scheduled', 'in_transit', 'paid', 'failed', 'canceled'])
-  .openapi('PayoutStatus');
-
-export const PayoutType = z.enum(['payout', 'bank_account', 'other']).openapi('PayoutType');
 
 export const PayoutItemOut = z
   .object({

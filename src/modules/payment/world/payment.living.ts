@@ -1,17 +1,22 @@
-import { isoDay } from '../../lib/calendar.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../platform/seeding/dataset-seeder.js';
-import { addDays, amountBetween, at, round2, weekday } from '../../platform/seeding/finance-fakes.js';
+import { isoDay } from '../../../lib/calendar.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
+import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../../platform/seeding/dataset-seeder.js';
+import { addDays, amountBetween, at, round2, weekday } from '../../../platform/seeding/finance-fakes.js';
 import {
   activityEnd,
   connectionIds,
   type Faker,
   fakerFor,
   reseed,
-} from '../../platform/seeding/vertical-data.js';
-import type { PaymentBalance, PaymentDataset, PaymentPayment, PaymentRefund } from './payment.records.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type {
+  PaymentBalance,
+  PaymentDataset,
+  PaymentPayment,
+  PaymentRefund,
+} from '../model/payment.records.js';
 import {
   atMinuteOf,
   balanceMovement,

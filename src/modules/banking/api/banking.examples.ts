@@ -1,4 +1,4 @@
-import { addDays, customPost, verticalExamples } from '../../platform/examples.js';
+import { addDays, customPost, verticalExamples } from '../../../platform/examples.js';
 
 /** The request body examples of the Banking operations (see platform/examples.ts), by operationId. */
 export const bankingExamples = verticalExamples({

@@ -1,4 +1,4 @@
-import { type ConsoleSample, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { bankingDatasetOf, toAccountItem } from './banking.domain.js';
 import * as routes from './banking.routes.js';
 

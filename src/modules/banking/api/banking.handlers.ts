@@ -1,6 +1,7 @@
-import { paginate } from '../../lib/pagination.js';
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import { operation, type Vertical } from '../../platform/operation.js';
+import { paginate } from '../../../lib/pagination.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import { operation, type Vertical } from '../../../platform/operation.js';
+import type { BankingDataset } from '../model/banking.records.js';
 import {
   attachmentsOf,
   bankingDatasetOf,
@@ -9,7 +10,6 @@ import {
   openingBalanceOn,
   toAccountItem,
 } from './banking.domain.js';
-import type { BankingDataset } from './banking.records.js';
 import * as routes from './banking.routes.js';
 
 /** Banking operations work on the connection's dataset (built in slices first when not in memory). */

@@ -1,9 +1,9 @@
-import { isoDay } from '../../lib/calendar.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../platform/seeding/dataset-seeder.js';
+import { isoDay } from '../../../lib/calendar.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
+import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -14,9 +14,9 @@ import {
   structuredCommunication,
   workingDayFrom,
   workingDayUntil,
-} from '../../platform/seeding/finance-fakes.js';
-import { activityEnd, monthEnd, reseed } from '../../platform/seeding/vertical-data.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
+} from '../../../platform/seeding/finance-fakes.js';
+import { activityEnd, monthEnd, reseed } from '../../../platform/seeding/vertical-data.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../model/banking.records.js';
 import {
   type Booking,
   businessDaysAfter,

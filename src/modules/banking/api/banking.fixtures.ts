@@ -1,14 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import { own } from '../../lib/own.js';
-import { RefTable } from '../../platform/fixtures/context.js';
-import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { at, belgianIban, fakerFor } from '../../platform/seeding/finance-fakes.js';
-import { round2 } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
+import { own } from '../../../lib/own.js';
+import { RefTable } from '../../../platform/fixtures/context.js';
+import { type PathPart, ruleError } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { at, belgianIban, fakerFor } from '../../../platform/seeding/finance-fakes.js';
+import { round2 } from '../../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../model/banking.records.js';
+import { BankingTransactionStatus, OperationType } from '../model/banking.values.js';
 import { bankingDatasetOf } from './banking.domain.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
-import { BankingTransactionStatus, OperationType } from './banking.schemas.js';
 
 /**
  * The Banking block of a connection in the fixture document (`connections[].banking`): accounts of

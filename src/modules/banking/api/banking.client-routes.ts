@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../platform/context.js';
-import { scopesFor } from '../../platform/openapi.js';
-import { requireActiveConnection } from '../../platform/vertical-connection.js';
-import { CustomPathParams, registerCustomRoutes } from '../custom/index.js';
+import type { AppEnv } from '../../../platform/context.js';
+import { scopesFor } from '../../../platform/openapi.js';
+import { requireActiveConnection } from '../../../platform/vertical-connection.js';
+import { CustomPathParams, registerCustomRoutes } from '../../custom/index.js';
 
 /**
  * Banking routes the official clients call beyond the published document (see lib/client-routes.ts):

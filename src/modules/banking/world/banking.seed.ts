@@ -1,5 +1,5 @@
-import { uuidFrom } from '../../lib/ids.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { DatasetSeeder, type SeedInput } from '../../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -11,7 +11,7 @@ import {
   structuredCommunication,
   workingDayFrom,
   workingDayIn,
-} from '../../platform/seeding/finance-fakes.js';
+} from '../../../platform/seeding/finance-fakes.js';
 import {
   addMonths,
   dayOfMonth,
@@ -20,8 +20,8 @@ import {
   monthEnd,
   monthStart,
   monthsBetween,
-} from '../../platform/seeding/vertical-data.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../model/banking.records.js';
 
 /**
  * The seeded open-banking link of one connection, built from (seed, consumerid, connectionid) and its

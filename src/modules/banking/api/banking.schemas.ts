@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam, itemOrNull } from '../../platform/openapi.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam, itemOrNull } from '../../../platform/openapi.js';
 import {
   AttachmentItemOut,
   ItemAttachmentInfoOut,
   ServicePage_AttachmentItemOut_,
-} from '../../platform/wire.js';
+} from '../../../platform/wire.js';
+import { BankingTransactionStatus, OperationType } from '../model/banking.values.js';
 
 /** Wire shapes of the Banking vertical (bank accounts read through an open-banking link). */
 
@@ -45,30 +46,6 @@ export const BankingAccountItem = z
   .openapi('BankingAccountItem', { description: 'A bank account' });
 
 export const ServicePage_BankingAccountItem_ = servicePage(BankingAccountItem, 'BankingAccountItem');
-
-export const OperationType = z
-  .enum([
-    'incoming_transfer',
-    'outgoing_transfer',
-    'card',
-    'direct_debit',
-    'direct_debit_collection',
-    'direct_debit_hold',
-    'fee',
-    'cheque',
-    'recall',
-    'swift_income',
-    'pay_later',
-    'financing_installment',
-    'cashback',
-    'interest',
-    'other',
-  ])
-  .openapi('OperationType');
-
-export const BankingTransactionStatus = z
-  .enum(['pending', 'declined', 'completed'])
-  .openapi('BankingTransactionStatus');
 
 export const BankingTransactionItem = z
   .object({

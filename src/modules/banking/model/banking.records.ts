@@ -1,12 +1,12 @@
 import type { z } from '@hono/zod-openapi';
-import type { BankingTransactionStatus, OperationType } from './banking.schemas.js';
+import type { BankingTransactionStatus, OperationType } from './banking.values.js';
 
 /**
  * The stored records of the Banking vertical: one dataset per (consumer, connection), built from
  * (seed, consumerid, connectionid) the first time the connection is used, and the business the
  * clock has reached since, to the minute (banking.seed.ts). Records hold what the bank stores;
  * balances are computed from the transactions when answering, never stored. Enumerations are the
- * wire's, taken from banking.schemas.ts.
+ * wire's (banking.values.ts, which api/banking.schemas.ts uses too).
  */
 
 export interface BankingInstitution {
@@ -61,7 +61,7 @@ export interface BankingDataset {
   transactions: Record<string, BankingTransaction>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** Banking datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
     banking_datasets: Record<string, BankingDataset>;

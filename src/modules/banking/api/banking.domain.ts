@@ -1,9 +1,9 @@
-import { own } from '../../lib/own.js';
-import { tinyPdf } from '../../lib/pdf.js';
-import { connectionDataset } from '../../platform/datasets.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import type { WorldStore } from '../../store/store.js';
-import type { BankingAccount, BankingDataset, BankingTransaction } from './banking.records.js';
+import { own } from '../../../lib/own.js';
+import { tinyPdf } from '../../../lib/pdf.js';
+import { connectionDataset } from '../../../platform/datasets.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { WorldStore } from '../../../store/store.js';
+import type { BankingAccount, BankingDataset, BankingTransaction } from '../model/banking.records.js';
 import type { BankingAccountOut, BankingTransactionOut } from './banking.schemas.js';
 
 /**

@@ -15,7 +15,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ALLOWED_AT_ROOT = ['index.ts', 'api', 'world', 'model'];
 
 /** The verticals whose folders have the shape so far. */
-const SHAPED = VERTICALS.map((module) => module.key).filter((key) => ['payment', 'banking'].includes(key));
+const SHAPED = VERTICALS.map((module) => module.key).filter((key) =>
+  ['payment', 'banking', 'pms'].includes(key),
+);
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../../platform/openapi.js';
-import { Ref } from '../../platform/wire.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam } from '../../../platform/openapi.js';
+import { Ref } from '../../../platform/wire.js';
 import {
   AddressItem,
   ClosureItem,
@@ -14,7 +14,7 @@ import {
   POSPaymentStatus,
   Source,
   TotalTaxItem,
-} from '../pos/index.js';
+} from '../../pos/index.js';
 
 /**
  * Wire shapes of the Property Management System vertical, under the reference's names (with the

@@ -1,15 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { isCountryCode } from '../../lib/country-codes.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { RefTable } from '../../platform/fixtures/context.js';
-import type { PathPart } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { round2 } from '../../platform/seeding/vertical-data.js';
-import { Source } from '../pos/index.js';
-import { pmsProfileOf } from './pms.countries.js';
+import { isCountryCode } from '../../../lib/country-codes.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { RefTable } from '../../../platform/fixtures/context.js';
+import type { PathPart } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { round2 } from '../../../platform/seeding/vertical-data.js';
+import { Source } from '../../pos/index.js';
+import type { PmsDataset, PmsOrderLine } from '../model/pms.records.js';
+import { pmsProfileOf } from '../world/pms.countries.js';
+import { bookStay, nextStay, stayLine } from '../world/pms.stays.js';
 import { pmsDatasetOf } from './pms.domain.js';
-import type { PmsDataset, PmsOrderLine } from './pms.records.js';
-import { bookStay, nextStay, stayLine } from './pms.stays.js';
 
 /**
  * The Property Management System block of a connection in the fixture document

@@ -1,5 +1,5 @@
-import { uuidFrom } from '../../lib/ids.js';
-import { pad, round2, sum2, taxOf, taxTotals } from '../../platform/seeding/vertical-data.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { pad, round2, sum2, taxOf, taxTotals } from '../../../platform/seeding/vertical-data.js';
 import type {
   PmsDataset,
   PmsInvoice,
@@ -7,7 +7,7 @@ import type {
   PmsOrderLine,
   PmsPayment,
   PmsTaxRate,
-} from './pms.records.js';
+} from '../model/pms.records.js';
 
 /**
  * How a stay becomes records, for the seeder and for declared fixtures alike: its lines totalled

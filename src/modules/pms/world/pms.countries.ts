@@ -1,7 +1,7 @@
-import { loadCatalogue } from '../../platform/catalogue.js';
-import { COUNTRY_TRAITS, type Country, countryOf } from '../../platform/countries.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
-import { emailOf, phoneOf, pick } from '../../platform/seeding/vertical-data.js';
+import { loadCatalogue } from '../../../platform/catalogue.js';
+import { COUNTRY_TRAITS, type Country, countryOf } from '../../../platform/countries.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
+import { emailOf, phoneOf, pick } from '../../../platform/seeding/vertical-data.js';
 
 /**
  * The hotels of a PMS connection are of its software's country (platform/countries.ts): their

@@ -1,4 +1,4 @@
-import { type ConsoleSample, recentPeriod, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, recentPeriod, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { listOrders, pmsDatasetOf, toOrderItem } from './pms.domain.js';
 import * as routes from './pms.routes.js';
 

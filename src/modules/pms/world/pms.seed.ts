@@ -1,16 +1,16 @@
-import { weekday } from '../../lib/calendar.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { weekday } from '../../../lib/calendar.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
 import {
   drawnDays,
   historyFaker,
   type SeedInput,
   seedInputOf,
   untilOf,
-} from '../../platform/seeding/dataset-seeder.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
+} from '../../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
 import {
   activityEnd,
   addDays,
@@ -29,9 +29,8 @@ import {
   pick,
   reseed,
   round2,
-} from '../../platform/seeding/vertical-data.js';
-import type { VerticalLocation } from '../../store/world.js';
-import { type PmsHotel, type PmsProfile, pmsProfileOf, type TaxRole } from './pms.countries.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type { VerticalLocation } from '../../../store/world.js';
 import type {
   PmsAccountingCategory,
   PmsCustomer,
@@ -41,7 +40,8 @@ import type {
   PmsPayment,
   PmsPaymentMethod,
   PmsTaxRate,
-} from './pms.records.js';
+} from '../model/pms.records.js';
+import { type PmsHotel, type PmsProfile, pmsProfileOf, type TaxRole } from './pms.countries.js';
 import { bookStay, checkOutStay, nextStay, stayLine, stayOrder } from './pms.stays.js';
 
 /**

@@ -1,4 +1,4 @@
-import { own } from '../../lib/own.js';
+import { own } from '../../../lib/own.js';
 import {
   type CubeDef,
   connectionRows,
@@ -9,7 +9,7 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../../platform/cube.js';
+} from '../../../platform/cube.js';
 import { pmsDatasetOf } from './pms.domain.js';
 
 /**

@@ -1,11 +1,10 @@
-import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
-import { serviceError } from '../../lib/errors.js';
-import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
-import { mergeTaxTotals, round2, sum2 } from '../../platform/seeding/vertical-data.js';
-import type { WorldStore } from '../../store/store.js';
-import type { ConnectionRecord } from '../../store/world.js';
-import { pmsProfileOf } from './pms.countries.js';
+import { type CustomerFilters, customerFilter } from '../../../lib/customer-filters.js';
+import { serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
+import { connectionDataset, type DatasetUse } from '../../../platform/datasets.js';
+import { mergeTaxTotals, round2, sum2 } from '../../../platform/seeding/vertical-data.js';
+import type { WorldStore } from '../../../store/store.js';
+import type { ConnectionRecord } from '../../../store/world.js';
 import type {
   PmsCustomer,
   PmsDataset,
@@ -13,7 +12,8 @@ import type {
   PmsOrder,
   PmsOrderLine,
   PmsPayment,
-} from './pms.records.js';
+} from '../model/pms.records.js';
+import { pmsProfileOf } from '../world/pms.countries.js';
 import type {
   PMSAccountingTransactionOut,
   PMSClosureOut,

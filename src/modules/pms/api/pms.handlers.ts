@@ -1,6 +1,7 @@
-import { paginate } from '../../lib/pagination.js';
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import { operation, type Vertical } from '../../platform/operation.js';
+import { paginate } from '../../../lib/pagination.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import { operation, type Vertical } from '../../../platform/operation.js';
+import type { PmsDataset } from '../model/pms.records.js';
 import {
   accountingTransactions,
   atLocation,
@@ -15,7 +16,6 @@ import {
   toOrderItem,
   toPaymentItem,
 } from './pms.domain.js';
-import type { PmsDataset } from './pms.records.js';
 import * as routes from './pms.routes.js';
 
 /** PMS operations work on the connection's dataset (built in slices first when not in memory). */

@@ -1,5 +1,5 @@
-import type { SourceRefValue, VerticalAddress, VerticalLocation } from '../../store/world.js';
-import type { PosOrder, PosOrderLine, PosPaymentStatusValue } from '../pos/index.js';
+import type { SourceRefValue, VerticalAddress, VerticalLocation } from '../../../store/world.js';
+import type { PosOrder, PosOrderLine, PosPaymentStatusValue } from '../../pos/index.js';
 
 /**
  * The stored records of the Property Management System vertical: one dataset per (consumer,
@@ -131,7 +131,7 @@ export interface PmsDataset {
   invoices: Record<string, PmsInvoice>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** Property Management System datasets, keyed by datasetKey(consumerid, connectionid). */
     pms_datasets: Record<string, PmsDataset>;

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../../platform/openapi.js';
 import {
   ClosureDateParam,
   ClosureQuery,

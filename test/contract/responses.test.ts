@@ -20,7 +20,7 @@ import {
   InvoiceItemOutSingle,
   ProductItemOut,
 } from '../../src/modules/invoicing/invoicing.schemas.js';
-import { POSCustomerItem } from '../../src/modules/pos/pos.schemas.js';
+import { POSCustomerItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { WebhookInstanceGetItem } from '../../src/modules/webhooks/webhooks.schemas.js';
 import {
   type CallResult,

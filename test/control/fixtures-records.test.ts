@@ -9,7 +9,7 @@ import {
 } from '../../src/modules/accounting/entries.schemas.js';
 import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/invoicing.schemas.js';
 import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/api/payment.schemas.js';
-import { POSOrderItem } from '../../src/modules/pos/pos.schemas.js';
+import { POSOrderItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { SyncConsumerItem } from '../../src/modules/syncs/syncs.schemas.js';
 import { call, SEED } from '../helpers.js';
 import { invoice, token } from './fixture-helpers.js';

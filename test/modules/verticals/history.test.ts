@@ -6,7 +6,7 @@ import * as commerceRoutes from '../../../src/modules/commerce/commerce.routes.j
 import * as invoicingRoutes from '../../../src/modules/invoicing/invoicing.routes.js';
 import * as paymentRoutes from '../../../src/modules/payment/api/payment.routes.js';
 import * as pmsRoutes from '../../../src/modules/pms/api/pms.routes.js';
-import * as posRoutes from '../../../src/modules/pos/pos.routes.js';
+import * as posRoutes from '../../../src/modules/pos/api/pos.routes.js';
 import { type CallResult, call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 
 /**

@@ -1,5 +1,5 @@
-import { COUNTRY_TRAITS, type Country, type CountryTraits } from '../../platform/countries.js';
-import type { PosModeValue } from './pos.records.js';
+import { COUNTRY_TRAITS, type Country, type CountryTraits } from '../../../platform/countries.js';
+import type { PosModeValue } from '../model/pos.records.js';
 
 /**
  * What a point of sale sells and how, by kind (a restaurant, a shop): its taxes, categories,

@@ -1,12 +1,12 @@
-import { own } from '../../lib/own.js';
-import { businessTask } from '../../platform/announcements.js';
-import type { Services } from '../../platform/context.js';
-import { untilOf } from '../../platform/seeding/dataset-seeder.js';
-import { activityEnd, connectionIds } from '../../platform/seeding/vertical-data.js';
-import type { TickTask } from '../../platform/ticker.js';
-import { publishEvent, subscribersOf } from '../webhooks/index.js';
+import { own } from '../../../lib/own.js';
+import { businessTask } from '../../../platform/announcements.js';
+import type { Services } from '../../../platform/context.js';
+import { untilOf } from '../../../platform/seeding/dataset-seeder.js';
+import { activityEnd, connectionIds } from '../../../platform/seeding/vertical-data.js';
+import type { TickTask } from '../../../platform/ticker.js';
+import { publishEvent, subscribersOf } from '../../webhooks/index.js';
+import type { PosDataset, PosOrder } from '../model/pos.records.js';
 import { orderCompletedEvent, POS_API, POS_BUSINESS, POS_DATASETS, settleDataset } from './pos.context.js';
-import type { PosDataset, PosOrder } from './pos.records.js';
 
 /**
  * Background task (its writes its own): the open orders clients declared (in the datasets writes

@@ -1,11 +1,11 @@
-import { own } from '../../lib/own.js';
-import { eventListened } from '../../platform/announcements.js';
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import type { Vertical } from '../../platform/operation.js';
-import type { ConsumerRecord, World } from '../../store/world.js';
-import { type EventServices, publishEvent } from '../webhooks/index.js';
+import { own } from '../../../lib/own.js';
+import { eventListened } from '../../../platform/announcements.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import type { Vertical } from '../../../platform/operation.js';
+import type { ConsumerRecord, World } from '../../../store/world.js';
+import { type EventServices, publishEvent } from '../../webhooks/index.js';
+import type { PosDataset, PosOrder } from '../model/pos.records.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
-import type { PosDataset, PosOrder } from './pos.records.js';
 
 export const POS_API = 'Point of Sale' as const;
 

@@ -1,20 +1,20 @@
-import { LATEST_INSTANT, weekday } from '../../lib/calendar.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import { loadCatalogue } from '../../platform/catalogue.js';
-import { COUNTRY_TRAITS, countryOf } from '../../platform/countries.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { localNames } from '../../platform/local-names.js';
+import { LATEST_INSTANT, weekday } from '../../../lib/calendar.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import { loadCatalogue } from '../../../platform/catalogue.js';
+import { COUNTRY_TRAITS, countryOf } from '../../../platform/countries.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
+import { localNames } from '../../../platform/local-names.js';
 import {
   drawnDays,
   historyFaker,
   type SeedInput,
   seedInputOf,
   untilOf,
-} from '../../platform/seeding/dataset-seeder.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
+} from '../../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
 import {
   activityEnd,
   addDays,
@@ -33,19 +33,8 @@ import {
   round2,
   sum2,
   taxOf,
-} from '../../platform/seeding/vertical-data.js';
-import type { VerticalLocation } from '../../store/world.js';
-import { drawCustomers, seedCatalogue } from './pos.catalogue.js';
-import { type Flavour, localPaymentName, RESTAURANT, SHOP, TIME_ZONES } from './pos.flavours.js';
-import {
-  completionPayment,
-  lineGross,
-  linePrice,
-  modifierLine,
-  orderLine,
-  orderTotals,
-} from './pos.lines.js';
-import { DELIVERY_FEE_NAMES, POS_NAMES } from './pos.names.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type { VerticalLocation } from '../../../store/world.js';
 import type {
   PosDataset,
   PosDiscount,
@@ -57,7 +46,18 @@ import type {
   PosPaymentMethod,
   PosProduct,
   PosSourceValue,
-} from './pos.records.js';
+} from '../model/pos.records.js';
+import { drawCustomers, seedCatalogue } from './pos.catalogue.js';
+import { type Flavour, localPaymentName, RESTAURANT, SHOP, TIME_ZONES } from './pos.flavours.js';
+import {
+  completionPayment,
+  lineGross,
+  linePrice,
+  modifierLine,
+  orderLine,
+  orderTotals,
+} from './pos.lines.js';
+import { DELIVERY_FEE_NAMES, POS_NAMES } from './pos.names.js';
 
 /**
  * The seeded dataset of one Point of Sale connection, built from (seed, consumerid, connectionid)

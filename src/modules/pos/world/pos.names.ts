@@ -1,4 +1,4 @@
-import { everyName, type NameBook } from '../../platform/local-names.js';
+import { everyName, type NameBook } from '../../../platform/local-names.js';
 
 /**
  * What a point of sale names in its country's language: its products, their categories and

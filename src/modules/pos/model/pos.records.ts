@@ -1,13 +1,13 @@
 import type { z } from '@hono/zod-openapi';
-import type { VerticalAddress, VerticalLocation, VerticalTaxTotal } from '../../store/world.js';
-import type { DiscountType, Mode, POSLineItemType, POSPaymentStatus, Source } from './pos.schemas.js';
+import type { VerticalAddress, VerticalLocation, VerticalTaxTotal } from '../../../store/world.js';
+import type { DiscountType, Mode, POSLineItemType, POSPaymentStatus, Source } from './pos.values.js';
 
 /**
  * The stored records of the Point of Sale vertical: one dataset per (consumer, connection), built
  * from (seed, consumerid, connectionid) the first time the connection is used (pos.seed.ts) and then
  * changed by writes and by the clock (open orders complete when their time comes). Records hold the
  * wire's fields; fields named in comments as internal are kept for the sandbox's own rules and never
- * answered. Enumerations are the wire's, taken from pos.schemas.ts.
+ * answered. Enumerations are the wire's (pos.values.ts, which api/pos.schemas.ts uses too).
  */
 
 export interface PosTaxRate {
@@ -181,7 +181,7 @@ export interface PosDataset {
   daily_objectives: Record<string, number>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** Point of Sale datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
     pos_datasets: Record<string, PosDataset>;

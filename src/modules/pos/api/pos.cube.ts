@@ -1,4 +1,4 @@
-import { own } from '../../lib/own.js';
+import { own } from '../../../lib/own.js';
 import {
   type CubeDef,
   connectionRows,
@@ -9,9 +9,9 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../../platform/cube.js';
+} from '../../../platform/cube.js';
+import type { PosDataset, PosOrder } from '../model/pos.records.js';
 import { completeDueOrders, posDatasetOf } from './pos.domain.js';
-import type { PosDataset, PosOrder } from './pos.records.js';
 
 /**
  * The orders of a dataset as of `now`: the open orders whose time has come are shown closed, as the

@@ -1,4 +1,4 @@
-import { type ConsoleSample, recentPeriod, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, recentPeriod, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { pos } from './pos.context.js';
 import { listOrders, toOrderItem } from './pos.domain.js';
 import * as routes from './pos.routes.js';

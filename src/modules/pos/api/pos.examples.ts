@@ -1,6 +1,6 @@
-import { type ExampleScope, type ExampleWorld, need, verticalExamples } from '../../platform/examples.js';
+import { type ExampleScope, type ExampleWorld, need, verticalExamples } from '../../../platform/examples.js';
+import type { PosDataset } from '../model/pos.records.js';
 import { posDatasetOf } from './pos.domain.js';
-import type { PosDataset } from './pos.records.js';
 
 /**
  * The request body examples of the Point of Sale operations (see platform/examples.ts): read off the

@@ -1,6 +1,6 @@
-import { COUNTRY_TRAITS, type Country } from '../../platform/countries.js';
-import type { LocalNames } from '../../platform/local-names.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
+import { COUNTRY_TRAITS, type Country } from '../../../platform/countries.js';
+import type { LocalNames } from '../../../platform/local-names.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
 import {
   addMonths,
   type connectionIds,
@@ -8,8 +8,7 @@ import {
   monthEnd,
   phoneOf,
   pick,
-} from '../../platform/seeding/vertical-data.js';
-import { type Flavour, paymentsIn, taxesIn } from './pos.flavours.js';
+} from '../../../platform/seeding/vertical-data.js';
 import type {
   PosAccountingCategory,
   PosCustomer,
@@ -18,7 +17,8 @@ import type {
   PosProduct,
   PosProductCategory,
   PosTaxRate,
-} from './pos.records.js';
+} from '../model/pos.records.js';
+import { type Flavour, paymentsIn, taxesIn } from './pos.flavours.js';
 
 /**
  * The catalogue and the customers of a seeded Point of Sale connection (see pos.seed): its taxes,

@@ -1,17 +1,18 @@
 import { z } from '@hono/zod-openapi';
-import { uuidFrom } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { countryOf } from '../../platform/countries.js';
-import { RefTable } from '../../platform/fixtures/context.js';
-import type { PathPart } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { localNames } from '../../platform/local-names.js';
-import { plusMinutes, round2 } from '../../platform/seeding/vertical-data.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
+import { countryOf } from '../../../platform/countries.js';
+import { RefTable } from '../../../platform/fixtures/context.js';
+import type { PathPart } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { localNames } from '../../../platform/local-names.js';
+import { plusMinutes, round2 } from '../../../platform/seeding/vertical-data.js';
+import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from '../model/pos.records.js';
+import { DiscountType, Mode, Source } from '../model/pos.values.js';
+import { POS_NAMES } from '../world/pos.names.js';
+import { linePrice, localPaymentName, modifierLine, orderLine, orderTotals } from '../world/pos.seed.js';
 import { createCustomer as createPosCustomer, posDatasetOf } from './pos.domain.js';
-import { POS_NAMES } from './pos.names.js';
-import type { PosDataset, PosOrder, PosOrderLine, PosProduct } from './pos.records.js';
-import { DiscountType, Mode, POSCreateCustomerItem, Source } from './pos.schemas.js';
-import { linePrice, localPaymentName, modifierLine, orderLine, orderTotals } from './pos.seed.js';
+import { POSCreateCustomerItem } from './pos.schemas.js';
 
 /**
  * The Point of Sale block of a connection in the fixture document (`connections[].pos`):

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../../platform/openapi.js';
-import { BoolParam } from '../integrations/index.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam } from '../../../platform/openapi.js';
+import { BoolParam } from '../../integrations/index.js';
+import { DiscountType, Mode, POSLineItemType, POSPaymentStatus, Source } from '../model/pos.values.js';
 
 /**
  * Wire shapes of the Point of Sale vertical, under the reference's names. The shapes shared with the
@@ -48,31 +49,6 @@ export const TotalTaxItem = z
   })
   .openapi('TotalTaxItem', { description: 'Taxes summed for one rate' });
 
-export const Mode = z.enum(['EAT_IN', 'TAKEAWAY', 'DELIVERY', 'UNKNOWN']).openapi('Mode');
-
-export const Source = z
-  .enum([
-    'WEB',
-    'MOBILE',
-    'KIOSK',
-    'POS',
-    'REMOTE_POS',
-    'JUSTEAT',
-    'FOODORA',
-    'UBEREATS',
-    'GLOVO',
-    'DELIVEROO',
-    'SMILEIN',
-    'UNKNOWN',
-  ])
-  .openapi('Source', { description: 'Where the order was taken' });
-
-export const POSLineItemType = z
-  .enum(['menu', 'product', 'service', 'general_discount'])
-  .openapi('POSLineItemType');
-
-export const DiscountType = z.enum(['OFFERED', 'UNKNOWN', 'LOSS']).openapi('DiscountType');
-
 export const DiscountItem = z
   .object({
     name: text(),
@@ -80,10 +56,6 @@ export const DiscountItem = z
     type: DiscountType.optional(),
   })
   .openapi('DiscountItem', { description: 'A discount on a line' });
-
-export const POSPaymentStatus = z
-  .enum(['Pending', 'Completed', 'Canceled', 'Failed', 'Unknown', 'Authorised'])
-  .openapi('POSPaymentStatus');
 
 export const ClosureStates = z.enum(['open', 'closed']).openapi('ClosureStates');
 

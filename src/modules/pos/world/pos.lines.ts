@@ -1,7 +1,6 @@
-import { uuidFrom } from '../../lib/ids.js';
-import { round2, sum2, taxOf, taxTotals } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import { DELIVERY_FEE_NAMES } from './pos.names.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { round2, sum2, taxOf, taxTotals } from '../../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
 import type {
   PosDataset,
   PosDiscount,
@@ -14,7 +13,8 @@ import type {
   PosPaymentMethod,
   PosProduct,
   PosTaxRate,
-} from './pos.records.js';
+} from '../model/pos.records.js';
+import { DELIVERY_FEE_NAMES } from './pos.names.js';
 
 /**
  * The lines of an order and what they add up to, as the seed, the living days and the fixtures

@@ -1,6 +1,6 @@
-import { paginate } from '../../lib/pagination.js';
-import type { AppEnv } from '../../platform/context.js';
-import { operation } from '../../platform/operation.js';
+import { paginate } from '../../../lib/pagination.js';
+import type { AppEnv } from '../../../platform/context.js';
+import { operation } from '../../../platform/operation.js';
 import { pos } from './pos.context.js';
 import {
   atLocation,

@@ -1,15 +1,15 @@
-import { dayNumber, isoDay, weekday } from '../../lib/calendar.js';
-import { isCountryCode } from '../../lib/country-codes.js';
-import { type CustomerFilters, customerFilter } from '../../lib/customer-filters.js';
-import { serviceError } from '../../lib/errors.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
-import { mergeTaxTotals, round2, sum2, taxTotals } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import type { WorldStore } from '../../store/store.js';
-import type { ConnectionRecord, VerticalTaxTotal } from '../../store/world.js';
-import type { PosCustomer, PosDataset, PosOrder, PosPayment } from './pos.records.js';
+import { dayNumber, isoDay, weekday } from '../../../lib/calendar.js';
+import { isCountryCode } from '../../../lib/country-codes.js';
+import { type CustomerFilters, customerFilter } from '../../../lib/customer-filters.js';
+import { serviceError } from '../../../lib/errors.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
+import { connectionDataset, type DatasetUse } from '../../../platform/datasets.js';
+import { mergeTaxTotals, round2, sum2, taxTotals } from '../../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { WorldStore } from '../../../store/store.js';
+import type { ConnectionRecord, VerticalTaxTotal } from '../../../store/world.js';
+import type { PosCustomer, PosDataset, PosOrder, PosPayment } from '../model/pos.records.js';
 import type {
   ClosureOut,
   POSCreateCustomerInput,
@@ -19,7 +19,7 @@ import type {
 } from './pos.schemas.js';
 
 // Open orders complete when the clock reaches their time (see pos.seed.ts).
-export { completeDueOrders } from './pos.seed.js';
+export { completeDueOrders } from '../world/pos.seed.js';
 
 /**
  * Rules of the Point of Sale vertical, as functions over a connection's dataset. Amounts: a line's

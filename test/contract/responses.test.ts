@@ -9,7 +9,7 @@ import {
 } from '../../src/modules/accounting/invoices.schemas.js';
 import { MiscellaneousOperationOut } from '../../src/modules/accounting/miscellaneous.schemas.js';
 import { ClientItemOut, SupplierItemOut } from '../../src/modules/accounting/partners.schemas.js';
-import { CommerceCustomerItem, OrderItemOut } from '../../src/modules/commerce/commerce.schemas.js';
+import { CommerceCustomerItem, OrderItemOut } from '../../src/modules/commerce/api/commerce.schemas.js';
 import { ConnectionItem, LinkItem } from '../../src/modules/connections/connections.schemas.js';
 import { ConsumerItem } from '../../src/modules/consumers/consumers.schemas.js';
 import { DataItemOut } from '../../src/modules/datastores/datastores.schemas.js';

@@ -8,7 +8,7 @@ import {
   stringDimension,
   sumOf,
   timeDimension,
-} from '../../platform/cube.js';
+} from '../../../platform/cube.js';
 import { commerceDatasetOf, toOrderItem } from './commerce.domain.js';
 
 /**

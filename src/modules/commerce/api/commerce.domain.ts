@@ -1,14 +1,13 @@
-import { instantOf } from '../../lib/clock.js';
-import { isCountryCode } from '../../lib/country-codes.js';
-import { serviceError } from '../../lib/errors.js';
-import { own } from '../../lib/own.js';
-import { connectionDataset, type DatasetUse } from '../../platform/datasets.js';
-import { round2, sum2 } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import type { WorldStore } from '../../store/store.js';
-import { rawOf } from '../../store/unit-of-work.js';
-import type { ConnectionRecord } from '../../store/world.js';
-import { taxOfRate } from './commerce.countries.js';
+import { instantOf } from '../../../lib/clock.js';
+import { isCountryCode } from '../../../lib/country-codes.js';
+import { serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
+import { connectionDataset, type DatasetUse } from '../../../platform/datasets.js';
+import { round2, sum2 } from '../../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { WorldStore } from '../../../store/store.js';
+import { rawOf } from '../../../store/unit-of-work.js';
+import type { ConnectionRecord } from '../../../store/world.js';
 import type {
   CommerceAddress,
   CommerceCustomer,
@@ -17,14 +16,15 @@ import type {
   CommerceOrderLine,
   CommerceProduct,
   CommerceVariant,
-} from './commerce.records.js';
+} from '../model/commerce.records.js';
+import { taxOfRate } from '../world/commerce.countries.js';
+import { lineAmounts, shippingFee } from '../world/commerce.seed.js';
 import type {
   CommerceProductOut,
   OrderItemInInput,
   OrderItemOutValue,
   VariantItemOut,
 } from './commerce.schemas.js';
-import { lineAmounts, shippingFee } from './commerce.seed.js';
 
 /**
  * Rules of the eCommerce vertical over a connection's dataset. Amounts: a line's untaxed amount is

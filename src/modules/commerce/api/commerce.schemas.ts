@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam } from '../../platform/openapi.js';
-import { AddressItemOut, AddressType, Ref } from '../../platform/wire.js';
-import { BoolParam } from '../integrations/index.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam } from '../../../platform/openapi.js';
+import { AddressItemOut, AddressType, Ref } from '../../../platform/wire.js';
+import { BoolParam } from '../../integrations/index.js';
+import { CommerceTransactionStatus, FeesType, OrderStatus, ProductStatus } from '../model/commerce.values.js';
 
 /**
  * Wire shapes of the eCommerce vertical, under the reference's names. Ref (a record of the connected
@@ -66,10 +67,6 @@ export const CommerceCustomerItem = z
 export const CommerceProductCategoryItem = z
   .object({ id: z.string(), name: z.string() })
   .openapi('CommerceProductCategoryItem', { description: 'A category a product belongs to' });
-
-export const ProductStatus = z
-  .enum(['unknown', 'archived', 'unpublished', 'published'])
-  .openapi('ProductStatus');
 
 export const CommerceProductPriceItem = z
   .object({
@@ -246,8 +243,6 @@ export const OrderCustomerItemOut = z
   })
   .openapi('OrderCustomerItemOut', { description: 'The customer of an order' });
 
-export const FeesType = z.enum(['shipping', 'other']).openapi('FeesType');
-
 export const FeesItem = z
   .object({
     id: z.string(),
@@ -263,10 +258,6 @@ export const FeesItem = z
     total: z.number(),
   })
   .openapi('FeesItem', { description: 'A fee of an order (shipping...)' });
-
-export const CommerceTransactionStatus = z
-  .enum(['failed', 'pending', 'success'])
-  .openapi('CommerceTransactionStatus');
 
 export const OrderTransactions = z
   .object({
@@ -373,10 +364,6 @@ export const EcommerceFulfillmentObject = z
     shipping_from_address: AddressItemOut.nullable().optional(),
   })
   .openapi('EcommerceFulfillmentObject', { description: 'Who ships the order, and from where' });
-
-export const OrderStatus = z
-  .enum(['cancelled_unpaid', 'cancelled', 'draft', 'confirmed', 'shipped', 'refunded'])
-  .openapi('OrderStatus');
 
 export const OrderItemOut = z
   .object({

@@ -1,16 +1,16 @@
-import { weekday } from '../../lib/calendar.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
+import { weekday } from '../../../lib/calendar.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
 import {
   drawnDays,
   historyFaker,
   type SeedInput,
   seedInputOf,
   untilOf,
-} from '../../platform/seeding/dataset-seeder.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
+} from '../../../platform/seeding/dataset-seeder.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
 import {
   activityEnd,
   addDays,
@@ -27,8 +27,14 @@ import {
   pick,
   plusMinutes,
   reseed,
-} from '../../platform/seeding/vertical-data.js';
-import type { SourceRefValue } from '../../store/world.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type { SourceRefValue } from '../../../store/world.js';
+import type {
+  CommerceAddress,
+  CommerceCustomer,
+  CommerceDataset,
+  CommerceOrder,
+} from '../model/commerce.records.js';
 import { GBP_PER_EUR, seedCatalogue } from './commerce.catalogue.js';
 import {
   emailIn,
@@ -55,12 +61,6 @@ import {
   shopNames,
   transactionOf,
 } from './commerce.orders.js';
-import type {
-  CommerceAddress,
-  CommerceCustomer,
-  CommerceDataset,
-  CommerceOrder,
-} from './commerce.records.js';
 
 /**
  * The seeded dataset of one eCommerce connection (a home and lifestyle web shop of its connector's

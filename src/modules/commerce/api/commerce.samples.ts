@@ -1,4 +1,4 @@
-import { type ConsoleSample, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { commerceDatasetOf, listOrders, toOrderItem } from './commerce.domain.js';
 import * as routes from './commerce.routes.js';
 

@@ -1,6 +1,6 @@
-import { type ExampleScope, type ExampleWorld, need, verticalExamples } from '../../platform/examples.js';
+import { type ExampleScope, type ExampleWorld, need, verticalExamples } from '../../../platform/examples.js';
+import type { CommerceDataset } from '../model/commerce.records.js';
 import { commerceDatasetOf, stockAt } from './commerce.domain.js';
-import type { CommerceDataset } from './commerce.records.js';
 
 /**
  * The request body examples of the eCommerce operations (see platform/examples.ts): read off the

@@ -1,7 +1,7 @@
-import { loadCatalogue } from '../../platform/catalogue.js';
-import { COUNTRY_TRAITS, type Country, countryOf } from '../../platform/countries.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
-import { pick } from '../../platform/seeding/vertical-data.js';
+import { loadCatalogue } from '../../../platform/catalogue.js';
+import { COUNTRY_TRAITS, type Country, countryOf } from '../../../platform/countries.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
+import { pick } from '../../../platform/seeding/vertical-data.js';
 
 /**
  * The web shop of each country: what an eCommerce connection's shop draws where its software is

@@ -1,14 +1,14 @@
 import type { z } from '@hono/zod-openapi';
-import type { AddressType } from '../../platform/wire.js';
-import type { SourceRefValue } from '../../store/world.js';
-import type { CommerceTransactionStatus, FeesType, OrderStatus, ProductStatus } from './commerce.schemas.js';
+import type { AddressType } from '../../../platform/wire.js';
+import type { SourceRefValue } from '../../../store/world.js';
+import type { CommerceTransactionStatus, FeesType, OrderStatus, ProductStatus } from './commerce.values.js';
 
 /**
  * The stored records of the eCommerce vertical: one dataset per (consumer, connection), built from
  * (seed, consumerid, connectionid) the first time the connection is used (commerce.seed.ts) and then
  * changed by writes. Records hold the wire's fields; fields named in comments as internal are kept
- * for the sandbox's own rules and never answered. Enumerations are the wire's, taken from the
- * schemas the wire shapes use (the address type is the accounting one, as in commerce.schemas.ts).
+ * for the sandbox's own rules and never answered. Enumerations are the wire's (commerce.values.ts,
+ * which api/commerce.schemas.ts uses too; the address type is the accounting one).
  */
 
 export type CommerceAddressTypeValue = z.infer<typeof AddressType>;
@@ -253,7 +253,7 @@ export interface CommerceDataset {
   orders: Record<string, CommerceOrder>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** eCommerce datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
     commerce_datasets: Record<string, CommerceDataset>;

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { clientRoute } from '../../lib/client-routes.js';
-import { paginate, servicePage } from '../../lib/pagination.js';
-import type { AppEnv } from '../../platform/context.js';
-import { errorResponses, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
-import { operation } from '../../platform/operation.js';
+import { clientRoute } from '../../../lib/client-routes.js';
+import { paginate, servicePage } from '../../../lib/pagination.js';
+import type { AppEnv } from '../../../platform/context.js';
+import { errorResponses, jsonContent, scopesFor, secured } from '../../../platform/openapi.js';
+import { operation } from '../../../platform/operation.js';
 import { listProducts, toVariantItem } from './commerce.domain.js';
 import * as routes from './commerce.routes.js';
 import { ConsumerIdParam, ProductsQuery, VariantItem } from './commerce.schemas.js';

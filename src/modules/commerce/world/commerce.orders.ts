@@ -1,10 +1,7 @@
-import { uuidFrom } from '../../lib/ids.js';
-import { type LocalNames, localNames } from '../../platform/local-names.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
-import { pad, pick, plusMinutes, round2, sum2, taxOf } from '../../platform/seeding/vertical-data.js';
-import { GBP_PER_EUR } from './commerce.catalogue.js';
-import type { ShopProfile } from './commerce.countries.js';
-import { COMMERCE_NAMES } from './commerce.names.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { type LocalNames, localNames } from '../../../platform/local-names.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
+import { pad, pick, plusMinutes, round2, sum2, taxOf } from '../../../platform/seeding/vertical-data.js';
 import type {
   CommerceCustomer,
   CommerceDataset,
@@ -17,7 +14,10 @@ import type {
   CommerceRefund,
   CommerceTaxRate,
   CommerceTransaction,
-} from './commerce.records.js';
+} from '../model/commerce.records.js';
+import { GBP_PER_EUR } from './commerce.catalogue.js';
+import type { ShopProfile } from './commerce.countries.js';
+import { COMMERCE_NAMES } from './commerce.names.js';
 
 /**
  * The orders of a seeded eCommerce connection, in the history and in the days after it (see

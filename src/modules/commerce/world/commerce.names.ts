@@ -1,4 +1,4 @@
-import type { NameBook } from '../../platform/local-names.js';
+import type { NameBook } from '../../../platform/local-names.js';
 
 /**
  * What a shop names in its country's language (commerce.seed.ts draws it as the Belgian shop shows

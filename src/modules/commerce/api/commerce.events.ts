@@ -1,4 +1,4 @@
-import type { ConsumerRecord } from '../../store/world.js';
+import type { ConsumerRecord } from '../../../store/world.js';
 import type { OrderItemOutValue } from './commerce.schemas.js';
 
 /**

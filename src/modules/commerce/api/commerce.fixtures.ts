@@ -1,23 +1,24 @@
 import { z } from '@hono/zod-openapi';
-import { isCountryCode } from '../../lib/country-codes.js';
-import { serviceError } from '../../lib/errors.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { RefTable } from '../../platform/fixtures/context.js';
-import { type PathPart, ruleError } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { round2 } from '../../platform/seeding/vertical-data.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import { shopOf, taxOfRate } from './commerce.countries.js';
-import { commerceDatasetOf, createOrder } from './commerce.domain.js';
+import { isCountryCode } from '../../../lib/country-codes.js';
+import { serviceError } from '../../../lib/errors.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
+import { RefTable } from '../../../platform/fixtures/context.js';
+import { type PathPart, ruleError } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { round2 } from '../../../platform/seeding/vertical-data.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
 import type {
   CommerceCustomer,
   CommerceDataset,
   CommerceProduct,
   CommerceVariant,
-} from './commerce.records.js';
-import { OrderItemIn, ProductStatus } from './commerce.schemas.js';
-import { GBP_PER_EUR, shopNames } from './commerce.seed.js';
+} from '../model/commerce.records.js';
+import { ProductStatus } from '../model/commerce.values.js';
+import { shopOf, taxOfRate } from '../world/commerce.countries.js';
+import { GBP_PER_EUR, shopNames } from '../world/commerce.seed.js';
+import { commerceDatasetOf, createOrder } from './commerce.domain.js';
+import { OrderItemIn } from './commerce.schemas.js';
 
 /**
  * The eCommerce block of a connection in the fixture document (`connections[].commerce`): products

@@ -1,13 +1,13 @@
-import { uuidFrom } from '../../lib/ids.js';
-import { businessTask } from '../../platform/announcements.js';
-import type { Services } from '../../platform/context.js';
-import { untilOf } from '../../platform/seeding/dataset-seeder.js';
-import { activityEnd } from '../../platform/seeding/vertical-data.js';
-import type { TickTask } from '../../platform/ticker.js';
-import { publishEvent, subscribersOf } from '../webhooks/index.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { businessTask } from '../../../platform/announcements.js';
+import type { Services } from '../../../platform/context.js';
+import { untilOf } from '../../../platform/seeding/dataset-seeder.js';
+import { activityEnd } from '../../../platform/seeding/vertical-data.js';
+import type { TickTask } from '../../../platform/ticker.js';
+import { publishEvent, subscribersOf } from '../../webhooks/index.js';
+import type { CommerceDataset, CommerceOrder, CommerceOrderStatusValue } from '../model/commerce.records.js';
 import { toOrderItem } from './commerce.domain.js';
 import { orderCreatedEvent } from './commerce.events.js';
-import type { CommerceDataset, CommerceOrder, CommerceOrderStatusValue } from './commerce.records.js';
 
 /** The world's collection of the eCommerce connections' datasets. */
 export const COMMERCE_DATASETS = 'commerce_datasets';

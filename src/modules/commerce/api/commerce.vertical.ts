@@ -1,7 +1,7 @@
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import type { Vertical } from '../../platform/operation.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import type { Vertical } from '../../../platform/operation.js';
+import type { CommerceDataset } from '../model/commerce.records.js';
 import { commerceDatasetOf } from './commerce.domain.js';
-import type { CommerceDataset } from './commerce.records.js';
 
 /** The eCommerce vertical as its operations see it: the connection's dataset (built in slices first when not in memory). */
 export const commerce: Vertical<CommerceDataset> = {

@@ -1,6 +1,6 @@
-import { paginate } from '../../lib/pagination.js';
-import { operation } from '../../platform/operation.js';
-import { publishEvent } from '../webhooks/index.js';
+import { paginate } from '../../../lib/pagination.js';
+import { operation } from '../../../platform/operation.js';
+import { publishEvent } from '../../webhooks/index.js';
 import {
   createOrder as createOrderRecord,
   listCustomers,

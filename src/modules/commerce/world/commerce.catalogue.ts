@@ -1,5 +1,5 @@
-import type { LocalNames } from '../../platform/local-names.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
+import type { LocalNames } from '../../../platform/local-names.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
 import {
   addDays,
   addMonths,
@@ -8,8 +8,7 @@ import {
   pad,
   pick,
   round2,
-} from '../../platform/seeding/vertical-data.js';
-import { numberIn, type ShopProfile, shopPhone, streetIn } from './commerce.countries.js';
+} from '../../../platform/seeding/vertical-data.js';
 import type {
   CommerceCategory,
   CommerceLocation,
@@ -17,7 +16,8 @@ import type {
   CommerceProduct,
   CommerceTaxRate,
   CommerceVariant,
-} from './commerce.records.js';
+} from '../model/commerce.records.js';
+import { numberIn, type ShopProfile, shopPhone, streetIn } from './commerce.countries.js';
 
 /**
  * The catalogue of a seeded eCommerce connection: its two stock locations, its taxes, categories

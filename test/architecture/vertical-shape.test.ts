@@ -16,7 +16,7 @@ const ALLOWED_AT_ROOT = ['index.ts', 'api', 'world', 'model'];
 
 /** The verticals whose folders have the shape so far. */
 const SHAPED = VERTICALS.map((module) => module.key).filter((key) =>
-  ['payment', 'banking', 'pms', 'pos', 'commerce'].includes(key),
+  ['payment', 'banking', 'pms', 'pos', 'commerce', 'invoicing'].includes(key),
 );
 
 function sourceFiles(directory: string): string[] {

@@ -19,7 +19,7 @@ import {
   InvoiceItemOut,
   InvoiceItemOutSingle,
   ProductItemOut,
-} from '../../src/modules/invoicing/invoicing.schemas.js';
+} from '../../src/modules/invoicing/api/invoicing.schemas.js';
 import { POSCustomerItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { WebhookInstanceGetItem } from '../../src/modules/webhooks/webhooks.schemas.js';
 import {

@@ -7,7 +7,7 @@ import {
   JournalEntryMultiAnalyticPlan,
   OutstandingItem,
 } from '../../src/modules/accounting/entries.schemas.js';
-import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/invoicing.schemas.js';
+import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/api/invoicing.schemas.js';
 import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/api/payment.schemas.js';
 import { POSOrderItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { SyncConsumerItem } from '../../src/modules/syncs/syncs.schemas.js';

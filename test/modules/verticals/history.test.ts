@@ -3,7 +3,7 @@ import { manualClock } from '../../../src/lib/clock.js';
 import * as bankingRoutes from '../../../src/modules/banking/api/banking.routes.js';
 import * as commerceClientRoutes from '../../../src/modules/commerce/api/commerce.client-routes.js';
 import * as commerceRoutes from '../../../src/modules/commerce/api/commerce.routes.js';
-import * as invoicingRoutes from '../../../src/modules/invoicing/invoicing.routes.js';
+import * as invoicingRoutes from '../../../src/modules/invoicing/api/invoicing.routes.js';
 import * as paymentRoutes from '../../../src/modules/payment/api/payment.routes.js';
 import * as pmsRoutes from '../../../src/modules/pms/api/pms.routes.js';
 import * as posRoutes from '../../../src/modules/pos/api/pos.routes.js';

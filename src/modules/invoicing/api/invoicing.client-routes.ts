@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { clientRoute } from '../../lib/client-routes.js';
-import { own } from '../../lib/own.js';
-import type { AppEnv } from '../../platform/context.js';
+import { clientRoute } from '../../../lib/client-routes.js';
+import { own } from '../../../lib/own.js';
+import type { AppEnv } from '../../../platform/context.js';
 import {
   emptyResponse,
   errorResponses,
@@ -10,22 +10,17 @@ import {
   jsonContent,
   scopesFor,
   secured,
-} from '../../platform/openapi.js';
-import { operation } from '../../platform/operation.js';
-import { writeContext } from '../../platform/request-context.js';
-import { requireActiveConnection, verticalFailure } from '../../platform/vertical-connection.js';
-import { CustomPathParams, registerCustomRoutes } from '../custom/index.js';
+} from '../../../platform/openapi.js';
+import { operation } from '../../../platform/operation.js';
+import { writeContext } from '../../../platform/request-context.js';
+import { requireActiveConnection, verticalFailure } from '../../../platform/vertical-connection.js';
+import { CustomPathParams, registerCustomRoutes } from '../../custom/index.js';
+import type { InvoicingDataset, InvoicingOpportunity } from '../model/invoicing.records.js';
+import { OpportunityStatus } from '../model/invoicing.values.js';
+import { nextSourceId } from '../world/invoicing.seed.js';
 import { deletePaymentRecord, toOpportunityItem, type WriteContext } from './invoicing.domain.js';
-import type { InvoicingDataset, InvoicingOpportunity } from './invoicing.records.js';
 import * as routes from './invoicing.routes.js';
-import {
-  ConsumerIdParam,
-  FieldRef,
-  OpportunityItem,
-  OpportunityStatus,
-  PaymentIdParam,
-} from './invoicing.schemas.js';
-import { nextSourceId } from './invoicing.seed.js';
+import { ConsumerIdParam, FieldRef, OpportunityItem, PaymentIdParam } from './invoicing.schemas.js';
 import { invoicing } from './invoicing.vertical.js';
 
 /**

@@ -1,14 +1,8 @@
-import { own } from '../../lib/own.js';
-import type { LocalNames } from '../../platform/local-names.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
-import { addDays, at, round2, structuredCommunication } from '../../platform/seeding/finance-fakes.js';
-import type { SourceRefValue } from '../../store/world.js';
-import {
-  type InvoicingCountry,
-  invoicingCountryOf,
-  type PartnerCountry,
-  type ProductTaxKind,
-} from './invoicing.countries.js';
+import { own } from '../../../lib/own.js';
+import type { LocalNames } from '../../../platform/local-names.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
+import { addDays, at, round2, structuredCommunication } from '../../../platform/seeding/finance-fakes.js';
+import type { SourceRefValue } from '../../../store/world.js';
 import type {
   InvoicingAnalyticDistribution,
   InvoicingBankAccount,
@@ -21,7 +15,13 @@ import type {
   InvoicingPayment,
   InvoicingProduct,
   InvoicingTax,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
+import {
+  type InvoicingCountry,
+  invoicingCountryOf,
+  type PartnerCountry,
+  type ProductTaxKind,
+} from './invoicing.countries.js';
 
 /**
  * The books of a seeded invoicing software (see invoicing.seed): how its records are numbered, the

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { isCountryCode } from '../../lib/country-codes.js';
-import { serviceError } from '../../lib/errors.js';
-import { own } from '../../lib/own.js';
-import { connectionDataset } from '../../platform/datasets.js';
-import type { WriteContext } from '../../platform/request-context.js';
-import { round2 } from '../../platform/seeding/finance-fakes.js';
-import { verticalFailure } from '../../platform/vertical-connection.js';
-import type { WorldStore } from '../../store/store.js';
-import { cloneRecord, rawOf } from '../../store/unit-of-work.js';
+import { isCountryCode } from '../../../lib/country-codes.js';
+import { serviceError } from '../../../lib/errors.js';
+import { own } from '../../../lib/own.js';
+import { connectionDataset } from '../../../platform/datasets.js';
+import type { WriteContext } from '../../../platform/request-context.js';
+import { round2 } from '../../../platform/seeding/finance-fakes.js';
+import { verticalFailure } from '../../../platform/vertical-connection.js';
+import type { WorldStore } from '../../../store/store.js';
+import { cloneRecord, rawOf } from '../../../store/unit-of-work.js';
 import type {
   InvoicingContact,
   InvoicingDataset,
@@ -17,7 +17,8 @@ import type {
   InvoicingPayment,
   InvoicingProduct,
   InvoicingTax,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
+import { nextInvoiceNumber, nextSourceId } from '../world/invoicing.seed.js';
 import type {
   ContactInInput,
   InvoiceInInput,
@@ -26,7 +27,6 @@ import type {
   ProductInInput,
   UploadDocumentOut,
 } from './invoicing.schemas.js';
-import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
 
 /**
  * The Invoicing vertical's rules, as pure functions over one connection's dataset. Derived values (an
@@ -34,7 +34,7 @@ import { nextInvoiceNumber, nextSourceId } from './invoicing.seed.js';
  * are computed from the records every time; writes check everything before they change anything.
  */
 
-export type { WriteContext } from '../../platform/request-context.js';
+export type { WriteContext } from '../../../platform/request-context.js';
 
 import { cents } from './invoicing.derived.js';
 

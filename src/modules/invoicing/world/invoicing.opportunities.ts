@@ -1,7 +1,7 @@
-import { own } from '../../lib/own.js';
-import { addDays } from '../../platform/seeding/vertical-data.js';
-import type { FieldRefValue } from '../../store/world.js';
-import type { InvoicingOpportunity } from './invoicing.records.js';
+import { own } from '../../../lib/own.js';
+import { addDays } from '../../../platform/seeding/vertical-data.js';
+import type { FieldRefValue } from '../../../store/world.js';
+import type { InvoicingOpportunity } from '../model/invoicing.records.js';
 
 /**
  * An opportunity of the sales pipeline, for the seeder and for fixtures alike: an open one sits at a

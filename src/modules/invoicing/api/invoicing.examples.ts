@@ -1,5 +1,5 @@
-import { own } from '../../lib/own.js';
-import type { Country } from '../../platform/countries.js';
+import { own } from '../../../lib/own.js';
+import type { Country } from '../../../platform/countries.js';
 import {
   addDays,
   customPatch,
@@ -11,10 +11,10 @@ import {
   invoiceAmounts,
   need,
   verticalExamples,
-} from '../../platform/examples.js';
-import { invoicingCountryOf } from './invoicing.countries.js';
+} from '../../../platform/examples.js';
+import type { InvoicingDataset } from '../model/invoicing.records.js';
+import { invoicingCountryOf } from '../world/invoicing.countries.js';
 import { invoicingDatasetOf, outstandingOf } from './invoicing.domain.js';
-import type { InvoicingDataset } from './invoicing.records.js';
 
 /**
  * The request body examples of the Invoicing operations (see platform/examples.ts): read off the

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { VatCodeScope, VatCodeType } from '../../platform/wire.js';
-import type { FieldRefValue, SourceRefValue } from '../../store/world.js';
+import type { PaymentPaymentStatus, VatCodeScope, VatCodeType } from '../../../platform/wire.js';
+import type { FieldRefValue, SourceRefValue } from '../../../store/world.js';
 import type {
   AddressTypeInvoicing,
   BankTransactionStatus,
@@ -9,15 +9,14 @@ import type {
   InvoicingDocumentType,
   LinkedDocumentType,
   OpportunityStatus,
-  PaymentPaymentStatus,
-} from './invoicing.schemas.js';
+} from './invoicing.values.js';
 
 /**
  * The stored records of the Invoicing vertical: one dataset per (consumer, connection), built from
  * (seed, consumerid, connectionid) the first time the connection is used (invoicing.seed.ts) and then
  * changed by writes. Records hold what the software stores; the wire's derived values (an invoice's
  * open amount and paid status, bank balances) are computed from them when answering, never stored.
- * Enumerations are the wire's, taken from the schemas the wire shapes use.
+ * Enumerations are the wire's (invoicing.values.ts, which api/invoicing.schemas.ts uses too).
  */
 
 export interface InvoicingAddress {
@@ -240,7 +239,7 @@ export interface InvoicingDataset {
   documents: Record<string, InvoicingDocument>;
 }
 
-declare module '../../store/world.js' {
+declare module '../../../store/world.js' {
   interface World {
     /** Invoicing datasets, keyed by datasetKey(consumerid, connectionid); built on first use. */
     invoicing_datasets: Record<string, InvoicingDataset>;

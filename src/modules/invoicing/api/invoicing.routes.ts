@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../platform/openapi.js';
+import { errorResponses, jsonBody, jsonContent, scopesFor, secured } from '../../../platform/openapi.js';
 import {
   AttachmentItemIn,
   BankTransactionsQuery,

@@ -1,4 +1,4 @@
-import { type ConsoleSample, SAMPLE_ROWS } from '../../platform/console-sample.js';
+import { type ConsoleSample, SAMPLE_ROWS } from '../../../platform/console-sample.js';
 import { invoicingDatasetOf, listInvoices, toInvoiceItem } from './invoicing.domain.js';
 import * as routes from './invoicing.routes.js';
 

@@ -1,8 +1,7 @@
-import { instantOf } from '../../lib/clock.js';
-import { serviceError } from '../../lib/errors.js';
-import { isUuid } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { type PaymentsByInvoice, paymentsByInvoice, statusOf } from './invoicing.derived.js';
+import { instantOf } from '../../../lib/clock.js';
+import { serviceError } from '../../../lib/errors.js';
+import { isUuid } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
 import type {
   InvoicingBankTransaction,
   InvoicingContact,
@@ -13,7 +12,8 @@ import type {
   InvoicingPayment,
   InvoicingProduct,
   InvoicingTax,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
+import { type PaymentsByInvoice, paymentsByInvoice, statusOf } from './invoicing.derived.js';
 
 /**
  * The Invoicing vertical's lookups and lists over one connection's dataset (see invoicing.domain).

@@ -1,6 +1,6 @@
-import { own } from '../../lib/own.js';
-import { localNames } from '../../platform/local-names.js';
-import { DatasetSeeder, type SeedInput } from '../../platform/seeding/dataset-seeder.js';
+import { own } from '../../../lib/own.js';
+import { localNames } from '../../../platform/local-names.js';
+import { DatasetSeeder, type SeedInput } from '../../../platform/seeding/dataset-seeder.js';
 import {
   addDays,
   amountBetween,
@@ -10,7 +10,7 @@ import {
   round2,
   workingDayFrom,
   workingDayIn,
-} from '../../platform/seeding/finance-fakes.js';
+} from '../../../platform/seeding/finance-fakes.js';
 import {
   addMonths,
   dayOfMonth,
@@ -19,7 +19,14 @@ import {
   monthEnd,
   monthStart,
   monthsBetween,
-} from '../../platform/seeding/vertical-data.js';
+} from '../../../platform/seeding/vertical-data.js';
+import type {
+  InvoicingBankAccount,
+  InvoicingContact,
+  InvoicingDataset,
+  InvoicingInvoice,
+  InvoicingInvoiceTypeValue,
+} from '../model/invoicing.records.js';
 import {
   type Accounts,
   Books,
@@ -45,13 +52,6 @@ import {
 } from './invoicing.countries.js';
 import { INVOICING_NAMES } from './invoicing.names.js';
 import { opportunityRecord, PIPE_STAGES } from './invoicing.opportunities.js';
-import type {
-  InvoicingBankAccount,
-  InvoicingContact,
-  InvoicingDataset,
-  InvoicingInvoice,
-  InvoicingInvoiceTypeValue,
-} from './invoicing.records.js';
 
 /**
  * The seeded invoicing software of one connection, built from (seed, consumerid, connectionid) and

@@ -1,4 +1,4 @@
-import type { NameBook } from '../../platform/local-names.js';
+import type { NameBook } from '../../../platform/local-names.js';
 
 /**
  * What an invoicing tool names in its country's language (invoicing.seed.ts draws it as the Belgian

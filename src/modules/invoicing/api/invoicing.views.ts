@@ -1,14 +1,6 @@
-import { own } from '../../lib/own.js';
-import { tinyPdf } from '../../lib/pdf.js';
-import { cloneRecord } from '../../store/unit-of-work.js';
-import {
-  balanceOf,
-  lastPaymentDate,
-  outstandingOf,
-  type PaymentsByInvoice,
-  statusOf,
-  stockOf,
-} from './invoicing.derived.js';
+import { own } from '../../../lib/own.js';
+import { tinyPdf } from '../../../lib/pdf.js';
+import { cloneRecord } from '../../../store/unit-of-work.js';
 import type {
   InvoicingBankAccount,
   InvoicingBankTransaction,
@@ -21,7 +13,15 @@ import type {
   InvoicingPaymentMethod,
   InvoicingProduct,
   InvoicingTax,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
+import {
+  balanceOf,
+  lastPaymentDate,
+  outstandingOf,
+  type PaymentsByInvoice,
+  statusOf,
+  stockOf,
+} from './invoicing.derived.js';
 import type { ContactOut, InvoiceOut, InvoiceOutSingle, ProductOut } from './invoicing.schemas.js';
 
 /**

@@ -1,11 +1,16 @@
 import { z } from '@hono/zod-openapi';
-import { own } from '../../lib/own.js';
-import { countryOf } from '../../platform/countries.js';
-import { RefTable } from '../../platform/fixtures/context.js';
-import type { PathPart } from '../../platform/fixtures/errors.js';
-import * as kit from '../../platform/fixtures/kit.js';
-import { localNames } from '../../platform/local-names.js';
-import { round2 } from '../../platform/seeding/vertical-data.js';
+import { own } from '../../../lib/own.js';
+import { countryOf } from '../../../platform/countries.js';
+import { RefTable } from '../../../platform/fixtures/context.js';
+import type { PathPart } from '../../../platform/fixtures/errors.js';
+import * as kit from '../../../platform/fixtures/kit.js';
+import { localNames } from '../../../platform/local-names.js';
+import { round2 } from '../../../platform/seeding/vertical-data.js';
+import type { InvoicingDataset } from '../model/invoicing.records.js';
+import { OpportunityStatus } from '../model/invoicing.values.js';
+import { INVOICING_NAMES } from '../world/invoicing.names.js';
+import { closedProbability, opportunityRecord } from '../world/invoicing.opportunities.js';
+import { nextSourceId } from '../world/invoicing.seed.js';
 import {
   createContact,
   createInvoice,
@@ -13,17 +18,7 @@ import {
   createProduct,
   invoicingDatasetOf,
 } from './invoicing.domain.js';
-import { INVOICING_NAMES } from './invoicing.names.js';
-import { closedProbability, opportunityRecord } from './invoicing.opportunities.js';
-import type { InvoicingDataset } from './invoicing.records.js';
-import {
-  ContactItemIn,
-  InvoiceItemIn,
-  InvoicingPaymentItemIn,
-  OpportunityStatus,
-  ProductItem,
-} from './invoicing.schemas.js';
-import { nextSourceId } from './invoicing.seed.js';
+import { ContactItemIn, InvoiceItemIn, InvoicingPaymentItemIn, ProductItem } from './invoicing.schemas.js';
 
 /**
  * The Invoicing block of a connection in the fixture document (`connections[].invoicing`): the

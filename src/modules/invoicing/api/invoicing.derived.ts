@@ -1,4 +1,4 @@
-import { round2 } from '../../platform/seeding/finance-fakes.js';
+import { round2 } from '../../../platform/seeding/finance-fakes.js';
 import type {
   InvoicingBankAccount,
   InvoicingDataset,
@@ -6,7 +6,7 @@ import type {
   InvoicingInvoiceTypeValue,
   InvoicingPayment,
   InvoicingProduct,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
 import type { InvoiceOut } from './invoicing.schemas.js';
 
 /**

@@ -1,13 +1,23 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuery, servicePage } from '../../lib/pagination.js';
-import { ConsumerIdParam, itemOrNull } from '../../platform/openapi.js';
-import { PaymentPaymentStatus, PaymentStatus, Ref, VatCodeScope, VatCodeType } from '../../platform/wire.js';
-import { BoolParam } from '../integrations/index.js';
+import { pageQuery, servicePage } from '../../../lib/pagination.js';
+import { ConsumerIdParam, itemOrNull } from '../../../platform/openapi.js';
 import {
+  PaymentPaymentStatus,
+  PaymentStatus,
+  Ref,
+  VatCodeScope,
+  VatCodeType,
+} from '../../../platform/wire.js';
+import { BoolParam } from '../../integrations/index.js';
+import {
+  AddressTypeInvoicing,
   BankTransactionStatus,
-  type InvoicingPaymentItemIn,
-  type InvoicingPaymentItemUpdate,
-} from './payments.schemas.js';
+  ContactGender,
+  InvoicingCreateInvoiceType,
+  InvoicingDocumentType,
+  OpportunityStatus,
+} from '../model/invoicing.values.js';
+import type { InvoicingPaymentItemIn, InvoicingPaymentItemUpdate } from './payments.schemas.js';
 
 // Shapes other verticals share too (platform/wire.ts), re-exported for this module's files.
 export { PaymentPaymentStatus, Ref };
@@ -18,7 +28,6 @@ export { PaymentPaymentStatus, Ref };
  */
 
 export {
-  BankTransactionStatus,
   InvoicingBankAccountItem,
   InvoicingBankTransactionItem,
   InvoicingPaymentItem,
@@ -26,7 +35,6 @@ export {
   InvoicingPaymentItemUpdate,
   InvoicingPaymentMethodItem,
   LinkedDocument,
-  LinkedDocumentType,
   ServicePage_InvoicingBankAccountItem_,
   ServicePage_InvoicingBankTransactionItem_,
   ServicePage_InvoicingPaymentItem_,
@@ -47,12 +55,6 @@ export const FieldRef = z
 export const ContactType = z
   .enum(['prospect', 'customer', 'supplier', 'all'])
   .openapi('ContactType', { description: 'Which contacts to list' });
-
-export const ContactGender = z.enum(['H', 'F', 'N/A']).openapi('ContactGender');
-
-export const AddressTypeInvoicing = z
-  .enum(['main', 'delivery', 'invoice', 'other'])
-  .openapi('AddressTypeInvoicing', { description: 'What an address is used for' });
 
 const addressContact = {
   address_type: AddressTypeInvoicing,
@@ -181,10 +183,6 @@ export const ServicePage_InvoicingVatCode_ = servicePage(InvoicingVatCode, 'Invo
 export const InvoicingInvoiceType = z
   .enum(['customer_invoice', 'customer_refund', 'supplier_invoice', 'supplier_refund', 'all'])
   .openapi('InvoicingInvoiceType');
-
-export const InvoicingCreateInvoiceType = z
-  .enum(['customer_invoice', 'customer_refund', 'supplier_invoice', 'supplier_refund'])
-  .openapi('InvoicingCreateInvoiceType');
 
 export const InvoiceStatus = z
   .enum(['cancelled', 'draft', 'posted', 'paid'])
@@ -374,10 +372,6 @@ export const InvoiceItemOutSingle = z
 
 export const ServicePage_InvoiceItemOut_ = servicePage(InvoiceItemOut, 'InvoiceItemOut');
 
-export const InvoicingDocumentType = z
-  .enum(['customer_document', 'supplier_document', 'employee_expense'])
-  .openapi('InvoicingDocumentType');
-
 export const AttachmentItemIn = z
   .object({
     base64_string: z.string().openapi({ description: 'The PDF, base64' }),
@@ -417,10 +411,6 @@ export const UploadDocumentItemOut = z
   });
 
 // ---- opportunities ------------------------------------------------------------------------------
-
-export const OpportunityStatus = z
-  .enum(['open', 'won', 'lost', 'cancelled', 'closed'])
-  .openapi('OpportunityStatus');
 
 export const OpportunityItem = z
   .object({

@@ -1,6 +1,6 @@
-import { paginate } from '../../lib/pagination.js';
-import { operation } from '../../platform/operation.js';
-import { writeContext } from '../../platform/request-context.js';
+import { paginate } from '../../../lib/pagination.js';
+import { operation } from '../../../platform/operation.js';
+import { writeContext } from '../../../platform/request-context.js';
 import {
   createContact as createContactRecord,
   createInvoice as createInvoiceRecord,

@@ -1,12 +1,12 @@
-import { isoDay } from '../../lib/calendar.js';
-import { uuidFrom } from '../../lib/ids.js';
-import { own } from '../../lib/own.js';
-import { NORMAL_PACE, type PaceOf } from '../../lib/pace.js';
-import { runAtOnce, type Sliced } from '../../lib/slices.js';
-import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
-import { type LocalNames, localNames } from '../../platform/local-names.js';
-import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../platform/seeding/dataset-seeder.js';
-import { type Faker, fakerFor, reseed } from '../../platform/seeding/fakers.js';
+import { isoDay } from '../../../lib/calendar.js';
+import { uuidFrom } from '../../../lib/ids.js';
+import { own } from '../../../lib/own.js';
+import { NORMAL_PACE, type PaceOf } from '../../../lib/pace.js';
+import { runAtOnce, type Sliced } from '../../../lib/slices.js';
+import type { ConnectionDatasetArgs } from '../../../platform/datasets.js';
+import { type LocalNames, localNames } from '../../../platform/local-names.js';
+import { drawnSpan, type SeedInput, seedInputOf, untilOf } from '../../../platform/seeding/dataset-seeder.js';
+import { type Faker, fakerFor, reseed } from '../../../platform/seeding/fakers.js';
 import {
   addDays,
   amountBetween,
@@ -14,17 +14,17 @@ import {
   round2,
   weekday,
   workingDayFrom,
-} from '../../platform/seeding/finance-fakes.js';
-import { activityEnd, dayOfMonth } from '../../platform/seeding/vertical-data.js';
-import { type InvoicingCountry, invoicingCountryOf } from './invoicing.countries.js';
-import { INVOICING_NAMES } from './invoicing.names.js';
+} from '../../../platform/seeding/finance-fakes.js';
+import { activityEnd, dayOfMonth } from '../../../platform/seeding/vertical-data.js';
 import type {
   InvoicingContact,
   InvoicingDataset,
   InvoicingInvoice,
   InvoicingInvoiceTypeValue,
   InvoicingProduct,
-} from './invoicing.records.js';
+} from '../model/invoicing.records.js';
+import { type InvoicingCountry, invoicingCountryOf } from './invoicing.countries.js';
+import { INVOICING_NAMES } from './invoicing.names.js';
 import { type Accounts, Books, type InvoicingMaker, seedInvoicing } from './invoicing.seed.js';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { servicePage } from '../../lib/pagination.js';
-import { PaymentPaymentStatus, Ref } from '../../platform/wire.js';
+import { servicePage } from '../../../lib/pagination.js';
+import { PaymentPaymentStatus, Ref } from '../../../platform/wire.js';
+import { BankTransactionStatus, LinkedDocumentType } from '../model/invoicing.values.js';
 
 /**
  * Wire shapes of the Invoicing payments, payment methods, bank accounts and bank transactions, under
@@ -78,10 +79,6 @@ export const ServicePage_InvoicingBankAccountItem_ = servicePage(
   InvoicingBankAccountItem,
   'InvoicingBankAccountItem',
 );
-
-export const BankTransactionStatus = z.enum(['draft', 'done']).openapi('BankTransactionStatus');
-
-export const LinkedDocumentType = z.enum(['invoice', 'other']).openapi('LinkedDocumentType');
 
 export const LinkedDocument = z
   .object({ id: z.string(), source_ref: Ref, amount: z.number(), type: LinkedDocumentType })

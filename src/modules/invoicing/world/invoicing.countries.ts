@@ -1,8 +1,8 @@
-import { loadCatalogue } from '../../platform/catalogue.js';
-import { COUNTRY_TRAITS, type Country, countryOf } from '../../platform/countries.js';
-import type { Faker } from '../../platform/seeding/fakers.js';
-import { belgianCompanyNumber, belgianIban } from '../../platform/seeding/finance-fakes.js';
-import type { InvoicingInvoiceTypeValue, InvoicingTax } from './invoicing.records.js';
+import { loadCatalogue } from '../../../platform/catalogue.js';
+import { COUNTRY_TRAITS, type Country, countryOf } from '../../../platform/countries.js';
+import type { Faker } from '../../../platform/seeding/fakers.js';
+import { belgianCompanyNumber, belgianIban } from '../../../platform/seeding/finance-fakes.js';
+import type { InvoicingInvoiceTypeValue, InvoicingTax } from '../model/invoicing.records.js';
 
 /**
  * The invoicing software of a connection as its connector's country has it (platform/countries.ts

@@ -1,7 +1,7 @@
-import { connectionDatasetRef } from '../../platform/datasets.js';
-import type { Vertical } from '../../platform/operation.js';
+import { connectionDatasetRef } from '../../../platform/datasets.js';
+import type { Vertical } from '../../../platform/operation.js';
+import type { InvoicingDataset } from '../model/invoicing.records.js';
 import { invoicingDatasetOf } from './invoicing.domain.js';
-import type { InvoicingDataset } from './invoicing.records.js';
 
 /** The Invoicing vertical as its operations see it: the connection's dataset, seeded on first use. */
 export const invoicing: Vertical<InvoicingDataset> = {

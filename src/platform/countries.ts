@@ -7,7 +7,7 @@ import type { Faker } from './seeding/fakers.js';
  * connection's data is of its connector's country (countryOf): a French POS sells at French VAT
  * rates, a Belgian invoicing tool numbers its customers' VAT BE0..., and so on. The Accounting
  * vertical's ledgers add their chart of accounts, journals and document numbers on top
- * (modules/accounting/accounting.profiles.ts).
+ * (modules/accounting/model/accounting.profiles.ts).
  */
 
 export const COUNTRIES = ['BE', 'FR', 'NL', 'DE', 'ES'] as const;

@@ -2,14 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import type { SandboxApp } from '../../src/app.js';
 import { MAX_PAGE_SIZE } from '../../src/lib/pagination.js';
-import { JournalEntryMultiAnalyticPlan } from '../../src/modules/accounting/entries.schemas.js';
+import { JournalEntryMultiAnalyticPlan } from '../../src/modules/accounting/api/entries.schemas.js';
 import {
   InvoiceItemOutMonoAnalyticPlan,
   InvoiceItemOutMultiAnalyticPlans,
-} from '../../src/modules/accounting/invoices.schemas.js';
-import { MiscellaneousOperationOut } from '../../src/modules/accounting/miscellaneous.schemas.js';
-import { ClientItemOut, SupplierItemOut } from '../../src/modules/accounting/partners.schemas.js';
-import { CommerceCustomerItem, OrderItemOut } from '../../src/modules/commerce/commerce.schemas.js';
+} from '../../src/modules/accounting/api/invoices.schemas.js';
+import { MiscellaneousOperationOut } from '../../src/modules/accounting/api/miscellaneous.schemas.js';
+import { ClientItemOut, SupplierItemOut } from '../../src/modules/accounting/api/partners.schemas.js';
+import { CommerceCustomerItem, OrderItemOut } from '../../src/modules/commerce/api/commerce.schemas.js';
 import { ConnectionItem, LinkItem } from '../../src/modules/connections/connections.schemas.js';
 import { ConsumerItem } from '../../src/modules/consumers/consumers.schemas.js';
 import { DataItemOut } from '../../src/modules/datastores/datastores.schemas.js';
@@ -19,8 +19,8 @@ import {
   InvoiceItemOut,
   InvoiceItemOutSingle,
   ProductItemOut,
-} from '../../src/modules/invoicing/invoicing.schemas.js';
-import { POSCustomerItem } from '../../src/modules/pos/pos.schemas.js';
+} from '../../src/modules/invoicing/api/invoicing.schemas.js';
+import { POSCustomerItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { WebhookInstanceGetItem } from '../../src/modules/webhooks/webhooks.schemas.js';
 import {
   type CallResult,

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { FixtureError, loadFixtures } from '../../src/control/fixtures.control.js';
-import { AnalyticAccountItemOut } from '../../src/modules/accounting/analytic-accounts.schemas.js';
-import { ServicePage_BankAccountItemOut_ } from '../../src/modules/accounting/bank.schemas.js';
+import { AnalyticAccountItemOut } from '../../src/modules/accounting/api/analytic-accounts.schemas.js';
+import { ServicePage_BankAccountItemOut_ } from '../../src/modules/accounting/api/bank.schemas.js';
 import {
   JournalEntryMultiAnalyticPlan,
   OutstandingItem,
-} from '../../src/modules/accounting/entries.schemas.js';
-import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/invoicing.schemas.js';
-import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/payment.schemas.js';
-import { POSOrderItem } from '../../src/modules/pos/pos.schemas.js';
+} from '../../src/modules/accounting/api/entries.schemas.js';
+import { InvoicingPaymentItem, OpportunityItem } from '../../src/modules/invoicing/api/invoicing.schemas.js';
+import { PayoutItemOut, TransactionItemOut } from '../../src/modules/payment/api/payment.schemas.js';
+import { POSOrderItem } from '../../src/modules/pos/api/pos.schemas.js';
 import { SyncConsumerItem } from '../../src/modules/syncs/syncs.schemas.js';
 import { call, SEED } from '../helpers.js';
 import { invoice, token } from './fixture-helpers.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../src/control/seeded-world.js';
-import type { buildInvoicingDataset } from '../../src/modules/invoicing/invoicing.living.js';
+import type { buildInvoicingDataset } from '../../src/modules/invoicing/world/invoicing.living.js';
 import { Store, StoreFileError, UnstorableChangeError } from '../../src/store/store.js';
 import type { ConsumerRecord } from '../../src/store/world.js';
 import { tempDir } from '../temp-dir.js';

@@ -36,24 +36,24 @@ import { oneApi } from '../../platform/catalogue.js';
 import type { AppEnv } from '../../platform/context.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { registerAccountingClientRoutes } from './accounting.client-routes.js';
-import { accountingExamples } from './accounting.examples.js';
-import { accountingFixtures } from './accounting.fixtures.js';
-import type { LedgerFolder, LedgerRecord } from './accounting.records.js';
-import { accountingSamples } from './accounting.samples.js';
-import * as analyticHandlers from './analytic-accounts.handlers.js';
-import * as attachmentHandlers from './attachments.handlers.js';
-import * as bankHandlers from './bank.handlers.js';
-import * as employeeHandlers from './employees.handlers.js';
-import * as entryHandlers from './entries.handlers.js';
-import * as expenseHandlers from './expenses.handlers.js';
-import * as exportHandlers from './exports.handlers.js';
-import * as financialHandlers from './financial-entries.handlers.js';
-import * as invoiceHandlers from './invoices.handlers.js';
-import { foldersOf, LEDGERS, type LedgerArgs, ledgerBuild, ledgerOf } from './ledger/ledgers.js';
-import * as miscellaneousHandlers from './miscellaneous.handlers.js';
-import * as partnerHandlers from './partners.handlers.js';
-import * as referenceHandlers from './reference.handlers.js';
+import { registerAccountingClientRoutes } from './api/accounting.client-routes.js';
+import { accountingExamples } from './api/accounting.examples.js';
+import { accountingFixtures } from './api/accounting.fixtures.js';
+import { accountingSamples } from './api/accounting.samples.js';
+import * as analyticHandlers from './api/analytic-accounts.handlers.js';
+import * as attachmentHandlers from './api/attachments.handlers.js';
+import * as bankHandlers from './api/bank.handlers.js';
+import * as employeeHandlers from './api/employees.handlers.js';
+import * as entryHandlers from './api/entries.handlers.js';
+import * as expenseHandlers from './api/expenses.handlers.js';
+import * as exportHandlers from './api/exports.handlers.js';
+import * as financialHandlers from './api/financial-entries.handlers.js';
+import * as invoiceHandlers from './api/invoices.handlers.js';
+import * as miscellaneousHandlers from './api/miscellaneous.handlers.js';
+import * as partnerHandlers from './api/partners.handlers.js';
+import * as referenceHandlers from './api/reference.handlers.js';
+import type { LedgerFolder, LedgerRecord } from './model/accounting.records.js';
+import { foldersOf, LEDGERS, type LedgerArgs, ledgerBuild, ledgerOf } from './world/ledgers.js';
 
 /**
  * Registers the Accounting vertical under /consumers/{consumer_id}/accounting. Static path segments
@@ -194,7 +194,7 @@ export const accountingModule: VerticalModule<LedgerRecord, LedgerArgs> = {
 };
 
 // What other modules use of this one.
-export { AddressItemOut, AddressType, ItemAttachmentInfoOut } from './accounting.schemas.js';
-export { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from './attachments.schemas.js';
-export { PaymentStatus } from './invoices.schemas.js';
-export { VatCodeScope, VatCodeType } from './reference.schemas.js';
+export { AddressItemOut, AddressType, ItemAttachmentInfoOut } from './api/accounting.schemas.js';
+export { AttachmentItemOut, ServicePage_AttachmentItemOut_ } from './api/attachments.schemas.js';
+export { PaymentStatus } from './api/invoices.schemas.js';
+export { VatCodeScope, VatCodeType } from './api/reference.schemas.js';

@@ -4,13 +4,13 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { registerBankingClientRoutes } from './banking.client-routes.js';
-import { bankingExamples } from './banking.examples.js';
-import { bankingFixtures } from './banking.fixtures.js';
-import * as h from './banking.handlers.js';
-import { bankingDatasetBuild } from './banking.living.js';
-import type { BankingDataset } from './banking.records.js';
-import { bankingSamples } from './banking.samples.js';
+import { registerBankingClientRoutes } from './api/banking.client-routes.js';
+import { bankingExamples } from './api/banking.examples.js';
+import { bankingFixtures } from './api/banking.fixtures.js';
+import * as h from './api/banking.handlers.js';
+import { bankingSamples } from './api/banking.samples.js';
+import type { BankingDataset } from './model/banking.records.js';
+import { bankingDatasetBuild } from './world/banking.living.js';
 
 /**
  * The Banking vertical under /consumers/{consumer_id}/banking: read-only, over the dataset of the

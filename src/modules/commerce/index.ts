@@ -4,15 +4,15 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { registerCommerceClientRoutes } from './commerce.client-routes.js';
-import { commerceOrdersCube } from './commerce.cube.js';
-import { commerceExamples } from './commerce.examples.js';
-import { commerceFixtures } from './commerce.fixtures.js';
-import * as handlers from './commerce.handlers.js';
-import type { CommerceDataset } from './commerce.records.js';
-import { commerceSamples } from './commerce.samples.js';
-import { commerceDatasetBuild } from './commerce.seed.js';
-import { COMMERCE_DATASETS, commerceBusinessTask } from './commerce.tasks.js';
+import { registerCommerceClientRoutes } from './api/commerce.client-routes.js';
+import { commerceOrdersCube } from './api/commerce.cube.js';
+import { commerceExamples } from './api/commerce.examples.js';
+import { commerceFixtures } from './api/commerce.fixtures.js';
+import * as handlers from './api/commerce.handlers.js';
+import { commerceSamples } from './api/commerce.samples.js';
+import { COMMERCE_DATASETS, commerceBusinessTask } from './api/commerce.tasks.js';
+import type { CommerceDataset } from './model/commerce.records.js';
+import { commerceDatasetBuild } from './world/commerce.seed.js';
 
 /**
  * The eCommerce vertical under /consumers/{consumer_id}/commerce. Every operation resolves the

@@ -4,13 +4,13 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { registerInvoicingClientRoutes } from './invoicing.client-routes.js';
-import { invoicingExamples } from './invoicing.examples.js';
-import { invoicingFixtures } from './invoicing.fixtures.js';
-import * as h from './invoicing.handlers.js';
-import { invoicingDatasetBuild } from './invoicing.living.js';
-import type { InvoicingDataset } from './invoicing.records.js';
-import { invoicingSamples } from './invoicing.samples.js';
+import { registerInvoicingClientRoutes } from './api/invoicing.client-routes.js';
+import { invoicingExamples } from './api/invoicing.examples.js';
+import { invoicingFixtures } from './api/invoicing.fixtures.js';
+import * as h from './api/invoicing.handlers.js';
+import { invoicingSamples } from './api/invoicing.samples.js';
+import type { InvoicingDataset } from './model/invoicing.records.js';
+import { invoicingDatasetBuild } from './world/invoicing.living.js';
 
 /**
  * The Invoicing vertical under /consumers/{consumer_id}/invoicing. Every operation resolves the
@@ -62,4 +62,4 @@ export const invoicingModule: VerticalModule<InvoicingDataset, ConnectionDataset
 };
 
 // What other modules use of this one.
-export { PaymentPaymentStatus, Ref } from './invoicing.schemas.js';
+export { PaymentPaymentStatus, Ref } from './api/invoicing.schemas.js';

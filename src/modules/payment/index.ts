@@ -4,11 +4,11 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { paymentFixtures } from './payment.fixtures.js';
-import * as h from './payment.handlers.js';
-import { paymentDatasetBuild } from './payment.living.js';
-import type { PaymentDataset } from './payment.records.js';
-import { paymentSamples } from './payment.samples.js';
+import { paymentFixtures } from './api/payment.fixtures.js';
+import * as h from './api/payment.handlers.js';
+import { paymentSamples } from './api/payment.samples.js';
+import type { PaymentDataset } from './model/payment.records.js';
+import { paymentDatasetBuild } from './world/payment.living.js';
 
 /**
  * The Payment vertical under /consumers/{consumer_id}/payment: read-only, over the dataset of the

@@ -4,12 +4,12 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { pmsInvoicesCube } from './pms.cube.js';
-import { pmsFixtures } from './pms.fixtures.js';
-import * as handlers from './pms.handlers.js';
-import type { PmsDataset } from './pms.records.js';
-import { pmsSamples } from './pms.samples.js';
-import { pmsDatasetBuild } from './pms.seed.js';
+import { pmsInvoicesCube } from './api/pms.cube.js';
+import { pmsFixtures } from './api/pms.fixtures.js';
+import * as handlers from './api/pms.handlers.js';
+import { pmsSamples } from './api/pms.samples.js';
+import type { PmsDataset } from './model/pms.records.js';
+import { pmsDatasetBuild } from './world/pms.seed.js';
 
 /**
  * The Property Management System vertical under /consumers/{consumer_id}/pms (read only). Every

@@ -4,15 +4,15 @@ import type { AppEnv } from '../../platform/context.js';
 import type { ConnectionDatasetArgs } from '../../platform/datasets.js';
 import { registerOperations } from '../../platform/operation.js';
 import type { VerticalModule } from '../../platform/vertical-module.js';
-import { posOrdersCube } from './pos.cube.js';
-import { posDatasetOf } from './pos.domain.js';
-import { posExamples } from './pos.examples.js';
-import { posFixtures } from './pos.fixtures.js';
-import * as handlers from './pos.handlers.js';
-import type { PosDataset } from './pos.records.js';
-import { posSamples } from './pos.samples.js';
-import { posDatasetBuild } from './pos.seed.js';
-import { posBusinessTask, posOrdersTask } from './pos.tasks.js';
+import { posOrdersCube } from './api/pos.cube.js';
+import { posDatasetOf } from './api/pos.domain.js';
+import { posExamples } from './api/pos.examples.js';
+import { posFixtures } from './api/pos.fixtures.js';
+import * as handlers from './api/pos.handlers.js';
+import { posSamples } from './api/pos.samples.js';
+import { posBusinessTask, posOrdersTask } from './api/pos.tasks.js';
+import type { PosDataset } from './model/pos.records.js';
+import { posDatasetBuild } from './world/pos.seed.js';
 
 /**
  * The Point of Sale vertical under /consumers/{consumer_id}/pos. Every operation resolves the
@@ -73,18 +73,15 @@ export const posModule: VerticalModule<PosDataset, ConnectionDatasetArgs> = {
   },
 };
 
-// What other modules use of this one.
-export type { PosOrder, PosOrderLine, PosPaymentStatusValue } from './pos.records.js';
 export {
   AddressItem,
   ClosureItem,
   DiscountItem,
   dateParam,
   locationIdParam,
-  Mode,
-  POSLineItemType,
   POSLocationItem,
-  POSPaymentStatus,
-  Source,
   TotalTaxItem,
-} from './pos.schemas.js';
+} from './api/pos.schemas.js';
+// What other modules use of this one.
+export type { PosOrder, PosOrderLine, PosPaymentStatusValue } from './model/pos.records.js';
+export { Mode, POSLineItemType, POSPaymentStatus, Source } from './model/pos.values.js';

@@ -5,7 +5,7 @@ import {
   AnalyticAccountItemOutMultiAnalyticPlans,
   ServicePage_AnalyticAccountItemOut_,
   ServicePage_AnalyticAccountItemOutMultiAnalyticPlans_,
-} from '../../../src/modules/accounting/analytic-accounts.schemas.js';
+} from '../../../src/modules/accounting/api/analytic-accounts.schemas.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import {
   type AccountingSandbox,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import * as analytics from '../../../src/modules/accounting/analytic-accounts.domain.js';
-import * as bank from '../../../src/modules/accounting/bank.domain.js';
-import type { BankStatementInInput } from '../../../src/modules/accounting/bank.schemas.js';
-import { listEmployees, toEmployeeItem } from '../../../src/modules/accounting/employees.domain.js';
-import { expenseDraftOf, toExpenseOut } from '../../../src/modules/accounting/expenses.domain.js';
-import type { ExpenseInput } from '../../../src/modules/accounting/expenses.schemas.js';
-import * as financial from '../../../src/modules/accounting/financial-entries.domain.js';
-import type * as fwire from '../../../src/modules/accounting/financial-entries.schemas.js';
-import * as reference from '../../../src/modules/accounting/reference.domain.js';
+import * as analytics from '../../../src/modules/accounting/api/analytic-accounts.domain.js';
+import * as bank from '../../../src/modules/accounting/api/bank.domain.js';
+import type { BankStatementInInput } from '../../../src/modules/accounting/api/bank.schemas.js';
+import { listEmployees, toEmployeeItem } from '../../../src/modules/accounting/api/employees.domain.js';
+import { expenseDraftOf, toExpenseOut } from '../../../src/modules/accounting/api/expenses.domain.js';
+import type { ExpenseInput } from '../../../src/modules/accounting/api/expenses.schemas.js';
+import * as financial from '../../../src/modules/accounting/api/financial-entries.domain.js';
+import type * as fwire from '../../../src/modules/accounting/api/financial-entries.schemas.js';
+import * as reference from '../../../src/modules/accounting/api/reference.domain.js';
+import type * as records from '../../../src/modules/accounting/model/accounting.records.js';
 import { type Refusal, refusal } from '../domain-helpers.js';
 import { seededLedger } from './seeded-ledger.js';
 

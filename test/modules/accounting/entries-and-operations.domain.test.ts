@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import * as entries from '../../../src/modules/accounting/entries.domain.js';
-import type * as wire from '../../../src/modules/accounting/entries.schemas.js';
-import { matchingNumbersByLine, openPartnerLines } from '../../../src/modules/accounting/ledger/derived.js';
-import * as operations from '../../../src/modules/accounting/miscellaneous.domain.js';
+import * as entries from '../../../src/modules/accounting/api/entries.domain.js';
+import type * as wire from '../../../src/modules/accounting/api/entries.schemas.js';
+import * as operations from '../../../src/modules/accounting/api/miscellaneous.domain.js';
+import type * as records from '../../../src/modules/accounting/model/accounting.records.js';
+import {
+  matchingNumbersByLine,
+  openPartnerLines,
+} from '../../../src/modules/accounting/model/ledger/derived.js';
 import { type Refusal, refusal } from '../domain-helpers.js';
 import { findIn as find, seededLedger } from './seeded-ledger.js';
 

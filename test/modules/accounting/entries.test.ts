@@ -10,7 +10,7 @@ import {
   JournalEntryMultiAnalyticPlan,
   ServicePage_JournalEntryMonoAnalyticPlan_,
   ServicePage_OutstandingItem_,
-} from '../../../src/modules/accounting/entries.schemas.js';
+} from '../../../src/modules/accounting/api/entries.schemas.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import {
   type AccountingSandbox,

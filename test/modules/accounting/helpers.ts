@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ledgerKey } from '../../../src/modules/accounting/accounting.records.js';
+import { ledgerKey } from '../../../src/modules/accounting/model/accounting.records.js';
 import {
   type CallOptions,
   type CallResult,

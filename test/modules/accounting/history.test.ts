@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../src/lib/clock.js';
-import { MAX_BOOK_YEARS } from '../../../src/modules/accounting/accounting.history.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
+import { MAX_BOOK_YEARS } from '../../../src/modules/accounting/world/accounting.history.js';
+import { seedFolders, seedLedger } from '../../../src/modules/accounting/world/accounting.seed.js';
 import { LEGACY_UNTIL } from '../../../src/platform/datasets.js';
 import { SEED, sandbox, sandboxToken } from '../../helpers.js';
 import { type AccountingSandbox, accountingSandbox, all, forConsumer } from './helpers.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import { attachmentsOf, toAttachmentItem } from '../../../src/modules/accounting/attachments.domain.js';
-import * as invoices from '../../../src/modules/accounting/invoices.domain.js';
-import type * as wire from '../../../src/modules/accounting/invoices.schemas.js';
+import { attachmentsOf, toAttachmentItem } from '../../../src/modules/accounting/api/attachments.domain.js';
+import * as invoices from '../../../src/modules/accounting/api/invoices.domain.js';
+import type * as wire from '../../../src/modules/accounting/api/invoices.schemas.js';
+import type * as records from '../../../src/modules/accounting/model/accounting.records.js';
 import { type Refusal, refusal } from '../domain-helpers.js';
 import { findIn as find, seededLedger } from './seeded-ledger.js';
 

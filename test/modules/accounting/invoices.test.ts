@@ -6,7 +6,7 @@ import {
   InvoiceItemOutMonoAnalyticPlan,
   InvoiceItemOutMultiAnalyticPlans,
   ServicePage_Payment_,
-} from '../../../src/modules/accounting/invoices.schemas.js';
+} from '../../../src/modules/accounting/api/invoices.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
 import { closedAfterTest, tempDir } from '../../temp-dir.js';
 import {

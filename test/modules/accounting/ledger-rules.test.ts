@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/lib/errors.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
-import { analyticFigures, mainAnalyticPlan } from '../../../src/modules/accounting/ledger/analytics.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
+import { analyticFigures, mainAnalyticPlan } from '../../../src/modules/accounting/model/ledger/analytics.js';
 import {
   buildInvoiceAttachment,
   expenseJournalOf,
-} from '../../../src/modules/accounting/ledger/documents.js';
-import { fecRows } from '../../../src/modules/accounting/ledger/fec.js';
+} from '../../../src/modules/accounting/model/ledger/documents.js';
+import { fecRows } from '../../../src/modules/accounting/model/ledger/fec.js';
 import {
   applyChange,
   checkedBuild,
   mintDocumentNumbers,
   type PostingContext,
-} from '../../../src/modules/accounting/ledger/posting.js';
-import { normalizeIban, requireGeneralAccount } from '../../../src/modules/accounting/ledger/rules.js';
+} from '../../../src/modules/accounting/model/ledger/posting.js';
+import { normalizeIban, requireGeneralAccount } from '../../../src/modules/accounting/model/ledger/rules.js';
 import {
   buildBankStatement,
   buildFinancialEntry,
   isBankAccount,
-} from '../../../src/modules/accounting/ledger/treasury.js';
+} from '../../../src/modules/accounting/model/ledger/treasury.js';
+import { seedFolders, seedLedger } from '../../../src/modules/accounting/world/accounting.seed.js';
 
 /** The treasury, document and analytic postings and their derived figures, over a seeded ledger. */
 

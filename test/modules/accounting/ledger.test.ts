@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/lib/errors.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
 import {
   accountBalances,
   invoiceOpenCents,
@@ -11,16 +10,22 @@ import {
   monthBounds,
   openCents,
   signedCents,
-} from '../../../src/modules/accounting/ledger/derived.js';
-import { round2, sameToTheCent, sumCents, toCents } from '../../../src/modules/accounting/ledger/money.js';
+} from '../../../src/modules/accounting/model/ledger/derived.js';
+import {
+  round2,
+  sameToTheCent,
+  sumCents,
+  toCents,
+} from '../../../src/modules/accounting/model/ledger/money.js';
 import {
   applyChange,
   buildInvoice,
   buildMatching,
   type InvoiceDraft,
   type PostingContext,
-} from '../../../src/modules/accounting/ledger/posting.js';
-import { assertPdf, assertVatNumber } from '../../../src/modules/accounting/ledger/rules.js';
+} from '../../../src/modules/accounting/model/ledger/posting.js';
+import { assertPdf, assertVatNumber } from '../../../src/modules/accounting/model/ledger/rules.js';
+import { seedFolders, seedLedger } from '../../../src/modules/accounting/world/accounting.seed.js';
 import { LEGACY_UNTIL } from '../../../src/platform/datasets.js';
 
 /** The ledger model on its own: the seed, the derived figures and the posting functions. */

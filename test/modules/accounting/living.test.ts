@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders } from '../../../src/modules/accounting/accounting.seed.js';
-import { buildLedger, type LedgerArgs } from '../../../src/modules/accounting/ledger/ledgers.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
+import { seedFolders } from '../../../src/modules/accounting/world/accounting.seed.js';
+import { buildLedger, type LedgerArgs } from '../../../src/modules/accounting/world/ledgers.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 import { type AccountingSandbox, all, forConsumer, invoiceBody, line, referenceOf } from './helpers.js';
 

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors, serviceError } from '../../../src/lib/errors.js';
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
-import { ServicePage_AttachmentItemOut_ } from '../../../src/modules/accounting/attachments.schemas.js';
-import { JournalEntryMultiAnalyticPlan } from '../../../src/modules/accounting/entries.schemas.js';
-import { ExpenseItemOut } from '../../../src/modules/accounting/expenses.schemas.js';
+import { ServicePage_AttachmentItemOut_ } from '../../../src/modules/accounting/api/attachments.schemas.js';
+import { JournalEntryMultiAnalyticPlan } from '../../../src/modules/accounting/api/entries.schemas.js';
+import { ExpenseItemOut } from '../../../src/modules/accounting/api/expenses.schemas.js';
 import {
   MiscellaneousOperationOut,
   ServicePage_MiscellaneousOperationOut_,
-} from '../../../src/modules/accounting/miscellaneous.schemas.js';
+} from '../../../src/modules/accounting/api/miscellaneous.schemas.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import {
   type AccountingSandbox,

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errors, serviceError } from '../../../src/lib/errors.js';
-import { ClientItemOut, ServicePage_ContactItem_ } from '../../../src/modules/accounting/partners.schemas.js';
+import {
+  ClientItemOut,
+  ServicePage_ContactItem_,
+} from '../../../src/modules/accounting/api/partners.schemas.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import { type AccountingSandbox, accountingSandbox, all, forConsumer } from './helpers.js';
 

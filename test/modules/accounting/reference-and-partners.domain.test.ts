@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type * as records from '../../../src/modules/accounting/accounting.records.js';
-import type { PostingContext } from '../../../src/modules/accounting/ledger/posting.js';
-import * as partners from '../../../src/modules/accounting/partners.domain.js';
-import type { PartnerInInput, PartnerUpdateInput } from '../../../src/modules/accounting/partners.schemas.js';
-import * as reference from '../../../src/modules/accounting/reference.domain.js';
-import type { JournalInInput } from '../../../src/modules/accounting/reference.schemas.js';
+import * as partners from '../../../src/modules/accounting/api/partners.domain.js';
+import type {
+  PartnerInInput,
+  PartnerUpdateInput,
+} from '../../../src/modules/accounting/api/partners.schemas.js';
+import * as reference from '../../../src/modules/accounting/api/reference.domain.js';
+import type { JournalInInput } from '../../../src/modules/accounting/api/reference.schemas.js';
+import type * as records from '../../../src/modules/accounting/model/accounting.records.js';
+import type { PostingContext } from '../../../src/modules/accounting/model/ledger/posting.js';
 import type { Integration } from '../../../src/platform/catalogue.js';
 import { type Refusal, refusal, refusedUnchanged } from '../domain-helpers.js';
 import { folder, seededLedger } from './seeded-ledger.js';

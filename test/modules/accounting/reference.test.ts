@@ -5,7 +5,7 @@ import {
   FolderItem,
   ServicePage_AccountItem_,
   ServicePage_Journal_,
-} from '../../../src/modules/accounting/reference.schemas.js';
+} from '../../../src/modules/accounting/api/reference.schemas.js';
 import { call, expectError, expectValidation, SEED, sandboxToken } from '../../helpers.js';
 import { type AccountingSandbox, accountingSandbox, all, closeBookYear, forConsumer } from './helpers.js';
 

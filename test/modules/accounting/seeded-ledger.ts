@@ -1,5 +1,5 @@
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
-import { seedFolders, seedLedger } from '../../../src/modules/accounting/accounting.seed.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
+import { seedFolders, seedLedger } from '../../../src/modules/accounting/world/accounting.seed.js';
 import { deepFreeze } from '../domain-helpers.js';
 
 /** The ledger the accounting domain tests start from: one folder of consumer-a's Odoo, seed 3. */

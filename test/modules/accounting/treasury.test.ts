@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiError, errors, serviceError } from '../../../src/lib/errors.js';
-import type { LedgerRecord } from '../../../src/modules/accounting/accounting.records.js';
 import {
   BankAccountItemOut,
   BankStatementItemOut,
   ServicePage_BankAccountItemOut_,
-} from '../../../src/modules/accounting/bank.schemas.js';
-import { ServicePage_EmployeeItem_ } from '../../../src/modules/accounting/employees.schemas.js';
-import { FECItemOut } from '../../../src/modules/accounting/exports.schemas.js';
+} from '../../../src/modules/accounting/api/bank.schemas.js';
+import { ServicePage_EmployeeItem_ } from '../../../src/modules/accounting/api/employees.schemas.js';
+import { FECItemOut } from '../../../src/modules/accounting/api/exports.schemas.js';
 import {
   FinancialEntryItemOut,
   FinancialEntryItemOutOld,
-} from '../../../src/modules/accounting/financial-entries.schemas.js';
+} from '../../../src/modules/accounting/api/financial-entries.schemas.js';
+import type { LedgerRecord } from '../../../src/modules/accounting/model/accounting.records.js';
 import { call, everyOperationDocument, expectError, expectValidation } from '../../helpers.js';
 import {
   type AccountingSandbox,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
-import * as B from '../../../src/modules/banking/banking.domain.js';
-import { buildBankingDataset } from '../../../src/modules/banking/banking.living.js';
-import type * as R from '../../../src/modules/banking/banking.records.js';
+import * as B from '../../../src/modules/banking/api/banking.domain.js';
+import type * as R from '../../../src/modules/banking/model/banking.records.js';
+import { buildBankingDataset } from '../../../src/modules/banking/world/banking.living.js';
 import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**

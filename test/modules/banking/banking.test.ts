@@ -6,7 +6,7 @@ import {
   BankingFinancialInstitutionItem,
   BankingOpeningBalanceItem,
   BankingTransactionItem,
-} from '../../../src/modules/banking/banking.schemas.js';
+} from '../../../src/modules/banking/api/banking.schemas.js';
 import { isValidIban } from '../../../src/platform/seeding/finance-fakes.js';
 import { call, expectError, expectValidation } from '../../helpers.js';
 import {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import * as C from '../../../src/modules/commerce/commerce.domain.js';
-import type * as R from '../../../src/modules/commerce/commerce.records.js';
-import type { OrderItemInInput } from '../../../src/modules/commerce/commerce.schemas.js';
-import { buildCommerceDataset } from '../../../src/modules/commerce/commerce.seed.js';
+import * as C from '../../../src/modules/commerce/api/commerce.domain.js';
+import type { OrderItemInInput } from '../../../src/modules/commerce/api/commerce.schemas.js';
+import type * as R from '../../../src/modules/commerce/model/commerce.records.js';
+import { buildCommerceDataset } from '../../../src/modules/commerce/world/commerce.seed.js';
 import type { ConnectionRecord } from '../../../src/store/world.js';
 import { datasetStore, refusal } from '../domain-helpers.js';
 

@@ -13,7 +13,7 @@ import {
   ServicePage_PaymentMethodItem_,
   ServicePage_TaxRateItem_,
   VariantItem,
-} from '../../../src/modules/commerce/commerce.schemas.js';
+} from '../../../src/modules/commerce/api/commerce.schemas.js';
 import { verticalFailure } from '../../../src/platform/vertical-connection.js';
 import {
   type CallOptions,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCommerceDataset } from '../../../src/modules/commerce/commerce.seed.js';
+import { buildCommerceDataset } from '../../../src/modules/commerce/world/commerce.seed.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
 import { COUNTRY_TRAITS } from '../../../src/platform/countries.js';
 import { call, sandbox, sandboxToken } from '../../helpers.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STOCK_DELIVERY } from '../../../src/modules/commerce/commerce.seed.js';
 import { MAX_ANNOUNCED_DAYS } from '../../../src/modules/commerce/index.js';
+import { STOCK_DELIVERY } from '../../../src/modules/commerce/world/commerce.seed.js';
 import {
   call,
   sandbox,

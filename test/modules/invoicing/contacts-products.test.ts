@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ContactItemOut, ProductItemOut } from '../../../src/modules/invoicing/invoicing.schemas.js';
+import { ContactItemOut, ProductItemOut } from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import { call, expectValidation } from '../../helpers.js';
 import { all, expectFailure, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';
 import { invoiceBody, keysOf, reference, STANDARD } from './helpers.js';

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { openWorldFile, seedWorld } from '../../../src/control/seeded-world.js';
 import { serviceError } from '../../../src/lib/errors.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
-import { UploadDocumentItemOut } from '../../../src/modules/invoicing/invoicing.schemas.js';
+import { UploadDocumentItemOut } from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import { expectError, expectValidation, SEED, sandbox, sandboxToken } from '../../helpers.js';
 import { closedAfterTest, tempDir } from '../../temp-dir.js';
 import { forVertical, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';

@@ -4,7 +4,7 @@ import { all, type VerticalSandbox } from '../verticals/finance-helpers.js';
 
 /**
  * The standard VAT of the showcase consumer's software: Evoliz, a French one (its country's taxes,
- * src/modules/invoicing/invoicing.countries.ts).
+ * src/modules/invoicing/world/invoicing.countries.ts).
  */
 export const STANDARD = { code: 'TVA20', rate: 20 } as const;
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InvoiceItemOut } from '../../../src/modules/invoicing/invoicing.schemas.js';
+import { InvoiceItemOut } from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import { expectValidation } from '../../helpers.js';
 import { all, expectFailure, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';
 import { invoiceBody, keysOf, reference, STANDARD } from './helpers.js';

@@ -4,14 +4,14 @@ import { seedWorld } from '../../../src/control/seeded-world.js';
 import { instantOf } from '../../../src/lib/clock.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
 import { tinyPdf } from '../../../src/lib/pdf.js';
-import * as domain from '../../../src/modules/invoicing/invoicing.domain.js';
-import { buildInvoicingDataset } from '../../../src/modules/invoicing/invoicing.living.js';
+import * as domain from '../../../src/modules/invoicing/api/invoicing.domain.js';
+import type * as wire from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import type {
   InvoicingDataset as Data,
   InvoicingInvoice,
   InvoicingPayment as Payment,
-} from '../../../src/modules/invoicing/invoicing.records.js';
-import type * as wire from '../../../src/modules/invoicing/invoicing.schemas.js';
+} from '../../../src/modules/invoicing/model/invoicing.records.js';
+import { buildInvoicingDataset } from '../../../src/modules/invoicing/world/invoicing.living.js';
 import { datasetKey } from '../../../src/store/world.js';
 import { datasetStore, deepFreeze, refusal, refusedUnchanged } from '../domain-helpers.js';
 

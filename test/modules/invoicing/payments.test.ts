@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InvoicingPaymentItem } from '../../../src/modules/invoicing/invoicing.schemas.js';
+import { InvoicingPaymentItem } from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import { expectValidation } from '../../helpers.js';
 import { all, expectFailure, type VerticalSandbox, verticalSandbox } from '../verticals/finance-helpers.js';
 import { keysOf, reference } from './helpers.js';

@@ -10,7 +10,7 @@ import {
   InvoicingVatCode,
   OpportunityItem,
   ProductItemOut,
-} from '../../../src/modules/invoicing/invoicing.schemas.js';
+} from '../../../src/modules/invoicing/api/invoicing.schemas.js';
 import { datasetKey } from '../../../src/store/world.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import {

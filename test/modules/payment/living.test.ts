@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildPaymentDataset } from '../../../src/modules/payment/payment.living.js';
+import { buildPaymentDataset } from '../../../src/modules/payment/world/payment.living.js';
 import { call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 
 /**

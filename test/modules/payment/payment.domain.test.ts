@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
-import * as P from '../../../src/modules/payment/payment.domain.js';
-import { buildPaymentDataset } from '../../../src/modules/payment/payment.living.js';
-import type * as R from '../../../src/modules/payment/payment.records.js';
-import type { TransactionsQueryInput } from '../../../src/modules/payment/payment.schemas.js';
-import { balanceMovement, payoutNet, payoutStatusAt } from '../../../src/modules/payment/payment.seed.js';
+import * as P from '../../../src/modules/payment/api/payment.domain.js';
+import type { TransactionsQueryInput } from '../../../src/modules/payment/api/payment.schemas.js';
+import type * as R from '../../../src/modules/payment/model/payment.records.js';
+import { buildPaymentDataset } from '../../../src/modules/payment/world/payment.living.js';
+import {
+  balanceMovement,
+  payoutNet,
+  payoutStatusAt,
+} from '../../../src/modules/payment/world/payment.seed.js';
 import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   PayoutItemOut,
   RefundItemOut,
   TransactionItemOut,
-} from '../../../src/modules/payment/payment.schemas.js';
+} from '../../../src/modules/payment/api/payment.schemas.js';
 import { expectError, expectValidation } from '../../helpers.js';
 import {
   all,

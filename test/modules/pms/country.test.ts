@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as pms from '../../../src/modules/pms/pms.domain.js';
-import { buildPmsDataset } from '../../../src/modules/pms/pms.seed.js';
+import * as pms from '../../../src/modules/pms/api/pms.domain.js';
+import { buildPmsDataset } from '../../../src/modules/pms/world/pms.seed.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
 import { call, SEED, sandbox, sandboxToken } from '../../helpers.js';
 import { consumerWith } from '../verticals/finance-helpers.js';

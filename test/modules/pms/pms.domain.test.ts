@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
-import * as pms from '../../../src/modules/pms/pms.domain.js';
-import type { PmsCustomer, PmsDataset, PmsPayment } from '../../../src/modules/pms/pms.records.js';
-import { buildPmsDataset } from '../../../src/modules/pms/pms.seed.js';
-import { bookStay, nextStay, stayLine } from '../../../src/modules/pms/pms.stays.js';
+import * as pms from '../../../src/modules/pms/api/pms.domain.js';
+import type { PmsCustomer, PmsDataset, PmsPayment } from '../../../src/modules/pms/model/pms.records.js';
+import { buildPmsDataset } from '../../../src/modules/pms/world/pms.seed.js';
+import { bookStay, nextStay, stayLine } from '../../../src/modules/pms/world/pms.stays.js';
 import { datasetStore, refusal } from '../domain-helpers.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   ServicePage_PMSPaymentItem_,
   ServicePage_PMSPaymentMethods_,
   ServicePage_PMSTaxRateItem_,
-} from '../../../src/modules/pms/pms.schemas.js';
+} from '../../../src/modules/pms/api/pms.schemas.js';
 import { verticalFailure } from '../../../src/platform/vertical-connection.js';
 import {
   type CallOptions,

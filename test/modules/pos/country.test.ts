@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPosDataset } from '../../../src/modules/pos/pos.seed.js';
+import { buildPosDataset } from '../../../src/modules/pos/world/pos.seed.js';
 import { loadCatalogue } from '../../../src/platform/catalogue.js';
 import { call, sandbox, sandboxToken } from '../../helpers.js';
 import { consumerWith } from '../verticals/finance-helpers.js';

@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/control/seeded-world.js';
 import { manualClock } from '../../../src/lib/clock.js';
 import { uuidFrom } from '../../../src/lib/ids.js';
-import { orderCompletedEvent, settleDataset } from '../../../src/modules/pos/pos.context.js';
-import * as pos from '../../../src/modules/pos/pos.domain.js';
-import type { PosDataset, PosOrder, PosPayment } from '../../../src/modules/pos/pos.records.js';
-import { buildPosDataset, linePrice, orderLine, orderTotals } from '../../../src/modules/pos/pos.seed.js';
+import { orderCompletedEvent, settleDataset } from '../../../src/modules/pos/api/pos.context.js';
+import * as pos from '../../../src/modules/pos/api/pos.domain.js';
+import type { PosDataset, PosOrder, PosPayment } from '../../../src/modules/pos/model/pos.records.js';
+import {
+  buildPosDataset,
+  linePrice,
+  orderLine,
+  orderTotals,
+} from '../../../src/modules/pos/world/pos.seed.js';
 import { Ticker } from '../../../src/platform/ticker.js';
 import { datasetStore, refusal } from '../domain-helpers.js';
 

@@ -17,7 +17,7 @@ import {
   ServicePage_POSProductItem_,
   ServicePage_POSTaxRateItem_,
   ServicePage_ProductCategoryItem_,
-} from '../../../src/modules/pos/pos.schemas.js';
+} from '../../../src/modules/pos/api/pos.schemas.js';
 import { verticalFailure } from '../../../src/platform/vertical-connection.js';
 import { datasetKey } from '../../../src/store/world.js';
 import {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../src/lib/clock.js';
-import * as bankingRoutes from '../../../src/modules/banking/banking.routes.js';
-import * as commerceClientRoutes from '../../../src/modules/commerce/commerce.client-routes.js';
-import * as commerceRoutes from '../../../src/modules/commerce/commerce.routes.js';
-import * as invoicingRoutes from '../../../src/modules/invoicing/invoicing.routes.js';
-import * as paymentRoutes from '../../../src/modules/payment/payment.routes.js';
-import * as pmsRoutes from '../../../src/modules/pms/pms.routes.js';
-import * as posRoutes from '../../../src/modules/pos/pos.routes.js';
+import * as bankingRoutes from '../../../src/modules/banking/api/banking.routes.js';
+import * as commerceClientRoutes from '../../../src/modules/commerce/api/commerce.client-routes.js';
+import * as commerceRoutes from '../../../src/modules/commerce/api/commerce.routes.js';
+import * as invoicingRoutes from '../../../src/modules/invoicing/api/invoicing.routes.js';
+import * as paymentRoutes from '../../../src/modules/payment/api/payment.routes.js';
+import * as pmsRoutes from '../../../src/modules/pms/api/pms.routes.js';
+import * as posRoutes from '../../../src/modules/pos/api/pos.routes.js';
 import { type CallResult, call, sandbox, sandboxToken, type TestSandbox } from '../../helpers.js';
 
 /**

@@ -1,7 +1,0 @@
-import type { LedgerEmployee, LedgerRecord } from './accounting.records.js';
-
-/** Employees by name. */
-export const listEmployees = (ledger: LedgerRecord): LedgerEmployee[] =>
-  Object.values(ledger.employees).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-
-export const toEmployeeItem = (employee: LedgerEmployee) => ({ ...employee });

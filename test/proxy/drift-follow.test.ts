@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import { type DriftReport, driftFileText, readDriftFile, startProxy } from '../../src/proxy/index.js';
 import { DEVIATIONS, UNKNOWN_CONSUMER } from './deviations.js';
+import { sdkClient } from './sdk-client.js';
 import { type ServiceDouble, serviceDouble } from './service-double.js';
 
 /**
@@ -35,12 +35,7 @@ afterEach(async () => {
 async function run(follow?: Parameters<typeof startProxy>[0]['follow']): Promise<DriftReport> {
   const proxy = await startProxy({ upstream: service.origin, seed: SEED, ...(follow ? { follow } : {}) });
   try {
-    const client = new API({
-      baseUrl: proxy.url,
-      accountId: ids.accountId,
-      clientId: ids.sandbox.clientId,
-      clientSecret: ids.sandbox.clientSecret,
-    });
+    const client = sdkClient(proxy.url, SEED);
     const invoicing = (await client.Consumers.getConsumerById(INVOICING)).invoicing;
     await invoicing.getContacts();
     await invoicing.getProducts();

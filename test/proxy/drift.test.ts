@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import {
@@ -15,6 +14,7 @@ import {
   startProxy,
 } from '../../src/proxy/index.js';
 import { DEVIATIONS, EXPECTED_FINDINGS, sidesOf, UNKNOWN_CONSUMER } from './deviations.js';
+import { sdkClient } from './sdk-client.js';
 import { type ServiceDouble, serviceDouble } from './service-double.js';
 
 /**
@@ -45,12 +45,7 @@ afterEach(async () => {
 
 describe('the drift report of a service with chosen deviations, through the official Node SDK', () => {
   it('finds those deviations, with both sides and their exchanges, and nothing else', async () => {
-    const client = new API({
-      baseUrl: proxy.url,
-      accountId: ids.accountId,
-      clientId: ids.sandbox.clientId,
-      clientSecret: ids.sandbox.clientSecret,
-    });
+    const client = sdkClient(proxy.url, SEED);
     const consumer = await client.Consumers.getConsumerById(INVOICING);
     const invoicing = consumer.invoicing;
     expect((await invoicing.getContacts()).length).toBeGreaterThan(5);
@@ -92,12 +87,7 @@ describe('the drift report of a service with chosen deviations, through the offi
   });
 
   it('turns findings into a drift file; given back, what it names is known and fails no run', async () => {
-    const client = new API({
-      baseUrl: proxy.url,
-      accountId: ids.accountId,
-      clientId: ids.sandbox.clientId,
-      clientSecret: ids.sandbox.clientSecret,
-    });
+    const client = sdkClient(proxy.url, SEED);
     await (await client.Consumers.getConsumerById(INVOICING)).invoicing.getTaxes();
     const first = await proxy.report();
     expect(first.findings.map((finding) => finding.kind)).toEqual(['sandbox_pagination']);
@@ -116,12 +106,7 @@ describe('the drift report of a service with chosen deviations, through the offi
     ]);
     const second = await startProxy({ upstream: service.origin, seed: SEED, known });
     try {
-      const again = new API({
-        baseUrl: second.url,
-        accountId: ids.accountId,
-        clientId: ids.sandbox.clientId,
-        clientSecret: ids.sandbox.clientSecret,
-      });
+      const again = sdkClient(second.url, SEED);
       await (await again.Consumers.getConsumerById(INVOICING)).invoicing.getTaxes();
       const report = await second.report();
       expect(report.findings.map((finding) => [finding.kind, finding.known])).toEqual([
@@ -144,12 +129,7 @@ describe('the drift report of a service with chosen deviations, through the offi
 
   it('holds no credential in what it reports or records', async () => {
     const secret = ids.sandbox.clientSecret;
-    const client = new API({
-      baseUrl: proxy.url,
-      accountId: ids.accountId,
-      clientId: ids.sandbox.clientId,
-      clientSecret: secret,
-    });
+    const client = sdkClient(proxy.url, SEED, secret);
     await (await client.Consumers.getConsumerById(INVOICING)).invoicing.getTaxes();
     const report = await proxy.report();
     expect(JSON.stringify(report)).not.toContain(secret);

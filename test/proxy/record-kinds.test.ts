@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '@chift/chift-nodejs';
+import type { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createApp, type SandboxApp } from '../../src/app.js';
 import { seedDirectory } from '../../src/control/seeded-world.js';
 import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
 import { type Listening, listenOn } from '../helpers.js';
+import { sdkClient } from './sdk-client.js';
 
 /**
  * The records that name others, recorded: an invoicing consumer's invoices with their contacts,
@@ -46,15 +47,7 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function clientOf(url: string, seed: number) {
-  const credentials = seedDirectory(seed);
-  return new API({
-    baseUrl: url,
-    accountId: credentials.accountId,
-    clientId: credentials.sandbox.clientId,
-    clientSecret: credentials.sandbox.clientSecret,
-  });
-}
+const clientOf = sdkClient;
 
 /** What the client reads: invoices with what they name, the shop, the bank. */
 async function reads(client: InstanceType<typeof API>) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '@chift/chift-nodejs';
+import type { API } from '@chift/chift-nodejs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createApp } from '../../src/app.js';
@@ -10,6 +10,7 @@ import { FakeValues } from '../../src/proxy/fake-values.js';
 import { type RunningProxy, startProxy } from '../../src/proxy/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/server.js';
 import { type Listening, listenOn } from '../helpers.js';
+import { sdkClient } from './sdk-client.js';
 
 /**
  * A world recorded through the proxy: what the client read, kept as a fixture document; loaded by a
@@ -45,15 +46,7 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function clientOf(url: string, seed: number) {
-  const credentials = seedDirectory(seed);
-  return new API({
-    baseUrl: url,
-    accountId: credentials.accountId,
-    clientId: credentials.sandbox.clientId,
-    clientSecret: credentials.sandbox.clientSecret,
-  });
-}
+const clientOf = sdkClient;
 
 /** What the client reads: an invoicing consumer's contacts, an accounting consumer's clients and suppliers. */
 async function reads(client: InstanceType<typeof API>) {

@@ -37,3 +37,14 @@ export function cpuSeconds(pid: number | undefined): number | null {
     return null;
   }
 }
+
+/** A row of the benchmark's table (docs/benchmarks.md), as bench/run.ts prints it. */
+export interface Row {
+  scenario: string;
+  world: string;
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+  rssMiB: number;
+  note: string;
+}

@@ -1,22 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { spawnListening } from './proc.js';
+import { type Row, spawnListening } from './proc.js';
 
 /**
  * The row of a fresh world per test over HTTP as the pytest plugin makes it: bench/python-worlds.py,
  * through the plugin's own client, against a server of the built package started here. Python 3 with
  * `requests` (what the plugin needs) must be on the machine; without it the row says so.
  */
-
-interface Row {
-  scenario: string;
-  world: string;
-  rps: number | null;
-  p50: number | null;
-  p99: number | null;
-  rssMiB: number;
-  note: string;
-}
 
 const SCENARIO = 'a fresh world per test over HTTP, from the pytest plugin (create + token + first read)';
 const ADMIN = 'bench-admin-token';

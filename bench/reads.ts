@@ -1,4 +1,5 @@
 import { seedDirectory } from '../src/control/seeded-world.js';
+import type { Row } from './proc.js';
 
 /**
  * The group `npm run bench -- --only=read`: the authenticated read (`GET /consumers/{id}`), which the
@@ -15,16 +16,6 @@ interface Driven {
   p99: number;
   errors: number;
   cpuUs: number | null;
-}
-
-interface Row {
-  scenario: string;
-  world: string;
-  rps: number | null;
-  p50: number | null;
-  p99: number | null;
-  rssMiB: number;
-  note: string;
 }
 
 export interface Harness {

@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { seedDirectory } from '../src/control/seeded-world.js';
 import { INVOICE_STATE } from '../src/modules/datastores/datastores.seed.js';
 import { seedCredentials } from '../src/platform/credentials.js';
-import { cpuSeconds, spawnListening } from './proc.js';
+import { cpuSeconds, type Row, spawnListening } from './proc.js';
 import { worldsFromPython } from './python-worlds.js';
 import { journalReads } from './reads.js';
 
@@ -32,16 +32,6 @@ const QUICK = args.has('--quick');
 const DURATION = QUICK ? 1 : 10;
 const CONNECTIONS = 50;
 const SEED = 1;
-
-interface Row {
-  scenario: string;
-  world: string;
-  rps: number | null;
-  p50: number | null;
-  p99: number | null;
-  rssMiB: number;
-  note: string;
-}
 
 interface Server {
   child: ChildProcess;

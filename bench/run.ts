@@ -164,7 +164,7 @@ const ALONE: Record<string, (rows: Row[]) => Promise<void> | void> = {
   'large-file': (rows) => largeWorldOnFile(rows),
   datalab: (rows) => datalabOverLargeWorld(rows),
   fresh: (rows) => freshWorlds(rows),
-  pytest: (rows) => worldsFromPython(rows, ROOT),
+  pytest: (rows) => worldsFromPython(rows, ROOT, QUICK ? 20 : 100),
   read: (rows) => journalReads(rows, { start, stop, drive, token, sandboxCommand, peakRssMiB, cpuNote }),
   durable: (rows) =>
     durableLargeWorld(
@@ -243,7 +243,7 @@ async function main() {
   freshWorlds(rows);
   // 1c. Worlds over HTTP, as a suite in another language creates one per test.
   worldsOverHttp(rows);
-  await worldsFromPython(rows, ROOT);
+  await worldsFromPython(rows, ROOT, QUICK ? 20 : 100);
   readinessReport(rows);
 
   // 2. The sandbox, default world, in memory.

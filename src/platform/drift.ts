@@ -199,7 +199,9 @@ export class DriftFollowing {
 
   /**
    * The served document (parsed, changed in place): the followed enum values listed, the followed
-   * null fields nullable, in the 2xx answers of the entry's operation and the schemas they name.
+   * null fields nullable, in the 2xx answers of the entry's operation. The schemas on the way are
+   * copied into the answer where it names them, and the copies changed: a named schema a request
+   * also takes (an enum a list filters by) keeps what the sandbox accepts.
    */
   document(document: Json): Json {
     const components = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
@@ -226,7 +228,7 @@ export class DriftFollowing {
   }
 
   #addEnumValue(walk: SchemaPlaces, slot: Slot, value: string | number | boolean): void {
-    for (const { schema } of walk.expanded(slot.owner[slot.key], 0))
+    for (const schema of walk.owned(slot, 0))
       if (Array.isArray(schema.enum) && !schema.enum.includes(value)) schema.enum.push(value);
   }
 }
@@ -239,39 +241,53 @@ interface Slot {
 
 const MAX_DEPTH = 32;
 
-/** The places of a document's schemas a finding's path reaches, through references and unions. */
+/**
+ * The places of a document's schemas a finding's path reaches, through references and unions. Each
+ * schema on the way is the slot's own: one a reference names is copied into the slot first, so that
+ * a change reaches that place of the answer alone.
+ */
 class SchemaPlaces {
   readonly #components: Record<string, Json>;
   constructor(components: Record<string, Json>) {
     this.#components = components;
   }
 
-  /** A schema or response with its references followed (bounded), and the component it is. */
-  #named(schema: unknown): { schema: Json; name: string | null } | null {
+  /** A schema or response with its references followed (bounded). */
+  resolve(schema: unknown): Json | null {
     let current = schema;
-    let name: string | null = null;
     for (let hops = 0; hops < MAX_DEPTH; hops += 1) {
       if (current === null || typeof current !== 'object') return null;
       const ref = (current as Json).$ref;
-      if (typeof ref !== 'string') return { schema: current as Json, name };
-      name = ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : null;
+      if (typeof ref !== 'string') return current as Json;
+      const name = ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : null;
       current = name !== null && Object.hasOwn(this.#components, name) ? this.#components[name] : null;
     }
     return null;
   }
 
-  resolve(schema: unknown): Json | null {
-    return this.#named(schema)?.schema ?? null;
+  /** The schema in a slot, a copy of the one it names put in its place, or null. */
+  #own(slot: Slot): Json | null {
+    const value = slot.owner[slot.key];
+    if (value === null || typeof value !== 'object') return null;
+    if (typeof (value as Json).$ref !== 'string') return value as Json;
+    const resolved = this.resolve(value);
+    if (resolved === null) return null;
+    const copy = structuredClone(resolved);
+    slot.owner[slot.key] = copy;
+    return copy;
   }
 
-  /** A schema and the parts it is made of (allOf, anyOf, oneOf), each resolved. */
-  expanded(raw: unknown, depth: number): { schema: Json; name: string | null }[] {
-    const named = this.#named(raw);
-    if (!named || depth > MAX_DEPTH) return [];
-    const out = [named];
-    for (const key of ['allOf', 'anyOf', 'oneOf'])
-      if (Array.isArray(named.schema[key]))
-        for (const part of named.schema[key] as unknown[]) out.push(...this.expanded(part, depth + 1));
+  /** The slot's own schema and the parts it is made of (allOf, anyOf, oneOf), each its own. */
+  owned(slot: Slot, depth: number): Json[] {
+    const schema = this.#own(slot);
+    if (!schema || depth > MAX_DEPTH) return [];
+    const out = [schema];
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const parts = schema[key];
+      if (!Array.isArray(parts)) continue;
+      for (let i = 0; i < parts.length; i += 1)
+        out.push(...this.owned({ owner: parts as unknown as Json, key: String(i) }, depth + 1));
+    }
     return out;
   }
 
@@ -281,7 +297,7 @@ class SchemaPlaces {
     for (const step of steps) {
       const next: Slot[] = [];
       for (const slot of slots)
-        for (const { schema } of this.expanded(slot.owner[slot.key], 0)) {
+        for (const schema of this.owned(slot, 0)) {
           if (step === '[]') {
             if (schema.items !== undefined) next.push({ owner: schema, key: 'items' });
             continue;
